@@ -1,0 +1,8 @@
+/**
+ * The embedded control plane: real etcd, kube-apiserver, kube-controller-manager and
+ * kube-scheduler (Kubernetes 1.20.2, built once from Debian's source package and cached under
+ * ~/.cache/rollout-trace/), plus a simulated kubelet. Used by the tests, the demo and the bench.
+ */
+export { startLocalCluster, type LocalCluster, type LocalClusterOptions } from './control-plane.js';
+export { ensureBinaries, binariesCached } from './binaries.js';
+export { KUBERNETES_VERSION } from './paths.js';
