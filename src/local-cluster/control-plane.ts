@@ -30,7 +30,8 @@ export interface LocalClusterOptions {
   log?: (line: string) => void;
   /**
    * Keep the processes running when this process exits (for `npm run cluster:up`).
-   * Default false: they are killed on exit, SIGINT and SIGTERM.
+   * Default false: they are killed when this process exits, and on SIGINT/SIGTERM (which then
+   * exit this process with 130/143).
    */
   detach?: boolean;
 }
@@ -72,13 +73,24 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     if (stopped) return;
     stopped = true;
     process.off('exit', killAllNow);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     for (const c of [...components].reverse()) if (c.child.pid) await killGroup(c.child.pid);
     if (ownsDir) rmSync(dir, { recursive: true, force: true });
   };
   const killAllNow = () => {
     for (const c of components) if (c.child.pid) killGroupNow(c.child.pid);
   };
-  if (!options.detach) process.on('exit', killAllNow);
+  // Children run in their own process groups, so a Ctrl-C does not reach them: kill them here.
+  const onSignal = (sig: NodeJS.Signals) => {
+    killAllNow();
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  };
+  if (!options.detach) {
+    process.on('exit', killAllNow);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
 
   const started = (c: Component) => {
     components.push(c);
