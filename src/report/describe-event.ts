@@ -1,0 +1,124 @@
+/**
+ * One-line descriptions of events for append-only logs. Each line has a *subject* key: the plain
+ * sink prints a line only when its text differs from the last one printed for the same subject,
+ * so an unchanged pod or a re-sent progress message never repeats.
+ */
+import type { RolloutEvent } from '../core/types.js';
+
+/** A printable line about one subject, or nothing. */
+export interface EventLine {
+  subject: string;
+  text: string;
+  level: 'info' | 'warn' | 'good';
+}
+
+/** Describes one event (verdicts are rendered by `formatVerdict`, not here). */
+export function describeEvent(e: RolloutEvent): EventLine | undefined {
+  switch (e.type) {
+    case 'started':
+      return { subject: 'started', text: 'tracing rollout', level: 'info' };
+    case 'waiting':
+      return { subject: 'waiting', text: `waiting: ${e.message}`, level: 'info' };
+    case 'revision': {
+      const text =
+        e.change === 'initial'
+          ? `revision ${e.revision}`
+          : e.change === 'new'
+            ? `new revision ${e.revision}${e.previous !== undefined ? ` (was ${e.previous})` : ''}: rollout started`
+            : `rollback to revision ${e.revision}${e.previous !== undefined ? ` (was ${e.previous})` : ''}`;
+      return { subject: 'revision', text, level: 'info' };
+    }
+    case 'superseded':
+      return { subject: 'revision', text: `revision ${e.revision} superseded by revision ${e.by}`, level: 'warn' };
+    case 'phase':
+      return { subject: 'phase', text: `${phaseLabel(e.phase)}: ${e.message}`, level: e.phase === 'complete' ? 'good' : 'info' };
+    case 'replicaset': {
+      const created = e.created ? 'created ' : '';
+      return {
+        subject: `rs/${e.name}`,
+        text: `${created}ReplicaSet ${e.name} (${e.role}, revision ${e.revision}): ${e.ready}/${e.desired} ready, ${e.available} available`,
+        level: 'info',
+      };
+    }
+    case 'pod': {
+      const rev = e.revision !== undefined ? ` (revision ${e.revision})` : '';
+      const detail = e.detail !== undefined && e.detail !== '' ? ` - ${e.detail}` : '';
+      const node = e.node !== undefined && (e.state === 'scheduled' || e.previous === 'pending') ? ` on ${e.node}` : '';
+      return {
+        subject: `pod/${e.name}`,
+        text: `pod ${e.name}${rev}: ${e.state}${node}${detail}`,
+        level: e.state === 'failed' ? 'warn' : e.state === 'ready' ? 'good' : 'info',
+      };
+    }
+    case 'pod-deleted':
+      return { subject: `pod/${e.name}`, text: `pod ${e.name} deleted`, level: 'info' };
+    case 'pod-orphaned':
+      return {
+        subject: `pod/${e.name}`,
+        text: `pod ${e.name} orphaned: its labels no longer match, ReplicaSet ${e.replicaSet} released it (ownerReference removed) and will replace it`,
+        level: 'warn',
+      };
+    case 'condition': {
+      const reason = e.reason !== undefined ? ` (${e.reason})` : '';
+      const message = e.message !== undefined && e.message !== '' ? `: ${e.message}` : '';
+      return { subject: `condition/${e.condition}`, text: `condition ${e.condition}=${e.status}${reason}${message}`, level: 'info' };
+    }
+    case 'paused':
+      return { subject: 'paused', text: 'rollout paused (spec.paused=true)', level: 'warn' };
+    case 'resumed':
+      return { subject: 'paused', text: 'rollout resumed', level: 'info' };
+    case 'scaled':
+      return { subject: 'scaled', text: `scaled from ${e.from} to ${e.to} replicas`, level: 'info' };
+    case 'progress':
+      return {
+        subject: 'progress',
+        text: e.message !== '' ? e.message : `${e.ready}/${e.desired} ready, ${e.updated} updated, ${e.available} available`,
+        level: 'info',
+      };
+    case 'k8s-event':
+      // Normal events (Scheduled, Pulling, Started...) are what the pod lines already say.
+      if (e.event.type !== 'Warning') return undefined;
+      return {
+        subject: `event/${e.event.object}/${e.event.reason}/${e.event.message}`,
+        text: `event [${e.event.object}] ${e.event.reason}: ${e.event.message}`,
+        level: 'warn',
+      };
+    case 'problem': {
+      const p = e.problem;
+      const container = p.container !== undefined ? ` container ${p.container}` : '';
+      const fails =
+        e.failsAt !== undefined
+          ? e.failsAt <= p.firstSeen
+            ? '; fails the rollout'
+            : `; fails the rollout if it persists ${Math.round((e.failsAt - p.firstSeen) / 1000)}s`
+          : '';
+      return {
+        subject: `problem/${p.id}`,
+        text: `problem: ${p.object.kind}/${p.object.name}${container}: ${p.explanation} (${p.reason})${fails}`,
+        level: 'warn',
+      };
+    }
+    case 'problem-cleared': {
+      const p = e.problem;
+      return { subject: `problem/${e.id}`, text: `cleared: ${p.object.kind}/${p.object.name}: ${p.explanation}`, level: 'good' };
+    }
+    case 'verdict':
+      return undefined;
+  }
+}
+
+/** Human label of a rollout phase (the three phases of the kubespy article). */
+export function phaseLabel(phase: string): string {
+  switch (phase) {
+    case 'new-replicaset':
+      return 'phase: new ReplicaSet';
+    case 'scaling-up':
+      return 'phase: scaling up';
+    case 'scaling-down-old':
+      return 'phase: scaling down old';
+    case 'complete':
+      return 'phase: complete';
+    default:
+      return phase;
+  }
+}

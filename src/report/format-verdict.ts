@@ -1,0 +1,158 @@
+/**
+ * The final summary every sink (and the Pulumi integration) prints: krane's failure paragraphs
+ * (reason in plain words, raw reason, exit code, restarts, termination message, last logs, warning
+ * events, kubectl hints) for our typed {@link Verdict}.
+ */
+import type { EventDigest, LogTail, Problem, Verdict } from '../core/types.js';
+import { palette, type Palette } from './colors.js';
+import { formatDuration } from './format-time.js';
+
+/** Options for {@link formatVerdict}. */
+export interface FormatVerdictOptions {
+  /** Use ANSI colours. Default false. */
+  color?: boolean;
+  /** Append Pulumi's await messages for the same state (for parity with `pulumi up`). Default false. */
+  pulumiMessages?: boolean;
+  /** Include the kubectl hints. Default true. */
+  hints?: boolean;
+  /** Lead the first line with ✔ / ✖ / ⏱ / ◼. Default true. */
+  symbol?: boolean;
+}
+
+const SYMBOLS: Record<Verdict['outcome'], string> = {
+  succeeded: '✔',
+  failed: '✖',
+  'timed-out': '✖',
+  cancelled: '◼',
+};
+
+/** `ns/name` of the verdict's Deployment. */
+export function deploymentKey(d: { namespace: string; name: string }): string {
+  return `${d.namespace}/${d.name}`;
+}
+
+/** The heading word(s) of an outcome, krane-style. */
+export function outcomeLabel(v: Verdict): string {
+  switch (v.outcome) {
+    case 'succeeded':
+      return 'SUCCEEDED';
+    case 'failed':
+      return 'FAILED';
+    case 'timed-out':
+      return v.timeoutSeconds !== undefined ? `TIMED OUT (after ${v.timeoutSeconds}s)` : 'TIMED OUT';
+    case 'cancelled':
+      return 'CANCELLED';
+  }
+}
+
+/**
+ * Renders a verdict as a multi-line block (no trailing newline). Success is one or two lines
+ * (revision, ready/desired, duration); failure adds one paragraph per distinct problem.
+ */
+export function formatVerdict(verdict: Verdict, options: FormatVerdictOptions = {}): string {
+  const c = palette(options.color === true);
+  const lines: string[] = [];
+  const ok = verdict.outcome === 'succeeded';
+  const colorOutcome = ok ? c.green : verdict.outcome === 'cancelled' ? c.yellow : c.red;
+  const symbol = options.symbol === false ? '' : `${colorOutcome(SYMBOLS[verdict.outcome])} `;
+  lines.push(
+    `${symbol}${c.bold(`Deployment ${deploymentKey(verdict.deployment)}`)}: ${colorOutcome(outcomeLabel(verdict))} - ${verdict.summary}`,
+  );
+  lines.push(`  ${statusLine(verdict)}`);
+  if (ok) return lines.join('\n');
+
+  for (const group of groupProblems(verdict.problems)) {
+    lines.push('', ...formatProblem(group[0]!, group.slice(1), c));
+  }
+  if (options.pulumiMessages === true && verdict.pulumiMessages.length > 0) {
+    lines.push('', `  ${c.bold('Pulumi would report:')}`);
+    for (const m of verdict.pulumiMessages) lines.push(`    * ${m}`);
+  }
+  const hints = unique([...verdict.problems.flatMap((p) => p.hints), ...verdict.hints]);
+  if (options.hints !== false && hints.length > 0) {
+    lines.push('', `  ${c.bold('To dig further:')}`);
+    for (const h of hints) lines.push(`    ${c.cyan(h)}`);
+  }
+  return lines.join('\n');
+}
+
+/** `revision 2 · 3/3 ready · 3 updated · 3 available · 12.3s` */
+function statusLine(v: Verdict): string {
+  const r = v.replicas;
+  const parts = [
+    v.revision !== undefined ? `revision ${v.revision}` : 'revision unknown',
+    `${r.ready}/${r.desired} ready`,
+    `${r.updated} updated`,
+    `${r.available} available`,
+    `took ${formatDuration(v.finishedAt - v.startedAt)}`,
+  ];
+  return parts.join(' · ');
+}
+
+/** Problems with the same cause (e.g. three pods with the same bad image) print once. */
+function groupProblems(problems: Problem[]): Problem[][] {
+  const groups = new Map<string, Problem[]>();
+  for (const p of problems) {
+    const key = [p.class, p.reason, p.container ?? '', p.explanation].join('\u0000');
+    const group = groups.get(key);
+    if (group) group.push(p);
+    else groups.set(key, [p]);
+  }
+  return [...groups.values()];
+}
+
+function formatProblem(p: Problem, alsoOn: Problem[], c: Palette): string[] {
+  const container = p.container !== undefined ? ` ${p.initContainer === true ? 'init container' : 'container'} "${p.container}"` : '';
+  const out = [`  ${c.red('●')} ${c.bold(`${p.object.kind}/${p.object.name}`)}${container}: ${p.explanation}`];
+  const detail = (label: string, value: string) => out.push(`      ${c.dim(label.padEnd(12))} ${value}`);
+  detail('reason', p.message !== '' && p.message !== p.explanation ? `${p.reason}: ${oneLine(p.message)}` : p.reason);
+  if (p.exitCode !== undefined) detail('exit code', String(p.exitCode));
+  if (p.restartCount !== undefined && p.restartCount > 0) detail('restarts', String(p.restartCount));
+  if (p.terminationMessage !== undefined && p.terminationMessage !== '') {
+    detail('terminated', oneLine(p.terminationMessage));
+  }
+  if (p.probe) detail('probe', `${p.probe.kind} ${p.probe.handler} failed ${p.probe.failures} time(s)`);
+  if (p.missing) {
+    // Only names: a missing Secret's *values* are never known, let alone printed.
+    detail('missing', `${p.missing.kind} "${p.missing.name}"${p.missing.key !== undefined ? ` key "${p.missing.key}"` : ''}`);
+  }
+  if (alsoOn.length > 0) detail('also on', alsoOn.map((q) => `${q.object.kind}/${q.object.name}`).join(', '));
+  for (const log of p.logs ?? []) out.push(...formatLog(log, c));
+  const events = dedupeEvents(p.events);
+  if (events.length > 0) {
+    out.push(`      ${c.dim('events')}`);
+    for (const e of events) {
+      const count = e.count > 1 ? c.dim(` (${e.count} times)`) : '';
+      const type = e.type === 'Warning' ? c.yellow(e.reason) : e.reason;
+      out.push(`        [${e.object}] ${type}: ${oneLine(e.message)}${count}`);
+    }
+  }
+  return out;
+}
+
+function formatLog(log: LogTail, c: Palette): string[] {
+  const which = log.previous ? 'previous instance' : 'current instance';
+  const head = `      ${c.dim(`logs of "${log.container}" (${which}`)}`;
+  if (log.error !== undefined) return [`${head}${c.dim(`): unavailable: ${oneLine(log.error)}`)}`];
+  if (log.lines.length === 0) return [`${head}${c.dim('): no output')}`];
+  return [`${head}${c.dim(`, last ${log.lines.length} line${log.lines.length === 1 ? '' : 's'})`)}`, ...log.lines.map((l) => `        ${c.dim('│')} ${l}`)];
+}
+
+/** Same reason+message on the same object is one line with the highest count. */
+function dedupeEvents(events: EventDigest[]): EventDigest[] {
+  const byKey = new Map<string, EventDigest>();
+  for (const e of events) {
+    const key = `${e.object}\u0000${e.reason}\u0000${e.message}`;
+    const seen = byKey.get(key);
+    if (!seen || e.count > seen.count) byKey.set(key, e);
+  }
+  return [...byKey.values()].sort((a, b) => (a.type === b.type ? 0 : a.type === 'Warning' ? -1 : 1));
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ⏎ ').trim();
+}
+
+function unique(xs: string[]): string[] {
+  return [...new Set(xs)];
+}

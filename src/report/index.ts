@@ -1,0 +1,59 @@
+/**
+ * Output sinks: the same {@link RolloutEvent} stream rendered as a live terminal tree (ora), an
+ * append-only CI log, JSON lines, or collected in memory; plus {@link formatVerdict}, the final
+ * summary they all print.
+ * @module
+ */
+import type { RolloutEvent } from '../core/types.js';
+import { JsonSink } from './json-sink.js';
+import { PlainSink } from './plain-sink.js';
+import type { OutputFormat, Sink, SinkOptions } from './sink.js';
+import { TtySink } from './tty-sink.js';
+
+export type { Sink, SinkOptions, OutputFormat, SinkTimers } from './sink.js';
+export { formatVerdict, outcomeLabel, deploymentKey, type FormatVerdictOptions } from './format-verdict.js';
+export { formatDuration } from './format-time.js';
+export { MemorySink } from './memory-sink.js';
+export { PlainSink } from './plain-sink.js';
+export { JsonSink, JSON_SCHEMA_VERSION, toJsonLine, type JsonLine } from './json-sink.js';
+export { TtySink } from './tty-sink.js';
+export { describeEvent } from './describe-event.js';
+
+/**
+ * Resolves `auto` like ora does: a TTY stream, `TERM` not `dumb`, and no `CI` variable (any value)
+ * means `tty`; anything else means `plain`.
+ */
+export function resolveOutput(
+  output: OutputFormat,
+  stream: { isTTY?: boolean },
+  env: Record<string, string | undefined>,
+): Exclude<OutputFormat, 'auto'> {
+  if (output !== 'auto') return output;
+  const interactive = stream.isTTY === true && env.TERM !== 'dumb' && !('CI' in env);
+  return interactive ? 'tty' : 'plain';
+}
+
+/** Creates the sink for an output format (default `auto`), writing to `stream` (default stdout). */
+export function createSink(options: SinkOptions = {}): Sink {
+  const stream = options.stream ?? process.stdout;
+  const env = options.env ?? process.env;
+  const format = resolveOutput(options.output ?? 'auto', stream as { isTTY?: boolean }, env);
+  const resolved = { ...options, stream, env };
+  switch (format) {
+    case 'tty':
+      return new TtySink(resolved);
+    case 'plain':
+      return new PlainSink(resolved);
+    case 'json':
+      return new JsonSink(resolved);
+  }
+}
+
+/** Writes every event of `events` to `sink`, then closes it. */
+export async function pipeToSink(events: AsyncIterable<RolloutEvent>, sink: Sink): Promise<void> {
+  try {
+    for await (const e of events) sink.write(e);
+  } finally {
+    await sink.close();
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The CI log sink: append-only, one timestamped line per state change, each prefixed with
+ * `namespace/name` so several Deployments interleave readably; a `still waiting: ...` line when
+ * nothing changed for a while; GitHub Actions folding and annotations for failures.
+ */
+import type { RolloutEvent, Verdict } from '../core/types.js';
+import { palette, shouldColor, type Palette } from './colors.js';
+import { describeEvent, type EventLine } from './describe-event.js';
+import { formatClock } from './format-time.js';
+import { deploymentKey, formatVerdict, outcomeLabel } from './format-verdict.js';
+import { errorAnnotation, GROUP_END, groupStart, isGitHubActions } from './github.js';
+import { describeWaitingFor, RolloutView } from './rollout-view.js';
+import { flush, realTimers, type Sink, type SinkOptions } from './sink.js';
+
+const DEFAULT_STILL_WAITING_MS = 30_000;
+
+/** Append-only plain text lines (see the module comment). */
+export class PlainSink implements Sink {
+  readonly #stream: NodeJS.WritableStream;
+  readonly #now: () => number;
+  readonly #c: Palette;
+  readonly #github: boolean;
+  readonly #pulumiMessages: boolean;
+  readonly #stillWaitingMs: number;
+  readonly #timers;
+  readonly #timer: unknown;
+  readonly #view = new RolloutView();
+  /** Last text printed per `deployment\0subject`. */
+  readonly #lastText = new Map<string, string>();
+  /** When each Deployment last got a line. */
+  readonly #lastLineAt = new Map<string, number>();
+  #closed = false;
+
+  constructor(options: SinkOptions = {}) {
+    const env = options.env ?? process.env;
+    this.#stream = options.stream ?? process.stdout;
+    this.#now = options.now ?? Date.now;
+    this.#c = palette(shouldColor(this.#stream as { isTTY?: boolean }, env));
+    this.#github = isGitHubActions(env);
+    this.#pulumiMessages = options.pulumiMessages === true;
+    this.#stillWaitingMs = options.stillWaitingMs ?? DEFAULT_STILL_WAITING_MS;
+    this.#timers = options.timers ?? realTimers;
+    if (this.#stillWaitingMs > 0) {
+      // Check often enough that the line comes close to the promised interval.
+      const every = Math.max(100, Math.min(1000, Math.floor(this.#stillWaitingMs / 10)));
+      this.#timer = this.#timers.setInterval(() => this.#checkStillWaiting(), every);
+    }
+  }
+
+  write(e: RolloutEvent): void {
+    if (this.#closed) return;
+    const view = this.#view.apply(e);
+    if (e.type === 'verdict') {
+      this.#writeVerdict(e.verdict);
+      this.#lastLineAt.set(view.key, this.#now());
+      return;
+    }
+    const line = describeEvent(e);
+    if (!line) return;
+    const memo = `${view.key}\u0000${line.subject}`;
+    if (this.#lastText.get(memo) === line.text) return;
+    this.#lastText.set(memo, line.text);
+    this.#printLine(view.key, e.at, line);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#stillWaitingMs > 0) this.#timers.clearInterval(this.#timer);
+    await flush(this.#stream);
+  }
+
+  #printLine(key: string, at: number, line: EventLine): void {
+    const c = this.#c;
+    const text = line.level === 'warn' ? c.yellow(line.text) : line.level === 'good' ? c.green(line.text) : line.text;
+    this.#stream.write(`${c.dim(formatClock(at))} ${c.cyan(key)} ${text}\n`);
+    this.#lastLineAt.set(key, this.#now());
+  }
+
+  #writeVerdict(v: Verdict): void {
+    const key = deploymentKey(v.deployment);
+    const block = formatVerdict(v, { color: this.#c.enabled, pulumiMessages: this.#pulumiMessages });
+    const [head, ...rest] = block.split('\n');
+    const stamp = `${this.#c.dim(formatClock(v.finishedAt))} ${this.#c.cyan(key)} `;
+    const out: string[] = [];
+    if (v.outcome !== 'succeeded' && this.#github) {
+      // The annotation surfaces the cause on the run page; the details fold under one group.
+      out.push(errorAnnotation(`Deployment ${key} ${outcomeLabel(v)}`, v.summary));
+      out.push(groupStart(`Deployment ${key}: ${outcomeLabel(v)} - failure details`));
+      out.push(stamp + head!, ...rest, GROUP_END);
+    } else {
+      out.push(stamp + head!, ...rest);
+    }
+    this.#stream.write(`${out.join('\n')}\n`);
+  }
+
+  #checkStillWaiting(): void {
+    if (this.#closed) return;
+    const now = this.#now();
+    for (const view of this.#view.deployments) {
+      if (view.verdict) continue;
+      const last = this.#lastLineAt.get(view.key);
+      if (last === undefined || now - last < this.#stillWaitingMs) continue;
+      this.#printLine(view.key, now, { subject: 'still-waiting', text: `still waiting: ${describeWaitingFor(view)}`, level: 'info' });
+    }
+  }
+}

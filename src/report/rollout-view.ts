@@ -1,0 +1,180 @@
+/**
+ * A read model of the event stream: what the TTY tree draws and what the plain sink's
+ * "still waiting" line names. Pure: it only folds {@link RolloutEvent}s.
+ */
+import type { PodState, Problem, RolloutEvent, RolloutPhase, Verdict } from '../core/types.js';
+import { deploymentKey } from './format-verdict.js';
+
+/** One ReplicaSet as last reported. */
+export interface ReplicaSetView {
+  name: string;
+  revision: string;
+  role: 'new' | 'old';
+  desired: number;
+  ready: number;
+  available: number;
+}
+
+/** One pod as last reported. */
+export interface PodView {
+  name: string;
+  replicaSet?: string;
+  revision?: string;
+  state: PodState;
+  detail?: string;
+}
+
+/** Everything known about one traced Deployment. */
+export interface DeploymentView {
+  key: string;
+  namespace: string;
+  name: string;
+  revision?: string;
+  phase?: RolloutPhase;
+  phaseMessage?: string;
+  progress?: { desired: number; ready: number; updated: number; available: number; message: string };
+  waiting?: string;
+  paused: boolean;
+  replicaSets: Map<string, ReplicaSetView>;
+  pods: Map<string, PodView>;
+  problems: Map<string, Problem>;
+  verdict?: Verdict;
+  /** Events seen after the verdict (`--watch`). */
+  watchingAfterVerdict: boolean;
+}
+
+/** Folds events into one {@link DeploymentView} per Deployment, in first-seen order. */
+export class RolloutView {
+  readonly #deployments = new Map<string, DeploymentView>();
+
+  /** The views, in the order their Deployments were first seen. */
+  get deployments(): DeploymentView[] {
+    return [...this.#deployments.values()];
+  }
+
+  /** The view of the event's Deployment (created on first sight). */
+  viewOf(e: RolloutEvent): DeploymentView {
+    const key = deploymentKey(e.deployment);
+    let view = this.#deployments.get(key);
+    if (!view) {
+      view = {
+        key,
+        namespace: e.deployment.namespace,
+        name: e.deployment.name,
+        paused: false,
+        replicaSets: new Map(),
+        pods: new Map(),
+        problems: new Map(),
+        watchingAfterVerdict: false,
+      };
+      this.#deployments.set(key, view);
+    }
+    return view;
+  }
+
+  /** Applies one event and returns the updated view. */
+  apply(e: RolloutEvent): DeploymentView {
+    const v = this.viewOf(e);
+    if (v.verdict && e.type !== 'verdict') v.watchingAfterVerdict = true;
+    switch (e.type) {
+      case 'waiting':
+        v.waiting = e.message;
+        break;
+      case 'revision':
+        v.revision = e.revision;
+        v.waiting = undefined;
+        break;
+      case 'phase':
+        v.phase = e.phase;
+        v.phaseMessage = e.message;
+        v.waiting = undefined;
+        break;
+      case 'replicaset':
+        v.replicaSets.set(e.name, {
+          name: e.name,
+          revision: e.revision,
+          role: e.role,
+          desired: e.desired,
+          ready: e.ready,
+          available: e.available,
+        });
+        // Only one ReplicaSet is "new": a newer template demotes the previous one.
+        if (e.role === 'new') {
+          for (const rs of v.replicaSets.values()) if (rs.name !== e.name && rs.role === 'new') rs.role = 'old';
+        }
+        break;
+      case 'pod':
+        v.pods.set(e.name, { name: e.name, replicaSet: e.replicaSet, revision: e.revision, state: e.state, detail: e.detail });
+        break;
+      case 'pod-deleted':
+      case 'pod-orphaned':
+        // kubespy's view: a pod that left the ReplicaSet leaves the tree.
+        v.pods.delete(e.name);
+        break;
+      case 'paused':
+        v.paused = true;
+        break;
+      case 'resumed':
+        v.paused = false;
+        break;
+      case 'progress':
+        v.progress = { desired: e.desired, ready: e.ready, updated: e.updated, available: e.available, message: e.message };
+        break;
+      case 'problem':
+        v.problems.set(e.problem.id, e.problem);
+        break;
+      case 'problem-cleared':
+        v.problems.delete(e.id);
+        break;
+      case 'verdict':
+        v.verdict = e.verdict;
+        v.watchingAfterVerdict = false;
+        break;
+      default:
+        break;
+    }
+    return v;
+  }
+}
+
+/** Problems currently reported about a pod. */
+export function podProblems(v: DeploymentView, pod: string): Problem[] {
+  return [...v.problems.values()].filter((p) => p.object.kind === 'Pod' && p.object.name === pod);
+}
+
+/** True when a pod row deserves the warning marker. */
+export function podHasWarning(v: DeploymentView, pod: PodView): boolean {
+  return pod.state === 'failed' || podProblems(v, pod.name).length > 0;
+}
+
+/** ReplicaSets ordered new first, then old by revision descending. */
+export function orderedReplicaSets(v: DeploymentView): ReplicaSetView[] {
+  return [...v.replicaSets.values()].sort((a, b) => {
+    if (a.role !== b.role) return a.role === 'new' ? -1 : 1;
+    return Number(b.revision) - Number(a.revision);
+  });
+}
+
+/** Pods of one ReplicaSet, by name. */
+export function podsOf(v: DeploymentView, rs: string | undefined): PodView[] {
+  return [...v.pods.values()].filter((p) => p.replicaSet === rs).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * What the rollout is still waiting for, in one line: the Pulumi-style progress message plus the
+ * pods that are not ready yet (at most three named).
+ */
+export function describeWaitingFor(v: DeploymentView): string {
+  const parts: string[] = [];
+  if (v.waiting !== undefined) parts.push(v.waiting);
+  if (v.progress) parts.push(v.progress.message || `${v.progress.ready}/${v.progress.desired} pods ready`);
+  else if (v.phaseMessage !== undefined) parts.push(v.phaseMessage);
+  const notReady = [...v.pods.values()].filter((p) => p.state !== 'ready' && p.state !== 'terminating');
+  if (notReady.length > 0) {
+    const named = notReady.slice(0, 3).map((p) => `${p.name} (${p.detail !== undefined ? `${p.state}: ${p.detail}` : p.state})`);
+    const more = notReady.length > 3 ? ` and ${notReady.length - 3} more` : '';
+    parts.push(`pods not ready: ${named.join(', ')}${more}`);
+  }
+  for (const p of v.problems.values()) parts.push(`problem: ${p.object.kind}/${p.object.name}: ${p.explanation}`);
+  return parts.length > 0 ? parts.join('; ') : 'the Deployment to report status';
+}

@@ -1,0 +1,56 @@
+/** The sink contract and the options shared by every sink. */
+import type { RolloutEvent } from '../core/types.js';
+
+/** Consumes the {@link RolloutEvent} stream and renders it somewhere. */
+export interface Sink {
+  /** Renders one event. Never throws for a well-formed event. */
+  write(e: RolloutEvent): void;
+  /** Stops timers/spinners, prints anything still pending, and resolves once flushed. */
+  close(): Promise<void>;
+}
+
+/** Output formats. `auto`: `tty` on an interactive terminal outside CI, else `plain`. */
+export type OutputFormat = 'auto' | 'tty' | 'plain' | 'json';
+
+/** Timer functions, injectable so tests drive the "still waiting" line with a fake clock. */
+export interface SinkTimers {
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+/** Options of {@link createSink} and of each sink class. */
+export interface SinkOptions {
+  output?: OutputFormat;
+  /** Where to write. Default `process.stdout`. */
+  stream?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Environment consulted for CI, NO_COLOR, FORCE_COLOR, GITHUB_ACTIONS. Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Clock (ms since epoch). Default `Date.now`. */
+  now?: () => number;
+  /** Plain sink: print `still waiting: ...` after this long without a line. Default 30 s; 0 disables. */
+  stillWaitingMs?: number;
+  /** Default: the global timers (unref'd so they never keep the process alive). */
+  timers?: SinkTimers;
+  /** Append Pulumi's await messages to failure summaries. Default false. */
+  pulumiMessages?: boolean;
+}
+
+/** The global timers, unref'd. */
+export const realTimers: SinkTimers = {
+  setInterval(fn, ms) {
+    const handle = setInterval(fn, ms);
+    handle.unref();
+    return handle;
+  },
+  clearInterval(handle) {
+    clearInterval(handle as NodeJS.Timeout);
+  },
+};
+
+/** Resolves once everything written so far to `stream` is handed to the OS. */
+export function flush(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    // An empty write's callback runs after the queued writes before it.
+    if (!stream.write('', () => resolve())) stream.once('drain', () => resolve());
+  });
+}
