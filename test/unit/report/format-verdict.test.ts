@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatVerdict } from '../../../src/report/index.js';
+import { stripAnsi } from '../../../src/report/colors.js';
+import { crashProblem, failedVerdict, imageProblem, successVerdict } from './fixtures.js';
+
+test('formatVerdict - success names revision, ready/desired and duration', () => {
+  const text = formatVerdict(successVerdict(), { color: false });
+  assert.match(text, /^✔ Deployment demo\/nginx: SUCCEEDED - revision 2 rolled out: 2\/2 pods ready$/m);
+  assert.match(text, /revision 2 · 2\/2 ready · 2 updated · 2 available · took 6\.0s/);
+  assert.equal(text.split('\n').length, 2);
+});
+
+test('formatVerdict - failure explains each cause with raw reason, exit code, restarts, termination message, logs, events and hints', () => {
+  const text = formatVerdict(failedVerdict(), { color: false });
+  assert.match(text, /^✖ Deployment demo\/nginx: FAILED - pod nginx-2-a: image "nginx:nonexistent" does not exist in its registry$/m);
+  assert.match(text, /● Pod\/nginx-2-a container "nginx": image "nginx:nonexistent" does not exist in its registry/);
+  assert.match(text, /reason +ImagePullBackOff: Back-off pulling image "nginx:nonexistent"/);
+  // The same cause on two pods prints once.
+  assert.match(text, /also on +Pod\/nginx-2-c/);
+  assert.doesNotMatch(text, /● Pod\/nginx-2-c/);
+  assert.match(text, /exit code +1\n +restarts +3\n +terminated +boom/);
+  assert.match(text, /logs of "nginx" \(previous instance, last 2 lines\)\n +│ starting\n +│ fatal: config missing/);
+  assert.match(text, /logs of "nginx" \(current instance\): unavailable: container not running/);
+  // Two digests of the same event collapse into one line with the highest count.
+  const failedLines = text.split('\n').filter((l) => l.includes('] Failed: Failed to pull image'));
+  assert.equal(failedLines.length, 1);
+  assert.match(failedLines[0]!, /\(3 times\)$/);
+  assert.match(text, /To dig further:\n +kubectl -n demo describe pod nginx-2-a/);
+  assert.equal(text.match(/kubectl -n demo describe pod nginx-2-a/g)!.length, 1, 'hints are deduped');
+  assert.doesNotMatch(text, /Pulumi would report/);
+  assert.doesNotMatch(text, /\u001b\[/);
+});
+
+test('formatVerdict - optional Pulumi messages and colour', () => {
+  const text = formatVerdict(failedVerdict([crashProblem()]), { color: true, pulumiMessages: true });
+  assert.match(stripAnsi(text), /Pulumi would report:\n +\* \[Pod demo\/nginx-2-a\]: containers with unready status/);
+  assert.match(text, /\u001b\[31m✖\u001b\[39m/);
+});
+
+test('formatVerdict - timed-out names the timeout', () => {
+  const v = { ...failedVerdict([imageProblem()]), outcome: 'timed-out' as const, timeoutSeconds: 3 };
+  assert.match(formatVerdict(v, { color: false }), /^✖ Deployment demo\/nginx: TIMED OUT \(after 3s\) - /);
+});
+
+test('formatVerdict - a missing Secret is named, its key too, never a value', () => {
+  const p = {
+    ...imageProblem(),
+    id: 'config-error/Pod/x/app',
+    class: 'config-error' as const,
+    reason: 'CreateContainerConfigError',
+    message: 'secret "db" not found',
+    explanation: 'Secret "db" does not exist',
+    missing: { kind: 'Secret' as const, name: 'db', key: 'password' },
+    events: [],
+  };
+  const text = formatVerdict(failedVerdict([p]), { color: false });
+  assert.match(text, /missing +Secret "db" key "password"/);
+});

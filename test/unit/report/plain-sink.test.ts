@@ -1,0 +1,127 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { createSink, PlainSink, type SinkTimers } from '../../../src/report/index.js';
+import type { RolloutEvent } from '../../../src/core/types.js';
+import { failedRollout, successfulRollout, T0 } from './fixtures.js';
+
+function capture(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  let out = '';
+  stream.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  return { stream, text: () => out };
+}
+
+/** A manual clock and interval timer. */
+function fakeTime(start: number) {
+  let now = start;
+  const callbacks: (() => void)[] = [];
+  const timers: SinkTimers = {
+    setInterval: (fn) => callbacks.push(fn),
+    clearInterval: () => callbacks.splice(0),
+  };
+  return {
+    now: () => now,
+    timers,
+    advance(ms: number) {
+      now += ms;
+      for (const fn of callbacks) fn();
+    },
+  };
+}
+
+async function render(events: RolloutEvent[], env: Record<string, string> = {}): Promise<string> {
+  const { stream, text } = capture();
+  const sink = createSink({ output: 'plain', stream, env, stillWaitingMs: 0 });
+  for (const e of events) sink.write(e);
+  await sink.close();
+  return text();
+}
+
+test('plain sink - one timestamped, namespace/name-prefixed line per state change', async () => {
+  const lines = (await render(successfulRollout())).trimEnd().split('\n');
+  for (const line of lines.slice(0, -1)) assert.match(line, /^\d\d:\d\d:\d\d demo\/nginx \S/);
+  assert.ok(lines.includes('04:00:00 demo/nginx new revision 2 (was 1): rollout started'));
+  assert.ok(lines.includes('04:00:02 demo/nginx pod nginx-2-a (revision 2): container-creating on node-1 - ContainerCreating'));
+  assert.match(lines.at(-2)!, /^04:00:06 demo\/nginx ✔ Deployment demo\/nginx: SUCCEEDED/);
+});
+
+test('plain sink - never repeats a line (same pod state, same progress message, same warning)', async () => {
+  const out = await render([...successfulRollout(), ...failedRollout().slice(3)]);
+  // The event lines (the verdict block below them quotes events again, on purpose).
+  const lines = out.split('\n').filter((l) => /^\d\d:\d\d:\d\d /.test(l));
+  const bodies = lines.map((l) => l.replace(/^\d\d:\d\d:\d\d /, ''));
+  assert.equal(new Set(bodies).size, bodies.length, `repeated line in:\n${out}`);
+  assert.equal(bodies.filter((l) => l.includes('pending')).length, 1);
+  assert.equal(bodies.filter((l) => l.includes('Waiting for app ReplicaSet')).length, 1);
+  assert.equal(bodies.filter((l) => l.includes('Failed to pull image')).length, 1);
+});
+
+test('plain sink - several Deployments interleave, each line names its own', async () => {
+  const a = successfulRollout({ namespace: 'demo', name: 'api' });
+  const b = successfulRollout({ namespace: 'demo', name: 'web' });
+  const mixed = a.flatMap((e, i) => [e, b[i]!]);
+  const out = await render(mixed);
+  assert.match(out, /demo\/api pod nginx-2-a \(revision 2\): pending\n\d\d:\d\d:\d\d demo\/web pod nginx-2-a \(revision 2\): pending/);
+  assert.match(out, /demo\/api ✔ Deployment demo\/api: SUCCEEDED/);
+  assert.match(out, /demo\/web ✔ Deployment demo\/web: SUCCEEDED/);
+});
+
+test('plain sink - "still waiting" after the quiet period, repeated per period, never after the verdict', async () => {
+  const { stream, text } = capture();
+  const time = fakeTime(T0);
+  const sink = new PlainSink({ stream, env: {}, now: time.now, timers: time.timers, stillWaitingMs: 30_000 });
+  const events = successfulRollout();
+  for (const e of events.slice(0, 9)) sink.write(e);
+  time.advance(29_000);
+  assert.doesNotMatch(text(), /still waiting/);
+  time.advance(1_000);
+  assert.match(
+    text(),
+    /\n04:00:30 demo\/nginx still waiting: Waiting for app ReplicaSet to be available \(0\/2 Pods available\); pods not ready: nginx-2-a \(container-creating: ContainerCreating\)\n$/,
+  );
+  time.advance(10_000);
+  assert.equal(text().match(/still waiting/g)!.length, 1);
+  time.advance(20_000);
+  assert.equal(text().match(/still waiting/g)!.length, 2);
+  for (const e of events.slice(9)) sink.write(e);
+  time.advance(120_000);
+  assert.equal(text().match(/still waiting/g)!.length, 2);
+  await sink.close();
+});
+
+test('plain sink - GitHub Actions: ::error annotation and the failure details folded in a group', async () => {
+  const out = await render(failedRollout(), { GITHUB_ACTIONS: 'true' });
+  assert.match(out, /^::error title=Deployment demo\/nginx FAILED::pod nginx-2-a: image "nginx:nonexistent" does not exist in its registry$/m);
+  const group = /^::group::Deployment demo\/nginx: FAILED - failure details\n([\s\S]*?)\n::endgroup::$/m.exec(out);
+  assert.ok(group, out);
+  assert.match(group[1]!, /To dig further:/);
+  const outside = await render(failedRollout());
+  assert.doesNotMatch(outside, /::(error|group)/);
+});
+
+test('plain sink - colours only on a TTY or with FORCE_COLOR, never with NO_COLOR', async () => {
+  const plain = await render(failedRollout());
+  assert.doesNotMatch(plain, /\u001b\[/);
+  const forced = await render(failedRollout(), { FORCE_COLOR: '1' });
+  assert.match(forced, /\u001b\[33m/);
+  const noColor = await render(failedRollout(), { FORCE_COLOR: '1', NO_COLOR: '1' });
+  assert.doesNotMatch(noColor, /\u001b\[/);
+  const ttyStream = Object.assign(new PassThrough(), { isTTY: true });
+  let tty = '';
+  ttyStream.on('data', (c: Buffer) => (tty += c.toString()));
+  const sink = new PlainSink({ stream: ttyStream, env: { NO_COLOR: '1' }, stillWaitingMs: 0 });
+  for (const e of failedRollout()) sink.write(e);
+  await sink.close();
+  assert.doesNotMatch(tty, /\u001b\[/);
+  assert.match(tty, /FAILED/);
+});
+
+test('createSink auto - plain when not a TTY or in CI, tty otherwise', async () => {
+  const { resolveOutput } = await import('../../../src/report/index.js');
+  assert.equal(resolveOutput('auto', { isTTY: true }, {}), 'tty');
+  assert.equal(resolveOutput('auto', { isTTY: true }, { CI: 'false' }), 'plain');
+  assert.equal(resolveOutput('auto', { isTTY: true }, { TERM: 'dumb' }), 'plain');
+  assert.equal(resolveOutput('auto', {}, {}), 'plain');
+  assert.equal(resolveOutput('json', { isTTY: true }, {}), 'json');
+});

@@ -1,0 +1,62 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createSink } from '../../../src/report/index.js';
+import { stripAnsi } from '../../../src/report/colors.js';
+import { failedRollout, successfulRollout } from './fixtures.js';
+import { FakeTty, screen } from './tty-stream.js';
+
+test('tty sink - live tree redrawn in place, then the final tree and verdict block', async () => {
+  const stream = new FakeTty();
+  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' } });
+  const events = successfulRollout();
+  for (const e of events.slice(0, 10)) sink.write(e);
+  const live = screen(stream.output);
+  assert.match(live[0]!, /^\S Deployment demo\/nginx · revision 2 · new ReplicaSet$/, 'spinner + header');
+  assert.deepEqual(live.slice(1).map((l) => l.trim()), [
+    'Waiting for app ReplicaSet to be available (0/2 Pods available)',
+    '├─ ReplicaSet nginx-2 (new, revision 2) 0/1 ready',
+    '│  └─ ◔ nginx-2-a container-creating: ContainerCreating',
+    '└─ ReplicaSet nginx-1 (old, revision 1) 2/2 ready',
+  ]);
+  // Redrawn in place: ora moved the cursor up over the previous multi-line frame.
+  assert.match(stream.output, /\u001b\[1A/);
+  assert.equal(live.length, 5, 'no stale frames left on screen');
+
+  for (const e of events.slice(10)) sink.write(e);
+  await sink.close();
+  const final = screen(stream.output);
+  assert.deepEqual(final, [
+    'Deployment demo/nginx · revision 2 · complete',
+    '  ├─ ReplicaSet nginx-2 (new, revision 2) 2/2 ready',
+    '  │  └─ ✓ nginx-2-a ready',
+    '  └─ ReplicaSet nginx-1 (old, revision 1) 0/0 ready',
+    '✔ Deployment demo/nginx: SUCCEEDED - revision 2 rolled out: 2/2 pods ready',
+    '  revision 2 · 2/2 ready · 2 updated · 2 available · took 6.0s',
+  ]);
+  assert.doesNotMatch(stream.output, /\u001b\[3\dm/, 'NO_COLOR: no colours');
+});
+
+test('tty sink - a pod with a problem gets the warning marker; failure ends with the ✖ block', async () => {
+  const stream = new FakeTty();
+  const sink = createSink({ output: 'tty', stream, env: {} });
+  const events = failedRollout();
+  for (const e of events.slice(0, -1)) sink.write(e);
+  const live = screen(stripAnsi(stream.output));
+  assert.ok(live.some((l) => /└─ ⚠ nginx-2-a waiting: image "nginx:nonexistent" does not exist in its registry/.test(l)), live.join('\n'));
+  sink.write(events.at(-1)!);
+  await sink.close();
+  const final = screen(stream.output).map(stripAnsi);
+  assert.ok(final.includes('✖ Deployment demo/nginx: FAILED - pod nginx-2-a: image "nginx:nonexistent" does not exist in its registry'));
+  assert.ok(final.some((l) => l.includes('kubectl -n demo describe pod nginx-2-a')));
+  assert.match(stream.output, /\u001b\[31m✖/, 'coloured on a TTY');
+});
+
+test('tty sink - closing before a verdict leaves the last tree on screen', async () => {
+  const stream = new FakeTty();
+  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' } });
+  for (const e of successfulRollout().slice(0, 5)) sink.write(e);
+  await sink.close();
+  const final = screen(stream.output);
+  assert.equal(final[0], 'Deployment demo/nginx · revision 2 · new ReplicaSet');
+  assert.equal(final.length, 3);
+});
