@@ -1,0 +1,57 @@
+/**
+ * Options shared by every way of tracing a Deployment from a Pulumi program.
+ */
+import type * as pulumi from '@pulumi/pulumi';
+import type { PolicyOverrides } from '../core/types.js';
+
+/**
+ * How rollout-trace takes part in `pulumi up`.
+ * - `observe`: the kubernetes provider keeps its own await (and stays the judge); rollout-trace
+ *   streams live status lines while it runs and, on failure, leaves a permanent summary.
+ * - `gate`: the Deployment gets `pulumi.com/skipAwait: "true"` and rollout-trace owns the await:
+ *   its verdict (with the failure policy) fails the trace resource within seconds, and resources
+ *   that depend on the trace wait for a successful rollout.
+ */
+export type TraceMode = 'observe' | 'gate';
+
+/** Options for tracing one Deployment (or, with `traceDeployments`, every Deployment). */
+export interface TraceOptions {
+  /** Default `observe` (for `gatedDeployment`: `gate`). */
+  mode?: TraceMode;
+  /**
+   * The cluster, as the kubernetes provider got it: kubeconfig *content* (YAML/JSON) or a *path*.
+   * Default: the Deployment's provider's `kubeconfig` when rollout-trace saw that provider being
+   * created, else the stack config `kubernetes:kubeconfig`, else `$KUBECONFIG` / `~/.kube/config`.
+   */
+  kubeconfig?: pulumi.Input<string>;
+  /** Kubeconfig context; same defaulting as `kubeconfig`. */
+  context?: pulumi.Input<string>;
+  /**
+   * Gives up after this many seconds. Default: the Deployment's `pulumi.com/timeoutSeconds`
+   * annotation, else 600 (the provider's default).
+   */
+  timeoutSeconds?: number;
+  /** Failure-policy overrides (which failures fail the rollout, and after how long). */
+  policy?: PolicyOverrides;
+  /** Container log tails in failure summaries. Default `{ tailLines: 20 }`. */
+  logs?: false | { tailLines?: number };
+  /** Aborting it stops the trace and closes every watch. Ctrl-C (SIGINT/SIGTERM) does the same. */
+  signal?: AbortSignal;
+  /**
+   * Observe mode: how long to keep tracing after the provider returned without a verdict yet
+   * (seconds, default 30). The provider's success predicate and ours are the same, so this only
+   * bounds odd cases.
+   */
+  settleSeconds?: number;
+}
+
+/** What the trace ended with. */
+export type TraceOutcome =
+  | 'succeeded'
+  | 'failed'
+  | 'timed-out'
+  | 'cancelled'
+  /** Preview: reported the planned change, touched nothing. */
+  | 'previewed'
+  /** The program's inputs equal the live Deployment: the provider has nothing to do. */
+  | 'unchanged';

@@ -1,0 +1,41 @@
+/**
+ * Small bridges between Pulumi Outputs and promises.
+ *
+ * `Output.apply` never runs while a value is unknown (during preview), so waiting on it would
+ * hang a preview; these helpers report unknown values instead.
+ */
+import * as pulumi from '@pulumi/pulumi';
+
+/** A settled Output: its value, or `known: false` during a preview when it is not known yet. */
+export type Settled<T> = { known: true; value: T } | { known: false };
+
+interface OutputInternals<T> {
+  isKnown: Promise<boolean>;
+  promise(withUnknowns?: boolean): Promise<T>;
+}
+
+/** Waits for an Input's value (deeply unwrapped). Never hangs on unknowns. */
+export async function settle<T>(input: pulumi.Input<T> | undefined): Promise<Settled<pulumi.Unwrap<T> | undefined>> {
+  if (input === undefined) return { known: true, value: undefined };
+  const out = pulumi.output(input) as unknown as OutputInternals<pulumi.Unwrap<T>>;
+  if (!(await out.isKnown)) return { known: false };
+  return { known: true, value: await out.promise() };
+}
+
+/** The value of an Output once it resolves (rejects if the resource failed). */
+export async function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
+  return (output as unknown as OutputInternals<T>).promise();
+}
+
+/** Adds one more dependency to a resource's `dependsOn`, whatever shape it already has. */
+export function withDependency(
+  existing: pulumi.ResourceOptions['dependsOn'],
+  extra: pulumi.Input<pulumi.Resource>,
+): pulumi.ResourceOptions['dependsOn'] {
+  if (existing === undefined) return [extra];
+  if (Array.isArray(existing)) return [...existing, extra];
+  if (pulumi.Resource.isInstance(existing)) return [existing, extra];
+  return pulumi
+    .all([pulumi.output(existing as pulumi.Input<pulumi.Resource | pulumi.Resource[]>), pulumi.output(extra)])
+    .apply(([deps, more]) => [...(Array.isArray(deps) ? deps : [deps]), more]) as pulumi.Output<pulumi.Resource[]>;
+}

@@ -1,0 +1,80 @@
+/**
+ * What a Pulumi program *declared* for one Deployment, read from its resolved inputs.
+ *
+ * The tracer must start before the kubernetes provider returns (its outputs, even the URN, resolve
+ * only after the provider's await), so everything it needs comes from the inputs: the name or the
+ * auto-name prefix, the namespace, the selector, the planned pod template and the annotations.
+ */
+
+/** The parts of a Deployment's declared inputs the tracer uses. */
+export interface PlannedDeployment {
+  /** `metadata.name` when the program set it. */
+  name?: string;
+  /**
+   * The Pulumi resource name. Without `metadata.name` the provider names the object
+   * `<namePrefix>-<8 random chars>` and annotates it `pulumi.com/autonamed: "true"`.
+   */
+  namePrefix: string;
+  /** `metadata.namespace` when set (else the provider's namespace, the context's, or `default`). */
+  namespace?: string;
+  selector?: Record<string, string>;
+  replicas?: number;
+  /** The planned `spec.template` as declared (no server defaults). */
+  template?: Record<string, unknown>;
+  annotations: Record<string, string>;
+  /** `pulumi.com/skipAwait: "true"`: the provider does not wait, so the gate must. */
+  skipAwait: boolean;
+  /** `pulumi.com/timeoutSeconds`, the provider's own await timeout, when set. */
+  timeoutSeconds?: number;
+}
+
+/** Annotation that makes the kubernetes provider return without awaiting readiness. */
+export const SKIP_AWAIT = 'pulumi.com/skipAwait';
+/** Annotation holding the provider's await timeout in seconds. */
+export const TIMEOUT_SECONDS = 'pulumi.com/timeoutSeconds';
+/** Annotation the provider puts on objects it auto-named. */
+export const AUTONAMED = 'pulumi.com/autonamed';
+/** The Deployment controller's revision annotation. */
+export const REVISION = 'deployment.kubernetes.io/revision';
+
+type Loose = Record<string, unknown>;
+
+function asObject(value: unknown): Loose | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Loose) : undefined;
+}
+
+function stringMap(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(asObject(value) ?? {})) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+/**
+ * Reads the plan from a Deployment's resolved inputs (`{ metadata, spec }` as passed to
+ * `new k8s.apps.v1.Deployment(name, args)`, with Outputs already unwrapped).
+ */
+export function planFromInputs(resourceName: string, inputs: unknown): PlannedDeployment {
+  const root = asObject(inputs) ?? {};
+  const metadata = asObject(root.metadata) ?? {};
+  const spec = asObject(root.spec) ?? {};
+  const annotations = stringMap(metadata.annotations);
+  const timeout = Number.parseInt(annotations[TIMEOUT_SECONDS] ?? '', 10);
+  const selector = asObject(asObject(spec.selector)?.matchLabels);
+  return {
+    name: typeof metadata.name === 'string' && metadata.name !== '' ? metadata.name : undefined,
+    namePrefix: resourceName,
+    namespace: typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : undefined,
+    selector: selector ? stringMap(selector) : undefined,
+    replicas: typeof spec.replicas === 'number' ? spec.replicas : undefined,
+    template: asObject(spec.template),
+    annotations,
+    skipAwait: annotations[SKIP_AWAIT] === 'true',
+    timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
+  };
+}
+
+/** True when `name` is what the provider's auto-naming would produce from `prefix`. */
+export function isAutoNameOf(prefix: string, name: string): boolean {
+  if (!name.startsWith(`${prefix}-`)) return false;
+  return /^[a-z0-9]{8}$/.test(name.slice(prefix.length + 1));
+}
