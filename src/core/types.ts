@@ -89,6 +89,11 @@ export interface ClassPolicy {
   afterSeconds: number;
   /** `any-pod`: one affected pod is enough; `all-new-pods`: every pod of the new ReplicaSet. */
   scope: 'any-pod' | 'all-new-pods';
+  /**
+   * Crash classes only (crash-loop, oom-killed, init-container): restarts needed before the
+   * problem can fail the rollout, so that a single crash followed by Ready never fails it.
+   */
+  minRestarts?: number;
 }
 
 /** What counts as success. `full` is Pulumi's predicate. */
@@ -161,6 +166,8 @@ export interface Problem {
   logs?: LogTail[];
   /** Copy-paste kubectl commands to dig further. */
   hints: string[];
+  /** Unschedulable only: the cluster-autoscaler triggered a scale-up for this pod (wait longer). */
+  autoscaling?: boolean;
 }
 
 /** A pod's coarse state, as shown by the sinks. */

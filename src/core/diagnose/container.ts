@@ -1,0 +1,147 @@
+/** Diagnosis of one container status (regular or init). */
+import type { CoreV1Event, V1Container, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
+import { timeOf } from '../k8s.js';
+import type { FailureClass, Problem } from '../types.js';
+import { explainMissing, parseMissing } from './config.js';
+import { latestEvent } from './events.js';
+import { PULL_REASONS, classifyPull, explainPull, type PullKind } from './pull.js';
+import { probeHandler } from './probe.js';
+
+/** The parts of a Problem that diagnosis decides (timing, events and hints are added later). */
+export type Finding = Omit<Problem, 'id' | 'firstSeen' | 'lastSeen' | 'events' | 'hints'>;
+
+/** Context for diagnosing one container. */
+export interface ContainerContext {
+  pod: V1Pod;
+  status: V1ContainerStatus;
+  spec?: V1Container;
+  init: boolean;
+  /** Events about the pod. */
+  events: CoreV1Event[];
+  now: number;
+  /** How this container's last pull error was classified, if it was. */
+  previousPull?: PullKind;
+}
+
+const RECENT_RESTART_MS = 60_000;
+
+function firstLine(s: string | undefined, max = 160): string | undefined {
+  if (!s) return undefined;
+  const line = s.trim().split('\n')[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function pullFinding(ctx: ContainerContext, reason: string, message: string): Finding {
+  const image = ctx.status.image || ctx.spec?.image || '';
+  let kind = classifyPull(reason, message);
+  if (kind === 'unknown') {
+    const failed = latestEvent(ctx.events, (e) => e.reason === 'Failed' && (e.message ?? '').includes(image) && /pull/i.test(e.message ?? ''));
+    if (failed) kind = classifyPull(reason, failed.message ?? '');
+  }
+  if (kind === 'unknown') kind = ctx.previousPull ?? 'unknown';
+  const cls: FailureClass = kind === 'permanent' ? 'image-pull-not-found' : 'image-pull-transient';
+  return {
+    class: cls,
+    object: { kind: 'Pod', name: ctx.pod.metadata?.name ?? '' },
+    container: ctx.status.name,
+    ...(ctx.init ? { initContainer: true } : {}),
+    reason,
+    message,
+    explanation: explainPull(image, kind, message, reason),
+  };
+}
+
+function crashFinding(ctx: ContainerContext): Finding | undefined {
+  const { status: cs, init } = ctx;
+  const waiting = cs.state?.waiting;
+  const terminated = cs.state?.terminated;
+  const running = cs.state?.running;
+  const last = cs.lastState?.terminated;
+  const crashedNow = terminated !== undefined && ((terminated.exitCode ?? 0) !== 0 || terminated.reason === 'OOMKilled');
+  const crashedBefore = last !== undefined && ((last.exitCode ?? 0) !== 0 || last.reason === 'OOMKilled');
+  const restarts = cs.restartCount ?? 0;
+  let crashing = waiting?.reason === 'CrashLoopBackOff' || waiting?.reason === 'RunContainerError' || crashedNow;
+  if (!crashing && running && crashedBefore && restarts >= 1) {
+    const startedAt = timeOf(running.startedAt);
+    const recent = startedAt === undefined || ctx.now - startedAt < RECENT_RESTART_MS;
+    // Restarted and not ready yet, or restarted repeatedly just now (no readiness probe: ready at once).
+    crashing = !cs.ready || (restarts >= 2 && recent);
+  }
+  if (!crashing) return undefined;
+  const term = crashedNow ? terminated : last;
+  const oom = term?.reason === 'OOMKilled';
+  const cls: FailureClass = init ? 'init-container' : oom ? 'oom-killed' : 'crash-loop';
+  const reason = waiting?.reason ?? terminated?.reason ?? last?.reason ?? 'Error';
+  const exitCode = term?.exitCode;
+  const termMsg = term?.message?.trim() || undefined;
+  const who = init ? 'init container' : 'container';
+  const restartsText = restarts === 1 ? '1 restart' : `${restarts} restarts`;
+  let explanation: string;
+  if (waiting?.reason === 'RunContainerError') {
+    explanation = `${who} cannot start: ${firstLine(waiting.message) ?? 'run error'}`;
+  } else if (oom) {
+    const limit = ctx.spec?.resources?.limits?.memory;
+    explanation = `${who} was killed for running out of memory${limit ? ` (limit ${limit})` : ''}, ${restartsText}`;
+  } else {
+    explanation = `${who} exited with code ${exitCode ?? '?'}${termMsg ? ` ("${firstLine(termMsg, 120)}")` : ''}, ${restartsText}`;
+  }
+  const liveness = latestEvent(ctx.events, (e) => e.reason === 'Unhealthy' && /^Liveness probe failed/.test(e.message ?? ''));
+  return {
+    class: cls,
+    object: { kind: 'Pod', name: ctx.pod.metadata?.name ?? '' },
+    container: cs.name,
+    ...(init ? { initContainer: true } : {}),
+    reason,
+    message: waiting?.message ?? terminated?.message ?? last?.message ?? '',
+    explanation,
+    ...(exitCode !== undefined ? { exitCode } : {}),
+    restartCount: restarts,
+    ...(termMsg ? { terminationMessage: termMsg } : {}),
+    ...(liveness && ctx.spec?.livenessProbe
+      ? { probe: { kind: 'liveness' as const, handler: probeHandler(ctx.spec.livenessProbe), failures: liveness.count ?? 1 } }
+      : {}),
+  };
+}
+
+function readinessFinding(ctx: ContainerContext): Finding | undefined {
+  const cs = ctx.status;
+  if (ctx.init || !cs.state?.running || cs.ready || !ctx.spec?.readinessProbe) return undefined;
+  const unhealthy = latestEvent(ctx.events, (e) => e.reason === 'Unhealthy' && /^Readiness probe failed/.test(e.message ?? ''));
+  if (!unhealthy) return undefined;
+  const handler = probeHandler(ctx.spec.readinessProbe);
+  const failures = unhealthy.count ?? 1;
+  const output = (unhealthy.message ?? '').replace(/^Readiness probe failed:\s*/, '');
+  return {
+    class: 'readiness-probe',
+    object: { kind: 'Pod', name: ctx.pod.metadata?.name ?? '' },
+    container: cs.name,
+    reason: 'Unhealthy',
+    message: unhealthy.message ?? '',
+    explanation: `readiness probe ${handler} is failing (${failures} ${failures === 1 ? 'failure' : 'failures'})${output ? `: ${firstLine(output, 120)}` : ''}`,
+    probe: { kind: 'readiness', handler, failures },
+  };
+}
+
+/** The problem one container has right now, if any. */
+export function diagnoseContainer(ctx: ContainerContext): Finding | undefined {
+  const waiting = ctx.status.state?.waiting;
+  const reason = waiting?.reason ?? '';
+  const message = waiting?.message ?? '';
+  if (PULL_REASONS.has(reason)) return pullFinding(ctx, reason, message);
+  if (reason === 'CreateContainerConfigError' || reason === 'CreateContainerError') {
+    // "failed to sync configmap cache" is a transient kubelet condition (kubernetes #74755).
+    if (/failed to sync .* cache/i.test(message)) return undefined;
+    const missing = parseMissing(message);
+    return {
+      class: 'config-error',
+      object: { kind: 'Pod', name: ctx.pod.metadata?.name ?? '' },
+      container: ctx.status.name,
+      ...(ctx.init ? { initContainer: true } : {}),
+      reason,
+      message,
+      explanation: missing ? explainMissing(missing) : `container configuration is invalid: ${firstLine(message) ?? reason}`,
+      ...(missing ? { missing } : {}),
+    };
+  }
+  return crashFinding(ctx) ?? readinessFinding(ctx);
+}

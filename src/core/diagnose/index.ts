@@ -1,0 +1,48 @@
+/** Pure diagnosis: Kubernetes objects in, {@link Problem}s out. */
+import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import { kubectlHints } from '../hints.js';
+import type { DeploymentRef, Problem } from '../types.js';
+import type { Finding } from './container.js';
+import { warningDigests } from './events.js';
+import { diagnosePodFindings, problemId, type PodDiagnosisOptions } from './pod.js';
+
+export type { Finding } from './container.js';
+export { classifyPull, type PullKind } from './pull.js';
+export { parseMissing } from './config.js';
+export { probeHandler, probeBudgetSeconds } from './probe.js';
+export { diagnosePodFindings, problemId } from './pod.js';
+export { diagnoseReplicaSet, diagnoseDeployment, diagnosePvc } from './workload.js';
+
+/** Turns a finding into a Problem first seen at `now`, with its warning events and kubectl hints. */
+export function toProblem(f: Finding, ref: DeploymentRef, events: CoreV1Event[], now: number): Problem {
+  const crashed = f.class === 'crash-loop' || f.class === 'oom-killed' || f.class === 'init-container';
+  return {
+    id: problemId(f),
+    ...f,
+    firstSeen: now,
+    lastSeen: now,
+    events: warningDigests(events).slice(0, 5),
+    hints: kubectlHints(ref, {
+      kind: f.object.kind,
+      name: f.object.name,
+      ...(f.container ? { container: f.container } : {}),
+      crashed,
+    }),
+  };
+}
+
+/**
+ * Diagnoses one pod: the real cause per container in plain words plus the raw reason.
+ * `events` are Events about this pod (others are ignored). `now` stamps firstSeen/lastSeen.
+ */
+export function diagnosePod(
+  pod: V1Pod,
+  events: CoreV1Event[],
+  now: number,
+  opts: PodDiagnosisOptions & { deployment?: string } = {},
+): Problem[] {
+  const name = pod.metadata?.name ?? '';
+  const own = events.filter((e) => e.involvedObject?.kind === 'Pod' && e.involvedObject?.name === name);
+  const ref = { namespace: pod.metadata?.namespace ?? 'default', name: opts.deployment ?? '' };
+  return diagnosePodFindings(pod, own, now, opts).map((f) => toProblem(f, ref, own, now));
+}

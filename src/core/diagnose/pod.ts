@@ -1,0 +1,90 @@
+/** Diagnosis of a whole pod: scheduling, volumes, then every (init) container. */
+import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import { eventTime, podCondition, timeOf } from '../k8s.js';
+import type { Problem } from '../types.js';
+import { explainMissing, mountVolumeName, parseMissing } from './config.js';
+import { diagnoseContainer, type Finding } from './container.js';
+import { latestEvent } from './events.js';
+import type { PullKind } from './pull.js';
+
+/** Options for {@link diagnosePodFindings}. */
+export interface PodDiagnosisOptions {
+  /** Pull classification seen before per container (`init:name` or `name`), to classify a bare back-off. */
+  previousPull?: Record<string, PullKind>;
+}
+
+function unschedulable(pod: V1Pod, events: CoreV1Event[]): Finding | undefined {
+  const cond = podCondition(pod, 'PodScheduled');
+  if (cond?.status !== 'False' || cond.reason !== 'Unschedulable') return undefined;
+  const failed = latestEvent(events, (e) => e.reason === 'FailedScheduling');
+  const message = (failed?.message || cond.message) ?? '';
+  const scaleUp = latestEvent(events, (e) => e.reason === 'TriggeredScaleUp');
+  const missing = parseMissing(message);
+  return {
+    class: 'unschedulable',
+    object: { kind: 'Pod', name: pod.metadata?.name ?? '' },
+    reason: 'Unschedulable',
+    message,
+    explanation: missing ? `pod cannot be scheduled: ${explainMissing(missing)}` : `no node can run the pod: ${message}`,
+    ...(missing ? { missing } : {}),
+    ...(scaleUp !== undefined && eventTime(scaleUp) >= (failed ? eventTime(failed) - 60_000 : 0) ? { autoscaling: true } : {}),
+  };
+}
+
+function mountFailed(pod: V1Pod, events: CoreV1Event[]): Finding | undefined {
+  const started = (pod.status?.containerStatuses ?? []).some((c) => c.state?.running || c.state?.terminated);
+  const initStarted = (pod.status?.initContainerStatuses ?? []).some((c) => c.state?.running || c.state?.terminated);
+  if (started || initStarted || podCondition(pod, 'PodScheduled')?.status !== 'True') return undefined;
+  const created = timeOf(pod.metadata?.creationTimestamp) ?? 0;
+  const recent = events.filter((e) => e.reason === 'FailedMount' && eventTime(e) >= created);
+  const setup = latestEvent(recent, (e) => /MountVolume\.\w+ failed/.test(e.message ?? '')) ?? latestEvent(recent, () => true);
+  if (!setup) return undefined;
+  const message = setup.message ?? '';
+  const missing = parseMissing(message);
+  const volume = mountVolumeName(message);
+  return {
+    class: 'mount-failed',
+    object: { kind: 'Pod', name: pod.metadata?.name ?? '' },
+    reason: 'FailedMount',
+    message,
+    explanation: `${volume ? `volume "${volume}"` : 'a volume'} cannot be mounted: ${missing ? explainMissing(missing) : message}`,
+    ...(missing ? { missing } : {}),
+  };
+}
+
+/**
+ * Everything wrong with a pod right now, as findings (no timing yet). Events are the pod's own.
+ */
+export function diagnosePodFindings(pod: V1Pod, events: CoreV1Event[], now: number, opts: PodDiagnosisOptions = {}): Finding[] {
+  if (pod.metadata?.deletionTimestamp) return [];
+  const out: Finding[] = [];
+  const sched = unschedulable(pod, events);
+  if (sched) return [sched];
+  const mount = mountFailed(pod, events);
+  if (mount) out.push(mount);
+  const specs = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  const statuses = [
+    ...(pod.status?.initContainerStatuses ?? []).map((status) => ({ status, init: true })),
+    ...(pod.status?.containerStatuses ?? []).map((status) => ({ status, init: false })),
+  ];
+  for (const { status, init } of statuses) {
+    const key = `${init ? 'init:' : ''}${status.name}`;
+    const spec = specs.find((c) => c.name === status.name);
+    const f = diagnoseContainer({
+      pod,
+      status,
+      ...(spec ? { spec } : {}),
+      init,
+      events,
+      now,
+      ...(opts.previousPull?.[key] ? { previousPull: opts.previousPull[key] } : {}),
+    });
+    if (f) out.push(f);
+  }
+  return out;
+}
+
+/** The stable id of a finding: `class/Kind/name[/container]`. */
+export function problemId(f: Pick<Problem, 'class' | 'object' | 'container'>): string {
+  return `${f.class}/${f.object.kind}/${f.object.name}${f.container ? `/${f.container}` : ''}`;
+}

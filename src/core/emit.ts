@@ -1,0 +1,177 @@
+/** Emitting change-only events derived from the cached objects. */
+import { digestEvent } from './diagnose/events.js';
+import { eventTime, REVISION_HISTORY_ANNOTATION, revisionOf, stableJson } from './k8s.js';
+import { pulumiProgressMessage, replicaSetReadiness } from './pulumi-await.js';
+import { podView } from './pod-state.js';
+import { newReplicaSet, oldReplicaSets, ownedReplicaSets, podsOf, referencedPvcNames } from './relations.js';
+import type { EmittedMemo, RolloutState } from './state.js';
+import type { DistributiveOmit } from './intake.js';
+import type { RolloutEvent, RolloutPhase } from './types.js';
+
+/** Emits one event (the reducer stamps `at` and `deployment`). */
+export type Emit = (e: DistributiveOmit<RolloutEvent, 'at' | 'deployment'>) => void;
+
+/** Normal events worth showing; every Warning is shown. */
+const NORMAL_REASONS = new Set(['ScalingReplicaSet', 'SuccessfulCreate', 'SuccessfulDelete', 'TriggeredScaleUp']);
+/** Events older than this before tracking started are history, not news (krane uses 5 s). */
+const EVENT_HISTORY_SLACK_MS = 5_000;
+
+function isRollback(state: RolloutState, memo: EmittedMemo, revision: string): boolean {
+  const d = state.deployment;
+  const template = stableJson(d?.spec?.template?.spec);
+  return ownedReplicaSets(state).some((rs) => {
+    if (stableJson(rs.spec?.template?.spec) !== template) return false;
+    const rev = revisionOf(rs);
+    const before = memo.rsRevisions[rs.metadata?.uid ?? ''];
+    return (
+      rs.metadata?.annotations?.[REVISION_HISTORY_ANNOTATION] !== undefined ||
+      (rev !== '' && Number(rev) < Number(revision)) ||
+      (before !== undefined && before !== revision)
+    );
+  });
+}
+
+/** revision / superseded. */
+export function emitRevision(state: RolloutState, memo: EmittedMemo, emit: Emit): void {
+  const rev = revisionOf(state.deployment);
+  if (rev === '' || rev === memo.revision) return;
+  const base = state.target.baselineRevision;
+  const previous = memo.revision ?? (base !== undefined && base !== rev ? base : undefined);
+  if (memo.revision !== undefined) emit({ type: 'superseded', revision: memo.revision, by: rev });
+  const change = previous === undefined ? 'initial' : isRollback(state, memo, rev) ? 'rollback' : 'new';
+  emit({ type: 'revision', revision: rev, ...(previous !== undefined ? { previous } : {}), change });
+  memo.revision = rev;
+  memo.oldReplicas = {};
+}
+
+/** paused / resumed, scaled, conditions. */
+export function emitDeploymentChanges(state: RolloutState, memo: EmittedMemo, emit: Emit): void {
+  const d = state.deployment;
+  if (!d) return;
+  const paused = d.spec?.paused === true;
+  if (paused !== (memo.paused ?? false)) emit({ type: paused ? 'paused' : 'resumed' });
+  memo.paused = paused;
+  const replicas = d.spec?.replicas ?? 1;
+  const template = stableJson(d.spec?.template);
+  if (memo.replicas !== undefined && replicas !== memo.replicas && template === memo.template) {
+    emit({ type: 'scaled', from: memo.replicas, to: replicas });
+  }
+  memo.replicas = replicas;
+  memo.template = template;
+  for (const c of d.status?.conditions ?? []) {
+    const key = `${c.status}|${c.reason ?? ''}|${c.message ?? ''}`;
+    if (memo.conditions[c.type] === key) continue;
+    memo.conditions[c.type] = key;
+    emit({
+      type: 'condition',
+      condition: c.type,
+      status: c.status,
+      ...(c.reason ? { reason: c.reason } : {}),
+      ...(c.message ? { message: c.message } : {}),
+    });
+  }
+}
+
+/** replicaset rows and pod state transitions. */
+export function emitRows(state: RolloutState, memo: EmittedMemo, owned: Record<string, string>, emit: Emit): void {
+  const fresh = newReplicaSet(state);
+  for (const rs of ownedReplicaSets(state).reverse()) {
+    const uid = rs.metadata?.uid ?? '';
+    const role = uid === fresh?.metadata?.uid ? 'new' : 'old';
+    const row = {
+      name: rs.metadata?.name ?? '',
+      revision: revisionOf(rs),
+      role,
+      desired: rs.spec?.replicas ?? 1,
+      ready: rs.status?.readyReplicas ?? 0,
+      available: rs.status?.availableReplicas ?? 0,
+    } as const;
+    const key = stableJson(row);
+    if (memo.replicaSets[uid] !== key) {
+      emit({ type: 'replicaset', ...row, created: memo.replicaSets[uid] === undefined });
+      memo.replicaSets[uid] = key;
+    }
+    memo.rsRevisions[uid] = row.revision;
+    for (const pod of podsOf(state, rs)) {
+      const name = pod.metadata?.name ?? '';
+      owned[name] = row.name;
+      const v = podView(pod);
+      const key = `${v.state}|${v.detail ?? ''}|${v.node ?? ''}`;
+      const prev = memo.pods[name];
+      if (prev === key) continue;
+      memo.pods[name] = key;
+      const previous = prev?.split('|')[0] as (typeof v)['state'] | undefined;
+      emit({
+        type: 'pod',
+        name,
+        replicaSet: row.name,
+        revision: row.revision,
+        state: v.state,
+        ...(previous && previous !== v.state ? { previous } : {}),
+        ...(v.node ? { node: v.node } : {}),
+        ...(v.detail ? { detail: v.detail } : {}),
+      });
+    }
+  }
+}
+
+function phase(memo: EmittedMemo, emit: Emit, p: RolloutPhase, message: string): void {
+  const key = `${memo.revision ?? ''}:${p}`;
+  if (memo.phases.includes(key)) return;
+  memo.phases = [...memo.phases, key];
+  emit({ type: 'phase', phase: p, message });
+}
+
+/** The kubespy phases: new ReplicaSet, scaling up, scaling down old; `complete` comes with success. */
+export function emitPhases(state: RolloutState, memo: EmittedMemo, emit: Emit, succeeded: boolean): void {
+  const rs = newReplicaSet(state);
+  const rev = memo.revision ?? '';
+  const anyPhase = memo.phases.some((k) => k.startsWith(`${rev}:`));
+  if (rs && !(succeeded && !anyPhase)) {
+    const { ready, spec } = replicaSetReadiness(rs);
+    phase(memo, emit, 'new-replicaset', `ReplicaSet ${rs.metadata?.name} holds revision ${rev}`);
+    if (spec > 0) phase(memo, emit, 'scaling-up', `scaling up ReplicaSet ${rs.metadata?.name}: ${ready}/${spec} pods ready`);
+  }
+  for (const old of oldReplicaSets(state)) {
+    const uid = old.metadata?.uid ?? '';
+    const spec = old.spec?.replicas ?? 1;
+    const first = memo.oldReplicas[uid];
+    if (first === undefined) memo.oldReplicas = { ...memo.oldReplicas, [uid]: spec };
+    const shrinking = (first !== undefined && spec < first) || (spec === 0 && (old.status?.replicas ?? 0) > 0);
+    if (shrinking && !(succeeded && !anyPhase)) {
+      phase(memo, emit, 'scaling-down-old', `scaling down old ReplicaSet ${old.metadata?.name} (revision ${revisionOf(old)}) to ${spec}`);
+    }
+  }
+}
+
+/** Pulumi-style progress line for the new ReplicaSet, on change. */
+export function emitProgress(state: RolloutState, memo: EmittedMemo, emit: Emit): void {
+  const rs = newReplicaSet(state);
+  const d = state.deployment;
+  if (!rs || !d) return;
+  const { ready, spec } = replicaSetReadiness(rs);
+  const updated = d.status?.updatedReplicas ?? 0;
+  const available = rs.status?.availableReplicas ?? 0;
+  const message = pulumiProgressMessage(rs);
+  const key = `${message}|${updated}|${available}`;
+  if (memo.progress === key) return;
+  memo.progress = key;
+  emit({ type: 'progress', desired: spec, ready, updated, available, message });
+}
+
+/** Warning events (and a few Normal ones) about our objects, once per distinct message. */
+export function emitK8sEvents(state: RolloutState, memo: EmittedMemo, owned: Record<string, string>, emit: Emit): void {
+  const names = new Set<string>([state.target.name, ...Object.keys(owned), ...referencedPvcNames(state.deployment)]);
+  for (const rs of ownedReplicaSets(state)) names.add(rs.metadata?.name ?? '');
+  const fresh = Object.entries(state.events)
+    .filter(([, e]) => names.has(e.involvedObject?.name ?? ''))
+    .filter(([, e]) => e.type === 'Warning' || NORMAL_REASONS.has(e.reason ?? ''))
+    .filter(([, e]) => eventTime(e) >= state.startedAt - EVENT_HISTORY_SLACK_MS)
+    .sort(([, a], [, b]) => eventTime(a) - eventTime(b));
+  for (const [uid, e] of fresh) {
+    const key = `${e.reason}|${e.message}`;
+    if (memo.events[uid] === key) continue;
+    memo.events[uid] = key;
+    emit({ type: 'k8s-event', event: digestEvent(e) });
+  }
+}

@@ -1,0 +1,37 @@
+/** Copy-paste kubectl commands for a problem or a Deployment. */
+import type { DeploymentRef, Problem } from './types.js';
+
+/** What a hint can be about. */
+export interface HintSubject {
+  kind: Problem['object']['kind'];
+  name: string;
+  container?: string;
+  /** Add `logs --previous` (the container crashed). */
+  crashed?: boolean;
+}
+
+/**
+ * kubectl commands to dig into `subject` (or, without one, into the Deployment rollout):
+ * logs of the crashed container, describe, the object's events, and rollout status / undo.
+ */
+export function kubectlHints(ref: DeploymentRef, subject?: HintSubject): string[] {
+  const ns = `kubectl -n ${ref.namespace}`;
+  const out: string[] = [];
+  if (subject?.kind === 'Pod') {
+    if (subject.container) {
+      out.push(`${ns} logs ${subject.name} -c ${subject.container}${subject.crashed ? ' --previous' : ''}`);
+    }
+    out.push(`${ns} describe pod ${subject.name}`);
+    out.push(`${ns} get events --field-selector involvedObject.name=${subject.name}`);
+  } else if (subject?.kind === 'ReplicaSet') {
+    out.push(`${ns} describe rs ${subject.name}`);
+    out.push(`${ns} get events --field-selector involvedObject.name=${subject.name}`);
+  } else if (subject?.kind === 'PersistentVolumeClaim') {
+    out.push(`${ns} describe pvc ${subject.name}`);
+  }
+  if (ref.name) {
+    out.push(`${ns} rollout status deployment/${ref.name}`);
+    out.push(`${ns} rollout undo deployment/${ref.name}`);
+  }
+  return out;
+}

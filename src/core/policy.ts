@@ -1,0 +1,163 @@
+/**
+ * Failure policy: which problems fail a rollout, and after how long.
+ *
+ * Defaults aim at "permanent failures fail within ~15 s of their first signal, transient ones
+ * never fail a healthy rollout":
+ * - image-pull-not-found 10 s: krane fails a "not found" pull at once, but a CI pipeline may push
+ *   the tag moments after applying; 10 s covers one kubelet retry (the first pull back-off is 10 s).
+ * - image-pull-transient 120 s: registries throttle and networks blip (krane PR #477); only a
+ *   pull that keeps failing for two minutes fails.
+ * - crash-loop / oom-killed / init-container: 10 s and at least 2 restarts, so one crash followed
+ *   by Ready never fails.
+ * - config-error 10 s, mount-failed 12 s: they recover as soon as the ConfigMap/Secret is created,
+ *   so a short window lets a slightly late `kubectl apply` win.
+ * - unschedulable 10 s (5 min when the cluster-autoscaler reported a scale-up for the pod).
+ * - pvc-pending 60 s (dynamic provisioning takes a while), replica-failure 10 s.
+ * - readiness-probe: initialDelaySeconds + periodSeconds * failureThreshold of the probe, plus
+ *   `afterSeconds` (10 s) of slack (kubedog's probe-derived window).
+ * - progress-deadline and deployment-deleted: immediately.
+ */
+import { RolloutTraceError } from '../errors.js';
+import type { ClassPolicy, FailureClass, Policy, PolicyOverrides, Problem, SuccessCriterion } from './types.js';
+
+/** Every failure class, most severe first (also the order problems are reported in). */
+export const FAILURE_CLASSES: readonly FailureClass[] = [
+  'deployment-deleted',
+  'image-pull-not-found',
+  'config-error',
+  'mount-failed',
+  'crash-loop',
+  'oom-killed',
+  'init-container',
+  'replica-failure',
+  'unschedulable',
+  'pvc-pending',
+  'readiness-probe',
+  'image-pull-transient',
+  'progress-deadline',
+];
+
+/** Grace for an unschedulable pod the cluster-autoscaler is adding a node for. */
+export const AUTOSCALER_GRACE_SECONDS = 300;
+
+const CRASH_CLASSES = new Set<FailureClass>(['crash-loop', 'oom-killed', 'init-container']);
+
+/** The default policy (see the module comment for why each window is what it is). */
+export function defaultPolicy(): Policy {
+  const fail = (afterSeconds: number, extra: Partial<ClassPolicy> = {}): ClassPolicy => ({
+    action: 'fail',
+    afterSeconds,
+    scope: 'any-pod',
+    ...extra,
+  });
+  return {
+    classes: {
+      'image-pull-not-found': fail(10),
+      'image-pull-transient': fail(120),
+      'crash-loop': fail(10, { minRestarts: 2 }),
+      'oom-killed': fail(10, { minRestarts: 2 }),
+      'readiness-probe': fail(10),
+      'config-error': fail(10),
+      'mount-failed': fail(12),
+      'init-container': fail(10, { minRestarts: 2 }),
+      unschedulable: fail(10),
+      'pvc-pending': fail(60),
+      'replica-failure': fail(10),
+      'progress-deadline': fail(0),
+      'deployment-deleted': fail(0),
+    },
+    success: { mode: 'full' },
+  };
+}
+
+function bad(message: string): never {
+  throw new RolloutTraceError('bad-input', message);
+}
+
+function checkSeconds(value: unknown, what: string): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    bad(`${what} is ${String(value)}; it must be a finite number of seconds >= 0 (e.g. 0, 10, 120).`);
+  }
+}
+
+function validateClass(name: string, o: Partial<ClassPolicy>): void {
+  if (o.action !== undefined && !['fail', 'warn', 'ignore'].includes(o.action)) {
+    bad(`policy.classes["${name}"].action is ${JSON.stringify(o.action)}; valid actions are "fail", "warn" and "ignore".`);
+  }
+  if (o.scope !== undefined && !['any-pod', 'all-new-pods'].includes(o.scope)) {
+    bad(`policy.classes["${name}"].scope is ${JSON.stringify(o.scope)}; valid scopes are "any-pod" and "all-new-pods".`);
+  }
+  if (o.afterSeconds !== undefined) checkSeconds(o.afterSeconds, `policy.classes["${name}"].afterSeconds`);
+  if (o.minRestarts !== undefined && (!Number.isInteger(o.minRestarts) || o.minRestarts < 0)) {
+    bad(`policy.classes["${name}"].minRestarts is ${String(o.minRestarts)}; it must be an integer >= 0.`);
+  }
+}
+
+function validateSuccess(s: SuccessCriterion): void {
+  const mode = (s as { mode?: unknown }).mode;
+  if (mode === 'full' || mode === 'maxUnavailable') return;
+  if (mode === 'percent') {
+    const p = (s as { percent?: unknown }).percent;
+    if (typeof p !== 'number' || !Number.isFinite(p) || p < 1 || p > 100) {
+      bad(`policy.success.percent is ${String(p)}; it must be a number from 1 to 100.`);
+    }
+    return;
+  }
+  bad(`policy.success.mode is ${JSON.stringify(mode)}; valid modes are "full" (Pulumi's predicate), "maxUnavailable" and "percent".`);
+}
+
+/**
+ * Merges `overrides` over {@link defaultPolicy} after validating them.
+ * @throws RolloutTraceError `bad-input` naming the bad value and the valid ones.
+ */
+export function resolvePolicy(overrides?: PolicyOverrides): Policy {
+  const policy = defaultPolicy();
+  if (overrides === undefined) return policy;
+  if (overrides === null || typeof overrides !== 'object') bad(`policy is ${String(overrides)}; it must be an object like { classes: {...}, success: {...} }.`);
+  for (const [name, o] of Object.entries(overrides.classes ?? {})) {
+    if (!(FAILURE_CLASSES as readonly string[]).includes(name)) {
+      bad(`policy.classes has an unknown failure class "${name}"; valid classes are ${FAILURE_CLASSES.map((c) => `"${c}"`).join(', ')}.`);
+    }
+    if (o === undefined) continue;
+    validateClass(name, o);
+    const cls = name as FailureClass;
+    policy.classes[cls] = { ...policy.classes[cls], ...o };
+  }
+  if (overrides.success !== undefined) {
+    validateSuccess(overrides.success);
+    policy.success = { ...overrides.success };
+  }
+  return policy;
+}
+
+/** Extra timing facts the reducer knows about a problem. */
+export interface DeadlineContext {
+  /** Readiness problems: the probe's own budget in seconds. */
+  probeBudgetSeconds?: number;
+  /** Readiness problems: when the container was first seen running but not ready (ms). */
+  notReadySince?: number;
+}
+
+/**
+ * When `problem` will fail the rollout under `policy` (ms), or undefined if it never will
+ * (action `warn`/`ignore`, or a crash class that has not restarted `minRestarts` times yet).
+ */
+export function failDeadline(problem: Problem, policy: Policy, ctx: DeadlineContext = {}): number | undefined {
+  const cls = policy.classes[problem.class];
+  if (cls.action !== 'fail') return undefined;
+  if (CRASH_CLASSES.has(problem.class) && (problem.restartCount ?? 0) < (cls.minRestarts ?? 0)) return undefined;
+  let seconds = cls.afterSeconds;
+  let start = problem.firstSeen;
+  if (problem.class === 'unschedulable' && problem.autoscaling) seconds = Math.max(seconds, AUTOSCALER_GRACE_SECONDS);
+  if (problem.class === 'readiness-probe') {
+    seconds += ctx.probeBudgetSeconds ?? 0;
+    start = Math.min(start, ctx.notReadySince ?? start);
+  }
+  return start + seconds * 1000;
+}
+
+/** Sort key: class severity, then first seen. */
+export function compareProblems(a: Problem, b: Problem): number {
+  const d = FAILURE_CLASSES.indexOf(a.class) - FAILURE_CLASSES.indexOf(b.class);
+  return d !== 0 ? d : a.firstSeen - b.firstSeen || (a.id < b.id ? -1 : 1);
+}

@@ -1,0 +1,108 @@
+/** Tracking problems over time and applying the failure policy. */
+import { diagnoseDeployment, diagnosePodFindings, diagnosePvc, diagnoseReplicaSet, toProblem, type Finding, type PullKind } from './diagnose/index.js';
+import { probeBudgetSeconds } from './diagnose/probe.js';
+import { compareProblems, failDeadline } from './policy.js';
+import { eventsAbout, newReplicaSet, podsOf, referencedPvcNames } from './relations.js';
+import type { EmittedMemo, RolloutState } from './state.js';
+import type { Problem } from './types.js';
+
+function previousPulls(problems: Readonly<Record<string, Problem>>, pod: string): Record<string, PullKind> {
+  const out: Record<string, PullKind> = {};
+  for (const p of Object.values(problems)) {
+    if (p.object.kind !== 'Pod' || p.object.name !== pod || !p.container) continue;
+    const key = `${p.initContainer ? 'init:' : ''}${p.container}`;
+    if (p.class === 'image-pull-not-found') out[key] = 'permanent';
+    else if (p.class === 'image-pull-transient' && out[key] === undefined) out[key] = 'transient';
+  }
+  return out;
+}
+
+/** Updates `memo.notReadySince` for new-ReplicaSet containers that run but are not ready. */
+export function trackNotReady(state: RolloutState, memo: EmittedMemo, at: number): void {
+  const next: Record<string, number> = {};
+  for (const pod of podsOf(state, newReplicaSet(state))) {
+    for (const cs of pod.status?.containerStatuses ?? []) {
+      if (!cs.state?.running || cs.ready) continue;
+      const key = `${pod.metadata?.name}/${cs.name}`;
+      next[key] = memo.notReadySince[key] ?? at;
+    }
+  }
+  memo.notReadySince = next;
+}
+
+/** Every problem present now (new ReplicaSet's pods, the new ReplicaSet, the Deployment, PVCs). */
+export function currentProblems(state: RolloutState, at: number): Record<string, Problem> {
+  const ref = { namespace: state.target.namespace, name: state.target.name };
+  const found: Array<{ f: Finding; events: ReturnType<typeof eventsAbout> }> = [];
+  const rs = newReplicaSet(state);
+  for (const pod of podsOf(state, rs)) {
+    const name = pod.metadata?.name ?? '';
+    const events = eventsAbout(state, 'Pod', name);
+    for (const f of diagnosePodFindings(pod, events, at, { previousPull: previousPulls(state.problems, name) })) {
+      found.push({ f, events });
+    }
+  }
+  if (rs) {
+    const events = eventsAbout(state, 'ReplicaSet', rs.metadata?.name ?? '');
+    const f = diagnoseReplicaSet(rs, events);
+    if (f) found.push({ f, events });
+  }
+  if (state.deployment) {
+    const f = diagnoseDeployment(state.deployment);
+    if (f) found.push({ f, events: eventsAbout(state, 'Deployment', state.target.name) });
+  }
+  for (const claim of referencedPvcNames(state.deployment)) {
+    const pvc = state.pvcs[claim];
+    if (!pvc) continue;
+    const events = eventsAbout(state, 'PersistentVolumeClaim', claim);
+    const f = diagnosePvc(pvc, events);
+    if (f) found.push({ f, events });
+  }
+  const out: Record<string, Problem> = {};
+  for (const { f, events } of found) {
+    const p = toProblem(f, ref, events, at);
+    const prev = state.problems[p.id];
+    out[p.id] = prev ? { ...p, firstSeen: prev.firstSeen } : p;
+  }
+  return out;
+}
+
+/** The deadline of a problem in this state (readiness windows use the probe and notReadySince). */
+export function deadlineOf(state: RolloutState, p: Problem): number | undefined {
+  if (p.class !== 'readiness-probe') return failDeadline(p, state.policy);
+  const pod = state.pods[p.object.name];
+  const spec = pod?.spec?.containers?.find((c) => c.name === p.container);
+  const since = state.memo.notReadySince[`${p.object.name}/${p.container}`];
+  return failDeadline(p, state.policy, {
+    probeBudgetSeconds: probeBudgetSeconds(spec?.readinessProbe),
+    ...(since !== undefined ? { notReadySince: since } : {}),
+  });
+}
+
+/**
+ * Problems that fail the rollout at `at`, most relevant first. Scope `all-new-pods` needs every
+ * live pod of the new ReplicaSet to have an expired problem of that class.
+ */
+export function failingProblems(state: RolloutState, at: number): Problem[] {
+  const expired = Object.values(state.problems).filter((p) => {
+    const d = deadlineOf(state, p);
+    return d !== undefined && d <= at;
+  });
+  const livePods = podsOf(state, newReplicaSet(state))
+    .filter((pod) => !pod.metadata?.deletionTimestamp)
+    .map((pod) => pod.metadata?.name ?? '');
+  return expired
+    .filter((p) => {
+      if (p.object.kind !== 'Pod' || state.policy.classes[p.class].scope === 'any-pod') return true;
+      const failingPods = new Set(expired.filter((q) => q.class === p.class).map((q) => q.object.name));
+      return livePods.length > 0 && livePods.every((n) => failingPods.has(n));
+    })
+    .sort(compareProblems);
+}
+
+/** Current problems for a verdict: failing ones first, then the rest by relevance. */
+export function orderedProblems(state: RolloutState, failing: Problem[]): Problem[] {
+  const ids = new Set(failing.map((p) => p.id));
+  const rest = Object.values(state.problems).filter((p) => !ids.has(p.id)).sort(compareProblems);
+  return [...failing, ...rest];
+}

@@ -1,0 +1,211 @@
+/**
+ * The pure rollout reducer: (state, observation) -> [state, events]. No I/O, no clock: time is
+ * `obs.at`. Once a verdict was emitted the state is final and further observations emit nothing.
+ */
+import { emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows, type Emit } from './emit.js';
+import { intake } from './intake.js';
+import { initialPulumiState } from './pulumi-await.js';
+import { currentProblems, deadlineOf, failingProblems, orderedProblems, trackNotReady } from './problems.js';
+import type { EmittedMemo, RolloutState } from './state.js';
+import { criterionMet } from './success.js';
+import type { Observation, Policy, Problem, RolloutEvent, TrackTarget, Verdict } from './types.js';
+import { buildVerdict, replicaCounts } from './verdict.js';
+import { newReplicaSet } from './relations.js';
+import { replicaSetReadiness } from './pulumi-await.js';
+
+type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
+
+function emptyMemo(): EmittedMemo {
+  return {
+    started: false,
+    notFound: false,
+    phases: [],
+    replicaSets: {},
+    oldReplicas: {},
+    pods: {},
+    conditions: {},
+    events: {},
+    problems: {},
+    notReadySince: {},
+    rsRevisions: {},
+  };
+}
+
+function cloneMemo(m: EmittedMemo): EmittedMemo {
+  return {
+    ...m,
+    phases: [...m.phases],
+    replicaSets: { ...m.replicaSets },
+    oldReplicas: { ...m.oldReplicas },
+    pods: { ...m.pods },
+    conditions: { ...m.conditions },
+    events: { ...m.events },
+    problems: { ...m.problems },
+    notReadySince: { ...m.notReadySince },
+    rsRevisions: { ...m.rsRevisions },
+  };
+}
+
+/**
+ * The state before any observation. `now` is when tracking started (ms); it anchors the verdict's
+ * duration and which pre-existing Kubernetes events count as news.
+ */
+export function initialState(target: TrackTarget, policy: Policy, now: number): RolloutState {
+  return {
+    target,
+    policy,
+    startedAt: now,
+    now,
+    synced: false,
+    deleted: false,
+    replicaSets: {},
+    pods: {},
+    ownedPods: {},
+    events: {},
+    pvcs: {},
+    pulumi: initialPulumiState(),
+    problems: {},
+    memo: emptyMemo(),
+  };
+}
+
+function finish(s: Draft, emit: Emit, v: Verdict): void {
+  s.verdict = v;
+  emit({ type: 'verdict', verdict: v });
+}
+
+function deletedProblem(s: Draft, at: number): Problem {
+  const ref = { namespace: s.target.namespace, name: s.target.name };
+  return {
+    id: `deployment-deleted/Deployment/${s.target.name}`,
+    class: 'deployment-deleted',
+    object: { kind: 'Deployment', name: s.target.name },
+    reason: 'Deleted',
+    message: `Deployment ${s.target.namespace}/${s.target.name} was deleted`,
+    explanation: 'the Deployment was deleted while its rollout was being tracked',
+    firstSeen: at,
+    lastSeen: at,
+    events: [],
+    hints: [`kubectl -n ${ref.namespace} get deployment ${ref.name}`, `kubectl -n ${ref.namespace} get events --field-selector involvedObject.name=${ref.name}`],
+  };
+}
+
+function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): void {
+  const next = currentProblems(s, at);
+  const previous = s.problems;
+  s.problems = next;
+  for (const [id, p] of Object.entries(previous)) {
+    if (next[id]) continue;
+    delete memo.problems[id];
+    emit({ type: 'problem-cleared', id, problem: { ...p, lastSeen: at } });
+  }
+  for (const p of Object.values(next)) {
+    const failsAt = deadlineOf(s, p);
+    const key = `${p.reason}|${p.explanation}|${failsAt ?? ''}`;
+    if (memo.problems[p.id] === key) continue;
+    memo.problems[p.id] = key;
+    emit({ type: 'problem', problem: p, ...(failsAt !== undefined ? { failsAt } : {}) });
+  }
+}
+
+function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, owned: Record<string, string>): void {
+  if (!s.deployment) {
+    if (s.synced && !memo.notFound) {
+      memo.notFound = true;
+      emit({ type: 'waiting', reason: 'not-found', message: `Deployment ${s.target.namespace}/${s.target.name} not found` });
+    }
+    return;
+  }
+  if (!s.pulumi.reconciled) {
+    const gen = s.deployment.metadata?.generation ?? 0;
+    if (memo.reconcilingGeneration !== gen) {
+      memo.reconcilingGeneration = gen;
+      emit({
+        type: 'waiting',
+        reason: 'controller-reconciling',
+        message: `waiting for the Deployment controller to observe generation ${gen} (observed ${s.deployment.status?.observedGeneration ?? 'none'})`,
+      });
+    }
+    return;
+  }
+  emitRevision(s, memo, emit);
+  emitDeploymentChanges(s, memo, emit);
+  emitRows(s, memo, owned, emit);
+  trackNotReady(s, memo, at);
+  const succeeded = criterionMet(s);
+  emitPhases(s, memo, emit, succeeded);
+  emitProgress(s, memo, emit);
+  emitK8sEvents(s, memo, owned, emit);
+  updateProblems(s, memo, at, emit);
+  if (succeeded) {
+    const rs = newReplicaSet(s);
+    const counts = rs ? replicaSetReadiness(rs) : { ready: 0, spec: 0 };
+    const key = `${memo.revision ?? ''}:complete`;
+    if (!memo.phases.includes(key)) {
+      memo.phases = [...memo.phases, key];
+      emit({ type: 'phase', phase: 'complete', message: `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready` });
+    }
+    finish(s, emit, buildVerdict(s, { outcome: 'succeeded', at, problems: orderedProblems(s, []) }));
+    return;
+  }
+  const failing = failingProblems(s, at);
+  if (failing.length > 0) finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
+}
+
+/**
+ * Applies one observation. Returns the next state (a new object; `state` is not mutated) and the
+ * events it caused, in order. After the verdict, returns `[state, []]`.
+ */
+export function reduce(state: RolloutState, obs: Observation): [RolloutState, RolloutEvent[]] {
+  if (state.verdict) return [state, []];
+  const at = obs.at;
+  const events: RolloutEvent[] = [];
+  const deployment = { namespace: state.target.namespace, name: state.target.name };
+  const emit: Emit = (e) => events.push({ at, deployment, ...e } as RolloutEvent);
+  const memo = cloneMemo(state.memo);
+  const s: Draft = { ...state, now: Math.max(state.now, at), memo };
+  if (!memo.started) {
+    memo.started = true;
+    emit({ type: 'started' });
+  }
+  switch (obs.type) {
+    case 'synced':
+      s.synced = true;
+      break;
+    case 'tick':
+      break;
+    case 'timeout':
+    case 'cancel': {
+      const failing = failingProblems(s, at);
+      const problems = orderedProblems(s, failing);
+      finish(
+        s,
+        emit,
+        obs.type === 'timeout'
+          ? buildVerdict(s, { outcome: 'timed-out', at, problems, timeoutSeconds: obs.timeoutSeconds })
+          : buildVerdict(s, { outcome: 'cancelled', at, problems, ...(obs.reason ? { reason: obs.reason } : {}) }),
+      );
+      return [s, events];
+    }
+    default:
+      intake(s, obs, emit);
+  }
+  if (s.deleted) {
+    const p = deletedProblem(s, at);
+    emit({ type: 'problem', problem: p, failsAt: at });
+    finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: [p, ...orderedProblems(s, [])] }));
+    return [s, events];
+  }
+  const owned: Record<string, string> = { ...s.ownedPods };
+  derive(s, memo, at, emit, owned);
+  s.ownedPods = owned;
+  return [s, events];
+}
+
+/** Current problems, most relevant first (failing ones first). */
+export function problemsOf(state: RolloutState): Problem[] {
+  return orderedProblems(state, failingProblems(state, state.now));
+}
+
+/** Replica counts of the tracked rollout right now. */
+export { replicaCounts };

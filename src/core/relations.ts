@@ -1,0 +1,98 @@
+/**
+ * Which cached objects belong to the tracked Deployment. Intake keeps cheap *candidates* (by
+ * name) because objects can arrive before the Deployment; ownership is decided here, by
+ * ownerReference UID exactly as Pulumi does.
+ */
+import type {
+  CoreV1Event,
+  V1Deployment,
+  V1PersistentVolumeClaim,
+  V1Pod,
+  V1ReplicaSet,
+} from '@kubernetes/client-node';
+import { isOwnedBy, ownerOfKind, revisionOf } from './k8s.js';
+import type { RolloutState } from './state.js';
+import type { TrackTarget } from './types.js';
+
+/** A ReplicaSet that may belong to the target (controller ownerReference names the Deployment). */
+export function isCandidateReplicaSet(rs: V1ReplicaSet, target: TrackTarget): boolean {
+  return ownerOfKind(rs, 'Deployment')?.name === target.name;
+}
+
+/** A Pod that may belong to the target: owned by a ReplicaSet named `<deployment>-<hash>`. */
+export function isCandidatePod(pod: V1Pod, target: TrackTarget): boolean {
+  return ownerOfKind(pod, 'ReplicaSet')?.name?.startsWith(`${target.name}-`) ?? false;
+}
+
+/** An Event that may be about the target, its ReplicaSets, its Pods or a PVC. */
+export function isCandidateEvent(e: CoreV1Event, target: TrackTarget): boolean {
+  const name = e.involvedObject?.name ?? '';
+  const kind = e.involvedObject?.kind;
+  if (kind === 'PersistentVolumeClaim') return true;
+  return name === target.name || name.startsWith(`${target.name}-`);
+}
+
+/** The Deployment's UID, if seen. */
+export function deploymentUid(state: RolloutState): string | undefined {
+  return state.deployment?.metadata?.uid;
+}
+
+/** ReplicaSets owned (by UID) by the tracked Deployment, newest revision first. */
+export function ownedReplicaSets(state: RolloutState): V1ReplicaSet[] {
+  const uid = deploymentUid(state);
+  return Object.values(state.replicaSets)
+    .filter((rs) => isOwnedBy(rs, uid))
+    .sort((a, b) => Number(revisionOf(b) || 0) - Number(revisionOf(a) || 0));
+}
+
+/** The owned ReplicaSet carrying `revision` (Pulumi's `replicaSets[revision]`). */
+export function replicaSetOfRevision(state: RolloutState, revision: string): V1ReplicaSet | undefined {
+  if (!revision) return undefined;
+  return ownedReplicaSets(state).find((rs) => revisionOf(rs) === revision);
+}
+
+/** The ReplicaSet of the Deployment's current revision. */
+export function newReplicaSet(state: RolloutState): V1ReplicaSet | undefined {
+  return replicaSetOfRevision(state, revisionOf(state.deployment));
+}
+
+/** Owned ReplicaSets other than the new one. */
+export function oldReplicaSets(state: RolloutState): V1ReplicaSet[] {
+  const fresh = newReplicaSet(state);
+  return ownedReplicaSets(state).filter((rs) => rs.metadata?.uid !== fresh?.metadata?.uid);
+}
+
+/** Pods owned (by UID) by a ReplicaSet, sorted by name for stable output. */
+export function podsOf(state: RolloutState, rs: V1ReplicaSet | undefined): V1Pod[] {
+  const uid = rs?.metadata?.uid;
+  if (!uid) return [];
+  return Object.values(state.pods)
+    .filter((p) => isOwnedBy(p, uid))
+    .sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
+}
+
+/** The owned ReplicaSet that owns a pod, if any. */
+export function replicaSetOfPod(state: RolloutState, pod: V1Pod): V1ReplicaSet | undefined {
+  return ownedReplicaSets(state).find((rs) => isOwnedBy(pod, rs.metadata?.uid));
+}
+
+/** PVC names referenced by the pod template's volumes. */
+export function referencedPvcNames(d: V1Deployment | undefined): string[] {
+  return (d?.spec?.template?.spec?.volumes ?? [])
+    .map((v) => v.persistentVolumeClaim?.claimName)
+    .filter((n): n is string => typeof n === 'string' && n !== '');
+}
+
+/** Known PVCs referenced by the template (what Pulumi tracks). */
+export function trackedPvcs(state: RolloutState): V1PersistentVolumeClaim[] {
+  return referencedPvcNames(state.deployment)
+    .map((n) => state.pvcs[n])
+    .filter((p): p is V1PersistentVolumeClaim => p !== undefined);
+}
+
+/** Events whose involved object is `kind/name`, oldest first. */
+export function eventsAbout(state: RolloutState, kind: string, name: string): CoreV1Event[] {
+  return Object.values(state.events).filter(
+    (e) => e.involvedObject?.kind === kind && e.involvedObject?.name === name,
+  );
+}

@@ -1,0 +1,55 @@
+/** Success criteria: Pulumi's predicate (`full`), krane's `maxUnavailable`, or a percentage. */
+import type { V1Deployment } from '@kubernetes/client-node';
+import { revisionOf } from './k8s.js';
+import { changeTriggeredRollout, everyPvcReady, pulumiSucceeded, replicaSetReadiness } from './pulumi-await.js';
+import { newReplicaSet, trackedPvcs } from './relations.js';
+import type { RolloutState } from './state.js';
+
+function scaled(value: number | string | undefined, total: number, roundUp: boolean): number {
+  if (value === undefined) return scaled('25%', total, roundUp);
+  if (typeof value === 'number') return value;
+  const m = /^(\d+)%$/.exec(value);
+  if (!m) return Number(value) || 0;
+  const raw = (Number(m[1]) * total) / 100;
+  return roundUp ? Math.ceil(raw) : Math.floor(raw);
+}
+
+/**
+ * The Deployment's maxUnavailable as a pod count, resolved like the controller does
+ * (percentages: maxUnavailable rounds down, maxSurge up; both 0 means 1). Recreate: 0.
+ */
+export function resolveMaxUnavailable(d: V1Deployment): number {
+  const desired = d.spec?.replicas ?? 1;
+  if (d.spec?.strategy?.type === 'Recreate') return 0;
+  const ru = d.spec?.strategy?.rollingUpdate;
+  let unavailable = scaled(ru?.maxUnavailable as number | string | undefined, desired, false);
+  const surge = scaled(ru?.maxSurge as number | string | undefined, desired, true);
+  if (unavailable === 0 && surge === 0) unavailable = 1;
+  return Math.min(unavailable, desired);
+}
+
+/** Ready pods the new ReplicaSet needs under the partial criteria. */
+export function requiredReady(state: RolloutState): number | undefined {
+  const d = state.deployment;
+  if (!d) return undefined;
+  const desired = d.spec?.replicas ?? 1;
+  const s = state.policy.success;
+  if (s.mode === 'maxUnavailable') return Math.max(0, desired - resolveMaxUnavailable(d));
+  if (s.mode === 'percent') return Math.ceil((desired * s.percent) / 100);
+  return undefined;
+}
+
+/** True when the rollout meets the policy's success criterion. */
+export function criterionMet(state: RolloutState): boolean {
+  const pvcs = trackedPvcs(state);
+  if (state.policy.success.mode === 'full') return pulumiSucceeded(state.pulumi, pvcs);
+  const d = state.deployment;
+  if (!d || !state.pulumi.reconciled) return false;
+  if (d.metadata?.generation !== d.status?.observedGeneration) return false;
+  const rs = newReplicaSet(state);
+  if (!rs) return false;
+  const base = state.target.baselineRevision;
+  if (changeTriggeredRollout(d, base) && revisionOf(rs) === (base ?? '')) return false;
+  const need = requiredReady(state) ?? 0;
+  return replicaSetReadiness(rs).ready >= need && everyPvcReady(pvcs);
+}

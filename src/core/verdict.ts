@@ -1,0 +1,84 @@
+/** Building the final {@link Verdict}. */
+import { kubectlHints } from './hints.js';
+import { pulumiErrorMessages } from './pulumi-messages.js';
+import { newReplicaSet, podsOf, replicaSetOfRevision, trackedPvcs } from './relations.js';
+import type { RolloutState } from './state.js';
+import type { Problem, Verdict } from './types.js';
+
+/** `pod web-5f6-abc container "app"`, `replicaset web-5f6`, ... */
+export function problemSubject(p: Problem): string {
+  const o = p.object;
+  if (o.kind === 'Pod') {
+    return `pod ${o.name}${p.container ? ` ${p.initContainer ? 'init container' : 'container'} "${p.container}"` : ''}`;
+  }
+  return `${o.kind.toLowerCase()} ${o.name}`;
+}
+
+/** One-line description of a problem: `pod x container "app": image "y" not found (ErrImagePull)`. */
+export function problemLine(p: Problem): string {
+  return `${problemSubject(p)}: ${p.explanation} (${p.reason})`;
+}
+
+/** Replica counts for the verdict and progress events. */
+export function replicaCounts(state: RolloutState): Verdict['replicas'] {
+  const d = state.deployment;
+  const rs = newReplicaSet(state);
+  return {
+    desired: d?.spec?.replicas ?? 1,
+    ready: rs?.status?.readyReplicas ?? 0,
+    updated: d?.status?.updatedReplicas ?? 0,
+    available: d?.status?.availableReplicas ?? 0,
+  };
+}
+
+/** Pulumi's sub-error lines for the current state. */
+export function pulumiMessagesOf(state: RolloutState): string[] {
+  const rs = replicaSetOfRevision(state, state.pulumi.revision);
+  return pulumiErrorMessages(state.pulumi, trackedPvcs(state), podsOf(state, rs));
+}
+
+/** Inputs that differ per outcome. */
+export interface VerdictInput {
+  outcome: Verdict['outcome'];
+  at: number;
+  problems: Problem[];
+  timeoutSeconds?: number;
+  reason?: string;
+}
+
+/** Builds the verdict with its one-line summary. */
+export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict {
+  const ref = { namespace: state.target.namespace, name: state.target.name };
+  const replicas = replicaCounts(state);
+  const revision = state.memo.revision;
+  const primary = input.problems[0];
+  const progress = `${replicas.ready}/${replicas.desired} pods ready`;
+  const rev = revision ? `revision ${revision}` : 'the rollout';
+  let summary: string;
+  switch (input.outcome) {
+    case 'succeeded':
+      summary = `${rev} rolled out: ${progress} in ${((input.at - state.startedAt) / 1000).toFixed(1)}s`;
+      break;
+    case 'failed':
+      summary = primary ? problemLine(primary) : `${rev} failed`;
+      break;
+    case 'timed-out':
+      summary = `timed out after ${input.timeoutSeconds ?? '?'}s waiting for ${rev}: ${progress}${primary ? `; ${problemLine(primary)}` : ''}`;
+      break;
+    default:
+      summary = `cancelled${input.reason ? ` (${input.reason})` : ''} while waiting for ${rev}: ${progress}`;
+  }
+  return {
+    outcome: input.outcome,
+    deployment: ref,
+    ...(revision ? { revision } : {}),
+    summary,
+    problems: input.problems,
+    replicas,
+    startedAt: state.startedAt,
+    finishedAt: input.at,
+    ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: input.timeoutSeconds } : {}),
+    pulumiMessages: input.outcome === 'succeeded' ? [] : pulumiMessagesOf(state),
+    hints: primary ? primary.hints : input.outcome === 'succeeded' ? [] : kubectlHints(ref),
+  };
+}
