@@ -1,0 +1,280 @@
+/**
+ * One list+watch loop for one kind in one namespace, written directly on client-node's `Watch`
+ * because its informer stops for good on the first non-410 error (client-node #2385) and never
+ * asks for bookmarks (see docs in platform.md §1.5-1.6).
+ *
+ * Loop: list (paged; record resourceVersion) → watch from that resourceVersion with bookmarks and
+ * a server-side timeout → on a clean close or client-node's 30 s inactivity abort, re-watch from
+ * the last resourceVersion; on 410 Gone, re-list and emit the differences; on network errors,
+ * 429 and 5xx, retry with jittered exponential back-off; on 401/403, give up with a
+ * RolloutTraceError('forbidden').
+ */
+import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import type { RolloutTraceError } from '../errors.js';
+import type { KindToObject, WatchedKind } from '../core/types.js';
+import { forbiddenError, isTransient, statusOf } from './api-errors.js';
+import { Backoff, sleep, type BackoffOptions } from './backoff.js';
+import type { KindApi } from './kinds.js';
+
+/** Callbacks of a {@link KindWatcher}. */
+export interface KindWatcherHandlers<K extends WatchedKind> {
+  /** An object was added/changed (`upsert`) or removed (`delete`). */
+  change(type: 'upsert' | 'delete', object: KindToObject[K]): void;
+  /** The first list completed; the cache is complete from now on. */
+  synced(): void;
+  /** The apiserver answered (a list, a watch opening, or a watch event). */
+  contact(): void;
+  /** The loop gave up (401/403); it is stopped. */
+  fatal(err: RolloutTraceError): void;
+  /** A retryable failure happened (for debugging; the loop keeps going). */
+  retry?(what: string, err: unknown, delayMs: number): void;
+}
+
+/** Tunables of a {@link KindWatcher}. */
+export interface KindWatcherOptions {
+  /** `timeoutSeconds` sent with each watch; the server ends the stream cleanly after it. */
+  watchTimeoutSeconds?: number;
+  /** Page size of lists. */
+  pageSize?: number;
+  backoff?: BackoffOptions;
+}
+
+type WatchEnd =
+  | { kind: 'closed'; events: number; ms: number }
+  | { kind: 'timeout' }
+  | { kind: 'gone' }
+  | { kind: 'stream-error'; status: unknown }
+  | { kind: 'error'; err: unknown };
+
+/** A self-healing list+watch of one kind in one namespace. */
+export class KindWatcher<K extends WatchedKind> {
+  /** Current objects by uid. */
+  readonly cache = new Map<string, KindToObject[K]>();
+  /** Watches opened so far (each reconnect counts). */
+  opened = 0;
+  /** Watches open right now (0 or 1). */
+  active = 0;
+  /** Lists done so far (1 + re-lists after 410 or errors). */
+  lists = 0;
+  /** True once the first list completed. */
+  isSynced = false;
+
+  private resourceVersion: string | undefined;
+  private stopped = false;
+  private readonly lifetime = new AbortController();
+  private currentWatch: AbortController | undefined;
+  private readonly backoff: Backoff;
+  private readonly watch: Watch;
+
+  constructor(
+    private readonly kc: KubeConfig,
+    private readonly namespace: string,
+    readonly api: KindApi<K>,
+    private readonly handlers: KindWatcherHandlers<K>,
+    private readonly options: KindWatcherOptions = {},
+  ) {
+    this.backoff = new Backoff(options.backoff);
+    this.watch = new Watch(kc);
+  }
+
+  /** Starts the loop (once). */
+  start(): void {
+    void this.run();
+  }
+
+  /** Stops the loop and aborts the open watch and any in-flight list. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.lifetime.abort();
+    this.currentWatch?.abort();
+    this.currentWatch = undefined;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      if (this.resourceVersion === undefined) {
+        try {
+          await this.list();
+          this.backoff.reset();
+        } catch (err) {
+          if (this.stopped) return;
+          if (!this.handleFailure('list', err)) return;
+          await this.pause('list', err);
+          continue;
+        }
+      }
+      if (this.stopped) return;
+      const end = await this.watchOnce();
+      if (this.stopped) return;
+      switch (end.kind) {
+        case 'timeout':
+          // client-node 2.0.1 aborts a watch after 30 s without bytes; that is not a failure.
+          break;
+        case 'closed':
+          // The server ended the stream (timeoutSeconds). Re-watch at once, unless streams keep
+          // ending immediately with nothing in them — then back off so we don't spin.
+          if (end.events === 0 && end.ms < 1000) await this.pause('watch', new Error('watch closed immediately'));
+          else this.backoff.reset();
+          break;
+        case 'gone':
+          this.resourceVersion = undefined;
+          break;
+        case 'stream-error':
+          this.resourceVersion = undefined;
+          await this.pause('watch', end.status);
+          break;
+        case 'error':
+          if (statusOf(end.err) === 410) {
+            this.resourceVersion = undefined;
+            break;
+          }
+          if (!this.handleFailure('watch', end.err)) return;
+          await this.pause('watch', end.err);
+          break;
+      }
+    }
+  }
+
+  /** Returns false (after reporting) when the failure is fatal. */
+  private handleFailure(verb: 'list' | 'watch', err: unknown): boolean {
+    const status = statusOf(err);
+    if (status === 401 || status === 403) {
+      this.stop();
+      this.handlers.fatal(forbiddenError(this.kc, verb, this.api.resource, this.namespace, err));
+      return false;
+    }
+    return true;
+  }
+
+  private async pause(what: string, err: unknown): Promise<void> {
+    const delay = this.backoff.next();
+    this.handlers.retry?.(`${what} ${this.api.resource}${isTransient(err) ? '' : ' (unexpected)'}`, err, delay);
+    await sleep(delay, this.lifetime.signal);
+  }
+
+  private async list(): Promise<void> {
+    const items: KindToObject[K][] = [];
+    let continueToken: string | undefined;
+    let resourceVersion = '';
+    do {
+      const page = await this.api.listPage(this.namespace, {
+        continueToken,
+        limit: this.options.pageSize ?? 500,
+        signal: this.lifetime.signal,
+      });
+      items.push(...page.items);
+      resourceVersion = page.resourceVersion;
+      continueToken = page.continueToken;
+    } while (continueToken && !this.stopped);
+    if (this.stopped) return;
+    this.lists++;
+    this.handlers.contact();
+    this.applyList(items);
+    this.resourceVersion = resourceVersion;
+    if (!this.isSynced) {
+      this.isSynced = true;
+      this.handlers.synced();
+    }
+  }
+
+  /** Replaces the cache with a fresh list, emitting deletes for vanished and upserts for changed objects. */
+  private applyList(items: KindToObject[K][]): void {
+    const fresh = new Map<string, KindToObject[K]>();
+    for (const item of items) fresh.set(keyOf(item), item);
+    for (const [key, old] of [...this.cache]) {
+      if (!fresh.has(key)) {
+        this.cache.delete(key);
+        this.handlers.change('delete', old);
+      }
+    }
+    for (const [key, item] of fresh) {
+      const old = this.cache.get(key);
+      this.cache.set(key, item);
+      if (!old || old.metadata?.resourceVersion !== item.metadata?.resourceVersion) this.handlers.change('upsert', item);
+    }
+  }
+
+  private watchOnce(): Promise<WatchEnd> {
+    return new Promise<WatchEnd>((resolve) => {
+      const startedAt = Date.now();
+      let events = 0;
+      let finished = false;
+      let counted = false;
+      let gone = false;
+      let streamError: unknown;
+      const onEvent = (type: string, obj: KindToObject[K] & { code?: number }) => {
+        if (this.stopped) return;
+        events++;
+        this.handlers.contact();
+        const rv = obj?.metadata?.resourceVersion;
+        switch (type) {
+          case 'ADDED':
+          case 'MODIFIED':
+            if (rv) this.resourceVersion = rv;
+            this.cache.set(keyOf(obj), obj);
+            this.handlers.change('upsert', obj);
+            break;
+          case 'DELETED':
+            if (rv) this.resourceVersion = rv;
+            this.cache.delete(keyOf(obj));
+            this.handlers.change('delete', obj);
+            break;
+          case 'BOOKMARK':
+            if (rv) this.resourceVersion = rv;
+            break;
+          case 'ERROR':
+            if (obj?.code === 410) gone = true;
+            else streamError = obj;
+            break;
+        }
+      };
+      const onDone = (err: unknown) => {
+        if (finished) return;
+        finished = true;
+        if (counted) this.active--;
+        this.currentWatch = undefined;
+        if (gone) return resolve({ kind: 'gone' });
+        if (streamError) return resolve({ kind: 'stream-error', status: streamError });
+        if (err && (err as { name?: string }).name === 'TimeoutError') return resolve({ kind: 'timeout' });
+        if (err) return resolve({ kind: 'error', err });
+        resolve({ kind: 'closed', events, ms: Date.now() - startedAt });
+      };
+      this.watch
+        .watch(
+          this.api.path(this.namespace),
+          {
+            allowWatchBookmarks: true,
+            resourceVersion: this.resourceVersion,
+            timeoutSeconds: this.options.watchTimeoutSeconds ?? jitteredWatchTimeout(),
+          },
+          onEvent,
+          onDone,
+        )
+        .then(
+          (controller) => {
+            if (finished) return;
+            if (this.stopped) {
+              controller.abort();
+              return;
+            }
+            this.currentWatch = controller;
+            counted = true;
+            this.opened++;
+            this.active++;
+            this.handlers.contact();
+          },
+          (err: unknown) => onDone(err ?? new Error('watch failed')),
+        );
+    });
+  }
+}
+
+/** 240-300 s, so the watches of many trackers don't all reconnect in the same second. */
+function jitteredWatchTimeout(): number {
+  return 240 + Math.floor(Math.random() * 60);
+}
+
+function keyOf(obj: { metadata?: { uid?: string; name?: string } }): string {
+  return obj.metadata?.uid ?? obj.metadata?.name ?? '';
+}

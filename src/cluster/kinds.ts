@@ -1,0 +1,75 @@
+/**
+ * Per-kind API facts: collection path (for watches), RBAC resource name and a paged list call.
+ */
+import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { KindToObject, WatchedKind } from '../core/types.js';
+import { withSignal } from './request-options.js';
+
+/** One page of a list. */
+export interface ListPage<K extends WatchedKind> {
+  items: KindToObject[K][];
+  resourceVersion: string;
+  continueToken?: string;
+}
+
+/** How to list and watch one kind. */
+export interface KindApi<K extends WatchedKind> {
+  kind: K;
+  /** Plural lower-case resource, as in RBAC rules. */
+  resource: string;
+  /** Collection path in `namespace`, for `Watch.watch`. */
+  path(namespace: string): string;
+  listPage(namespace: string, opts: { continueToken?: string; limit: number; signal: AbortSignal }): Promise<ListPage<K>>;
+}
+
+/** Builds the {@link KindApi} of every watched kind for one kubeconfig. */
+export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
+  const apps = kc.makeApiClient(AppsV1Api);
+  const core = kc.makeApiClient(CoreV1Api);
+  const page = <K extends WatchedKind>(
+    list: { items: KindToObject[K][]; metadata?: { resourceVersion?: string; _continue?: string } },
+  ): ListPage<K> => ({
+    items: list.items,
+    resourceVersion: list.metadata?.resourceVersion ?? '',
+    continueToken: list.metadata?._continue || undefined,
+  });
+  return {
+    Deployment: {
+      kind: 'Deployment',
+      resource: 'deployments',
+      path: (ns) => `/apis/apps/v1/namespaces/${ns}/deployments`,
+      listPage: async (namespace, o) =>
+        page<'Deployment'>(await apps.listNamespacedDeployment({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal))),
+    },
+    ReplicaSet: {
+      kind: 'ReplicaSet',
+      resource: 'replicasets',
+      path: (ns) => `/apis/apps/v1/namespaces/${ns}/replicasets`,
+      listPage: async (namespace, o) =>
+        page<'ReplicaSet'>(await apps.listNamespacedReplicaSet({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal))),
+    },
+    Pod: {
+      kind: 'Pod',
+      resource: 'pods',
+      path: (ns) => `/api/v1/namespaces/${ns}/pods`,
+      listPage: async (namespace, o) =>
+        page<'Pod'>(await core.listNamespacedPod({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal))),
+    },
+    Event: {
+      kind: 'Event',
+      resource: 'events',
+      path: (ns) => `/api/v1/namespaces/${ns}/events`,
+      listPage: async (namespace, o) =>
+        page<'Event'>(await core.listNamespacedEvent({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal))),
+    },
+    PersistentVolumeClaim: {
+      kind: 'PersistentVolumeClaim',
+      resource: 'persistentvolumeclaims',
+      path: (ns) => `/api/v1/namespaces/${ns}/persistentvolumeclaims`,
+      listPage: async (namespace, o) =>
+        page<'PersistentVolumeClaim'>(
+          await core.listNamespacedPersistentVolumeClaim({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal)),
+        ),
+    },
+  };
+}

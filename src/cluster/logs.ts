@@ -1,0 +1,68 @@
+/**
+ * Log tails and on-demand event lists (one-shot reads, used when a verdict is being explained).
+ */
+import { CoreV1Api, type CoreV1Event, type KubeConfig } from '@kubernetes/client-node';
+import type { LogTail } from '../core/types.js';
+import { describeFailure } from './api-errors.js';
+import { withSignal } from './request-options.js';
+
+/** Options of {@link fetchLogTail}. */
+export interface LogTailOptions {
+  /** The previous (crashed) instance of the container. Default false. */
+  previous?: boolean;
+  /** Last N lines. Default 20. */
+  tailLines?: number;
+  /** Give up after this many ms. Default 5000. */
+  timeoutMs?: number;
+}
+
+/**
+ * The last lines of one container's log (like `kubectl logs --tail`). Never throws: when the log
+ * cannot be read (no previous instance, forbidden, container not started) `error` says why and
+ * `lines` is empty.
+ */
+export async function fetchLogTail(
+  kc: KubeConfig,
+  namespace: string,
+  pod: string,
+  container: string,
+  { previous = false, tailLines = 20, timeoutMs = 5000 }: LogTailOptions = {},
+): Promise<LogTail> {
+  const tail: LogTail = { pod, container, previous, lines: [] };
+  try {
+    const core = kc.makeApiClient(CoreV1Api);
+    const text = await core.readNamespacedPodLog(
+      { name: pod, namespace, container, previous, tailLines },
+      withSignal(AbortSignal.timeout(timeoutMs)),
+    );
+    tail.lines = String(text ?? '')
+      .split('\n')
+      .filter((line, i, all) => !(i === all.length - 1 && line === ''))
+      .slice(-tailLines);
+  } catch (err) {
+    tail.error = describeFailure(err);
+  }
+  return tail;
+}
+
+/**
+ * Events about one object (like `kubectl describe`'s event list), newest last. Never throws;
+ * returns an empty list when events cannot be read.
+ */
+export async function listEventsFor(
+  kc: KubeConfig,
+  namespace: string,
+  object: { kind: string; name: string },
+  { timeoutMs = 5000 }: { timeoutMs?: number } = {},
+): Promise<CoreV1Event[]> {
+  try {
+    const core = kc.makeApiClient(CoreV1Api);
+    const list = await core.listNamespacedEvent(
+      { namespace, fieldSelector: `involvedObject.kind=${object.kind},involvedObject.name=${object.name}` },
+      withSignal(AbortSignal.timeout(timeoutMs)),
+    );
+    return list.items;
+  } catch {
+    return [];
+  }
+}
