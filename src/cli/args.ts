@@ -1,0 +1,167 @@
+/**
+ * Command-line parsing (node:util parseArgs) into {@link CliOptions}. Every mistake becomes a
+ * {@link UsageError} whose message names the bad value and what would be valid.
+ */
+import { parseArgs } from 'node:util';
+import { FAILURE_CLASSES } from '../core/policy.js';
+import type { FailureClass, PolicyOverrides, SuccessCriterion } from '../core/types.js';
+import { parseDuration } from './duration.js';
+
+/** A command-line mistake (exit code 2). */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** What `rollout-trace deploy ...` was asked to do. */
+export interface CliOptions {
+  command: 'deploy';
+  names: string[];
+  namespace?: string;
+  context?: string;
+  kubeconfig?: string;
+  timeoutSeconds?: number;
+  output: 'auto' | 'tty' | 'plain' | 'json';
+  logs: false | { tailLines: number };
+  policy?: PolicyOverrides;
+  /** Keep tracing after the verdicts; `watchSeconds` bounds it (undefined: until Ctrl-C). */
+  watch: boolean;
+  watchSeconds?: number;
+  pulumiMessages: boolean;
+}
+
+/** The parse result: options to run, or a request for help/version. */
+export type ParsedArgs = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' };
+
+const OPTIONS = {
+  namespace: { type: 'string', short: 'n' },
+  context: { type: 'string' },
+  kubeconfig: { type: 'string' },
+  timeout: { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  'no-logs': { type: 'boolean' },
+  'log-lines': { type: 'string' },
+  'fail-after': { type: 'string', multiple: true },
+  'warn-only': { type: 'string', multiple: true },
+  ignore: { type: 'string', multiple: true },
+  success: { type: 'string' },
+  watch: { type: 'boolean', short: 'w' },
+  'watch-for': { type: 'string' },
+  'pulumi-messages': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
+const OUTPUTS = ['auto', 'tty', 'plain', 'json'] as const;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+
+/** Parses `argv` (without node and script). */
+export function parseCli(argv: string[]): ParsedArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(rephraseParseError((err as Error).message));
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) return { kind: 'help' };
+  if (values.version === true) return { kind: 'version' };
+  const [command, ...names] = positionals;
+  if (command === undefined) throw new UsageError('no command given; usage: rollout-trace deploy NAME [NAME...] [flags] (see rollout-trace --help).');
+  if (command === 'help') return { kind: 'help' };
+  const normalized = ['deploy', 'deployment', 'deployments', 'deployment.apps'].includes(command) ? 'deploy' : undefined;
+  if (normalized === undefined) throw new UsageError(`unknown command "${command}"; the only command is "deploy" (rollout-trace deploy NAME [NAME...]).`);
+  if (names.length === 0) throw new UsageError('no Deployment named; usage: rollout-trace deploy NAME [NAME...] (for example: rollout-trace deploy nginx -n web).');
+  const cleaned = names.map((n) => n.replace(/^deployments?(\.apps)?\//, ''));
+  for (const n of cleaned) {
+    if (!DNS_LABEL.test(n) || n.length > 253) throw new UsageError(`"${n}" is not a valid Deployment name; names are lower-case letters, digits, "-" and "."`);
+  }
+  if (values.namespace !== undefined && !DNS_LABEL.test(values.namespace)) {
+    throw new UsageError(`--namespace "${values.namespace}" is not a valid namespace name; names are lower-case letters, digits and "-".`);
+  }
+
+  const output = values.output ?? 'auto';
+  if (!(OUTPUTS as readonly string[]).includes(output)) throw new UsageError(`--output "${output}" is not supported; use one of ${OUTPUTS.join(', ')}.`);
+
+  let timeoutSeconds: number | undefined;
+  if (values.timeout !== undefined) timeoutSeconds = positiveDuration('--timeout', values.timeout);
+  let watchSeconds: number | undefined;
+  if (values['watch-for'] !== undefined) watchSeconds = positiveDuration('--watch-for', values['watch-for']);
+
+  let logs: CliOptions['logs'] = { tailLines: 20 };
+  if (values['log-lines'] !== undefined) {
+    const n = Number(values['log-lines']);
+    if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--log-lines "${values['log-lines']}" must be a whole number between 1 and 10000.`);
+    logs = { tailLines: n };
+  }
+  if (values['no-logs'] === true) logs = false;
+
+  return {
+    kind: 'run',
+    options: {
+      command: 'deploy',
+      names: [...new Set(cleaned)],
+      namespace: values.namespace,
+      context: values.context,
+      kubeconfig: values.kubeconfig,
+      timeoutSeconds,
+      output: output as CliOptions['output'],
+      logs,
+      policy: policyOverrides(values['fail-after'] ?? [], values['warn-only'] ?? [], values.ignore ?? [], values.success),
+      watch: values.watch === true || watchSeconds !== undefined,
+      watchSeconds,
+      pulumiMessages: values['pulumi-messages'] === true,
+    },
+  };
+}
+
+function positiveDuration(flag: string, text: string): number {
+  const seconds = parseDuration(text);
+  if (seconds === undefined || seconds <= 0) {
+    throw new UsageError(`${flag} "${text}" is not a duration; use seconds or a Go-style duration such as 90s, 5m or 1m30s.`);
+  }
+  return seconds;
+}
+
+function failureClass(flag: string, name: string): FailureClass {
+  if (!(FAILURE_CLASSES as readonly string[]).includes(name)) {
+    throw new UsageError(`${flag} names an unknown failure class "${name}"; valid classes are ${FAILURE_CLASSES.join(', ')}.`);
+  }
+  return name as FailureClass;
+}
+
+function policyOverrides(failAfter: string[], warnOnly: string[], ignore: string[], success: string | undefined): PolicyOverrides | undefined {
+  const classes: NonNullable<PolicyOverrides['classes']> = {};
+  for (const spec of failAfter) {
+    const m = /^([a-z-]+)=(.+)$/.exec(spec);
+    if (!m) throw new UsageError(`--fail-after "${spec}" must look like CLASS=SECONDS, e.g. --fail-after crash-loop=30 or --fail-after image-pull-transient=5m.`);
+    const cls = failureClass('--fail-after', m[1]!);
+    const seconds = parseDuration(m[2]!);
+    if (seconds === undefined) throw new UsageError(`--fail-after ${cls}="${m[2]}" is not a duration; use seconds or a Go-style duration such as 30s or 2m.`);
+    classes[cls] = { ...classes[cls], action: 'fail', afterSeconds: seconds };
+  }
+  for (const name of warnOnly) classes[failureClass('--warn-only', name)] = { action: 'warn' };
+  for (const name of ignore) classes[failureClass('--ignore', name)] = { action: 'ignore' };
+  const criterion = success === undefined ? undefined : successCriterion(success);
+  if (Object.keys(classes).length === 0 && criterion === undefined) return undefined;
+  return { ...(Object.keys(classes).length > 0 ? { classes } : {}), ...(criterion ? { success: criterion } : {}) };
+}
+
+function successCriterion(text: string): SuccessCriterion {
+  if (text === 'full') return { mode: 'full' };
+  if (text === 'maxUnavailable') return { mode: 'maxUnavailable' };
+  const m = /^(\d{1,3})%$/.exec(text);
+  if (m && Number(m[1]) >= 1 && Number(m[1]) <= 100) return { mode: 'percent', percent: Number(m[1]) };
+  throw new UsageError(`--success "${text}" is not supported; use full (Pulumi's predicate, the default), maxUnavailable, or a percentage of ready pods such as 75%.`);
+}
+
+/** parseArgs' messages mention internals ("ERR_PARSE_ARGS..."); keep the useful part. */
+function rephraseParseError(message: string): string {
+  const unknown = /Unknown option '([^']+)'/.exec(message);
+  if (unknown) return `unknown flag ${unknown[1]}; see rollout-trace --help for the flags.`;
+  const missing = /Option '([^']+)' argument missing/.exec(message);
+  if (missing) return `flag ${missing[1]!.replace(/^-\w, /, '')} needs a value; see rollout-trace --help.`;
+  return `${message.replace(/\.$/, '')}; see rollout-trace --help.`;
+}

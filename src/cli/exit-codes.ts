@@ -1,0 +1,23 @@
+/**
+ * Process exit codes of `rollout-trace` (krane's 0 / 1 / 70 plus codes for what is not a rollout
+ * outcome). Documented in docs/cli.md; scripts may rely on them.
+ */
+export const EXIT = {
+  /** Every traced rollout succeeded. */
+  success: 0,
+  /** At least one rollout failed (a failure class fired, the Deployment was deleted, ...). */
+  failed: 1,
+  /** Bad command line: unknown flag, bad duration, unknown failure class... */
+  usage: 2,
+  /** Could not trace: kubeconfig/context unusable, cluster unreachable, forbidden, Deployment or namespace not found. */
+  cluster: 3,
+  /** A bug in rollout-trace (an unexpected exception). */
+  internal: 4,
+  /** No failure, but at least one rollout did not finish within `--timeout` (krane's 70). */
+  timeout: 70,
+  /** Interrupted (Ctrl-C / SIGTERM) before every verdict was in. */
+  interrupted: 130,
+} as const;
+
+/** One of {@link EXIT}'s values. */
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -1,0 +1,59 @@
+/** The `--help` text. */
+import { FAILURE_CLASSES } from '../core/policy.js';
+
+/** Usage, flags, exit codes and examples. */
+export function helpText(): string {
+  return `rollout-trace - trace a Kubernetes Deployment rollout and explain why it fails
+
+Usage:
+  rollout-trace deploy NAME [NAME...] [flags]
+
+Watches each Deployment, its ReplicaSets, Pods and Events until the rollout succeeds (Pulumi's
+exact success predicate), fails (a failing pod is diagnosed within seconds), or times out. Prints
+a live tree on a terminal, timestamped lines in CI, or JSON lines; ends with a summary naming
+the failing pod/container, the reason in plain words, last log lines, events and kubectl hints.
+
+Flags:
+  -n, --namespace NS        namespace (default: the kubeconfig context's, else "default")
+      --context NAME        kubeconfig context to use
+      --kubeconfig PATH     kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)
+      --timeout DURATION    give up after DURATION (90s, 5m, 1m30s or seconds; default 10m, Pulumi's)
+  -o, --output FORMAT       auto | tty | plain | json (default auto: tty on a terminal, plain in CI or a pipe)
+      --no-logs             do not fetch the last log lines of failing containers
+      --log-lines N         how many log lines to fetch per container (default 20)
+      --fail-after CLASS=DURATION
+                            fail when a problem of CLASS persists DURATION (repeatable)
+      --warn-only CLASS     report problems of CLASS without failing the rollout (repeatable)
+      --ignore CLASS        do not report problems of CLASS (repeatable)
+      --success CRITERION   full (Pulumi's predicate, default) | maxUnavailable | NN% of pods ready
+  -w, --watch               keep tracing after the verdict (pods killed, relabeled...); Ctrl-C ends
+      --watch-for DURATION  like --watch, but stop after DURATION
+      --pulumi-messages     add Pulumi's own await messages to the failure summary
+  -h, --help                show this help
+      --version             show the version
+
+Failure classes:
+  ${FAILURE_CLASSES.join(', ')}
+
+Exit codes:
+  0   every rollout succeeded
+  1   a rollout failed
+  2   bad command line
+  3   cannot trace: kubeconfig/context, cluster unreachable, forbidden, Deployment or namespace not found
+  4   internal error (a bug: please report it)
+  70  a rollout timed out (and none failed)
+  130 interrupted (Ctrl-C) before the verdict
+
+Environment:
+  NO_COLOR / FORCE_COLOR    disable / force colours
+  CI                        any value: plain output instead of the live tree (with -o auto)
+  GITHUB_ACTIONS=true       fold failure details with ::group:: and add ::error:: annotations
+
+Examples:
+  rollout-trace deploy nginx -n web
+  kubectl apply -f app.yaml && rollout-trace deploy api worker -n prod --timeout 5m
+  rollout-trace deploy nginx --fail-after crash-loop=60s --warn-only readiness-probe
+  rollout-trace deploy nginx -o json | jq -c 'select(.type=="verdict") | .verdict.outcome'
+  rollout-trace deploy nginx --watch          # then kubectl delete pod ... in another terminal
+`;
+}

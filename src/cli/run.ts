@@ -1,0 +1,196 @@
+/**
+ * `rollout-trace` as a function: parses argv, traces, renders, and returns the exit code. It
+ * never throws and never prints a stack trace (unless ROLLOUT_TRACE_DEBUG is set).
+ */
+import { readFileSync } from 'node:fs';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { contextNamespace, loadKubeConfig } from '../cluster/kubeconfig.js';
+import { resolvePolicy } from '../core/policy.js';
+import type { RolloutEvent, Verdict } from '../core/types.js';
+import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
+import { createSink, type Sink } from '../report/index.js';
+import { trackRollouts } from '../track/index.js';
+import { parseCli, UsageError, type CliOptions } from './args.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import { followDeployments } from './follow.js';
+import { helpText } from './help.js';
+
+/** The process facilities the CLI uses (injectable for tests). */
+export interface CliIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
+  env: Record<string, string | undefined>;
+  /** Registers an interrupt handler (SIGINT/SIGTERM); returns its removal. */
+  onInterrupt(handler: () => void): () => void;
+}
+
+/** The real process. */
+export function processIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    onInterrupt(handler) {
+      process.on('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
+    },
+  };
+}
+
+/** Runs the CLI and resolves with its exit code. */
+export async function runCli(argv: string[], io: CliIo = processIo()): Promise<ExitCode> {
+  let options: CliOptions;
+  try {
+    const parsed = parseCli(argv);
+    if (parsed.kind === 'help') {
+      io.stdout.write(helpText());
+      return EXIT.success;
+    }
+    if (parsed.kind === 'version') {
+      io.stdout.write(`rollout-trace ${version()}\n`);
+      return EXIT.success;
+    }
+    options = parsed.options;
+    resolvePolicy(options.policy); // validate before touching the cluster
+  } catch (err) {
+    return reportError(err, io);
+  }
+  try {
+    return await trace(options, io);
+  } catch (err) {
+    return reportError(err, io);
+  }
+}
+
+async function trace(options: CliOptions, io: CliIo): Promise<ExitCode> {
+  const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
+  const namespace = options.namespace ?? contextNamespace(kc);
+  const sink = createSink({ output: options.output, stream: io.stdout, env: io.env, pulumiMessages: options.pulumiMessages });
+  const tracking = trackRollouts(
+    options.names.map((name) => ({
+      name,
+      namespace,
+      kubeconfig: kc,
+      ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
+      ...(options.policy !== undefined ? { policy: options.policy } : {}),
+      logs: options.logs,
+    })),
+  );
+  const seenVerdicts = new Set<string>();
+  const write = (e: RolloutEvent) => {
+    if (e.type === 'verdict') seenVerdicts.add(`${e.deployment.namespace}/${e.deployment.name}`);
+    sink.write(e);
+  };
+  const unsubscribe = tracking.subscribe(write);
+
+  let interrupts = 0;
+  let wakeWatch: (() => void) | undefined;
+  const removeInterrupt = io.onInterrupt(() => {
+    interrupts++;
+    if (interrupts === 1) {
+      tracking.stop();
+      wakeWatch?.();
+    } else {
+      // A second Ctrl-C means "now": no more waiting for a graceful end.
+      io.stderr.write('\nrollout-trace: interrupted\n');
+      process.exit(EXIT.interrupted);
+    }
+  });
+
+  try {
+    let verdicts: Verdict[];
+    try {
+      verdicts = await tracking.verdicts;
+    } finally {
+      unsubscribe();
+    }
+    // The verdict event normally precedes the promise; make sure every verdict was rendered.
+    for (const v of verdicts) {
+      if (!seenVerdicts.has(`${v.deployment.namespace}/${v.deployment.name}`)) write({ type: 'verdict', at: v.finishedAt, deployment: v.deployment, verdict: v });
+    }
+    if (options.watch && interrupts === 0) {
+      await followAfterVerdict(kc, namespace, options, sink, io, (wake) => (wakeWatch = wake));
+    }
+    await sink.close();
+    return exitCodeOf(verdicts, interrupts > 0);
+  } catch (err) {
+    await sink.close().catch(() => undefined);
+    throw err;
+  } finally {
+    removeInterrupt();
+  }
+}
+
+async function followAfterVerdict(
+  kc: KubeConfig,
+  namespace: string,
+  options: CliOptions,
+  sink: Sink,
+  io: CliIo,
+  setWake: (wake: () => void) => void,
+): Promise<void> {
+  const follower = followDeployments(kc, namespace, options.names, (e) => sink.write(e));
+  try {
+    const ended = new Promise<void>((resolve) => {
+      setWake(resolve);
+      if (options.watchSeconds !== undefined) setTimeout(resolve, options.watchSeconds * 1000).unref();
+    });
+    const fatal = follower.failed.then((err) => {
+      throw err;
+    });
+    await Promise.race([ended, fatal]);
+  } finally {
+    follower.stop();
+  }
+  void io;
+}
+
+/** Failure beats timeout beats interruption beats success (krane's order, plus Ctrl-C). */
+export function exitCodeOf(verdicts: Verdict[], interrupted: boolean): ExitCode {
+  if (verdicts.some((v) => v.outcome === 'failed')) return EXIT.failed;
+  if (verdicts.some((v) => v.outcome === 'timed-out')) return EXIT.timeout;
+  if (verdicts.some((v) => v.outcome === 'cancelled') || (interrupted && verdicts.length === 0)) return EXIT.interrupted;
+  return EXIT.success;
+}
+
+const CLUSTER_CODES: ReadonlySet<RolloutTraceError['code']> = new Set([
+  'kubeconfig',
+  'cluster-unreachable',
+  'forbidden',
+  'deployment-not-found',
+  'namespace-not-found',
+]);
+
+/** Prints one paragraph on stderr and maps the error to an exit code. */
+function reportError(err: unknown, io: CliIo): ExitCode {
+  if (err instanceof UsageError) {
+    io.stderr.write(`rollout-trace: ${err.message}\n`);
+    return EXIT.usage;
+  }
+  if (isRolloutTraceError(err)) {
+    io.stderr.write(`rollout-trace: ${err.message}\n`);
+    return CLUSTER_CODES.has(err.code) ? EXIT.cluster : EXIT.usage;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  io.stderr.write(
+    `rollout-trace: internal error: ${message.split('\n')[0]}. This is a bug in rollout-trace, not a problem with ` +
+      'your cluster or command line; please report it with the command you ran and this message ' +
+      '(set ROLLOUT_TRACE_DEBUG=1 to include the stack trace).\n',
+  );
+  if (io.env.ROLLOUT_TRACE_DEBUG) io.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  return EXIT.internal;
+}
+
+function version(): string {
+  try {
+    // Same relative path from src/cli/ and dist/cli/.
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
