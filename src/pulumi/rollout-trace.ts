@@ -12,7 +12,7 @@ import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import type { Verdict } from '../core/types.js';
 import { loadKubeConfig } from '../cluster/index.js';
 import { formatVerdict } from '../report/index.js';
-import { trackRollout, type Tracking } from '../track/index.js';
+import type { Tracking } from '../track/index.js';
 import { cancellable } from './cancel.js';
 import { contextNamespace, findDeployments, sleep } from './kube.js';
 import { statusLine, type StatusLine } from './lines.js';
@@ -186,7 +186,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       const state = liveState(baseline.live);
       switch (baseline.change) {
         case 'create':
-          summary = `preview: Deployment ${where} does not exist yet: the update creates it (revision 1, ${baseline.plan.replicas ?? 1} replicas)`;
+          summary = `preview: Deployment ${where} does not exist yet: the update creates it (revision 1, ${plural(baseline.plan.replicas ?? 1, "replica")})`;
           break;
         case 'rollout':
           summary =
@@ -220,6 +220,8 @@ export class RolloutTrace extends pulumi.ComponentResource {
       const located = await this.locate(b, deploymentP, gate, cancel.signal);
       if (!located) return { outcome: 'cancelled', summary: 'cancelled before the Deployment was found', change: b.change };
       const timeout = timeoutOf(args, b.plan);
+      // Loaded on first use: previews never need the watch machinery.
+      const { trackRollout } = await import('../track/index.js');
       const tracking = trackRollout({
         name: located.name,
         namespace: b.namespace,
@@ -355,4 +357,8 @@ async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<
   } finally {
     clearTimeout(timer);
   }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
