@@ -1,0 +1,297 @@
+/**
+ * Small builders for Kubernetes objects shaped exactly like what the apiserver returns
+ * (raw JSON: timestamps are strings). Only the fields the core reads are filled.
+ */
+import type {
+  CoreV1Event,
+  V1ContainerStatus,
+  V1Deployment,
+  V1DeploymentCondition,
+  V1PersistentVolumeClaim,
+  V1Pod,
+  V1PodCondition,
+  V1ReplicaSet,
+} from '@kubernetes/client-node';
+import { initialState, reduce, defaultPolicy } from '../../../src/core/index.js';
+import type { Observation, Policy, RolloutEvent, RolloutState, TrackTarget } from '../../../src/core/index.js';
+
+export const NS = 'apps';
+export const DEP_UID = 'd0000000-0000-4000-8000-000000000001';
+export const T0 = Date.parse('2026-11-22T04:00:00Z');
+/** ISO time `s` seconds after T0. */
+export const iso = (s: number) => new Date(T0 + s * 1000).toISOString().replace('.000Z', 'Z');
+
+type Cond = Pick<V1DeploymentCondition, 'type' | 'status' | 'reason' | 'message'>;
+
+export const availableTrue: Cond = { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' };
+export const availableFalse: Cond = { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' };
+export const progressing = (reason: string, rs: string, status = 'True'): Cond => ({
+  type: 'Progressing',
+  status,
+  reason,
+  message:
+    reason === 'NewReplicaSetAvailable'
+      ? `ReplicaSet "${rs}" has successfully progressed.`
+      : reason === 'ProgressDeadlineExceeded'
+        ? `ReplicaSet "${rs}" has timed out progressing.`
+        : reason === 'NewReplicaSetCreated'
+          ? `Created new replica set "${rs}"`
+          : `ReplicaSet "${rs}" is progressing.`,
+});
+
+export interface DeploymentOpts {
+  name?: string;
+  generation?: number;
+  observedGeneration?: number | null;
+  revision?: string | null;
+  replicas?: number;
+  conditions?: Cond[];
+  image?: string;
+  paused?: boolean;
+  pvcs?: string[];
+  strategy?: V1Deployment['spec'] extends infer S ? (S extends { strategy?: infer T } ? T : never) : never;
+  status?: Partial<NonNullable<V1Deployment['status']>>;
+  historyOf?: string;
+}
+
+export function deployment(o: DeploymentOpts = {}): V1Deployment {
+  const name = o.name ?? 'web';
+  const generation = o.generation ?? 1;
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name,
+      namespace: NS,
+      uid: DEP_UID,
+      generation,
+      creationTimestamp: iso(0) as unknown as Date,
+      ...(o.revision === null ? {} : { annotations: { 'deployment.kubernetes.io/revision': o.revision ?? '1' } }),
+    },
+    spec: {
+      replicas: o.replicas ?? 3,
+      selector: { matchLabels: { app: name } },
+      ...(o.paused ? { paused: true } : {}),
+      strategy: o.strategy ?? { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: {
+          containers: [{ name: 'app', image: o.image ?? 'nginx:1.19' }],
+          ...(o.pvcs ? { volumes: o.pvcs.map((c) => ({ name: c, persistentVolumeClaim: { claimName: c } })) } : {}),
+        },
+      },
+    },
+    status: {
+      ...(o.observedGeneration === null ? {} : { observedGeneration: o.observedGeneration ?? generation }),
+      ...(o.conditions ? { conditions: o.conditions as V1DeploymentCondition[] } : {}),
+      ...o.status,
+    },
+  };
+}
+
+export interface RsOpts {
+  name: string;
+  revision: string;
+  replicas?: number;
+  ready?: number | null;
+  available?: number;
+  ownerUid?: string;
+  ownerName?: string;
+  image?: string;
+  history?: string;
+  failure?: { reason: string; message: string };
+  statusReplicas?: number;
+}
+
+export function replicaSet(o: RsOpts): V1ReplicaSet {
+  const annotations: Record<string, string> = { 'deployment.kubernetes.io/revision': o.revision };
+  if (o.history) annotations['deployment.kubernetes.io/revision-history'] = o.history;
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: {
+      name: o.name,
+      namespace: NS,
+      uid: `rs-${o.name}`,
+      annotations,
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'Deployment', name: o.ownerName ?? 'web', uid: o.ownerUid ?? DEP_UID, controller: true, blockOwnerDeletion: true },
+      ],
+    },
+    spec: {
+      replicas: o.replicas ?? 3,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: o.image ?? 'nginx:1.19' }] } },
+    },
+    status: {
+      replicas: o.statusReplicas ?? o.replicas ?? 3,
+      ...(o.ready === null ? {} : { readyReplicas: o.ready ?? 0 }),
+      availableReplicas: o.available ?? o.ready ?? 0,
+      ...(o.failure
+        ? { conditions: [{ type: 'ReplicaFailure', status: 'True', reason: o.failure.reason, message: o.failure.message }] }
+        : {}),
+    },
+  };
+}
+
+export interface PodOpts {
+  name: string;
+  rs: string;
+  node?: string | null;
+  ready?: boolean;
+  phase?: string;
+  scheduled?: { status: string; reason?: string; message?: string };
+  containers?: V1ContainerStatus[];
+  initContainers?: V1ContainerStatus[];
+  initSpecs?: Array<{ name: string; image: string }>;
+  readinessProbe?: NonNullable<V1Pod['spec']>['containers'][number]['readinessProbe'];
+  deleting?: boolean;
+  ownerless?: boolean;
+  image?: string;
+  memoryLimit?: string;
+}
+
+export function running(name = 'app', o: { ready?: boolean; restarts?: number; startedAt?: string; last?: V1ContainerStatus['lastState'] } = {}): V1ContainerStatus {
+  return {
+    name,
+    image: 'nginx:1.19',
+    imageID: 'docker-pullable://nginx@sha256:abc',
+    ready: o.ready ?? true,
+    restartCount: o.restarts ?? 0,
+    started: true,
+    state: { running: { startedAt: (o.startedAt ?? iso(5)) as unknown as Date } },
+    ...(o.last ? { lastState: o.last } : { lastState: {} }),
+  };
+}
+
+export function waiting(reason: string, message: string | undefined, o: { name?: string; image?: string; restarts?: number; last?: V1ContainerStatus['lastState'] } = {}): V1ContainerStatus {
+  return {
+    name: o.name ?? 'app',
+    image: o.image ?? 'nginx:1.19',
+    imageID: '',
+    ready: false,
+    restartCount: o.restarts ?? 0,
+    started: false,
+    state: { waiting: { reason, ...(message !== undefined ? { message } : {}) } },
+    lastState: o.last ?? {},
+  };
+}
+
+export function terminatedLast(exitCode: number, reason = 'Error', message?: string, finishedAt = iso(20)): V1ContainerStatus['lastState'] {
+  return {
+    terminated: {
+      exitCode,
+      reason,
+      startedAt: iso(18) as unknown as Date,
+      finishedAt: finishedAt as unknown as Date,
+      containerID: 'docker://dead',
+      ...(message ? { message } : {}),
+    },
+  };
+}
+
+export function pod(o: PodOpts): V1Pod {
+  const ready = o.ready ?? (o.containers ?? [running()]).every((c) => c.ready);
+  const scheduled = o.scheduled ?? { status: 'True' };
+  const conditions: V1PodCondition[] = [];
+  if (scheduled.status === 'True') {
+    conditions.push({ type: 'Initialized', status: o.initContainers && !o.initContainers.every((c) => c.state?.terminated?.exitCode === 0) ? 'False' : 'True', ...(o.initContainers && !o.initContainers.every((c) => c.state?.terminated?.exitCode === 0) ? { reason: 'ContainersNotInitialized', message: `containers with incomplete status: [${o.initContainers.map((c) => c.name).join(' ')}]` } : {}) });
+    conditions.push(
+      ready
+        ? { type: 'Ready', status: 'True' }
+        : { type: 'Ready', status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: [${(o.containers ?? []).filter((c) => !c.ready).map((c) => c.name).join(' ')}]` },
+    );
+    conditions.push(
+      ready
+        ? { type: 'ContainersReady', status: 'True' }
+        : { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: [${(o.containers ?? []).filter((c) => !c.ready).map((c) => c.name).join(' ')}]` },
+    );
+  }
+  conditions.push({ type: 'PodScheduled', ...scheduled } as V1PodCondition);
+  const node = o.node === null || scheduled.status !== 'True' ? undefined : (o.node ?? 'sim-node-1');
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: o.name,
+      namespace: NS,
+      uid: `pod-${o.name}`,
+      creationTimestamp: iso(1) as unknown as Date,
+      labels: { app: 'web' },
+      ...(o.deleting ? { deletionTimestamp: iso(30) as unknown as Date } : {}),
+      ...(o.ownerless
+        ? {}
+        : { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: o.rs, uid: `rs-${o.rs}`, controller: true, blockOwnerDeletion: true }] }),
+    },
+    spec: {
+      ...(node ? { nodeName: node } : {}),
+      ...(o.initSpecs ? { initContainers: o.initSpecs } : {}),
+      containers: [
+        {
+          name: 'app',
+          image: o.image ?? 'nginx:1.19',
+          ...(o.readinessProbe ? { readinessProbe: o.readinessProbe } : {}),
+          ...(o.memoryLimit ? { resources: { limits: { memory: o.memoryLimit } } } : {}),
+        },
+      ],
+    },
+    status: {
+      phase: o.phase ?? (scheduled.status === 'True' && (o.containers ?? [running()]).some((c) => c.state?.running) ? 'Running' : 'Pending'),
+      conditions,
+      ...(scheduled.status === 'True' ? { containerStatuses: o.containers ?? [running()] } : {}),
+      ...(o.initContainers ? { initContainerStatuses: o.initContainers } : {}),
+    },
+  };
+}
+
+let eventSeq = 0;
+export function event(o: { kind: string; name: string; reason: string; message: string; type?: 'Normal' | 'Warning'; count?: number; at?: number; uid?: string }): CoreV1Event {
+  eventSeq += 1;
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${o.name}.${eventSeq}`, namespace: NS, uid: o.uid ?? `ev-${eventSeq}` },
+    involvedObject: { kind: o.kind, name: o.name, namespace: NS, uid: `${o.kind === 'Pod' ? 'pod' : 'rs'}-${o.name}` },
+    reason: o.reason,
+    message: o.message,
+    type: o.type ?? 'Warning',
+    count: o.count ?? 1,
+    firstTimestamp: iso(o.at ?? 5) as unknown as Date,
+    lastTimestamp: iso(o.at ?? 5) as unknown as Date,
+    source: { component: 'kubelet' },
+  };
+}
+
+export function pvc(name: string, phase: string): V1PersistentVolumeClaim {
+  return { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace: NS, uid: `pvc-${name}` }, status: { phase } };
+}
+
+/** Observation helpers (at = seconds after T0). */
+export const up = <K extends Observation & { kind: string }>(kind: K['kind'], object: unknown, s = 0): Observation =>
+  ({ type: 'upsert', kind, object, at: T0 + s * 1000 }) as Observation;
+export const del = (kind: string, object: unknown, s = 0): Observation => ({ type: 'delete', kind, object, at: T0 + s * 1000 }) as Observation;
+export const tick = (s: number): Observation => ({ type: 'tick', at: T0 + s * 1000 });
+
+export const TARGET: TrackTarget = { namespace: NS, name: 'web' };
+
+/** Runs observations through the reducer; returns the final state and all events. */
+export function run(observations: Observation[], target: Partial<TrackTarget> = {}, policy: Policy = defaultPolicy()): { state: RolloutState; events: RolloutEvent[] } {
+  let state = initialState({ ...TARGET, ...target }, policy, T0);
+  const events: RolloutEvent[] = [];
+  for (const obs of observations) {
+    const [next, out] = reduce(state, obs);
+    state = next;
+    events.push(...out);
+  }
+  return { state, events };
+}
+
+/** Events of one type. */
+export function ofType<T extends RolloutEvent['type']>(events: RolloutEvent[], type: T): Extract<RolloutEvent, { type: T }>[] {
+  return events.filter((e): e is Extract<RolloutEvent, { type: T }> => e.type === type);
+}
+
+/** The verdict, or undefined. */
+export function verdictOf(events: RolloutEvent[]) {
+  return ofType(events, 'verdict')[0]?.verdict;
+}
