@@ -1,0 +1,35 @@
+/**
+ * Attaches log tails to the failing problems of a verdict (the core does no I/O).
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { fetchLogTail } from '../cluster/index.js';
+import type { LogTail, Problem, Verdict } from '../core/types.js';
+
+/** Classes whose container ran, so its log says something. */
+const LOGGED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container', 'readiness-probe']);
+/** Classes where the crashed (previous) instance holds the interesting lines. */
+const CRASHED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container']);
+/** Upper bound of problems to fetch logs for (one verdict should not fetch dozens of logs). */
+const MAX_PROBLEMS = 3;
+
+/**
+ * Returns `verdict` with `logs` filled on its pod/container problems: the current instance and,
+ * for crashes, the previous one. Never throws; fetch failures are recorded in `LogTail.error`.
+ */
+export async function withLogTails(kc: KubeConfig, verdict: Verdict, tailLines: number): Promise<Verdict> {
+  const ns = verdict.deployment.namespace;
+  let budget = MAX_PROBLEMS;
+  const problems = await Promise.all(
+    verdict.problems.map(async (p): Promise<Problem> => {
+      if (p.object.kind !== 'Pod' || !p.container || !LOGGED.has(p.class) || budget <= 0) return p;
+      budget--;
+      const wantPrevious = CRASHED.has(p.class) || (p.restartCount ?? 0) > 0;
+      const fetches: Promise<LogTail>[] = [];
+      if (wantPrevious) fetches.push(fetchLogTail(kc, ns, p.object.name, p.container, { previous: true, tailLines }));
+      fetches.push(fetchLogTail(kc, ns, p.object.name, p.container, { previous: false, tailLines }));
+      const logs = (await Promise.all(fetches)).filter((t) => t.lines.length > 0 || t.error);
+      return { ...p, logs };
+    }),
+  );
+  return { ...verdict, problems };
+}

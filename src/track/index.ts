@@ -1,0 +1,6 @@
+/**
+ * Rollout tracking: joins the cluster watch source to the pure core.
+ */
+export { trackRollout, type Tracking } from './tracker.js';
+export { trackRollouts, type MultiTracking } from './many.js';
+export { resolveTrackOptions, type TrackOptions, type ResolvedTrackOptions } from './options.js';

@@ -1,0 +1,57 @@
+/**
+ * Tracking several Deployments at once, as one merged event stream.
+ */
+import type { RolloutEvent, Verdict } from '../core/types.js';
+import { EventHub } from './event-hub.js';
+import { resolveTrackOptions, type TrackOptions } from './options.js';
+import { failedTracking, trackRollout, type TrackInternals, type Tracking } from './tracker.js';
+
+/** Several rollouts tracked together. */
+export interface MultiTracking {
+  /** Every tracker's events, interleaved in arrival order; ends after the last verdict. */
+  events: AsyncIterable<RolloutEvent>;
+  /** Calls `listener` with every event of every tracker (past ones first). */
+  subscribe(listener: (e: RolloutEvent) => void): () => void;
+  /** The verdicts, in the order of the options; rejects with the first RolloutTraceError. */
+  verdicts: Promise<Verdict[]>;
+  /** Cancels every tracker. */
+  stop(): void;
+}
+
+/**
+ * Tracks several Deployments. Deployments in the same namespace share one watch per kind. Every
+ * option set is validated first: if any is bad, `verdicts` rejects and nothing is opened.
+ */
+export function trackRollouts(opts: TrackOptions[], internals: TrackInternals = {}): MultiTracking {
+  let trackings: Tracking[];
+  try {
+    if (!Array.isArray(opts)) throw new TypeError('not an array');
+    for (const o of opts) resolveTrackOptions(o);
+    trackings = opts.map((o) => trackRollout(o, internals));
+  } catch (err) {
+    trackings = [failedTracking(err)];
+  }
+  const hub = new EventHub<RolloutEvent>();
+  let open = trackings.length;
+  let firstError: unknown;
+  for (const t of trackings) {
+    t.subscribe((e) => hub.push(e));
+    t.verdict.then(
+      () => undefined,
+      (err: unknown) => {
+        firstError ??= err;
+      },
+    ).finally(() => {
+      if (--open === 0) hub.end(firstError);
+    });
+  }
+  if (trackings.length === 0) hub.end();
+  const verdicts = Promise.all(trackings.map((t) => t.verdict));
+  verdicts.catch(() => undefined);
+  return {
+    events: { [Symbol.asyncIterator]: () => hub[Symbol.asyncIterator]() },
+    subscribe: (l) => hub.subscribe(l),
+    verdicts,
+    stop: () => trackings.forEach((t) => t.stop()),
+  };
+}

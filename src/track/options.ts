@@ -1,0 +1,125 @@
+/**
+ * Eager validation of {@link TrackOptions}: everything a caller can get wrong is reported before
+ * anything is opened.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { RolloutTraceError } from '../errors.js';
+import { resolvePolicy } from '../core/index.js';
+import type { Policy, PolicyOverrides } from '../core/types.js';
+import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
+
+/** What to track and how. */
+export interface TrackOptions {
+  /** Deployment name (DNS-1123 subdomain). */
+  name: string;
+  /** Namespace (DNS-1123 label). Default: the kubeconfig context's namespace, else `default`. */
+  namespace?: string;
+  /** A KubeConfig, kubeconfig text, or a path. Default: `$KUBECONFIG` / `~/.kube/config`. */
+  kubeconfig?: string | KubeConfig;
+  /** Context to use instead of the kubeconfig's current-context. */
+  context?: string;
+  /** Overall deadline in seconds (Pulumi's default: 600). The verdict is then `timed-out`. */
+  timeoutSeconds?: number;
+  /** Overrides of the default failure policy. */
+  policy?: PolicyOverrides;
+  /** Aborting it cancels tracking (verdict `cancelled`) and closes every watch. */
+  signal?: AbortSignal;
+  /** The Deployment's revision before the change being tracked (Pulumi's `lastOutputs`). */
+  baselineRevision?: string;
+  /** The `metadata.generation` just written; older observed objects are stale. */
+  minGeneration?: number;
+  /** Log tails attached to failing problems; `false` to skip. Default `{ tailLines: 20 }`. */
+  logs?: false | { tailLines?: number };
+  /** How long a missing Deployment is waited for before `deployment-not-found`. Default 30. */
+  notFoundGraceSeconds?: number;
+}
+
+/** Validated options with defaults applied. */
+export interface ResolvedTrackOptions {
+  name: string;
+  namespace: string;
+  kc: KubeConfig;
+  timeoutSeconds: number;
+  policy: Policy;
+  signal?: AbortSignal;
+  baselineRevision?: string;
+  minGeneration?: number;
+  logs: false | { tailLines: number };
+  notFoundGraceSeconds: number;
+}
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * Validates `opts` and applies defaults; loads the kubeconfig (no network).
+ *
+ * @throws RolloutTraceError `bad-input` (or `kubeconfig`) naming the bad value and what is valid.
+ */
+export function resolveTrackOptions(opts: TrackOptions): ResolvedTrackOptions {
+  if (opts === null || typeof opts !== 'object') bad(`options must be an object like { name: "my-app" }; got ${String(opts)}.`);
+  const { name } = opts;
+  if (typeof name !== 'string' || name === '') bad(`name must be the Deployment's name (a non-empty string); got ${JSON.stringify(name)}.`);
+  if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
+    bad(
+      `name ${JSON.stringify(name)} is not a valid Deployment name: it must be a DNS-1123 subdomain (at most 253 ` +
+        `characters of lower-case letters, digits, '-' and '.', starting and ending with a letter or digit), e.g. "my-app".`,
+    );
+  }
+  if (opts.namespace !== undefined) checkNamespace(opts.namespace);
+  const timeoutSeconds = opts.timeoutSeconds ?? 600;
+  if (typeof timeoutSeconds !== 'number' || !Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+    bad(`timeoutSeconds must be a positive finite number of seconds (default 600); got ${String(timeoutSeconds)}.`);
+  }
+  const grace = opts.notFoundGraceSeconds ?? 30;
+  if (typeof grace !== 'number' || !Number.isFinite(grace) || grace < 0) {
+    bad(`notFoundGraceSeconds must be a finite number of seconds >= 0 (default 30); got ${String(grace)}.`);
+  }
+  if (opts.minGeneration !== undefined && (!Number.isInteger(opts.minGeneration) || opts.minGeneration < 0)) {
+    bad(`minGeneration must be a non-negative integer (a Deployment's metadata.generation); got ${String(opts.minGeneration)}.`);
+  }
+  if (opts.baselineRevision !== undefined && (typeof opts.baselineRevision !== 'string' || !/^\d+$/.test(opts.baselineRevision))) {
+    bad(
+      `baselineRevision must be a Deployment revision as a string of digits (the deployment.kubernetes.io/revision annotation, e.g. "3"); got ${JSON.stringify(opts.baselineRevision)}.`,
+    );
+  }
+  let logs: ResolvedTrackOptions['logs'] = { tailLines: 20 };
+  if (opts.logs === false) logs = false;
+  else if (opts.logs !== undefined) {
+    const n = opts.logs?.tailLines ?? 20;
+    if (typeof opts.logs !== 'object' || !Number.isInteger(n) || n <= 0) {
+      bad(`logs must be false or { tailLines: <positive integer> } (default { tailLines: 20 }); got ${JSON.stringify(opts.logs)}.`);
+    }
+    logs = { tailLines: n };
+  }
+  if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) bad('signal must be an AbortSignal (e.g. from an AbortController).');
+  const policy = resolvePolicy(opts.policy);
+  const kc = loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
+  const namespace = opts.namespace ?? contextNamespace(kc);
+  if (opts.namespace === undefined) checkNamespace(namespace, 'the kubeconfig context\'s namespace');
+  return {
+    name,
+    namespace,
+    kc,
+    timeoutSeconds,
+    policy,
+    signal: opts.signal,
+    baselineRevision: opts.baselineRevision,
+    minGeneration: opts.minGeneration,
+    logs,
+    notFoundGraceSeconds: grace,
+  };
+}
+
+function checkNamespace(ns: unknown, what = 'namespace'): asserts ns is string {
+  if (typeof ns !== 'string' || ns.length > 63 || !DNS1123_LABEL.test(ns)) {
+    bad(
+      `${what} ${JSON.stringify(ns)} is not a valid namespace name: it must be a DNS-1123 label (at most 63 ` +
+        `lower-case letters, digits and '-', starting and ending with a letter or digit), e.g. "default".`,
+    );
+  }
+}
+
+function bad(message: string): never {
+  throw new RolloutTraceError('bad-input', message);
+}

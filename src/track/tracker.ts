@@ -1,0 +1,247 @@
+/**
+ * The tracker: joins the shared watch source to the pure core, owns every timer (ticks, the
+ * overall timeout, the not-found grace), cancellation and log enrichment, and closes everything it
+ * opened once the verdict is known.
+ */
+import { RolloutTraceError } from '../errors.js';
+import { initialState, reduce, type RolloutState } from '../core/index.js';
+import type { Observation, RolloutEvent, Verdict } from '../core/types.js';
+import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions } from '../cluster/index.js';
+import { EventHub } from './event-hub.js';
+import { withLogTails } from './enrich.js';
+import { resolveTrackOptions, type ResolvedTrackOptions, type TrackOptions } from './options.js';
+
+/** A running rollout trace: an event stream (listeners and async iteration) and its verdict. */
+export interface Tracking extends AsyncIterable<RolloutEvent> {
+  /**
+   * The final answer. Resolves for every rollout outcome (succeeded, failed, timed-out,
+   * cancelled); rejects only with a {@link RolloutTraceError} (bad input, kubeconfig, forbidden,
+   * unreachable cluster, missing namespace or Deployment).
+   */
+  readonly verdict: Promise<Verdict>;
+  /** Calls `listener` with every event so far and every later one. Returns the unsubscribe function. */
+  subscribe(listener: (e: RolloutEvent) => void): () => void;
+  /** Cancels tracking (verdict `cancelled`) and closes every watch; same as aborting `signal`. */
+  stop(reason?: string): void;
+}
+
+/** Internal knobs for tests (not part of the public options). */
+export interface TrackInternals {
+  source?: SourceOptions;
+  /** Tick period (ms). Default 1000. */
+  tickMs?: number;
+}
+
+const MAX_TICK_MS = 1000;
+
+/**
+ * Tracks one Deployment's rollout with Pulumi's success predicate and the failure policy.
+ *
+ * Options are validated at once: on bad input `verdict` rejects with RolloutTraceError
+ * `bad-input` and nothing is opened. Otherwise the namespace's shared watch source is joined, and
+ * after the verdict every watch and timer is released so the process can exit.
+ *
+ * @example
+ * const t = trackRollout({ name: 'web', namespace: 'prod' });
+ * for await (const e of t) console.log(e.type);
+ * const verdict = await t.verdict;
+ */
+export function trackRollout(opts: TrackOptions, internals: TrackInternals = {}): Tracking {
+  let resolved: ResolvedTrackOptions;
+  try {
+    resolved = resolveTrackOptions(opts);
+  } catch (err) {
+    return failedTracking(err);
+  }
+  return new RolloutTracker(resolved, internals).tracking;
+}
+
+/** A Tracking that failed before starting: no events, verdict rejected. */
+export function failedTracking(err: unknown): Tracking {
+  const hub = new EventHub<RolloutEvent>();
+  hub.end(err);
+  const verdict = Promise.reject(err);
+  verdict.catch(() => undefined); // callers that never look at the verdict must not crash on it
+  return {
+    verdict,
+    subscribe: (l) => hub.subscribe(l),
+    stop: () => undefined,
+    [Symbol.asyncIterator]: () => hub[Symbol.asyncIterator](),
+  };
+}
+
+class RolloutTracker {
+  readonly tracking: Tracking;
+  private readonly hub = new EventHub<RolloutEvent>();
+  private state: RolloutState;
+  private source: NamespaceSource | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private tickTimer: NodeJS.Timeout | undefined;
+  private timeoutTimer: NodeJS.Timeout | undefined;
+  private graceTimer: NodeJS.Timeout | undefined;
+  private readonly deadlines = new Map<string, number>();
+  private deploymentPresent = false;
+  private finished = false;
+  private resolveVerdict!: (v: Verdict) => void;
+  private rejectVerdict!: (e: unknown) => void;
+  private readonly onAbort = () => this.cancel(abortReason(this.opts.signal));
+
+  constructor(
+    private readonly opts: ResolvedTrackOptions,
+    private readonly internals: TrackInternals,
+  ) {
+    const verdict = new Promise<Verdict>((resolve, reject) => {
+      this.resolveVerdict = resolve;
+      this.rejectVerdict = reject;
+    });
+    verdict.catch(() => undefined);
+    this.state = initialState(
+      {
+        namespace: opts.namespace,
+        name: opts.name,
+        ...(opts.baselineRevision !== undefined ? { baselineRevision: opts.baselineRevision } : {}),
+        ...(opts.minGeneration !== undefined ? { minGeneration: opts.minGeneration } : {}),
+      },
+      opts.policy,
+      Date.now(),
+    );
+    this.tracking = {
+      verdict,
+      subscribe: (l) => this.hub.subscribe(l),
+      stop: (reason) => this.cancel(reason ?? 'stopped'),
+      [Symbol.asyncIterator]: () => this.hub[Symbol.asyncIterator](),
+    };
+    // Start on the next turn so a caller can attach listeners first (they replay anyway).
+    setImmediate(() => this.start());
+  }
+
+  private start(): void {
+    if (this.finished) return;
+    const { signal } = this.opts;
+    this.observe({ type: 'tick', at: Date.now() }); // emits `started`
+    if (signal?.aborted) return this.cancel(abortReason(signal));
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.timeoutTimer = setTimeout(
+      () => this.observe({ type: 'timeout', at: Date.now(), timeoutSeconds: this.opts.timeoutSeconds }),
+      this.opts.timeoutSeconds * 1000,
+    );
+    try {
+      this.source = acquireNamespaceSource(this.opts.kc, this.opts.namespace, this.internals.source);
+      this.unsubscribe = this.source.subscribe({
+        deploymentName: this.opts.name,
+        onObservation: (obs) => this.fromSource(obs),
+        onError: (err) => this.fail(err),
+      });
+    } catch (err) {
+      return this.fail(err);
+    }
+    this.scheduleTick();
+  }
+
+  private fromSource(obs: Observation): void {
+    if (this.finished) return;
+    if (obs.type === 'upsert' && obs.kind === 'Deployment') {
+      this.deploymentPresent = true;
+      if (this.graceTimer) clearTimeout(this.graceTimer);
+      this.graceTimer = undefined;
+    }
+    this.observe(obs);
+    if (obs.type === 'synced' && !this.deploymentPresent && !this.finished) {
+      this.graceTimer = setTimeout(() => this.notFound(), this.opts.notFoundGraceSeconds * 1000);
+    }
+  }
+
+  /** Feeds one observation to the core and publishes what it says; the verdict is held back for enrichment. */
+  private observe(obs: Observation): void {
+    if (this.finished) return;
+    const [next, events] = reduce(this.state, obs);
+    this.state = next;
+    for (const e of events) {
+      if (e.type === 'verdict') {
+        void this.conclude(e.verdict, e.at);
+        return;
+      }
+      if (e.type === 'problem') {
+        if (e.failsAt !== undefined) this.deadlines.set(e.problem.id, e.failsAt);
+        else this.deadlines.delete(e.problem.id);
+      } else if (e.type === 'problem-cleared') this.deadlines.delete(e.id);
+      this.hub.push(e);
+    }
+  }
+
+  /** Ticks every second, or sooner when a problem's policy deadline comes first. */
+  private scheduleTick(): void {
+    if (this.finished) return;
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    const now = Date.now();
+    const period = this.internals.tickMs ?? MAX_TICK_MS;
+    let delay = period;
+    for (const at of this.deadlines.values()) if (at >= now) delay = Math.min(delay, at - now + 1);
+    this.tickTimer = setTimeout(() => {
+      this.observe({ type: 'tick', at: Date.now() });
+      this.scheduleTick();
+    }, Math.max(0, delay));
+  }
+
+  private cancel(reason?: string): void {
+    if (this.finished) return;
+    this.observe({ type: 'cancel', at: Date.now(), ...(reason ? { reason } : {}) });
+  }
+
+  private notFound(): void {
+    if (this.finished || this.deploymentPresent) return;
+    const { namespace, name, kc } = this.opts;
+    const others = (this.source?.deployments() ?? []).map((d) => d.metadata?.name ?? '').filter(Boolean).sort();
+    const listed = others.length
+      ? `Deployments in "${namespace}": ${others.slice(0, 8).map((n) => `"${n}"`).join(', ')}${others.length > 8 ? `, and ${others.length - 8} more` : ''}.`
+      : `Namespace "${namespace}" has no Deployments.`;
+    this.fail(
+      new RolloutTraceError(
+        'deployment-not-found',
+        `Deployment "${name}" was not found in namespace "${namespace}" of ${describeTarget(kc)} ` +
+          `within ${this.opts.notFoundGraceSeconds} s. ${listed} Check the name and namespace.`,
+      ),
+    );
+  }
+
+  /** Releases everything: the source subscription (the last one closes the watches) and timers. */
+  private release(): void {
+    this.finished = true;
+    for (const t of [this.tickTimer, this.timeoutTimer, this.graceTimer]) if (t) clearTimeout(t);
+    this.opts.signal?.removeEventListener('abort', this.onAbort);
+    const unsub = this.unsubscribe;
+    this.unsubscribe = undefined;
+    unsub?.();
+  }
+
+  private async conclude(verdict: Verdict, at: number): Promise<void> {
+    if (this.finished) return;
+    this.release();
+    let final = verdict;
+    if (this.opts.logs && (verdict.outcome === 'failed' || verdict.outcome === 'timed-out') && verdict.problems.length) {
+      final = await withLogTails(this.opts.kc, verdict, this.opts.logs.tailLines);
+    }
+    this.hub.push({ type: 'verdict', verdict: final, at, deployment: final.deployment });
+    this.hub.end();
+    this.resolveVerdict(final);
+  }
+
+  private fail(err: unknown): void {
+    if (this.finished) return;
+    this.release();
+    const error =
+      err instanceof RolloutTraceError
+        ? err
+        : new RolloutTraceError('cluster-unreachable', `Tracking failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    this.hub.end(error);
+    this.rejectVerdict(error);
+  }
+}
+
+function abortReason(signal: AbortSignal | undefined): string | undefined {
+  const r: unknown = signal?.reason;
+  if (r === undefined) return undefined;
+  if (typeof r === 'string') return r;
+  if (r instanceof Error) return r.name === 'AbortError' ? 'aborted' : r.message;
+  return String(r);
+}
