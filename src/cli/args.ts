@@ -162,6 +162,6 @@ function rephraseParseError(message: string): string {
   const unknown = /Unknown option '([^']+)'/.exec(message);
   if (unknown) return `unknown flag ${unknown[1]}; see rollout-trace --help for the flags.`;
   const missing = /Option '([^']+)' argument missing/.exec(message);
-  if (missing) return `flag ${missing[1]!.replace(/^-\w, /, '')} needs a value; see rollout-trace --help.`;
+  if (missing) return `flag ${missing[1]!.replace(/^-\w, /, '').replace(/ <value>$/, '')} needs a value; see rollout-trace --help.`;
   return `${message.replace(/\.$/, '')}; see rollout-trace --help.`;
 }

@@ -9,7 +9,6 @@ import { resolvePolicy } from '../core/policy.js';
 import type { RolloutEvent, Verdict } from '../core/types.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
 import { createSink, type Sink } from '../report/index.js';
-import { trackRollouts } from '../track/index.js';
 import { parseCli, UsageError, type CliOptions } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { followDeployments } from './follow.js';
@@ -69,6 +68,8 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<E
 async function trace(options: CliOptions, io: CliIo): Promise<ExitCode> {
   const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
   const namespace = options.namespace ?? contextNamespace(kc);
+  // Loaded lazily so --help and usage errors answer instantly, without client-node's start-up.
+  const { trackRollouts } = await import('../track/index.js');
   const sink = createSink({ output: options.output, stream: io.stdout, env: io.env, pulumiMessages: options.pulumiMessages });
   const tracking = trackRollouts(
     options.names.map((name) => ({

@@ -1,0 +1,194 @@
+/**
+ * `npm run demo`: replays the kubespy articles (the seeds) against the embedded control plane and
+ * shows what rollout-trace prints for each scene:
+ *   1. deploy nginx (revision 1)             4. relabel a pod: orphaned and replaced
+ *   2. roll out nginx:1.12-alpine (the three  5. a broken rollout: nonexistent image tag
+ *      phases of a rollout)                   6. a pod whose volume does not exist
+ *   3. kill a pod: the ReplicaSet replaces it
+ * The CLI runs as a subprocess, exactly as a user would run it (`-o plain` when stdout is not a
+ * terminal). The cluster is stopped at the end, on Ctrl-C and on failure.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { AppsV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node';
+import { startLocalCluster, type LocalCluster } from '../src/local-cluster/index.js';
+
+const NS = 'rollout-trace-demo';
+const BIN = fileURLToPath(new URL('../bin/rollout-trace.js', import.meta.url));
+const tty = process.stdout.isTTY === true;
+const bold = (s: string) => (tty && !process.env.NO_COLOR ? `\u001b[1m${s}\u001b[22m` : s);
+const dim = (s: string) => (tty && !process.env.NO_COLOR ? `\u001b[2m${s}\u001b[22m` : s);
+
+let cluster: LocalCluster | undefined;
+const children = new Set<ChildProcess>();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function say(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+function scene(n: number, title: string, narrative: string[]): void {
+  const line = '─'.repeat(Math.max(10, 72 - title.length - 12));
+  say('');
+  say(bold(`── Scene ${n}/6: ${title} ${line}`));
+  for (const l of narrative) say(dim(`   ${l}`));
+  say('');
+}
+
+/** Runs the CLI like a user would; resolves with its exit code. */
+function rolloutTrace(args: string[], kubeconfig: string): Promise<number> {
+  const output = tty ? 'tty' : 'plain';
+  const argv = ['deploy', ...args, '-n', NS, '--kubeconfig', kubeconfig, '-o', output];
+  say(dim(`$ rollout-trace ${argv.filter((a) => a !== kubeconfig && a !== '--kubeconfig').join(' ')}`));
+  const child = spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', 'inherit', 'inherit'] });
+  children.add(child);
+  return new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      say(dim(`(exit code ${code ?? signal})`));
+      resolve(code ?? 1);
+    });
+  });
+}
+
+function nginxDeployment(name: string, image: string): V1Deployment {
+  const labels = { app: name };
+  return {
+    metadata: { name, namespace: NS, labels },
+    spec: {
+      replicas: 3,
+      // A pod must stay ready 2 s to count as available: slow enough to see the phases.
+      minReadySeconds: 2,
+      selector: { matchLabels: labels },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      template: {
+        metadata: { labels, annotations: { 'sim.rollout-trace.dev/nginx': 'logs=nginx: ready for start up' } },
+        spec: { containers: [{ name: 'nginx', image, ports: [{ containerPort: 80 }] }] },
+      },
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  say(bold('rollout-trace demo: the kubespy articles, replayed on an embedded Kubernetes 1.20 control plane'));
+  say(dim('Starting etcd, kube-apiserver, controller-manager, scheduler and the simulated kubelet...'));
+  cluster = await startLocalCluster({ log: (l) => process.stderr.write(dim(`   ${l}`) + '\n') });
+  const kc = cluster.kubeConfig;
+  const kubeconfig = cluster.kubeconfigPath;
+  const apps = kc.makeApiClient(AppsV1Api);
+  const core = kc.makeApiClient(CoreV1Api);
+  await core.createNamespace({ body: { metadata: { name: NS } } });
+  await waitFor(async () => ((await core.readNamespacedServiceAccount({ name: 'default', namespace: NS })).secrets ?? []).length > 0);
+
+  scene(1, 'deploy nginx', [
+    'We deploy the example application: a Deployment "nginx" with 3 replicas of nginx:1.15-alpine.',
+    'rollout-trace follows the Deployment, its ReplicaSet and its Pods until Pulumi\'s success predicate holds.',
+  ]);
+  await apps.createNamespacedDeployment({ namespace: NS, body: nginxDeployment('nginx', 'nginx:1.15-alpine') });
+  await rolloutTrace(['nginx'], kubeconfig);
+
+  scene(2, 'roll out a new image (nginx:1.12-alpine)', [
+    'The three phases of a rollout: the Deployment creates a new revision and a new ReplicaSet;',
+    'the new ReplicaSet scales up while the old one scales down; the rollout completes.',
+  ]);
+  await updateDeployment(apps, 'nginx', (d) => {
+    d.spec!.template.spec!.containers[0]!.image = 'nginx:1.12-alpine';
+  });
+  await rolloutTrace(['nginx'], kubeconfig);
+
+  scene(3, 'kill a pod', [
+    'We delete one of the pods. The ReplicaSet controller notices and starts a replacement;',
+    'no rollout is triggered and the revision does not change. (--watch-for keeps tracing after the verdict.)',
+  ]);
+  const kill = (async () => {
+    await sleep(4000);
+    const victim = await somePod(core, 'nginx');
+    say(dim(`$ kubectl delete pod ${victim}`));
+    await core.deleteNamespacedPod({ name: victim, namespace: NS });
+  })();
+  await rolloutTrace(['nginx', '--watch-for', '14s'], kubeconfig);
+  await kill;
+
+  scene(4, 'relabel a pod', [
+    'We remove the app label from one pod. The ReplicaSet controller releases it (removes itself from',
+    'ownerReferences) and treats it as gone: a new pod is started, and the relabeled pod keeps running, orphaned.',
+  ]);
+  const relabel = (async () => {
+    await sleep(4000);
+    const victim = await somePod(core, 'nginx');
+    say(dim(`$ kubectl label pod ${victim} app-`));
+    const pod = await core.readNamespacedPod({ name: victim, namespace: NS });
+    pod.metadata!.labels = { quarantined: 'true' };
+    await core.replaceNamespacedPod({ name: victim, namespace: NS, body: pod });
+  })();
+  await rolloutTrace(['nginx', '--watch-for', '14s'], kubeconfig);
+  await relabel;
+
+  scene(5, 'a broken rollout: the image tag does not exist', [
+    'Part 1\'s exercise: "make the image tag nonsense". Pulumi would wait 10 minutes;',
+    'rollout-trace names the pod, the container and the cause within seconds and exits 1.',
+  ]);
+  await updateDeployment(apps, 'nginx', (d) => {
+    d.spec!.template.spec!.containers[0]!.image = 'nginx:1.99-does-not-exist';
+  });
+  await rolloutTrace(['nginx'], kubeconfig);
+
+  scene(6, 'a volume that does not exist', [
+    'Part 1\'s other exercise: "add a volume that doesn\'t exist". The pod mounts a ConfigMap that was',
+    'never created; the kubelet cannot mount it, so the container never starts.',
+  ]);
+  const web = nginxDeployment('web', 'nginx:1.15-alpine');
+  web.spec!.template.spec!.volumes = [{ name: 'config', configMap: { name: 'web-config' } }];
+  web.spec!.template.spec!.containers[0]!.volumeMounts = [{ name: 'config', mountPath: '/etc/nginx/conf.d' }];
+  await apps.createNamespacedDeployment({ namespace: NS, body: web });
+  await rolloutTrace(['web'], kubeconfig);
+
+  say('');
+  say(bold('Done.') + dim(' Stopping the control plane.'));
+}
+
+async function updateDeployment(apps: AppsV1Api, name: string, change: (d: V1Deployment) => void): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const d = await apps.readNamespacedDeployment({ name, namespace: NS });
+    change(d);
+    try {
+      await apps.replaceNamespacedDeployment({ name, namespace: NS, body: d });
+      return;
+    } catch (err) {
+      // 409: the controller updated the status meanwhile; read again.
+      if (attempt >= 5 || (err as { code?: number }).code !== 409) throw err;
+    }
+  }
+}
+
+async function somePod(core: CoreV1Api, app: string): Promise<string> {
+  const pods = await core.listNamespacedPod({ namespace: NS, labelSelector: `app=${app}` });
+  const running = pods.items.filter((p) => !p.metadata?.deletionTimestamp).sort((a, b) => a.metadata!.name!.localeCompare(b.metadata!.name!));
+  if (running.length === 0) throw new Error(`no pod of ${app} to pick`);
+  return running[0]!.metadata!.name!;
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error('timed out waiting for the demo namespace');
+    await sleep(200);
+  }
+}
+
+async function shutdown(code: number): Promise<never> {
+  for (const child of children) child.kill('SIGTERM');
+  await cluster?.stop().catch(() => undefined);
+  process.exit(code);
+}
+
+process.on('SIGINT', () => void shutdown(130));
+process.on('SIGTERM', () => void shutdown(143));
+try {
+  await main();
+  await shutdown(0);
+} catch (err) {
+  process.stderr.write(`demo failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  await shutdown(1);
+}
