@@ -1,0 +1,69 @@
+/**
+ * Parses the per-container behaviour annotations described in docs/simulated-kubelet.md:
+ * `sim.rollout-trace.dev/<container>: "<behaviour>[;key=value...]"`.
+ */
+
+/** Annotation key prefix selecting a container's simulated behaviour. */
+export const BEHAVIOUR_ANNOTATION_PREFIX = 'sim.rollout-trace.dev/';
+
+/** One container's simulated behaviour. */
+export interface Behaviour {
+  /** Exit after `afterSeconds` with this code (`crash`, `oom`). */
+  exit?: { code: number; reason: 'Error' | 'OOMKilled'; message?: string; afterSeconds: number };
+  /** The readiness probe keeps failing. */
+  notReady: boolean;
+  /** Extra seconds the container stays ContainerCreating (`slow-start`). */
+  slowStartSeconds: number;
+  /** How many pulls fail with a transient error before one succeeds (`pull-transient`). */
+  transientPullFailures: number;
+  /** Extra stdout lines (`logs=a|b`). */
+  logs: string[];
+}
+
+/** Reads the behaviour for `container` from the pod's annotations (a plain container when absent). */
+export function behaviourFor(annotations: Record<string, string> | undefined, container: string): Behaviour {
+  const result: Behaviour = { notReady: false, slowStartSeconds: 0, transientPullFailures: 0, logs: [] };
+  const raw = annotations?.[`${BEHAVIOUR_ANNOTATION_PREFIX}${container}`];
+  if (!raw) return result;
+  const parts = raw.split(';').map((p) => p.trim()).filter(Boolean);
+  const kv = new Map<string, string>();
+  const words: string[] = [];
+  for (const part of parts) {
+    const eq = part.indexOf('=');
+    if (eq > 0) kv.set(part.slice(0, eq).trim(), part.slice(eq + 1));
+    else words.push(part);
+  }
+  const num = (key: string, fallback: number): number => {
+    const v = Number(kv.get(key));
+    return kv.has(key) && Number.isFinite(v) ? v : fallback;
+  };
+  for (const word of words) {
+    switch (word) {
+      case 'crash':
+        result.exit = {
+          code: num('exitCode', 1) || 1,
+          reason: 'Error',
+          message: kv.get('message'),
+          afterSeconds: num('after', 1),
+        };
+        break;
+      case 'oom':
+        result.exit = { code: 137, reason: 'OOMKilled', message: kv.get('message'), afterSeconds: num('after', 1) };
+        break;
+      case 'not-ready':
+        result.notReady = true;
+        break;
+      case 'slow-start':
+        result.slowStartSeconds = num('seconds', 20);
+        break;
+      case 'pull-transient':
+        result.transientPullFailures = num('failures', 1);
+        break;
+      default:
+        break;
+    }
+  }
+  const logs = kv.get('logs');
+  if (logs) result.logs = logs.split('|');
+  return result;
+}

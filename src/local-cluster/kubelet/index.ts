@@ -1,0 +1,127 @@
+/**
+ * The simulated kubelet: Nodes that look, through the API, like real Kubernetes 1.20 kubelets
+ * (Node status and Lease heartbeats, pod status, events, container logs), for the embedded
+ * control plane. Conventions: docs/simulated-kubelet.md.
+ */
+import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { KubeletNode, type KubeletTiming } from './kubelet-node.js';
+
+export { BEHAVIOUR_ANNOTATION_PREFIX } from './behaviour.js';
+
+/** Options of {@link startKubelet}. */
+export interface KubeletOptions {
+  /** Kubeconfig (loaded, or a file path) with rights to write Nodes, Leases, pods/status and Events. */
+  kubeconfig: KubeConfig | string;
+  /** Number of Nodes (default 2). */
+  nodes?: number;
+  /** Node name prefix; Nodes are `<prefix>-1`, `<prefix>-2`, ... (default `sim-node`). */
+  namePrefix?: string;
+  /** CPU capacity per Node (default "4"). */
+  cpu?: string;
+  /** Memory capacity per Node (default "8Gi"). */
+  memory?: string;
+  /** Pod capacity per Node (default 110). */
+  maxPods?: number;
+  /**
+   * Initial container-restart and image-pull back-off in seconds (the kubelet's is 10; doubles up
+   * to 30 times this, i.e. 300 s). Default: env `ROLLOUT_TRACE_SIM_BACKOFF_SECONDS`, else 10.
+   */
+  backoffSeconds?: number;
+  /**
+   * Seconds between re-syncs of a pod whose last sync failed (missing ConfigMap, back-off...).
+   * Default: env `ROLLOUT_TRACE_SIM_SYNC_SECONDS`, else 3.
+   */
+  syncRetrySeconds?: number;
+  /** Upper bound on the termination grace period actually waited (default 2 s). */
+  maxGraceSeconds?: number;
+  /** Where diagnostic lines go (default: nowhere). */
+  log?: (line: string) => void;
+}
+
+/** A running simulated kubelet. */
+export interface Kubelet {
+  /** Names of the registered, Ready Nodes. */
+  nodes: string[];
+  /** Closes every watch, timer and HTTPS server. Nodes stay registered (and go NotReady later). */
+  stop(): Promise<void>;
+}
+
+function envNumber(name: string): number | undefined {
+  const v = process.env[name];
+  const n = v === undefined || v === '' ? NaN : Number(v);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * Starts the simulated kubelet and resolves once every Node is registered, Ready and free of the
+ * `node.kubernetes.io/not-ready` taint (so the scheduler can place pods at once).
+ */
+export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
+  const kc = typeof opts.kubeconfig === 'string' ? loadFile(opts.kubeconfig) : opts.kubeconfig;
+  const count = opts.nodes ?? 2;
+  if (!Number.isInteger(count) || count < 1 || count > 50) {
+    throw new Error(`invalid nodes ${opts.nodes}: expected a whole number from 1 to 50`);
+  }
+  const log = opts.log ?? (() => undefined);
+  const core = kc.makeApiClient(CoreV1Api);
+  const coordination = kc.makeApiClient(CoordinationV1Api);
+  const backoff = (opts.backoffSeconds ?? envNumber('ROLLOUT_TRACE_SIM_BACKOFF_SECONDS') ?? 10) * 1000;
+  const timing: KubeletTiming = {
+    backoffBaseMs: backoff,
+    backoffMaxMs: backoff * 30,
+    syncRetryMs: (opts.syncRetrySeconds ?? envNumber('ROLLOUT_TRACE_SIM_SYNC_SECONDS') ?? 3) * 1000,
+    maxGraceMs: (opts.maxGraceSeconds ?? 2) * 1000,
+    mountTimeoutMs: 123_000,
+  };
+  const prefix = opts.namePrefix ?? 'sim-node';
+  const kubelets = Array.from({ length: count }, (_, i) =>
+    new KubeletNode({
+      kc,
+      core,
+      coordination,
+      name: `${prefix}-${i + 1}`,
+      index: i,
+      cpu: opts.cpu ?? '4',
+      memory: opts.memory ?? '8Gi',
+      maxPods: opts.maxPods ?? 110,
+      timing,
+      log,
+    }),
+  );
+  const stop = async () => {
+    await Promise.all(kubelets.map((k) => k.stop()));
+  };
+  try {
+    await Promise.all(kubelets.map((k) => k.start()));
+    await waitSchedulable(core, kubelets.map((k) => k.name), log);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { nodes: kubelets.map((k) => k.name), stop };
+}
+
+function loadFile(path: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromFile(path);
+  return kc;
+}
+
+/** Waits (up to 30 s) until the node lifecycle controller has removed the not-ready taint. */
+async function waitSchedulable(core: CoreV1Api, names: string[], log: (line: string) => void): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < 30_000) {
+    const nodes = await Promise.all(names.map((name) => core.readNode({ name })));
+    const blocked = nodes.filter(
+      (n) =>
+        n.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True' ||
+        (n.spec?.taints ?? []).some((t) => t.key === 'node.kubernetes.io/not-ready' || t.key === 'node.kubernetes.io/unreachable'),
+    );
+    if (blocked.length === 0) {
+      log(`nodes schedulable after ${Date.now() - started} ms`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  log('nodes still carry a not-ready taint after 30 s (is the controller-manager running?); continuing');
+}

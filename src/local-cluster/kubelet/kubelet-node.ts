@@ -1,0 +1,151 @@
+/**
+ * One simulated kubelet: a Node (heartbeats, Lease), the HTTPS log endpoint, a watch of the
+ * pods bound to the node, and a pod worker per pod.
+ */
+import type { Server } from 'node:https';
+import type { CoordinationV1Api, CoreV1Api, KubeConfig, V1Pod } from '@kubernetes/client-node';
+import { Backoff } from './backoff.js';
+import { EventRecorder } from './events.js';
+import { startLogServer } from './log-server.js';
+import { SimNode } from './node.js';
+import { PodWatch } from './pod-watch.js';
+import { PodWorker, type WorkerContext } from './pod-worker.js';
+
+/** Timing knobs of the simulation (milliseconds). */
+export interface KubeletTiming {
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  syncRetryMs: number;
+  maxGraceMs: number;
+  mountTimeoutMs: number;
+}
+
+/** Settings for one simulated kubelet. */
+export interface KubeletNodeOptions {
+  kc: KubeConfig;
+  core: CoreV1Api;
+  coordination: CoordinationV1Api;
+  name: string;
+  index: number;
+  cpu: string;
+  memory: string;
+  maxPods: number;
+  timing: KubeletTiming;
+  log: (line: string) => void;
+}
+
+/** A running simulated kubelet for one Node. */
+export class KubeletNode {
+  private readonly workers = new Map<string, PodWorker>();
+  private server?: Server;
+  private node?: SimNode;
+  private watch?: PodWatch;
+  private recorder: EventRecorder;
+  private readonly usedIPs = new Set<string>();
+  private ctx?: WorkerContext;
+
+  constructor(private readonly opts: KubeletNodeOptions) {
+    this.recorder = new EventRecorder(opts.core, opts.name, opts.log);
+  }
+
+  /** Node name. */
+  get name(): string {
+    return this.opts.name;
+  }
+
+  /** Starts the log server, registers the Node and starts watching its pods. */
+  async start(): Promise<void> {
+    const { opts } = this;
+    const { server, port } = await startLogServer((ns, name) => this.findPod(ns, name));
+    this.server = server;
+    this.node = new SimNode(
+      { name: opts.name, cpu: opts.cpu, memory: opts.memory, maxPods: opts.maxPods, kubeletPort: port },
+      opts.index,
+      opts.core,
+      opts.coordination,
+      this.recorder,
+      opts.log,
+    );
+    await this.node.register();
+    opts.log(`node ${opts.name}: logs on https://127.0.0.1:${port}, pod CIDR ${this.node.podCidr}`);
+    this.ctx = {
+      nodeName: opts.name,
+      core: opts.core,
+      recorder: this.recorder,
+      images: new Set(),
+      imageBackoff: new Backoff(opts.timing.backoffBaseMs, opts.timing.backoffMaxMs),
+      crashBackoff: new Backoff(opts.timing.backoffBaseMs, opts.timing.backoffMaxMs),
+      syncRetryMs: opts.timing.syncRetryMs,
+      maxGraceMs: opts.timing.maxGraceMs,
+      mountTimeoutMs: opts.timing.mountTimeoutMs,
+      allocateIP: () => this.allocateIP(),
+      releaseIP: (ip) => this.usedIPs.delete(ip),
+      log: opts.log,
+    };
+    this.watch = new PodWatch(opts.kc, opts.core, opts.name, {
+      upsert: (pod) => this.upsert(pod),
+      remove: (uid) => this.remove(uid),
+      known: () => [...this.workers.keys()],
+    }, opts.log);
+    await this.watch.start();
+  }
+
+  /** Stops watches, timers and the log server. The Node object stays (like a stopped kubelet's). */
+  async stop(): Promise<void> {
+    this.watch?.stop();
+    this.node?.stop();
+    for (const w of this.workers.values()) w.stop();
+    this.workers.clear();
+    await this.recorder.flush().catch(() => undefined);
+    if (this.server) {
+      const server = this.server;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    }
+  }
+
+  private findPod(namespace: string, name: string): PodWorker | undefined {
+    for (const w of this.workers.values()) {
+      if (w.pod.metadata?.namespace === namespace && w.pod.metadata?.name === name) return w;
+    }
+    return undefined;
+  }
+
+  private upsert(pod: V1Pod): void {
+    const uid = pod.metadata?.uid;
+    if (!uid || !this.ctx) return;
+    const existing = this.workers.get(uid);
+    if (existing) {
+      existing.update(pod);
+      return;
+    }
+    // Finished pods (Succeeded/Failed) need no worker.
+    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return;
+    const worker = new PodWorker(pod, this.ctx);
+    if (worker.podIP) this.usedIPs.add(worker.podIP);
+    this.workers.set(uid, worker);
+    worker.requestSync();
+  }
+
+  private remove(uid: string): void {
+    const worker = this.workers.get(uid);
+    if (!worker) return;
+    this.workers.delete(uid);
+    worker.stop();
+  }
+
+  private allocateIP(): string {
+    const cidr = this.node?.podCidr ?? `10.244.${this.opts.index}.0/24`;
+    const base = cidr.split('/')[0].split('.').slice(0, 3).join('.');
+    for (let i = 2; i < 255; i++) {
+      const ip = `${base}.${i}`;
+      if (!this.usedIPs.has(ip)) {
+        this.usedIPs.add(ip);
+        return ip;
+      }
+    }
+    return `${base}.254`;
+  }
+}
