@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { resolveTrackOptions, trackRollout, trackRollouts } from '../../../src/track/index.js';
+import { watchStats } from '../../../src/cluster/index.js';
+import { RolloutTraceError } from '../../../src/errors.js';
+import type { TrackOptions } from '../../../src/track/index.js';
+
+const KC = [
+  'apiVersion: v1',
+  'clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]',
+  'users: [{name: u, user: {token: t}}]',
+  'contexts: [{name: x, context: {cluster: c, user: u, namespace: ctx-ns}}]',
+  'current-context: x',
+  '',
+].join('\n');
+
+function badInput(opts: TrackOptions, ...fragments: string[]): void {
+  let caught: unknown;
+  try {
+    resolveTrackOptions(opts);
+  } catch (err) {
+    caught = err;
+  }
+  assert.ok(caught instanceof RolloutTraceError, `expected RolloutTraceError for ${JSON.stringify(opts)}`);
+  assert.equal(caught.code, 'bad-input');
+  for (const f of fragments) assert.ok(caught.message.includes(f), `message lacks ${JSON.stringify(f)}: ${caught.message}`);
+}
+
+describe('track option validation', () => {
+  it('rejects bad names with the DNS-1123 rule', () => {
+    badInput({ name: 'My_App', kubeconfig: KC }, '"My_App"', 'DNS-1123 subdomain');
+    badInput({ name: '', kubeconfig: KC }, 'non-empty string');
+    badInput({ name: 'a'.repeat(254), kubeconfig: KC }, 'at most 253');
+  });
+
+  it('rejects bad namespaces with the DNS-1123 label rule', () => {
+    badInput({ name: 'web', namespace: 'prod.eu', kubeconfig: KC }, '"prod.eu"', 'DNS-1123 label');
+    badInput({ name: 'web', namespace: 'x'.repeat(64), kubeconfig: KC }, 'at most 63');
+  });
+
+  it('rejects timeouts that are not positive finite numbers', () => {
+    for (const t of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      badInput({ name: 'web', timeoutSeconds: t, kubeconfig: KC }, 'timeoutSeconds must be a positive finite number', String(t));
+    }
+    badInput({ name: 'web', timeoutSeconds: '60' as unknown as number, kubeconfig: KC }, 'timeoutSeconds');
+  });
+
+  it('rejects other bad values', () => {
+    badInput({ name: 'web', notFoundGraceSeconds: -1, kubeconfig: KC }, 'notFoundGraceSeconds');
+    badInput({ name: 'web', logs: { tailLines: 0 }, kubeconfig: KC }, 'tailLines');
+    badInput({ name: 'web', baselineRevision: 'v2', kubeconfig: KC }, 'baselineRevision', '"v2"');
+    badInput({ name: 'web', minGeneration: 1.5, kubeconfig: KC }, 'minGeneration');
+    badInput({ name: 'web', policy: { classes: { 'no-such-class': {} } } as never, kubeconfig: KC }, 'no-such-class');
+  });
+
+  it('applies defaults: the context namespace, 600 s, 20 log lines, 30 s grace', () => {
+    const r = resolveTrackOptions({ name: 'web', kubeconfig: KC });
+    assert.equal(r.namespace, 'ctx-ns');
+    assert.equal(r.timeoutSeconds, 600);
+    assert.deepEqual(r.logs, { tailLines: 20 });
+    assert.equal(r.notFoundGraceSeconds, 30);
+    assert.equal(resolveTrackOptions({ name: 'web', namespace: 'n', kubeconfig: KC, logs: false }).logs, false);
+  });
+
+  it('trackRollout rejects the verdict and opens nothing on bad input', async () => {
+    const before = JSON.stringify(watchStats());
+    const t = trackRollout({ name: 'Bad Name', kubeconfig: KC });
+    await assert.rejects(t.verdict, (err: unknown) => err instanceof RolloutTraceError && err.code === 'bad-input');
+    const seen: string[] = [];
+    await assert.rejects(async () => {
+      for await (const e of t) seen.push(e.type);
+    }, /DNS-1123/);
+    assert.deepEqual(seen, []);
+    assert.equal(JSON.stringify(watchStats()), before);
+  });
+
+  it('trackRollout reports a bad kubeconfig as a kubeconfig error', async () => {
+    const t = trackRollout({ name: 'web', kubeconfig: '/nonexistent/kubeconfig' });
+    await assert.rejects(t.verdict, (err: unknown) => err instanceof RolloutTraceError && err.code === 'kubeconfig' && err.message.includes('/nonexistent/kubeconfig'));
+  });
+
+  it('trackRollouts validates every option set before opening anything', async () => {
+    const before = JSON.stringify(watchStats());
+    const m = trackRollouts([{ name: 'ok', kubeconfig: KC }, { name: 'web', timeoutSeconds: -1, kubeconfig: KC }]);
+    await assert.rejects(m.verdicts, /timeoutSeconds/);
+    assert.equal(JSON.stringify(watchStats()), before);
+  });
+});
