@@ -30,6 +30,8 @@ export interface CliOptions {
   watch: boolean;
   watchSeconds?: number;
   pulumiMessages: boolean;
+  /** How long a Deployment that does not exist (yet) is waited for. */
+  waitForCreationSeconds: number;
 }
 
 /** The parse result: options to run, or a request for help/version. */
@@ -50,6 +52,7 @@ const OPTIONS = {
   watch: { type: 'boolean', short: 'w' },
   'watch-for': { type: 'string' },
   'pulumi-messages': { type: 'boolean' },
+  'wait-for-creation': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -90,6 +93,14 @@ export function parseCli(argv: string[]): ParsedArgs {
   let watchSeconds: number | undefined;
   if (values['watch-for'] !== undefined) watchSeconds = positiveDuration('--watch-for', values['watch-for']);
 
+  // Short by default: a CLI user usually typed an existing name (or just ran kubectl apply).
+  let waitForCreationSeconds = 5;
+  if (values['wait-for-creation'] !== undefined) {
+    const seconds = parseDuration(values['wait-for-creation']);
+    if (seconds === undefined) throw new UsageError(`--wait-for-creation "${values['wait-for-creation']}" is not a duration; use seconds or a Go-style duration such as 30s.`);
+    waitForCreationSeconds = seconds;
+  }
+
   let logs: CliOptions['logs'] = { tailLines: 20 };
   if (values['log-lines'] !== undefined) {
     const n = Number(values['log-lines']);
@@ -113,6 +124,7 @@ export function parseCli(argv: string[]): ParsedArgs {
       watch: values.watch === true || watchSeconds !== undefined,
       watchSeconds,
       pulumiMessages: values['pulumi-messages'] === true,
+      waitForCreationSeconds,
     },
   };
 }

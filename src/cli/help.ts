@@ -19,6 +19,8 @@ Flags:
       --kubeconfig PATH     kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)
       --timeout DURATION    give up after DURATION (90s, 5m, 1m30s or seconds; default 10m, Pulumi's)
   -o, --output FORMAT       auto | tty | plain | json (default auto: tty on a terminal, plain in CI or a pipe)
+      --wait-for-creation DURATION
+                            wait this long for a Deployment that does not exist yet (default 5s)
       --no-logs             do not fetch the last log lines of failing containers
       --log-lines N         how many log lines to fetch per container (default 20)
       --fail-after CLASS=DURATION

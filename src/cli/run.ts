@@ -79,6 +79,7 @@ async function trace(options: CliOptions, io: CliIo): Promise<ExitCode> {
       ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
       ...(options.policy !== undefined ? { policy: options.policy } : {}),
       logs: options.logs,
+      notFoundGraceSeconds: options.waitForCreationSeconds,
     })),
   );
   const seenVerdicts = new Set<string>();

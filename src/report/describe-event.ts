@@ -30,13 +30,16 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
     }
     case 'superseded':
       return { subject: 'revision', text: `revision ${e.revision} superseded by revision ${e.by}`, level: 'warn' };
-    case 'phase':
-      return { subject: 'phase', text: `${phaseLabel(e.phase)}: ${e.message}`, level: e.phase === 'complete' ? 'good' : 'info' };
+    case 'phase': {
+      const step = PHASE_STEP[e.phase];
+      const text = step !== undefined ? `phase ${step}/3 (${phaseLabel(e.phase)}): ${e.message}` : e.message;
+      return { subject: 'phase', text, level: e.phase === 'complete' ? 'good' : 'info' };
+    }
     case 'replicaset': {
-      const created = e.created ? 'created ' : '';
+      // (`created` means first seen by this trace, not created in the cluster: not worth a word.)
       return {
         subject: `rs/${e.name}`,
-        text: `${created}ReplicaSet ${e.name} (${e.role}, revision ${e.revision}): ${e.ready}/${e.desired} ready, ${e.available} available`,
+        text: `ReplicaSet ${e.name} (${e.role}, revision ${e.revision}): ${e.ready}/${e.desired} ready, ${e.available} available`,
         level: 'info',
       };
     }
@@ -94,7 +97,9 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
           : '';
       return {
         subject: `problem/${p.id}`,
-        text: `problem: ${p.object.kind}/${p.object.name}${container}: ${p.explanation} (${p.reason})${fails}`,
+        // The raw reason flips (ErrImagePull <-> ImagePullBackOff); the pod line shows it, so it is
+        // left out here to keep one line per distinct problem.
+        text: `problem: ${p.object.kind}/${p.object.name}${container}: ${p.explanation}${fails}`,
         level: 'warn',
       };
     }
@@ -107,17 +112,18 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
   }
 }
 
-/** Human label of a rollout phase (the three phases of the kubespy article). */
+/** The kubespy article's three phases of a rollout. */
+const PHASE_STEP: Partial<Record<string, number>> = { 'new-replicaset': 1, 'scaling-up': 2, 'scaling-down-old': 3 };
+
+/** Short label of a rollout phase. */
 export function phaseLabel(phase: string): string {
   switch (phase) {
     case 'new-replicaset':
-      return 'phase: new ReplicaSet';
+      return 'new ReplicaSet';
     case 'scaling-up':
-      return 'phase: scaling up';
+      return 'scaling up';
     case 'scaling-down-old':
-      return 'phase: scaling down old';
-    case 'complete':
-      return 'phase: complete';
+      return 'scaling down old';
     default:
       return phase;
   }

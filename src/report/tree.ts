@@ -39,7 +39,7 @@ export function treeHeader(v: DeploymentView, c: Palette): string {
   if (v.revision !== undefined) parts.push(`revision ${v.revision}`);
   if (v.paused) parts.push(c.yellow('paused'));
   if (v.verdict && v.watchingAfterVerdict) parts.push(c.cyan('watching (Ctrl-C to stop)'));
-  else if (v.phase !== undefined) parts.push(phaseLabel(v.phase).replace(/^phase: /, ''));
+  else if (v.phase !== undefined) parts.push(phaseLabel(v.phase));
   return parts.join(' · ');
 }
 
@@ -48,7 +48,9 @@ export function treeBody(v: DeploymentView, c: Palette): string[] {
   const lines: string[] = [];
   if (v.waiting !== undefined && !v.verdict) lines.push(c.dim(v.waiting));
   else if (v.progress && v.progress.message !== '' && !v.verdict) lines.push(c.dim(v.progress.message));
-  const groups: { label: string; pods: PodView[] }[] = orderedReplicaSets(v).map((rs) => ({
+  // Old ReplicaSets scaled to zero with no pods left are history (kept for rollback): not drawn.
+  const drawn = orderedReplicaSets(v).filter((rs) => rs.role === 'new' || rs.desired > 0 || rs.ready > 0 || podsOf(v, rs.name).length > 0);
+  const groups: { label: string; pods: PodView[] }[] = drawn.map((rs) => ({
     label: `ReplicaSet ${rs.name} ${c.dim(`(${rs.role}, revision ${rs.revision})`)} ${readyRatio(rs.ready, rs.desired, c)}`,
     pods: podsOf(v, rs.name),
   }));

@@ -27,13 +27,13 @@ test('tty sink - live tree redrawn in place, then the final tree and verdict blo
   const final = screen(stream.output);
   assert.deepEqual(final, [
     'Deployment demo/nginx · revision 2 · complete',
-    '  ├─ ReplicaSet nginx-2 (new, revision 2) 2/2 ready',
-    '  │  └─ ✓ nginx-2-a ready',
-    '  └─ ReplicaSet nginx-1 (old, revision 1) 0/0 ready',
+    '  └─ ReplicaSet nginx-2 (new, revision 2) 2/2 ready',
+    '     └─ ✓ nginx-2-a ready',
     '✔ Deployment demo/nginx: SUCCEEDED - revision 2 rolled out: 2/2 pods ready',
     '  revision 2 · 2/2 ready · 2 updated · 2 available · took 6.0s',
   ]);
   assert.doesNotMatch(stream.output, /\u001b\[3\dm/, 'NO_COLOR: no colours');
+  assert.doesNotMatch(final.join('\n'), /nginx-1/, 'an old ReplicaSet scaled to zero is not drawn');
 });
 
 test('tty sink - a pod with a problem gets the warning marker; failure ends with the ✖ block', async () => {
