@@ -21,6 +21,9 @@ export const T0 = Date.parse('2026-11-22T04:00:00Z');
 /** ISO time `s` seconds after T0. */
 export const iso = (s: number) => new Date(T0 + s * 1000).toISOString().replace('.000Z', 'Z');
 
+/** The image each revision's template uses unless told otherwise. */
+export const imageOf = (revision: string | null) => `nginx:1.${18 + Number(revision ?? 1)}`;
+
 type Cond = Pick<V1DeploymentCondition, 'type' | 'status' | 'reason' | 'message'>;
 
 export const availableTrue: Cond = { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' };
@@ -76,7 +79,7 @@ export function deployment(o: DeploymentOpts = {}): V1Deployment {
       template: {
         metadata: { labels: { app: name } },
         spec: {
-          containers: [{ name: 'app', image: o.image ?? 'nginx:1.19' }],
+          containers: [{ name: 'app', image: o.image ?? imageOf(o.revision ?? '1') }],
           ...(o.pvcs ? { volumes: o.pvcs.map((c) => ({ name: c, persistentVolumeClaim: { claimName: c } })) } : {}),
         },
       },
@@ -121,7 +124,7 @@ export function replicaSet(o: RsOpts): V1ReplicaSet {
     spec: {
       replicas: o.replicas ?? 3,
       selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: o.image ?? 'nginx:1.19' }] } },
+      template: { metadata: { labels: { app: 'web', 'pod-template-hash': o.name.split('-').pop() ?? '' } }, spec: { containers: [{ name: 'app', image: o.image ?? imageOf(o.revision) }] } },
     },
     status: {
       replicas: o.statusReplicas ?? o.replicas ?? 3,
