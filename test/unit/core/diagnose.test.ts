@@ -95,7 +95,7 @@ describe('diagnosePod', () => {
     const p = pod({
       name: 'web-2-abc',
       rs: 'web-2',
-      readinessProbe: { httpGet: { path: '/healthz', port: 8080 as unknown as object }, periodSeconds: 5, failureThreshold: 3 },
+      readinessProbe: { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 5, failureThreshold: 3 },
       containers: [running('app', { ready: false })],
     });
     const unhealthy = event({ kind: 'Pod', name: 'web-2-abc', reason: 'Unhealthy', message: 'Readiness probe failed: HTTP probe failed with statuscode: 503', count: 4 });
@@ -182,9 +182,9 @@ describe('workload diagnosis', () => {
 
 describe('parsers', () => {
   it('probeHandler formats http, exec and tcp handlers', () => {
-    assert.equal(probeHandler({ httpGet: { path: '/healthz', port: 8080 as unknown as object } }), 'GET http://:8080/healthz');
+    assert.equal(probeHandler({ httpGet: { path: '/healthz', port: 8080 } }), 'GET http://:8080/healthz');
     assert.equal(probeHandler({ exec: { command: ['cat', '/tmp/ready'] } }), 'exec [cat /tmp/ready]');
-    assert.equal(probeHandler({ tcpSocket: { port: 5432 as unknown as object } }), 'tcp :5432');
+    assert.equal(probeHandler({ tcpSocket: { port: 5432 } }), 'tcp :5432');
   });
   it('parseMissing reads secret and PVC messages', () => {
     assert.deepEqual(parseMissing('secret "db" not found'), { kind: 'Secret', name: 'db' });

@@ -111,7 +111,7 @@ describe('policy windows', () => {
   });
 
   it('readiness-probe window = initialDelay + period * failureThreshold + slack, from not-ready', () => {
-    const probe = { httpGet: { path: '/healthz', port: 8080 as unknown as object }, periodSeconds: 5, failureThreshold: 3 };
+    const probe = { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 5, failureThreshold: 3 };
     const notReady = (s: number, count: number): Observation[] => [
       up('Pod', pod({ name: 'web-2-aaa', rs: 'web-2', readinessProbe: probe, containers: [running('app', { ready: false })] }), s),
       up('Event', event({ kind: 'Pod', name: 'web-2-aaa', reason: 'Unhealthy', message: 'Readiness probe failed: HTTP probe failed with statuscode: 503', count, uid: 'unhealthy-1', at: s }), s),
