@@ -240,7 +240,7 @@ export class PodWorker {
           message: `back-off ${goDuration(this.ctx.crashBackoff.get(key))} restarting failed container=${c.name} pod=${formatPod(pod)}`,
         };
         const remaining = this.ctx.crashBackoff.remainingSince(key, finishedAt);
-        return { ok: false, retryMs: Math.min(this.ctx.syncRetryMs, remaining + 20) };
+        return { ok: false, retryMs: Math.min(workerBackoffMs(this.ctx.crashBackoff), remaining + 20) };
       }
       this.ctx.crashBackoff.next(key, finishedAt);
     }
@@ -313,7 +313,7 @@ export class PodWorker {
       this.ctx.recorder.event(ref, 'Normal', 'BackOff', msg);
       c.waiting = { reason: 'ImagePullBackOff', message: msg };
       this.ctx.recorder.event(ref, 'Warning', 'Failed', 'Error: ImagePullBackOff');
-      return { ok: false, retryMs: Math.min(this.ctx.syncRetryMs, this.ctx.imageBackoff.remainingSinceUpdate(backoffKey) + 20) };
+      return { ok: false, retryMs: Math.min(workerBackoffMs(this.ctx.imageBackoff), this.ctx.imageBackoff.remainingSinceUpdate(backoffKey) + 20) };
     }
     this.ctx.recorder.event(ref, 'Normal', 'Pulling', `Pulling image "${image}"`);
     const started = Date.now();
@@ -327,7 +327,10 @@ export class PodWorker {
     if (error !== undefined) {
       this.ctx.recorder.event(ref, 'Warning', 'Failed', `Failed to pull image "${image}": ${error}`);
       this.ctx.imageBackoff.next(backoffKey, Date.now());
-      return fail('ErrImagePull', error);
+      const failed = fail('ErrImagePull', error);
+      // After the first attempt, PLEG's event for the new sandbox re-syncs the pod within ~1 s
+      // (hence ErrImagePull turns into ImagePullBackOff quickly); later the worker's re-queue.
+      return { ...failed, retryMs: c.pullAttempts === 1 ? 1000 : workerBackoffMs(this.ctx.imageBackoff) };
     }
     this.ctx.recorder.event(ref, 'Normal', 'Pulled', `Successfully pulled image "${image}" in ${goDuration(Date.now() - started)}`);
     this.ctx.images.add(resolved);
@@ -466,8 +469,9 @@ export class PodWorker {
         instance.startedAt = new Date(s.state.running.startedAt ?? Date.now());
         c.ready = !!s.ready;
         c.started = s.started ?? true;
-      } else if (s.state?.terminated) {
-        const t = s.state.terminated;
+      } else if (s.state?.terminated || s.lastState?.terminated) {
+        const t = (s.state?.terminated ?? s.lastState?.terminated)!;
+        if (s.state?.waiting) c.waiting = { reason: s.state.waiting.reason ?? 'ContainerCreating', message: s.state.waiting.message };
         instance.startedAt = new Date(t.startedAt ?? Date.now());
         finish(instance, t.exitCode, t.reason ?? 'Error', t.message, new Date(t.finishedAt ?? Date.now()));
       } else continue;
@@ -520,6 +524,14 @@ function isNewer(a: V1Pod, b: V1Pod): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * When the pod worker retries a pod whose sync failed with a back-off: the real one re-queues
+ * after jitter(10 s, 0.5), i.e. the back-off base; scaled together with the base.
+ */
+function workerBackoffMs(backoff: Backoff): number {
+  return backoff.initialMs * (1 + Math.random() * 0.5);
 }
 
 function hashNumber(s: string): number {
