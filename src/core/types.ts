@@ -205,7 +205,8 @@ export interface Verdict {
   hints: string[];
 }
 
-interface EventBase {
+/** Fields every {@link RolloutEvent} carries. */
+export interface EventBase {
   at: number;
   deployment: DeploymentRef;
 }
