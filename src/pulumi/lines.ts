@@ -44,11 +44,12 @@ export function statusLine(e: RolloutEvent): StatusLine | undefined {
       return warn(`revision ${e.revision} superseded by revision ${e.by}`);
     case 'phase':
       return info(e.message);
-    case 'replicaset':
-      return info(
-        `ReplicaSet ${e.name} (rev ${e.revision}, ${e.role})${e.created ? ' created' : ''}: ` +
-          `${e.ready}/${e.desired} ready, ${e.available} available`,
-      );
+    case 'replicaset': {
+      const head = `ReplicaSet ${e.name} (rev ${e.revision}, ${e.role})${e.created ? ' created' : ''}: `;
+      // An old ReplicaSet being scaled down has more ready pods than it wants: say so plainly.
+      if (e.ready > e.desired) return info(`${head}${e.ready} ready, scaling down to ${e.desired}`);
+      return info(`${head}${e.ready}/${e.desired} ready, ${e.available} available`);
+    }
     case 'pod': {
       const from = e.previous ? `${e.previous} → ` : '';
       const rev = e.revision ? ` (rev ${e.revision})` : '';
@@ -74,8 +75,10 @@ export function statusLine(e: RolloutEvent): StatusLine | undefined {
       return info(e.message);
     case 'k8s-event': {
       const ev = e.event;
-      const line = `event ${ev.reason} ${ev.object}: ${ev.message}${ev.count > 1 ? ` (x${ev.count})` : ''}`;
-      return ev.type === 'Warning' ? warn(line) : info(line);
+      // Normal events (SuccessfulCreate, ScalingReplicaSet, Pulled...) repeat what the ReplicaSet
+      // and pod lines already say; like the provider (which logs them at debug), keep only warnings.
+      if (ev.type !== 'Warning') return undefined;
+      return warn(`event ${ev.reason} ${ev.object}: ${ev.message}${ev.count > 1 ? ` (x${ev.count})` : ''}`);
     }
     case 'problem': {
       const p = e.problem;

@@ -105,13 +105,28 @@ export class RolloutTrace extends pulumi.ComponentResource {
     if (args.deployment) this.attachDeployment(args.deployment);
 
     const baseline = this.readBaseline(args);
-    const result = this.run(args, baseline, deployment);
+    // A failed gate must fail `pulumi up`: the language host fails the update on an uncaught
+    // error and reports a ResourceError against its resource, once per error object. So `failed`
+    // rejects unhandled with the ResourceError, and `ready` rejects with the very same object
+    // (resources waiting on it fail too, without a second report). The registered outputs never
+    // reject: a rejection there would be re-worded "error serializing property ...".
+    const failed = this.run(args, baseline, deployment);
+    const result = failed.catch((err: unknown) => this.failedResult(err));
+    // The deliberate unhandled leaf that reports a gate failure to the language host.
+    failed.then(() => undefined);
     this.baseline = pulumi.output(baseline.then((): pulumi.Resource => this, (): pulumi.Resource => this));
     this.outcome = pulumi.output(result.then((r) => r.outcome));
     this.summary = pulumi.output(result.then((r) => r.summary));
     this.revision = pulumi.output(result.then((r) => r.revision));
-    this.ready = pulumi.output(result.then((): pulumi.Resource => this));
+    this.ready = pulumi.output(failed.then((): pulumi.Resource => this));
     this.registerOutputs({ outcome: this.outcome, summary: this.summary, revision: this.revision });
+  }
+
+  private lastResult: RolloutResult | undefined;
+
+  private failedResult(err: unknown): RolloutResult {
+    const summary = this.lastResult?.summary ?? messageOf(err).split('\n')[0]!;
+    return { outcome: this.lastResult?.outcome ?? 'failed', summary, revision: this.lastResult?.revision, change: this.lastResult?.change };
   }
 
   /** Tells the trace which Deployment resource it traces (when it was created after the trace). */
@@ -119,7 +134,13 @@ export class RolloutTrace extends pulumi.ComponentResource {
     this.attachDeployment(deployment);
   }
 
+  /** Lines already sent: like the provider's de-duplicating logger, each line is logged once. */
+  private readonly said = new Set<string>();
+
   private say(line: StatusLine, ephemeral = true): void {
+    const key = `${line.severity}\u0000${ephemeral}\u0000${line.text}`;
+    if (this.said.has(key)) return;
+    this.said.add(key);
     const log = line.severity === 'warn' ? pulumi.log.warn : pulumi.log.info;
     void log(line.text, this, undefined, ephemeral);
   }
@@ -173,7 +194,12 @@ export class RolloutTrace extends pulumi.ComponentResource {
       this.say({ severity: 'info', text: summary });
       return { outcome: 'unchanged', summary, revision: revisionOf(baseline.live), change: 'unchanged' };
     }
-    return this.trace(args, baseline, deployment);
+    try {
+      return await this.trace(args, baseline, deployment);
+    } catch (err) {
+      if (pulumi.ResourceError.isInstance(err)) throw err;
+      return this.cannotTrace(messageOf(err));
+    }
   }
 
   /** Preview: report what the update would do; never writes, never waits for a rollout. */
@@ -216,7 +242,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
     const gate = this.mode === 'gate';
     const cancel = cancellable(args.signal);
     try {
-      if (!gate) this.say({ severity: 'info', text: changeLine(b) });
+      this.say({ severity: 'info', text: changeLine(b) });
       const located = await this.locate(b, deploymentP, gate, cancel.signal);
       if (!located) return { outcome: 'cancelled', summary: 'cancelled before the Deployment was found', change: b.change };
       const timeout = timeoutOf(args, b.plan);
@@ -298,10 +324,12 @@ export class RolloutTrace extends pulumi.ComponentResource {
     }
     if (verdict.outcome === 'cancelled') {
       this.say({ severity: 'warn', text: `trace stopped: ${verdict.summary}` });
+      this.lastResult = { outcome: 'cancelled', summary: verdict.summary, revision, change };
       if (this.mode === 'gate') throw new pulumi.ResourceError(`rollout trace cancelled: ${verdict.summary}`, this, true);
       return { outcome: 'cancelled', summary: verdict.summary, revision, change };
     }
     lines.push(formatVerdict(verdict, { color: false }));
+    this.lastResult = { outcome: verdict.outcome, summary: verdict.summary, revision, change };
     if (this.mode === 'gate') {
       throw new pulumi.ResourceError(lines.join('\n'), this, true);
     }

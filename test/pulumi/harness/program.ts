@@ -69,6 +69,9 @@ export async function runProgram(options: RunOptions): Promise<ProgramRun> {
       pending.push(pulumi.log.error(message));
     }
   };
+  // The language host's handler is the only one in a real run: park node:test's meanwhile.
+  const others = process.listeners('unhandledRejection');
+  process.removeAllListeners('unhandledRejection');
   process.on('unhandledRejection', report);
   const startedAt = Date.now();
   try {
@@ -86,6 +89,7 @@ export async function runProgram(options: RunOptions): Promise<ProgramRun> {
   await (pulumi.runtime as unknown as { disconnect(): Promise<void> }).disconnect().catch(() => undefined);
   const finishedAt = Date.now();
   process.off('unhandledRejection', report);
+  for (const l of others) process.on('unhandledRejection', l);
   await engine.stop();
   return { logs: engine.logs, provider: record, errors, startedAt, finishedAt };
 }
