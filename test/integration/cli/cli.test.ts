@@ -1,0 +1,145 @@
+/**
+ * The CLI end to end: the real executable against the embedded control plane (simulated kubelet),
+ * checking output formats and exit codes.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AppsV1Api, type V1Deployment } from '@kubernetes/client-node';
+import { kubeConfig, kubeconfigPath, withNamespace } from '../../helpers/cluster.js';
+import { isOneParagraph, runCli } from './run-cli.js';
+
+function deployment(name: string, image: string, annotations: Record<string, string> = {}, replicas = 2): V1Deployment {
+  const labels = { app: name };
+  return {
+    metadata: { name, labels },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels, annotations }, spec: { containers: [{ name: 'app', image }] } },
+    },
+  };
+}
+
+async function create(namespace: string, d: V1Deployment): Promise<void> {
+  await kubeConfig().makeApiClient(AppsV1Api).createNamespacedDeployment({ namespace, body: d });
+}
+
+describe('rollout-trace CLI', { concurrency: true }, () => {
+  test('success: plain lines prefixed namespace/name, no repeats, success block, exit 0', async (t) => {
+    const ns = await withNamespace(t, 'cli-ok');
+    await create(ns, deployment('web', 'nginx:1.15-alpine'));
+    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain']);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.equal(run.stderr, '');
+    const lines = run.stdout.trimEnd().split('\n');
+    const eventLines = lines.filter((l) => /^\d\d:\d\d:\d\d /.test(l));
+    assert.ok(eventLines.length >= 3, run.stdout);
+    for (const l of eventLines) assert.ok(l.startsWith(`${l.slice(0, 8)} ${ns}/web `), l);
+    const bodies = eventLines.map((l) => l.slice(9));
+    assert.equal(new Set(bodies).size, bodies.length, `a line repeats:\n${run.stdout}`);
+    assert.match(run.stdout, new RegExp(`✔ Deployment ${ns}/web: SUCCEEDED - revision 1 rolled out: 2/2 pods ready`));
+    assert.match(lines.at(-1)!, /^ {2}revision 1 · 2\/2 ready · 2 updated · 2 available · took /);
+    assert.doesNotMatch(run.stdout, /\u001b\[/, 'no colours in a pipe');
+  });
+
+  test('broken image: JSON lines with schemaVersion 1, failed verdict naming the pod and class, exit 1 within seconds', async (t) => {
+    const ns = await withNamespace(t, 'cli-broken');
+    await create(ns, deployment('api', 'nginx:nonexistent', {}, 1));
+    const run = await runCli(['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'json']);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const objects = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { schemaVersion: number; type: string; time: string; deployment: { name: string } });
+    for (const o of objects) {
+      assert.equal(o.schemaVersion, 1);
+      assert.equal(o.deployment.name, 'api');
+      assert.ok(!Number.isNaN(Date.parse(o.time)));
+    }
+    assert.equal(objects[0]!.type, 'started');
+    const last = objects.at(-1) as unknown as { type: string; verdict: { outcome: string; problems: { class: string; object: { kind: string; name: string }; container?: string }[] } };
+    assert.equal(last.type, 'verdict');
+    assert.equal(last.verdict.outcome, 'failed');
+    const p = last.verdict.problems[0]!;
+    assert.equal(p.class, 'image-pull-not-found');
+    assert.equal(p.object.kind, 'Pod');
+    assert.match(p.object.name, /^api-/);
+    assert.equal(p.container, 'app');
+    assert.ok(objects.some((o) => o.type === 'problem'));
+    assert.ok(run.ms < 45_000, `took ${run.ms} ms`);
+  });
+
+  test('broken image in GitHub Actions: ::error annotation and folded failure details', async (t) => {
+    const ns = await withNamespace(t, 'cli-gha');
+    await create(ns, deployment('api', 'nginx:1.99-does-not-exist', {}, 1));
+    const run = await runCli(['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath()], { GITHUB_ACTIONS: 'true', CI: 'true' });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, new RegExp(`^::error title=Deployment ${ns}/api FAILED::pod api-`, 'm'));
+    const group = /^::group::.*failure details\n([\s\S]*?)\n::endgroup::$/m.exec(run.stdout);
+    assert.ok(group, run.stdout);
+    assert.match(group[1]!, /✖ Deployment .*: FAILED/);
+    assert.match(group[1]!, /nginx:1\.99-does-not-exist/);
+    assert.match(group[1]!, new RegExp(`kubectl -n ${ns} describe pod api-`));
+  });
+
+  test('timeout: --timeout 3s on a slow-starting pod exits 70 with a TIMED OUT summary', async (t) => {
+    const ns = await withNamespace(t, 'cli-timeout');
+    await create(ns, deployment('slow', 'nginx:1.15-alpine', { 'sim.rollout-trace.dev/app': 'slow-start;seconds=60' }, 1));
+    const run = await runCli(['deploy', 'slow', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--timeout', '3s']);
+    assert.equal(run.code, 70, run.stdout + run.stderr);
+    assert.match(run.stdout, new RegExp(`✖ Deployment ${ns}/slow: TIMED OUT \\(after 3s\\)`));
+    assert.ok(run.ms < 20_000, `took ${run.ms} ms`);
+  });
+
+  test('--watch-for keeps tracing after the verdict: a killed pod is shown deleted and replaced', async (t) => {
+    const ns = await withNamespace(t, 'cli-watch');
+    await create(ns, deployment('web', 'nginx:1.15-alpine', {}, 1));
+    const first = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain']);
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    const { CoreV1Api } = await import('@kubernetes/client-node');
+    const core = kubeConfig().makeApiClient(CoreV1Api);
+    const victim = (await core.listNamespacedPod({ namespace: ns })).items[0]!.metadata!.name!;
+    const killing = new Promise<void>((resolve, reject) => {
+      setTimeout(() => core.deleteNamespacedPod({ name: victim, namespace: ns }).then(() => resolve(), reject), 3000);
+    });
+    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--watch-for', '12s']);
+    await killing;
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const verdictAt = run.stdout.indexOf('SUCCEEDED');
+    assert.ok(verdictAt > 0);
+    const after = run.stdout.slice(verdictAt);
+    assert.match(after, new RegExp(`pod ${victim} deleted`));
+    assert.match(after, new RegExp(`pod (?!${victim})web-[a-z0-9-]+ \\(revision 1\\): ready`));
+  });
+
+  test('bad usage exits 2 with one paragraph and no stack trace', async () => {
+    for (const args of [['deploy', 'web', '--timeout', 'banana'], ['deploy', 'web', '--frobnicate'], ['deploy'], ['deploy', 'web', '--fail-after', 'nope=3'], ['deploy', 'web', '-o', 'yaml']]) {
+      const run = await runCli(args);
+      assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.equal(run.stdout, '');
+      assert.ok(isOneParagraph(run.stderr), run.stderr);
+      assert.match(run.stderr, /^rollout-trace: /);
+    }
+  });
+
+  test('an unknown Deployment exits 3 with a paragraph listing what exists', async (t) => {
+    const ns = await withNamespace(t, 'cli-missing');
+    await create(ns, deployment('real', 'nginx:1.15-alpine', {}, 1));
+    const run = await runCli(['deploy', 'typo', '-n', ns, '--kubeconfig', kubeconfigPath(), '--wait-for-creation', '1s']);
+    assert.equal(run.code, 3, run.stdout + run.stderr);
+    assert.ok(isOneParagraph(run.stderr), run.stderr);
+    assert.match(run.stderr, /Deployment "typo" was not found/);
+    assert.match(run.stderr, /"real"/);
+  });
+
+  test('a missing kubeconfig file exits 3 with one paragraph', async () => {
+    const run = await runCli(['deploy', 'web', '--kubeconfig', '/nonexistent/kubeconfig']);
+    assert.equal(run.code, 3, run.stderr);
+    assert.ok(isOneParagraph(run.stderr), run.stderr);
+    assert.match(run.stderr, /\/nonexistent\/kubeconfig/);
+  });
+
+  test('--help prints usage with examples and exits 0', async () => {
+    const run = await runCli(['--help']);
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /^Usage:\n {2}rollout-trace deploy NAME \[NAME\.\.\.\] \[flags\]$/m);
+    assert.match(run.stdout, /Examples:\n {2}rollout-trace deploy nginx -n web/);
+  });
+});
