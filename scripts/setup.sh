@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 stamp=node_modules/.rollout-trace-installed
 if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || { [ -f package-lock.json ] && [ package-lock.json -nt "$stamp" ]; }; then
   echo "[setup] installing npm packages" >&2
-  if [ -f package-lock.json ]; then npm ci --no-audit --no-fund >&2; else npm install --no-audit --no-fund >&2; fi
+  # npm ci on a fresh clone (reproducible); npm install otherwise, so a running process keeps its files.
+  if [ ! -d node_modules ] && [ -f package-lock.json ]; then npm ci --no-audit --no-fund >&2; else npm install --no-audit --no-fund >&2; fi
   touch "$stamp"
 fi
 bash scripts/ensure-k8s.sh >&2
