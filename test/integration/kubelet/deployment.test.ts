@@ -1,0 +1,139 @@
+/**
+ * The real Deployment/ReplicaSet controllers and scheduler driving pods on the simulated
+ * kubelet: Available, rolling update to revision 2, replaced pods, orphaned pods.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { V1Deployment } from '@kubernetes/client-node';
+import { clients, deployment, report, took, waitUntil, withNamespace } from './support.js';
+
+async function waitAvailable(namespace: string, name: string, timeoutMs = 60_000): Promise<V1Deployment> {
+  const { apps } = clients();
+  return waitUntil(
+    async () => {
+      const d = await apps.readNamespacedDeployment({ name, namespace });
+      const available = d.status?.conditions?.find((c) => c.type === 'Available')?.status === 'True';
+      const done =
+        (d.status?.observedGeneration ?? 0) >= (d.metadata?.generation ?? 1) &&
+        d.status?.updatedReplicas === d.spec?.replicas &&
+        d.status?.availableReplicas === d.spec?.replicas &&
+        (d.status?.replicas ?? 0) === d.spec?.replicas;
+      return available && done ? d : undefined;
+    },
+    { what: `Deployment ${namespace}/${name} available`, timeoutMs, intervalMs: 250 },
+  );
+}
+
+async function replicaSets(namespace: string, app: string) {
+  const { apps } = clients();
+  return (await apps.listNamespacedReplicaSet({ namespace, labelSelector: `app=${app}` })).items;
+}
+
+test('a 3-replica Deployment becomes Available with pods Running and Ready on the simulated nodes', async (t) => {
+  const ns = await withNamespace(t, 'kubelet-deploy');
+  const { apps, core } = clients();
+  const t0 = Date.now();
+  await apps.createNamespacedDeployment({ namespace: ns, body: deployment('web', 3, { image: 'nginx:1.19' }) });
+  await waitAvailable(ns, 'web');
+  report(t, `Available with 3/3 replicas after ${took(t0)}`);
+  const pods = (await core.listNamespacedPod({ namespace: ns })).items;
+  assert.equal(pods.length, 3);
+  for (const pod of pods) {
+    assert.equal(pod.status?.phase, 'Running');
+    assert.match(pod.spec?.nodeName ?? '', /^sim-node-\d+$/);
+    assert.equal(pod.status?.hostIP, '127.0.0.1');
+    assert.match(pod.status?.podIP ?? '', /^10\.244\.\d+\.\d+$/);
+    const types = (pod.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`).sort();
+    assert.deepEqual(types, ['ContainersReady=True', 'Initialized=True', 'PodScheduled=True', 'Ready=True']);
+    const c = pod.status?.containerStatuses?.[0];
+    assert.equal(c?.ready, true);
+    assert.equal(c?.started, true);
+    assert.equal(c?.restartCount, 0);
+    assert.equal(c?.image, 'nginx:1.19');
+    assert.match(c?.imageID ?? '', /^docker-pullable:\/\/nginx@sha256:[0-9a-f]{64}$/);
+    assert.match(c?.containerID ?? '', /^docker:\/\/[0-9a-f]{64}$/);
+    assert.ok(c?.state?.running?.startedAt);
+    assert.equal(pod.status?.qosClass, 'BestEffort');
+  }
+  // Same image, same digest on every pod (deterministic).
+  assert.equal(new Set(pods.map((p) => p.status?.containerStatuses?.[0]?.imageID)).size, 1);
+});
+
+test('a template change rolls out revision 2 and drains the old ReplicaSet to 0', async (t) => {
+  const ns = await withNamespace(t, 'kubelet-rollout');
+  const { apps } = clients();
+  await apps.createNamespacedDeployment({ namespace: ns, body: deployment('web', 3, { image: 'nginx:1.19' }) });
+  await waitAvailable(ns, 'web');
+  const t0 = Date.now();
+  const d = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
+  d.spec!.template.spec!.containers[0].image = 'nginx:1.20';
+  await apps.replaceNamespacedDeployment({ name: 'web', namespace: ns, body: d });
+  const done = await waitAvailable(ns, 'web');
+  report(t, `revision 2 rolled out in ${took(t0)}`);
+  assert.equal(done.metadata?.annotations?.['deployment.kubernetes.io/revision'], '2');
+  const rss = await replicaSets(ns, 'web');
+  const byRevision = new Map(rss.map((rs) => [rs.metadata?.annotations?.['deployment.kubernetes.io/revision'], rs]));
+  assert.equal(byRevision.get('1')?.status?.replicas ?? 0, 0, 'old ReplicaSet drained');
+  assert.equal(byRevision.get('1')?.spec?.replicas, 0);
+  assert.equal(byRevision.get('2')?.status?.readyReplicas, 3);
+});
+
+test('a deleted pod is finished by the kubelet within seconds and replaced without a new revision', async (t) => {
+  const ns = await withNamespace(t, 'kubelet-delete');
+  const { apps, core } = clients();
+  await apps.createNamespacedDeployment({ namespace: ns, body: deployment('web', 2, { image: 'nginx:1.19' }) });
+  await waitAvailable(ns, 'web');
+  const [victim] = (await core.listNamespacedPod({ namespace: ns })).items;
+  const name = victim.metadata!.name!;
+  const t0 = Date.now();
+  await core.deleteNamespacedPod({ name, namespace: ns });
+  // It "hangs around for a few seconds" (Terminating) before the kubelet deletes it for good.
+  const terminating = await core.readNamespacedPod({ name, namespace: ns }).catch(() => undefined);
+  assert.ok(terminating?.metadata?.deletionTimestamp, 'pod is Terminating right after the delete');
+  await waitUntil(async () => !(await core.readNamespacedPod({ name, namespace: ns }).catch(() => undefined)), {
+    what: `pod ${name} gone`,
+    timeoutMs: 20_000,
+  });
+  const goneAfter = Date.now() - t0;
+  report(t, `deleted pod gone after ${took(t0)}`);
+  assert.ok(goneAfter >= 1000, `grace period honoured (gone after ${goneAfter} ms)`);
+  const d = await waitAvailable(ns, 'web');
+  report(t, `replacement Available after ${took(t0)}`);
+  assert.equal(d.metadata?.annotations?.['deployment.kubernetes.io/revision'], '1');
+  const pods = (await core.listNamespacedPod({ namespace: ns })).items;
+  assert.equal(pods.length, 2);
+  assert.ok(!pods.some((p) => p.metadata?.name === name));
+  const killing = (await core.listNamespacedEvent({ namespace: ns, fieldSelector: `involvedObject.name=${name}` })).items.find(
+    (e) => e.reason === 'Killing',
+  );
+  assert.equal(killing?.message, 'Stopping container app');
+  assert.equal(killing?.source?.component, 'kubelet');
+  assert.equal(killing?.involvedObject.fieldPath, 'spec.containers{app}');
+});
+
+test('removing a pod\'s labels orphans it and the ReplicaSet creates a replacement', async (t) => {
+  const ns = await withNamespace(t, 'kubelet-orphan');
+  const { apps, core } = clients();
+  await apps.createNamespacedDeployment({ namespace: ns, body: deployment('web', 2, { image: 'nginx:1.19' }) });
+  await waitAvailable(ns, 'web');
+  const [pod] = (await core.listNamespacedPod({ namespace: ns })).items;
+  const name = pod.metadata!.name!;
+  const t0 = Date.now();
+  await core.patchNamespacedPod(
+    { name, namespace: ns, body: [{ op: 'replace', path: '/metadata/labels', value: { app: 'debug' } }] },
+  );
+  const orphan = await waitUntil(
+    async () => {
+      const p = await core.readNamespacedPod({ name, namespace: ns });
+      return (p.metadata?.ownerReferences ?? []).length === 0 ? p : undefined;
+    },
+    { what: `ownerReference removed from ${name}`, timeoutMs: 30_000 },
+  );
+  report(t, `RS controller released the pod after ${took(t0)}`);
+  assert.equal(orphan.status?.phase, 'Running', 'the orphan keeps running');
+  await waitAvailable(ns, 'web');
+  const owned = (await core.listNamespacedPod({ namespace: ns, labelSelector: 'app=web' })).items;
+  assert.equal(owned.length, 2);
+  assert.ok(!owned.some((p) => p.metadata?.name === name));
+  report(t, `replacement Available after ${took(t0)}`);
+});
