@@ -25,11 +25,22 @@ export async function withLogTails(kc: KubeConfig, verdict: Verdict, tailLines: 
       budget--;
       const wantPrevious = CRASHED.has(p.class) || (p.restartCount ?? 0) > 0;
       const fetches: Promise<LogTail>[] = [];
-      if (wantPrevious) fetches.push(fetchLogTail(kc, ns, p.object.name, p.container, { previous: true, tailLines }));
+      if (wantPrevious) fetches.push(previousTail(kc, ns, p.object.name, p.container, tailLines));
       fetches.push(fetchLogTail(kc, ns, p.object.name, p.container, { previous: false, tailLines }));
-      const logs = (await Promise.all(fetches)).filter((t) => t.lines.length > 0 || t.error);
+      const logs = await Promise.all(fetches);
       return { ...p, logs };
     }),
   );
   return { ...verdict, problems };
+}
+
+/**
+ * The crashed instance's tail. Right at a restart the kubelet may not have rotated the instances
+ * yet and answers with an empty log; one short retry gets the real one.
+ */
+async function previousTail(kc: KubeConfig, ns: string, pod: string, container: string, tailLines: number): Promise<LogTail> {
+  const first = await fetchLogTail(kc, ns, pod, container, { previous: true, tailLines });
+  if (first.lines.length > 0 || first.error) return first;
+  await new Promise((r) => setTimeout(r, 300));
+  return fetchLogTail(kc, ns, pod, container, { previous: true, tailLines });
 }
