@@ -1,0 +1,95 @@
+/**
+ * Image pull failures on the simulated kubelet, with the real kubelet's status fields and events:
+ * ErrImagePull then ImagePullBackOff (not found, unauthorized), transient errors that recover,
+ * and slow starts.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createPod, cs, eventsFor, report, took, waitEvent, waitPod, withNamespace } from './support.js';
+
+describe('image pulls', { concurrency: true }, () => {
+  test('a nonexistent tag: ErrImagePull then ImagePullBackOff with manifest-unknown events', async (t) => {
+    const ns = await withNamespace(t, 'kubelet-badtag');
+    const t0 = Date.now();
+    await createPod(ns, 'p', { containers: [{ name: 'app', image: 'nginx:1.99-does-not-exist' }] });
+    const errPull = await waitPod(ns, 'p', (p) => cs(p)?.state?.waiting?.reason === 'ErrImagePull' && cs(p), 'ErrImagePull');
+    report(t, `ErrImagePull after ${took(t0)}`);
+    assert.equal(
+      errPull.state?.waiting?.message,
+      'rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:1.99-does-not-exist not found: manifest unknown: manifest unknown',
+    );
+    const backoff = await waitPod(ns, 'p', (p) => cs(p)?.state?.waiting?.reason === 'ImagePullBackOff' && p, 'ImagePullBackOff');
+    report(t, `ImagePullBackOff after ${took(t0)}`);
+    assert.equal(cs(backoff)?.state?.waiting?.message, 'Back-off pulling image "nginx:1.99-does-not-exist"');
+    assert.equal(backoff.status?.phase, 'Pending');
+    assert.equal(cs(backoff)?.ready, false);
+    assert.equal(cs(backoff)?.imageID, '');
+    assert.equal(cs(backoff)?.containerID, undefined);
+    const events = await eventsFor(ns, 'p');
+    const texts = events.map((e) => `${e.type} ${e.reason} ${e.message}`);
+    assert.ok(texts.includes('Normal Pulling Pulling image "nginx:1.99-does-not-exist"'), texts.join('\n'));
+    assert.ok(texts.some((x) => x.startsWith('Warning Failed Failed to pull image "nginx:1.99-does-not-exist": rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:1.99-does-not-exist not found')));
+    assert.ok(texts.includes('Warning Failed Error: ErrImagePull'));
+    await waitEvent(ns, 'p', 'BackOff', 'Back-off pulling image "nginx:1.99-does-not-exist"');
+    await waitEvent(ns, 'p', 'Failed', 'Error: ImagePullBackOff');
+    for (const e of await eventsFor(ns, 'p')) {
+      if (e.reason === 'Scheduled') continue;
+      assert.equal(e.source?.component, 'kubelet');
+      assert.match(e.source?.host ?? '', /^sim-node-\d+$/);
+      assert.equal(e.involvedObject.fieldPath, 'spec.containers{app}');
+      assert.equal(e.involvedObject.kind, 'Pod');
+    }
+  });
+
+  test('an unknown Docker Hub repository: pull access denied', async (t) => {
+    const ns = await withNamespace(t, 'kubelet-denied');
+    const t0 = Date.now();
+    await createPod(ns, 'p', { containers: [{ name: 'app', image: 'acme/nope:1.0' }] });
+    const s = await waitPod(ns, 'p', (p) => cs(p)?.state?.waiting?.reason === 'ErrImagePull' && cs(p), 'ErrImagePull');
+    report(t, `ErrImagePull after ${took(t0)}`);
+    assert.equal(
+      s.state?.waiting?.message,
+      "rpc error: code = Unknown desc = Error response from daemon: pull access denied for acme/nope, repository does not exist or may require 'docker login': denied: requested access to the resource is denied",
+    );
+    await waitPod(ns, 'p', (p) => cs(p)?.state?.waiting?.reason === 'ImagePullBackOff', 'ImagePullBackOff');
+    report(t, `ImagePullBackOff after ${took(t0)}`);
+  });
+
+  test('a transient pull error backs off, retries and recovers', async (t) => {
+    const ns = await withNamespace(t, 'kubelet-transient');
+    const t0 = Date.now();
+    await createPod(ns, 'p', { containers: [{ name: 'app', image: 'redis:6.2' }] }, { 'sim.rollout-trace.dev/app': 'pull-transient;failures=1' });
+    const failed = await waitPod(ns, 'p', (p) => cs(p)?.state?.waiting?.reason === 'ErrImagePull' && cs(p), 'ErrImagePull');
+    assert.match(failed.state?.waiting?.message ?? '', /Client\.Timeout exceeded while awaiting headers/);
+    report(t, `ErrImagePull after ${took(t0)}`);
+    const running = await waitPod(ns, 'p', (p) => cs(p)?.state?.running && p, 'Running', 60_000);
+    report(t, `recovered (Running) after ${took(t0)}`);
+    assert.equal(cs(running)?.ready, true);
+    assert.equal(cs(running)?.restartCount, 0);
+    const pulled = await waitEvent(ns, 'p', 'Pulled', /^Successfully pulled image "redis:6\.2" in [0-9.]+m?s$/);
+    assert.ok(pulled);
+    const pulling = (await eventsFor(ns, 'p')).find((e) => e.reason === 'Pulling');
+    assert.equal(pulling?.count, 2, 'two pull attempts aggregated into one event with count 2');
+  });
+
+  test('a registry that cannot be resolved keeps failing with a lookup error', async (t) => {
+    const ns = await withNamespace(t, 'kubelet-invalid');
+    await createPod(ns, 'p', { containers: [{ name: 'app', image: 'registry.invalid/app:1' }] });
+    const s = await waitPod(ns, 'p', (p) => cs(p)?.state?.waiting?.reason === 'ErrImagePull' && cs(p), 'ErrImagePull');
+    assert.match(s.state?.waiting?.message ?? '', /dial tcp: lookup registry\.invalid on .*: no such host$/);
+  });
+
+  test('slow-start keeps the container in ContainerCreating for the given seconds', async (t) => {
+    const ns = await withNamespace(t, 'kubelet-slow');
+    const t0 = Date.now();
+    await createPod(ns, 'p', { containers: [{ name: 'app', image: 'httpd:2.4' }] }, { 'sim.rollout-trace.dev/app': 'slow-start;seconds=4' });
+    const creating = await waitPod(ns, 'p', (p) => cs(p)?.state?.waiting && p, 'ContainerCreating');
+    assert.equal(cs(creating)?.state?.waiting?.reason, 'ContainerCreating');
+    await waitPod(ns, 'p', (p) => cs(p)?.state?.running, 'Running', 30_000);
+    const elapsed = Date.now() - t0;
+    report(t, `Running after ${took(t0)}`);
+    assert.ok(elapsed >= 4000, `started after ${elapsed} ms`);
+    const pulled = await waitEvent(ns, 'p', 'Pulled');
+    assert.match(pulled.message ?? '', /^Successfully pulled image "httpd:2\.4" in 4\.\d+s$/);
+  });
+});
