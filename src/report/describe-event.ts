@@ -4,6 +4,7 @@
  * so an unchanged pod or a re-sent progress message never repeats.
  */
 import type { RolloutEvent } from '../core/types.js';
+import { readableMessage } from './format-verdict.js';
 
 /** A printable line about one subject, or nothing. */
 export interface EventLine {
@@ -83,7 +84,7 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
       if (e.event.type !== 'Warning') return undefined;
       return {
         subject: `event/${e.event.object}/${e.event.reason}/${e.event.message}`,
-        text: `event [${e.event.object}] ${e.event.reason}: ${e.event.message}`,
+        text: `event [${e.event.object}] ${e.event.reason}: ${readableMessage(e.event.message)}`,
         level: 'warn',
       };
     case 'problem': {

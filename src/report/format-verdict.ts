@@ -61,14 +61,16 @@ export function formatVerdict(verdict: Verdict, options: FormatVerdictOptions = 
   lines.push(`  ${statusLine(verdict)}`);
   if (ok) return lines.join('\n');
 
-  for (const group of groupProblems(verdict.problems)) {
+  const groups = groupProblems(verdict.problems);
+  for (const group of groups) {
     lines.push('', ...formatProblem(group[0]!, group.slice(1), c));
   }
   if (options.pulumiMessages === true && verdict.pulumiMessages.length > 0) {
     lines.push('', `  ${c.bold('Pulumi would report:')}`);
     for (const m of verdict.pulumiMessages) lines.push(`    * ${m}`);
   }
-  const hints = unique([...verdict.problems.flatMap((p) => p.hints), ...verdict.hints]);
+  // One pod per group is enough to dig into: its hints, then the Deployment's.
+  const hints = unique([...groups.flatMap((g) => g[0]!.hints), ...verdict.hints]);
   if (options.hints !== false && hints.length > 0) {
     lines.push('', `  ${c.bold('To dig further:')}`);
     for (const h of hints) lines.push(`    ${c.cyan(h)}`);
@@ -105,7 +107,7 @@ function formatProblem(p: Problem, alsoOn: Problem[], c: Palette): string[] {
   const container = p.container !== undefined ? ` ${p.initContainer === true ? 'init container' : 'container'} "${p.container}"` : '';
   const out = [`  ${c.red('●')} ${c.bold(`${p.object.kind}/${p.object.name}`)}${container}: ${p.explanation}`];
   const detail = (label: string, value: string) => out.push(`      ${c.dim(label.padEnd(12))} ${value}`);
-  detail('reason', p.message !== '' && p.message !== p.explanation ? `${p.reason}: ${oneLine(p.message)}` : p.reason);
+  detail('reason', p.message !== '' && p.message !== p.explanation ? `${p.reason}: ${oneLine(readableMessage(p.message))}` : p.reason);
   if (p.exitCode !== undefined) detail('exit code', String(p.exitCode));
   if (p.restartCount !== undefined && p.restartCount > 0) detail('restarts', String(p.restartCount));
   if (p.terminationMessage !== undefined && p.terminationMessage !== '') {
@@ -124,7 +126,7 @@ function formatProblem(p: Problem, alsoOn: Problem[], c: Palette): string[] {
     for (const e of events) {
       const count = e.count > 1 ? c.dim(` (${e.count} times)`) : '';
       const type = e.type === 'Warning' ? c.yellow(e.reason) : e.reason;
-      out.push(`        [${e.object}] ${type}: ${oneLine(e.message)}${count}`);
+      out.push(`        [${e.object}] ${type}: ${oneLine(readableMessage(e.message))}${count}`);
     }
   }
   return out;
@@ -138,10 +140,24 @@ function formatLog(log: LogTail, c: Palette): string[] {
   return [`${head}${c.dim(`, last ${log.lines.length} line${log.lines.length === 1 ? '' : 's'})`)}`, ...log.lines.map((l) => `        ${c.dim('│')} ${l}`)];
 }
 
-/** Same reason+message on the same object is one line with the highest count. */
+/**
+ * Strips the container runtime's wrapping (`rpc error: code = Unknown desc = Error response from
+ * daemon: `), as kubespy does: the rest is the registry's own words.
+ */
+export function readableMessage(message: string): string {
+  return message.replace(/rpc error: code = \w+ desc = /g, '').replace(/Error response from daemon: /g, '');
+}
+
+/**
+ * Same reason+message on the same object is one line with the highest count. The kubelet's bare
+ * echo events (`Failed: Error: ErrImagePull`) are dropped when a detailed event of the same reason
+ * about the same object is there.
+ */
 function dedupeEvents(events: EventDigest[]): EventDigest[] {
   const byKey = new Map<string, EventDigest>();
+  const detailed = new Set(events.filter((e) => !/^Error: \w+$/.test(e.message)).map((e) => `${e.object}\u0000${e.reason}`));
   for (const e of events) {
+    if (/^Error: \w+$/.test(e.message) && detailed.has(`${e.object}\u0000${e.reason}`)) continue;
     const key = `${e.object}\u0000${e.reason}\u0000${e.message}`;
     const seen = byKey.get(key);
     if (!seen || e.count > seen.count) byKey.set(key, e);

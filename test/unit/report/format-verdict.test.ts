@@ -57,3 +57,17 @@ test('formatVerdict - a missing Secret is named, its key too, never a value', ()
   const text = formatVerdict(failedVerdict([p]), { color: false });
   assert.match(text, /missing +Secret "db" key "password"/);
 });
+
+test('formatVerdict - strips the runtime wrapping and drops bare echo events', () => {
+  const p = imageProblem();
+  p.message = 'rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:nope not found: manifest unknown';
+  p.events = [
+    { type: 'Warning', reason: 'Failed', message: `Failed to pull image "nginx:nope": ${p.message}`, object: 'Pod/nginx-2-a', count: 2, lastSeen: '' },
+    { type: 'Warning', reason: 'Failed', message: 'Error: ErrImagePull', object: 'Pod/nginx-2-a', count: 2, lastSeen: '' },
+  ];
+  const text = formatVerdict(failedVerdict([p]), { color: false });
+  assert.doesNotMatch(text, /rpc error|Error response from daemon/);
+  assert.match(text, /reason +ImagePullBackOff: manifest for nginx:nope not found: manifest unknown/);
+  assert.doesNotMatch(text, /Error: ErrImagePull/);
+  assert.match(text, /\[Pod\/nginx-2-a\] Failed: Failed to pull image "nginx:nope": manifest for nginx:nope not found/);
+});
