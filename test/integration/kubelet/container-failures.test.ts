@@ -71,7 +71,7 @@ describe('container failures', { concurrency: true }, () => {
       { what: 'Unhealthy count >= 3', timeoutMs: 30_000, intervalMs: 300 },
     );
     report(t, `Unhealthy count ${counted.count} after ${took(t0)}`);
-    assert.equal(counted.name, first.name, 'repeats update the same Event');
+    assert.equal(counted.metadata.name, first.metadata.name, 'repeats update the same Event');
     const pod = await waitPod(ns, 'p', (p) => p, 'pod');
     assert.equal(pod.status?.phase, 'Running');
     assert.equal(cs(pod)?.ready, false);
