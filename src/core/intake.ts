@@ -29,7 +29,10 @@ function onDeployment(s: Draft, obs: Extract<ObjectObservation, { kind: 'Deploym
     return;
   }
   const min = s.target.minGeneration;
-  if (min !== undefined && (d.metadata?.generation ?? 0) < min) return; // stale: before the caller's write
+  if (min !== undefined && (d.metadata?.generation ?? 0) < min) {
+    s.staleGeneration = d.metadata?.generation ?? 0; // stale: from before the caller's write
+    return;
+  }
   s.deployment = d;
   if (!s.pulumi.reconciled) {
     if (!passesReconcileGate(d, min)) return;

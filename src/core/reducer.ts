@@ -101,7 +101,8 @@ function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): vo
   }
   for (const p of Object.values(next)) {
     const failsAt = deadlineOf(s, p);
-    const key = `${p.reason}|${p.explanation}|${failsAt ?? ''}`;
+    // A readiness probe's failure count rises every period: not news on its own.
+    const key = `${p.reason}|${p.explanation.replace(/\(\d+ failures?\)/, '')}|${failsAt ?? ''}`;
     if (memo.problems[p.id] === key) continue;
     memo.problems[p.id] = key;
     emit({ type: 'problem', problem: p, ...(failsAt !== undefined ? { failsAt } : {}) });
@@ -110,6 +111,17 @@ function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): vo
 
 function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, owned: Record<string, string>): void {
   if (!s.deployment) {
+    if (s.staleGeneration !== undefined) {
+      if (memo.reconcilingGeneration !== s.staleGeneration) {
+        memo.reconcilingGeneration = s.staleGeneration;
+        emit({
+          type: 'waiting',
+          reason: 'controller-reconciling',
+          message: `waiting for generation ${s.target.minGeneration ?? '?'} of the Deployment (seen generation ${s.staleGeneration})`,
+        });
+      }
+      return;
+    }
     if (s.synced && !memo.notFound) {
       memo.notFound = true;
       emit({ type: 'waiting', reason: 'not-found', message: `Deployment ${s.target.namespace}/${s.target.name} not found` });

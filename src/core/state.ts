@@ -64,6 +64,8 @@ export interface RolloutState {
   readonly now: number;
   readonly synced: boolean;
   readonly deployment?: V1Deployment;
+  /** Generation of a Deployment seen but ignored as stale (below `target.minGeneration`). */
+  readonly staleGeneration?: number;
   /** True once a `delete` of the Deployment was observed. */
   readonly deleted: boolean;
   /** Candidate ReplicaSets by uid (ownerReference Deployment named like the target; UID checked on use). */
