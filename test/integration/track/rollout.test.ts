@@ -90,7 +90,7 @@ describe('rollout scenarios', { concurrency: true }, () => {
     assert.deepEqual(r.of('revision').map((e) => e.change), ['initial']);
   });
 
-  it('scale-only change: no new revision, scaled event, waits for the new replicas', async (t) => {
+  it('scale-only change: no new revision, waits for the new replicas', async (t) => {
     const ns = await namespaceFor(t, 'scale');
     await createDeployment(ns, 'web', { replicas: 1 });
     const before = await waitRolledOut(ns, 'web');
