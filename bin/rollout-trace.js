@@ -1,14 +1,24 @@
 #!/usr/bin/env node
-// Runs the compiled CLI when the package is built (dist/), else the TypeScript source through tsx
-// (a development checkout).
+// In a development checkout (src/ present, tsx installed) run the TypeScript source, so a stale
+// dist/ never runs old code; in the published package (dist/ and bin/ only) run the compiled CLI.
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
-const compiled = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
-if (existsSync(compiled)) {
-  await import(pathToFileURL(compiled).href);
-} else {
-  const { register } = await import('tsx/esm/api');
+const source = new URL('../src/cli/main.ts', import.meta.url);
+const compiled = new URL('../dist/cli/main.js', import.meta.url);
+
+async function tsxRegister() {
+  try {
+    return (await import('tsx/esm/api')).register;
+  } catch {
+    return undefined;
+  }
+}
+
+const register = existsSync(fileURLToPath(source)) ? await tsxRegister() : undefined;
+if (register) {
   register();
-  await import(new URL('../src/cli/main.ts', import.meta.url).href);
+  await import(source.href);
+} else {
+  await import(compiled.href);
 }
