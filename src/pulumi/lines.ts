@@ -45,7 +45,7 @@ export function statusLine(e: RolloutEvent): StatusLine | undefined {
     case 'phase':
       return info(e.message);
     case 'replicaset': {
-      const head = `ReplicaSet ${e.name} (rev ${e.revision}, ${e.role})${e.created ? ' created' : ''}: `;
+      const head = `ReplicaSet ${e.name} (rev ${e.revision}, ${e.role}): `;
       // An old ReplicaSet being scaled down has more ready pods than it wants: say so plainly.
       if (e.ready > e.desired) return info(`${head}${e.ready} ready, scaling down to ${e.desired}`);
       return info(`${head}${e.ready}/${e.desired} ready, ${e.available} available`);

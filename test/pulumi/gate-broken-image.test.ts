@@ -6,6 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { withNamespace } from '../helpers/cluster.js';
 import { runProgram, visible } from './harness/program.js';
 import { renderTranscript } from './harness/transcript.js';
@@ -32,7 +33,9 @@ test('gate: a broken image fails the trace resource within the policy window', a
     },
   });
   const elapsed = (run.finishedAt - run.startedAt) / 1000;
-  console.log(renderTranscript(run.logs, { startedAt: run.startedAt }));
+  const transcript = renderTranscript(run.logs, { startedAt: run.startedAt });
+  console.log(transcript);
+  if (process.env.ROLLOUT_TRACE_WRITE_TRANSCRIPT) writeFileSync('docs/pulumi-transcript-gate.txt', `${transcript}\n`);
   console.log(`gate failed the update after ${elapsed.toFixed(1)}s (program start → program end)`);
 
   // The provider did not await (skipAwait), the gate did.

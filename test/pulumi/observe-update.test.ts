@@ -43,7 +43,7 @@ test('observe: live ReplicaSet/pod lines during the provider await of a revision
   const order = [
     /pod template changed \(spec\.containers\[nginx\]\.image: "nginx:1\.11-alpine" → "nginx:1\.12-alpine"\): tracing the rollout from revision 1/,
     /revision 2: new pod template/,
-    /ReplicaSet nginx-\w+ \(rev 2, new\) created/,
+    /ReplicaSet nginx-\w+ \(rev 2, new\): 0\/1 ready/,
     /ReplicaSet nginx-\w+ \(rev 2, new\).*: 3\/3 ready/,
     /revision 2 rolled out/,
   ];

@@ -1,0 +1,19 @@
+/**
+ * Child process for the Ctrl-C scenario: a gated rollout that never finishes on its own (the
+ * missing-image failure is set to fail only after 10 minutes). Prints `TRACING` once the trace is
+ * streaming lines, then waits to be interrupted.
+ */
+import { runProgram } from './program.js';
+import { nginxArgs } from './fixtures.js';
+
+const namespace = process.argv[2]!;
+await runProgram({
+  program: async () => {
+    const lib = await import('../../../src/pulumi/index.js');
+    const { trace } = lib.gatedDeployment('web', nginxArgs(namespace, 'nginx:1.99-does-not-exist', 1, 'web'), {}, {
+      policy: { classes: { 'image-pull-not-found': { afterSeconds: 600 } } },
+    });
+    trace.urn.apply(() => setTimeout(() => process.stdout.write('TRACING\n'), 3000));
+  },
+});
+process.stdout.write('PROGRAM-ENDED\n');
