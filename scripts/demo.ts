@@ -100,10 +100,11 @@ async function main(): Promise<void> {
     'We delete one of the pods. The ReplicaSet controller notices and starts a replacement;',
     'no rollout is triggered and the revision does not change. (--watch-for keeps tracing after the verdict.)',
   ]);
+  // Announced before the CLI starts: writing while its live view redraws would garble a terminal.
+  const victim = await somePod(core, 'nginx');
+  say(dim(`(4 s into the trace, the demo runs: kubectl delete pod ${victim})`));
   const kill = (async () => {
     await sleep(4000);
-    const victim = await somePod(core, 'nginx');
-    say(dim(`$ kubectl delete pod ${victim}`));
     await core.deleteNamespacedPod({ name: victim, namespace: NS });
   })();
   await rolloutTrace(['nginx', '--watch-for', '14s'], kubeconfig);
@@ -113,13 +114,13 @@ async function main(): Promise<void> {
     'We remove the app label from one pod. The ReplicaSet controller releases it (removes itself from',
     'ownerReferences) and treats it as gone: a new pod is started, and the relabeled pod keeps running, orphaned.',
   ]);
+  const relabeled = await somePod(core, 'nginx');
+  say(dim(`(4 s into the trace, the demo runs: kubectl label pod ${relabeled} app-)`));
   const relabel = (async () => {
     await sleep(4000);
-    const victim = await somePod(core, 'nginx');
-    say(dim(`$ kubectl label pod ${victim} app-`));
-    const pod = await core.readNamespacedPod({ name: victim, namespace: NS });
+    const pod = await core.readNamespacedPod({ name: relabeled, namespace: NS });
     pod.metadata!.labels = { quarantined: 'true' };
-    await core.replaceNamespacedPod({ name: victim, namespace: NS, body: pod });
+    await core.replaceNamespacedPod({ name: relabeled, namespace: NS, body: pod });
   })();
   await rolloutTrace(['nginx', '--watch-for', '14s'], kubeconfig);
   await relabel;

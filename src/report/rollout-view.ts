@@ -41,7 +41,11 @@ export interface DeploymentView {
   verdict?: Verdict;
   /** Events seen after the verdict (`--watch`). */
   watchingAfterVerdict: boolean;
+  /** The last few one-off happenings (pod deleted/orphaned, scaled...) the tree cannot show. */
+  notes: string[];
 }
+
+const MAX_NOTES = 3;
 
 /** Folds events into one {@link DeploymentView} per Deployment, in first-seen order. */
 export class RolloutView {
@@ -66,6 +70,7 @@ export class RolloutView {
         pods: new Map(),
         problems: new Map(),
         watchingAfterVerdict: false,
+        notes: [],
       };
       this.#deployments.set(key, view);
     }
@@ -108,8 +113,15 @@ export class RolloutView {
         break;
       case 'pod-deleted':
       case 'pod-orphaned':
-        // kubespy's view: a pod that left the ReplicaSet leaves the tree.
+        // kubespy's view: a pod that left the ReplicaSet leaves the tree (a note says why).
         v.pods.delete(e.name);
+        note(v, e.type === 'pod-deleted' ? `pod ${e.name} deleted` : `pod ${e.name} orphaned: relabeled, released by ReplicaSet ${e.replicaSet}`);
+        break;
+      case 'scaled':
+        note(v, `scaled from ${e.from} to ${e.to} replicas`);
+        break;
+      case 'superseded':
+        note(v, `revision ${e.revision} superseded by revision ${e.by}`);
         break;
       case 'paused':
         v.paused = true;
@@ -135,6 +147,11 @@ export class RolloutView {
     }
     return v;
   }
+}
+
+function note(v: DeploymentView, text: string): void {
+  v.notes.push(text);
+  if (v.notes.length > MAX_NOTES) v.notes.shift();
 }
 
 /** Problems currently reported about a pod. */

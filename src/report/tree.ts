@@ -38,7 +38,7 @@ export function treeHeader(v: DeploymentView, c: Palette): string {
   const parts = [`Deployment ${c.bold(v.key)}`];
   if (v.revision !== undefined) parts.push(`revision ${v.revision}`);
   if (v.paused) parts.push(c.yellow('paused'));
-  if (v.verdict && v.watchingAfterVerdict) parts.push(c.cyan('watching (Ctrl-C to stop)'));
+  if (v.verdict && v.watchingAfterVerdict) parts.push(c.cyan('watching for changes'));
   else if (v.phase !== undefined) parts.push(phaseLabel(v.phase));
   return parts.join(' · ');
 }
@@ -65,6 +65,7 @@ export function treeBody(v: DeploymentView, c: Palette): string[] {
       lines.push(`${lastGroup ? '   ' : '│  '}${lastPod ? '└─' : '├─'} ${podRow(v, pod, c)}`);
     });
   });
+  for (const n of v.notes) lines.push(c.dim(`• ${n}`));
   return lines;
 }
 

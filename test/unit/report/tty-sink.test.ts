@@ -60,3 +60,18 @@ test('tty sink - closing before a verdict leaves the last tree on screen', async
   assert.equal(final[0], 'Deployment demo/nginx · revision 2 · new ReplicaSet');
   assert.equal(final.length, 3);
 });
+
+test('tty sink - a relabeled pod leaves the tree with a note saying why (kubespy view + explanation)', async () => {
+  const stream = new FakeTty();
+  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' } });
+  const events = successfulRollout();
+  for (const e of events.slice(0, 10)) sink.write(e);
+  const d = { deployment: events[0]!.deployment, at: events[9]!.at };
+  sink.write({ ...d, type: 'pod-orphaned', name: 'nginx-2-a', replicaSet: 'nginx-2' });
+  sink.write({ ...d, type: 'pod', name: 'nginx-2-b', replicaSet: 'nginx-2', revision: '2', state: 'pending' });
+  const live = screen(stream.output).map((l) => l.trim());
+  assert.ok(!live.some((l) => l.includes('nginx-2-a container-creating')), live.join('\n'));
+  assert.ok(live.includes('│  └─ ○ nginx-2-b pending'), live.join('\n'));
+  assert.equal(live.at(-1), '• pod nginx-2-a orphaned: relabeled, released by ReplicaSet nginx-2');
+  await sink.close();
+});
