@@ -20,6 +20,16 @@ function unschedulable(pod: V1Pod, events: CoreV1Event[]): Finding | undefined {
   const message = (failed?.message || cond.message) ?? '';
   const scaleUp = latestEvent(events, (e) => e.reason === 'TriggeredScaleUp');
   const missing = parseMissing(message);
+  if (!missing && /unbound (immediate )?PersistentVolumeClaims/i.test(message)) {
+    // Waiting for a claim to bind is the PVC's problem, with the PVC's (longer) window.
+    return {
+      class: 'pvc-pending',
+      object: { kind: 'Pod', name: pod.metadata?.name ?? '' },
+      reason: 'Unschedulable',
+      message,
+      explanation: `pod waits for its PersistentVolumeClaim(s) to be bound: ${message}`,
+    };
+  }
   return {
     class: 'unschedulable',
     object: { kind: 'Pod', name: pod.metadata?.name ?? '' },

@@ -192,3 +192,21 @@ describe('parsers', () => {
     assert.deepEqual(parseMissing(`couldn't find key url in ConfigMap ${NS}/cfg`), { kind: 'ConfigMap', name: 'cfg', key: 'url' });
   });
 });
+
+describe('PVC waits', () => {
+  it('"unbound immediate PersistentVolumeClaims" is pvc-pending, not unschedulable', () => {
+    const msg = 'pod has unbound immediate PersistentVolumeClaims (repeated 2 times)';
+    const p = pod({ name: 'web-2-abc', rs: 'web-2', scheduled: { status: 'False', reason: 'Unschedulable', message: msg } });
+    const [problem] = diagnosePod(p, [], NOW);
+    assert.equal(problem?.class, 'pvc-pending');
+    assert.equal(problem?.id, 'pvc-pending/Pod/web-2-abc');
+  });
+  it('a missing PVC named by the scheduler is unschedulable with the claim named', () => {
+    const msg = 'persistentvolumeclaim "data" not found';
+    const p = pod({ name: 'web-2-abc', rs: 'web-2', scheduled: { status: 'False', reason: 'Unschedulable', message: msg } });
+    const [problem] = diagnosePod(p, [], NOW);
+    assert.equal(problem?.class, 'unschedulable');
+    assert.deepEqual(problem?.missing, { kind: 'PersistentVolumeClaim', name: 'data' });
+    assert.equal(problem?.explanation, 'pod cannot be scheduled: PersistentVolumeClaim "data" does not exist');
+  });
+});

@@ -224,3 +224,21 @@ describe('resolvePolicy', () => {
     });
   }
 });
+
+describe('pvc-pending', () => {
+  it('a referenced Pending PVC fails after 60 s, and Pulumi\'s bind line is in the verdict', async () => {
+    const { pvc } = await import('./builders.js');
+    const d = deployment({ revision: '2', generation: 2, pvcs: ['data'], conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-2')] });
+    const obs: Observation[] = [
+      ...rollingTo2(),
+      up('Deployment', d, 0),
+      up('PersistentVolumeClaim', pvc('data', 'Pending'), 1),
+      up('Event', event({ kind: 'PersistentVolumeClaim', name: 'data', reason: 'FailedBinding', message: 'no persistent volumes available for this claim and no storage class is set' }), 1),
+    ];
+    assert.equal(verdictOf(run([...obs, tick(60)], UPDATE).events), undefined);
+    const v = verdictOf(run([...obs, tick(61)], UPDATE).events);
+    assert.equal(v?.problems[0]?.class, 'pvc-pending');
+    assert.equal(v?.summary, 'persistentvolumeclaim data: PersistentVolumeClaim "data" is Pending: no persistent volumes available for this claim and no storage class is set (FailedBinding)');
+    assert.ok(v?.pulumiMessages.includes('Failed to bind PersistentVolumeClaim(s): "data"'));
+  });
+});
