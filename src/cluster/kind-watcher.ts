@@ -24,6 +24,8 @@ export interface KindWatcherHandlers<K extends WatchedKind> {
   synced(): void;
   /** The apiserver answered (a list, a watch opening, or a watch event). */
   contact(): void;
+  /** The first watch was accepted. */
+  watching?(): void;
   /** The loop gave up (401/403); it is stopped. */
   fatal(err: RolloutTraceError): void;
   /** A retryable failure happened (for debugging; the loop keeps going). */
@@ -58,6 +60,8 @@ export class KindWatcher<K extends WatchedKind> {
   lists = 0;
   /** True once the first list completed. */
   isSynced = false;
+  /** True once a watch was accepted (so list AND watch are permitted). */
+  hasWatched = false;
 
   private resourceVersion: string | undefined;
   private stopped = false;
@@ -263,6 +267,10 @@ export class KindWatcher<K extends WatchedKind> {
             this.opened++;
             this.active++;
             this.handlers.contact();
+            if (!this.hasWatched) {
+              this.hasWatched = true;
+              this.handlers.watching?.();
+            }
           },
           (err: unknown) => onDone(err ?? new Error('watch failed')),
         );

@@ -20,7 +20,10 @@ import { KindWatcher, type KindWatcherOptions } from './kind-watcher.js';
 export interface SourceSubscriber {
   /** Name of the tracked Deployment: Deployment observations of other names are not delivered. */
   readonly deploymentName: string;
-  /** An observation (object upsert/delete, then `synced` once, after the first complete lists). */
+  /**
+   * An observation: object upserts/deletes, and `synced` once every kind it needs was listed and
+   * its watch accepted (so a permission problem surfaces before `synced`, never after).
+   */
   onObservation(obs: Observation): void;
   /** The source failed for good (forbidden, unreachable, namespace missing); it is closed. */
   onError(err: RolloutTraceError): void;
@@ -174,6 +177,8 @@ export class NamespaceSource {
         },
         synced: () => {
           if (kind === 'Deployment') this.ensurePvcWatch();
+        },
+        watching: () => {
           for (const sub of [...this.subscribers]) this.maybeSync(sub);
         },
         contact: () => {
@@ -205,9 +210,10 @@ export class NamespaceSource {
 
   private maybeSync(sub: Entry): void {
     if (sub.synced || this.closed) return;
-    if (!BASE_KINDS.every((k) => this.watchers.get(k)?.isSynced)) return;
+    const ready = (w: AnyWatcher | undefined) => !!w && w.isSynced && w.hasWatched;
+    if (!BASE_KINDS.every((k) => ready(this.watchers.get(k)))) return;
     const pvc = this.watchers.get('PersistentVolumeClaim');
-    if (pvc && !pvc.isSynced) return;
+    if (pvc && !ready(pvc)) return;
     sub.synced = true;
     sub.s.onObservation({ type: 'synced', at: this.now() });
   }

@@ -81,6 +81,9 @@ class RolloutTracker {
   private graceTimer: NodeJS.Timeout | undefined;
   private readonly deadlines = new Map<string, number>();
   private deploymentPresent = false;
+  private synced = false;
+  /** A verdict the core reached before the source was synced, held until it is (see observe). */
+  private held: { verdict: Verdict; at: number } | undefined;
   private finished = false;
   private resolveVerdict!: (v: Verdict) => void;
   private rejectVerdict!: (e: unknown) => void;
@@ -145,7 +148,9 @@ class RolloutTracker {
       if (this.graceTimer) clearTimeout(this.graceTimer);
       this.graceTimer = undefined;
     }
+    if (obs.type === 'synced') this.synced = true;
     this.observe(obs);
+    if (obs.type === 'synced' && this.held) return void this.conclude(this.held.verdict, this.held.at);
     if (obs.type === 'synced' && !this.deploymentPresent && !this.finished) {
       this.graceTimer = setTimeout(() => this.notFound(), this.opts.notFoundGraceSeconds * 1000);
     }
@@ -154,11 +159,16 @@ class RolloutTracker {
   /** Feeds one observation to the core and publishes what it says; the verdict is held back for enrichment. */
   private observe(obs: Observation): void {
     if (this.finished) return;
+    if (this.held && (obs.type === 'timeout' || obs.type === 'cancel')) return void this.conclude(this.held.verdict, this.held.at);
     const [next, events] = reduce(this.state, obs);
     this.state = next;
     for (const e of events) {
       if (e.type === 'verdict') {
-        void this.conclude(e.verdict, e.at);
+        // Before `synced`, a list or watch may still be refused: hold the verdict so permission
+        // errors are reported deterministically rather than racing a quick success.
+        const early = !this.synced && obs.type !== 'timeout' && obs.type !== 'cancel';
+        if (early) this.held = { verdict: e.verdict, at: e.at };
+        else void this.conclude(e.verdict, e.at);
         return;
       }
       if (e.type === 'problem') {

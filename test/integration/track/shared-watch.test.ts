@@ -1,0 +1,65 @@
+/**
+ * Tracking 20 Deployments in one namespace opens ONE watch per kind, not one per Deployment —
+ * asserted from our own counter and from the apiserver's own gauge of open WATCH requests.
+ */
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { HttpMethod, RequestContext, type KubeConfig } from '@kubernetes/client-node';
+import { fetch } from 'undici';
+import { trackRollouts } from '../../../src/track/index.js';
+import { watchStats } from '../../../src/cluster/index.js';
+import { createDeployment, eventSeen, kubeConfig, namespaceFor } from './helpers.js';
+import type { RolloutEvent } from '../../../src/core/types.js';
+
+const RESOURCES = { Deployment: 'deployments', ReplicaSet: 'replicasets', Pod: 'pods', Event: 'events' } as const;
+
+/** Open namespace-scoped WATCH requests per resource, from the apiserver's /metrics. */
+async function openWatches(kc: KubeConfig): Promise<Record<string, number>> {
+  const url = `${kc.getCurrentCluster()!.server}/metrics`;
+  const ctx = new RequestContext(url, HttpMethod.GET);
+  await kc.applySecurityAuthentication(ctx);
+  const res = await fetch(url, { headers: ctx.getHeaders(), dispatcher: ctx.getDispatcher() as never });
+  assert.equal(res.status, 200, 'GET /metrics');
+  const text = await res.text();
+  const out: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const m = /^apiserver_longrunning_gauge\{(.*)\} (\d+)/.exec(line);
+    if (!m || !m[1]!.includes('verb="WATCH"') || !m[1]!.includes('scope="namespace"')) continue;
+    const resource = /resource="([^"]*)"/.exec(m[1]!)?.[1] ?? '';
+    out[resource] = (out[resource] ?? 0) + Number(m[2]);
+  }
+  return out;
+}
+
+it('20 Deployments in one namespace share one watch per kind', async (t) => {
+  const ns = await namespaceFor(t, 'shared');
+  const kc = kubeConfig();
+  const names = Array.from({ length: 20 }, (_, i) => `app-${i}`);
+  // Slow pods keep every rollout in progress while we count.
+  await Promise.all(names.map((n) => createDeployment(ns, n, { behaviour: { app: 'slow-start;seconds=60' } })));
+  const multi = trackRollouts(names.map((name) => ({ name, namespace: ns, kubeconfig: kc, timeoutSeconds: 120 })));
+  const events: RolloutEvent[] = [];
+  multi.subscribe((e) => events.push(e));
+  await eventSeen(events, () => new Set(events.filter((e) => e.type === 'pod').map((e) => e.deployment.name)).size === 20, 'pods of all 20 Deployments', 60_000);
+
+  const ours = watchStats();
+  const during = await openWatches(kc);
+  multi.stop();
+  const verdicts = await multi.verdicts;
+  await new Promise((r) => setTimeout(r, 500));
+  const after = await openWatches(kc);
+  const drop = Object.fromEntries(Object.values(RESOURCES).map((r) => [r, (during[r] ?? 0) - (after[r] ?? 0)]));
+  t.diagnostic(`our watches: active ${JSON.stringify(ours.active)}, opened ${JSON.stringify(ours.opened)}, lists ${JSON.stringify(ours.lists)}`);
+  t.diagnostic(`apiserver namespace-scoped WATCH gauge: during ${JSON.stringify(during)}; drop on stop ${JSON.stringify(drop)}`);
+
+  assert.equal(verdicts.length, 20);
+  assert.ok(verdicts.every((v) => v.outcome === 'cancelled'));
+  for (const [kind, resource] of Object.entries(RESOURCES)) {
+    assert.equal(ours.active[kind as keyof typeof RESOURCES], 1, `one open ${kind} watch`);
+    assert.equal(ours.lists[kind as keyof typeof RESOURCES], 1, `one ${kind} list`);
+    // Other clients of the shared cluster may open or close watches meanwhile, so allow a little
+    // noise — one watch per Deployment would show a drop of 20.
+    assert.ok(drop[resource]! >= 1 && drop[resource]! <= 4, `apiserver saw our ${resource} watches close: drop ${drop[resource]}`);
+  }
+  assert.equal(ours.active.PersistentVolumeClaim, 0, 'no PVC watch when no template mounts a claim');
+});
