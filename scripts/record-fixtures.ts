@@ -37,6 +37,8 @@ interface Scenario {
   description: string;
   /** Deployment created (and waited for) before recording, if any. */
   before?: (ns: string) => V1Deployment;
+  /** More preparation after `before` is ready (e.g. a quota, a second revision); returns the live Deployment. */
+  prepare?: (ctx: { core: CoreV1Api; apps: AppsV1Api; ns: string; current: V1Deployment }) => Promise<V1Deployment>;
   /** The change recorded: create or update the Deployment. */
   change: (ns: string, current?: V1Deployment) => V1Deployment;
   limitMs: number;
@@ -99,6 +101,38 @@ const SCENARIOS: Record<string, Scenario> = {
     change: (_ns, d) => withTemplate(d!, 'nginx:1.20', { 'sim.rollout-trace.dev/app': 'not-ready' }, true),
     limitMs: 60_000,
   },
+  unschedulable: {
+    description: 'update a ready Deployment to request more CPU than any node has',
+    before: (ns) => deployment(ns, 'nginx:1.19'),
+    change: (_ns, d) => {
+      const next = withTemplate(d!, 'nginx:1.20');
+      next.spec!.template.spec!.containers[0]!.resources = { requests: { cpu: '64' } };
+      return next;
+    },
+    limitMs: 40_000,
+  },
+  quota: {
+    description: 'update a ready Deployment in a namespace whose ResourceQuota allows no extra pod',
+    before: (ns) => deployment(ns, 'nginx:1.19'),
+    prepare: async ({ core, ns, current }) => {
+      await core.createNamespacedResourceQuota({ namespace: ns, body: { metadata: { name: 'pods' }, spec: { hard: { pods: '3' } } } });
+      await sleep(1500); // the quota controller fills status.used before admission enforces it
+      return current;
+    },
+    change: (_ns, d) => withTemplate(d!, 'nginx:1.20'),
+    limitMs: 40_000,
+  },
+  rollback: {
+    description: 'roll a Deployment at revision 2 back to the template of revision 1',
+    before: (ns) => deployment(ns, 'nginx:1.19'),
+    prepare: async ({ apps, ns }) => {
+      await updateDeployment(apps, ns, (d) => withTemplate(d, 'nginx:1.20'));
+      await sleep(500);
+      return waitReady(apps, ns);
+    },
+    change: (_ns, d) => withTemplate(d!, 'nginx:1.19'),
+    limitMs: 40_000,
+  },
   'missing-configmap': {
     description: 'update a ready Deployment to read an env var from a ConfigMap that does not exist',
     before: (ns) => deployment(ns, 'nginx:1.19'),
@@ -112,6 +146,18 @@ const SCENARIOS: Record<string, Scenario> = {
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Read-modify-replace with retries on 409 Conflict (controllers write status concurrently). */
+async function updateDeployment(apps: AppsV1Api, ns: string, change: (d: V1Deployment) => V1Deployment): Promise<V1Deployment> {
+  for (let attempt = 1; ; attempt++) {
+    const fresh = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
+    try {
+      return await apps.replaceNamespacedDeployment({ name: 'web', namespace: ns, body: change(fresh) });
+    } catch (err) {
+      if (attempt >= 5 || (err as { code?: number }).code !== 409) throw err;
+    }
+  }
+}
 
 async function waitReady(apps: AppsV1Api, ns: string): Promise<V1Deployment> {
   const deadline = Date.now() + 60_000;
@@ -144,6 +190,7 @@ async function record(kc: KubeConfig, name: string, sc: Scenario): Promise<Fixtu
     if (sc.before) {
       await apps.createNamespacedDeployment({ namespace: ns, body: sc.before(ns) });
       current = await waitReady(apps, ns);
+      if (sc.prepare) current = await sc.prepare({ core, apps, ns, current });
     }
     const target: TrackTarget = { namespace: ns, name: 'web' };
     const t0 = Date.now();
@@ -177,10 +224,9 @@ async function record(kc: KubeConfig, name: string, sc: Scenario): Promise<Fixtu
     }
     await sleep(1000); // let the synthetic ADDED events (the "list") arrive
     push({ type: 'synced', at: Date.now() });
-    const body = sc.change(ns, current);
     const written = current
-      ? await apps.replaceNamespacedDeployment({ name: 'web', namespace: ns, body })
-      : await apps.createNamespacedDeployment({ namespace: ns, body });
+      ? await updateDeployment(apps, ns, (d) => sc.change(ns, d))
+      : await apps.createNamespacedDeployment({ namespace: ns, body: sc.change(ns) });
     if (current) {
       target.baselineRevision = current.metadata?.annotations?.['deployment.kubernetes.io/revision'];
       target.minGeneration = written.metadata?.generation;

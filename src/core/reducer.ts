@@ -102,7 +102,9 @@ function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): vo
   for (const p of Object.values(next)) {
     const failsAt = deadlineOf(s, p);
     // A readiness probe's failure count rises every period: not news on its own.
-    const key = `${p.reason}|${p.explanation.replace(/\(\d+ failures?\)/, '')}|${failsAt ?? ''}`;
+    // Nor is a new pod name in a repeated FailedCreate ("pods \"web-x-abcde\" is forbidden").
+    const gist = p.explanation.replace(/\(\d+ failures?\)/, '').replace(/pods "[^"]*"/g, 'pods');
+    const key = `${p.reason}|${gist}|${failsAt ?? ''}`;
     if (memo.problems[p.id] === key) continue;
     memo.problems[p.id] = key;
     emit({ type: 'problem', problem: p, ...(failsAt !== undefined ? { failsAt } : {}) });

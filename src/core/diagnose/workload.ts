@@ -13,7 +13,7 @@ export function diagnoseReplicaSet(rs: V1ReplicaSet, events: CoreV1Event[]): Fin
   // An old FailedCreate event with the RS now complete is history, not a problem.
   const ready = (rs.status?.replicas ?? 0) >= (rs.spec?.replicas ?? 1);
   if (!active && ready) return undefined;
-  const message = (failedCreate?.message || cond?.message) ?? '';
+  const message = ((failedCreate?.message || cond?.message) ?? '').replace(/^\(combined from similar events\): /, '');
   return {
     class: 'replica-failure',
     object: { kind: 'ReplicaSet', name: rs.metadata?.name ?? '' },

@@ -8,7 +8,7 @@ import type { RolloutEvent } from '../../../src/core/index.js';
 import { loadFixture, replay } from '../../fixtures/replay.js';
 import { ofType } from './builders.js';
 
-const ALL = ['first-rollout', 'update-to-2', 'broken-image', 'crash-loop', 'not-ready', 'missing-configmap'];
+const ALL = ['first-rollout', 'update-to-2', 'broken-image', 'crash-loop', 'not-ready', 'missing-configmap', 'unschedulable', 'quota', 'rollback'];
 
 function firstProblemAt(events: RolloutEvent[], cls: string): number | undefined {
   return ofType(events, 'problem').find((e) => e.problem.class === cls)?.at;
@@ -115,5 +115,33 @@ describe('recorded fixtures: outcomes', () => {
     assert.equal(v?.problems[0]?.class, 'config-error');
     assert.deepEqual(v?.problems[0]?.missing, { kind: 'ConfigMap', name: 'app-config' });
     assert.match(v?.summary ?? '', /ConfigMap "app-config" does not exist \(CreateContainerConfigError\)$/);
+  });
+});
+
+describe('recorded fixtures: scheduling, quota, rollback', () => {
+  it('unschedulable: fails with the real scheduler\'s message 10 s after the first signal', () => {
+    const { events } = replay(loadFixture('unschedulable'));
+    const v = ofType(events, 'verdict')[0]?.verdict;
+    assert.equal(v?.problems[0]?.class, 'unschedulable');
+    assert.match(v?.summary ?? '', /^pod web-[a-z0-9]+-[a-z0-9]+: no node can run the pod: 0\/\d nodes are available: .*Insufficient cpu\. \(Unschedulable\)$/);
+    const first = firstProblemAt(events, 'unschedulable')!;
+    assert.ok(v!.finishedAt - first >= 10_000 && v!.finishedAt - first < 12_000);
+  });
+
+  it('quota: the new ReplicaSet\'s FailedCreate fails the rollout, announced once', () => {
+    const { events } = replay(loadFixture('quota'));
+    const v = ofType(events, 'verdict')[0]?.verdict;
+    assert.equal(v?.problems[0]?.class, 'replica-failure');
+    assert.equal(v?.problems[0]?.object.kind, 'ReplicaSet');
+    assert.match(v?.summary ?? '', /^replicaset web-[a-z0-9]+: pods cannot be created: Error creating: pods "web-[a-z0-9-]+" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=3, limited: pods=3 \(FailedCreate\)$/);
+    assert.equal(ofType(events, 'problem').length, 1, 'a new pod name in the same rejection is not news');
+    assert.ok(v?.hints.some((h) => h.includes('describe rs web-')));
+  });
+
+  it('rollback: restoring revision 1\'s template is revision 3, a rollback, and succeeds', () => {
+    const { events } = replay(loadFixture('rollback'));
+    assert.deepEqual(ofType(events, 'revision').map((e) => [e.revision, e.previous, e.change]), [['3', '2', 'rollback']]);
+    assert.equal(ofType(events, 'verdict')[0]?.verdict.outcome, 'succeeded');
+    assert.deepEqual(ofType(events, 'phase').map((e) => e.phase), ['new-replicaset', 'scaling-up', 'scaling-down-old', 'complete']);
   });
 });
