@@ -1,0 +1,120 @@
+/**
+ * The list+watch loop against the real apiserver: server-side watch ends, client-node's 30 s
+ * inactivity abort, and a real 410 Gone (a resourceVersion older than the watch cache) that must
+ * trigger a re-list emitting deletes for vanished objects.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { V1Pod } from '@kubernetes/client-node';
+import { KindWatcher } from '../../../src/cluster/kind-watcher.js';
+import { kindApis } from '../../../src/cluster/kinds.js';
+import { acquireNamespaceSource } from '../../../src/cluster/index.js';
+import type { Observation } from '../../../src/core/types.js';
+import { clients, createDeployment, kubeConfig, namespaceFor, waitUntil } from './helpers.js';
+
+function podWatcher(ns: string, opts: { watchTimeoutSeconds?: number } = {}) {
+  const changes: { type: 'upsert' | 'delete'; name: string }[] = [];
+  const retries: string[] = [];
+  let fatal: unknown;
+  const kc = kubeConfig();
+  const w = new KindWatcher(
+    kc,
+    ns,
+    kindApis(kc).Pod,
+    {
+      change: (type, obj) => changes.push({ type, name: obj.metadata?.name ?? '' }),
+      synced: () => undefined,
+      contact: () => undefined,
+      fatal: (e) => (fatal = e),
+      retry: (what, err) => retries.push(`${what}: ${String((err as Error)?.message ?? err)}`),
+    },
+    opts,
+  );
+  return { w, changes, retries, fatal: () => fatal };
+}
+
+describe('watch loop reliability', { concurrency: true }, () => {
+  it('re-watches from the last resourceVersion when the server ends the watch (no re-list)', async (t) => {
+    const ns = await namespaceFor(t, 'rewatch');
+    const { w, changes, fatal } = podWatcher(ns, { watchTimeoutSeconds: 1 });
+    w.start();
+    try {
+      await waitUntil(() => w.opened >= 4, { what: '4 watches opened', timeoutMs: 20_000 });
+      await createDeployment(ns, 'web');
+      await waitUntil(() => changes.some((c) => c.type === 'upsert' && c.name.startsWith('web-')), { what: 'pod upsert after re-watches', timeoutMs: 20_000 });
+      t.diagnostic(`opened ${w.opened} watches, ${w.lists} list(s)`);
+      assert.equal(w.lists, 1, 'clean server-side ends never re-list');
+      assert.equal(fatal(), undefined);
+    } finally {
+      w.stop();
+    }
+  });
+
+  it('a real 410 Gone re-lists and emits deletes for objects that vanished', async (t) => {
+    const ns = await namespaceFor(t, 'gone');
+    await createDeployment(ns, 'web');
+    const { w, changes } = podWatcher(ns);
+    w.start();
+    try {
+      await waitUntil(() => w.isSynced && w.active === 1, { what: 'synced and watching' });
+      // A pod we "missed" the deletion of while disconnected, and a resourceVersion far older than
+      // the watch cache: the apiserver answers the next watch with 410 Gone.
+      w.cache.set('ghost-uid', { metadata: { name: 'ghost', uid: 'ghost-uid', resourceVersion: '1' } } as V1Pod);
+      (w as unknown as { resourceVersion: string }).resourceVersion = '1';
+      (w as unknown as { currentWatch?: AbortController }).currentWatch?.abort();
+      await waitUntil(() => w.lists >= 2, { what: 're-list after 410', timeoutMs: 20_000 });
+      await waitUntil(() => changes.some((c) => c.type === 'delete' && c.name === 'ghost'), { what: 'delete for the vanished pod' });
+      await waitUntil(() => w.active === 1, { what: 'watching again' });
+      t.diagnostic(`lists ${w.lists}, opened ${w.opened}`);
+      assert.ok(!w.cache.has('ghost-uid'));
+      assert.ok([...w.cache.values()].some((p) => p.metadata?.name?.startsWith('web-')), 'real pods stay cached');
+    } finally {
+      w.stop();
+    }
+  });
+
+  it('client-node\'s 30 s inactivity abort on a quiet watch re-watches without an error', async (t) => {
+    const ns = await namespaceFor(t, 'quiet');
+    const { w, retries, fatal } = podWatcher(ns, { watchTimeoutSeconds: 290 });
+    w.start();
+    try {
+      await waitUntil(() => w.opened >= 2, { what: 'a second watch after ~30 s of silence', timeoutMs: 45_000 });
+      t.diagnostic(`opened ${w.opened} watches, ${w.lists} list(s), retries ${JSON.stringify(retries)}`);
+      assert.equal(w.lists, 1);
+      assert.deepEqual(retries, [], 'an inactivity abort is not a failure');
+      assert.equal(fatal(), undefined);
+    } finally {
+      w.stop();
+    }
+  });
+
+  it('the PVC watch opens only for a Deployment whose template mounts a claim', async (t) => {
+    const ns = await namespaceFor(t, 'pvc');
+    await createDeployment(ns, 'plain');
+    await createDeployment(ns, 'stateful', {
+      podSpec: { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] },
+      container: { volumeMounts: [{ name: 'data', mountPath: '/data' }] },
+    });
+    await clients().core.createNamespacedPersistentVolumeClaim({
+      namespace: ns,
+      body: { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+    });
+    const source = acquireNamespaceSource(kubeConfig(), ns);
+    const plain: Observation[] = [];
+    const unsubPlain = source.subscribe({ deploymentName: 'plain', onObservation: (o) => plain.push(o), onError: () => undefined });
+    await waitUntil(() => plain.some((o) => o.type === 'synced'), { what: 'plain synced' });
+    assert.equal(source.stats().opened.PersistentVolumeClaim, 0, 'no PVC watch for a Deployment without claims');
+    const stateful: Observation[] = [];
+    const unsubStateful = source.subscribe({ deploymentName: 'stateful', onObservation: (o) => stateful.push(o), onError: () => undefined });
+    await waitUntil(() => stateful.some((o) => o.type === 'synced'), { what: 'stateful synced' });
+    const pvcSeen = stateful.findIndex((o) => o.type === 'upsert' && o.kind === 'PersistentVolumeClaim');
+    const syncedAt = stateful.findIndex((o) => o.type === 'synced');
+    assert.ok(pvcSeen >= 0 && pvcSeen < syncedAt, 'the claim is delivered before synced');
+    assert.equal(source.stats().active.PersistentVolumeClaim, 1);
+    assert.ok(!stateful.some((o) => o.type === 'upsert' && o.kind === 'Deployment' && o.object.metadata?.name !== 'stateful'), 'only its own Deployment');
+    unsubPlain();
+    assert.equal(source.isClosed, false, 'still shared by the other subscriber');
+    unsubStateful();
+    assert.equal(source.isClosed, true, 'closed with the last subscriber');
+  });
+});
