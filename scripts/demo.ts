@@ -102,12 +102,12 @@ async function main(): Promise<void> {
   ]);
   // Announced before the CLI starts: writing while its live view redraws would garble a terminal.
   const victim = await somePod(core, 'nginx');
-  say(dim(`(4 s into the trace, the demo runs: kubectl delete pod ${victim})`));
+  say(dim(`(8 s after the command starts, the demo runs: kubectl delete pod ${victim})`));
   const kill = (async () => {
-    await sleep(4000);
+    await sleep(8000);
     await core.deleteNamespacedPod({ name: victim, namespace: NS });
   })();
-  await rolloutTrace(['nginx', '--watch-for', '14s'], kubeconfig);
+  await rolloutTrace(['nginx', '--watch-for', '16s'], kubeconfig);
   await kill;
 
   scene(4, 'relabel a pod', [
@@ -115,14 +115,14 @@ async function main(): Promise<void> {
     'ownerReferences) and treats it as gone: a new pod is started, and the relabeled pod keeps running, orphaned.',
   ]);
   const relabeled = await somePod(core, 'nginx');
-  say(dim(`(4 s into the trace, the demo runs: kubectl label pod ${relabeled} app-)`));
+  say(dim(`(8 s after the command starts, the demo runs: kubectl label pod ${relabeled} app-)`));
   const relabel = (async () => {
-    await sleep(4000);
+    await sleep(8000);
     const pod = await core.readNamespacedPod({ name: relabeled, namespace: NS });
     pod.metadata!.labels = { quarantined: 'true' };
     await core.replaceNamespacedPod({ name: relabeled, namespace: NS, body: pod });
   })();
-  await rolloutTrace(['nginx', '--watch-for', '14s'], kubeconfig);
+  await rolloutTrace(['nginx', '--watch-for', '16s'], kubeconfig);
   await relabel;
 
   scene(5, 'a broken rollout: the image tag does not exist', [

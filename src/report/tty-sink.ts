@@ -54,7 +54,10 @@ export class TtySink implements Sink {
     const pending = [...this.#live].map((key) => this.#view.deployments.find((d) => d.key === key)!);
     this.#live.clear();
     this.#spinner.stop();
-    for (const view of pending) this.#stream.write(`${this.#finalTree(view)}\n`);
+    for (const view of pending) {
+      view.watchingAfterVerdict = false; // the watch is over: the header shows the phase again
+      this.#stream.write(`${this.#finalTree(view)}\n`);
+    }
     await flush(this.#stream);
   }
 
