@@ -125,6 +125,23 @@ describe('failure verdicts', { concurrency: true }, () => {
     assert.ok(r.ms < 45_000);
   });
 
+  it('PVC Pending (no provisioner): pvc-pending within an overridden 3 s window', async (t) => {
+    const ns = await namespaceFor(t, 'pvc');
+    await clients().core.createNamespacedPersistentVolumeClaim({
+      namespace: ns,
+      body: { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+    });
+    await createDeployment(ns, 'app', {
+      podSpec: { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] },
+      container: { volumeMounts: [{ name: 'data', mountPath: '/data' }] },
+    });
+    const r = await trace(ns, 'app', { timeoutSeconds: 60, policy: { classes: { 'pvc-pending': { afterSeconds: 3 } } } });
+    t.diagnostic(`pvc: time-to-verdict ${(r.ms / 1000).toFixed(1)} s (${describeVerdict(r)})`);
+    const p = mainProblem(r, 'pvc-pending');
+    assert.match(`${p.object.kind} ${p.explanation} ${p.message}`, /PersistentVolumeClaim/);
+    assert.ok(r.ms < 30_000);
+  });
+
   it('a transient image-pull error still rolls out', async (t) => {
     const ns = await namespaceFor(t, 'transient');
     // Always pull: otherwise the node's cached image skips the pull (and its failure).
