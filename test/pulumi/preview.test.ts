@@ -7,27 +7,13 @@ import assert from 'node:assert/strict';
 import { clients, withNamespace } from '../helpers/cluster.js';
 import { runProgram, visible } from './harness/program.js';
 import { renderTranscript } from './harness/transcript.js';
-
-const labels = { app: 'web' };
-
-function deploymentBody(namespace: string, name: string, image: string, replicas: number) {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace },
-    spec: {
-      replicas,
-      selector: { matchLabels: labels },
-      template: { metadata: { labels }, spec: { containers: [{ name: 'nginx', image, ports: [{ containerPort: 80 }] }] } },
-    },
-  };
-}
+import { applyReady, nginxArgs } from './harness/fixtures.js';
 
 test('preview reports new rollout / scale only / create, writes nothing', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-preview');
   const { apps } = clients();
-  await apps.createNamespacedDeployment({ namespace, body: deploymentBody(namespace, 'web', 'nginx:1.19', 2) });
-  await apps.createNamespacedDeployment({ namespace, body: deploymentBody(namespace, 'api', 'nginx:1.19', 2) });
+  await applyReady(namespace, 'web', 'nginx:1.19', 2);
+  await applyReady(namespace, 'api', 'nginx:1.19', 2);
   const before = await apps.listNamespacedDeployment({ namespace });
 
   const run = await runProgram({
@@ -37,14 +23,9 @@ test('preview reports new rollout / scale only / create, writes nothing', async 
       const lib = await import('../../src/pulumi/index.js');
       const k8s = await import('@pulumi/kubernetes');
       lib.traceDeployments();
-      const spec = (image: string, replicas: number) => ({
-        replicas,
-        selector: { matchLabels: labels },
-        template: { metadata: { labels }, spec: { containers: [{ name: 'nginx', image, ports: [{ containerPort: 80 }] }] } },
-      });
-      new k8s.apps.v1.Deployment('web', { metadata: { name: 'web', namespace }, spec: spec('nginx:1.20', 2) });
-      new k8s.apps.v1.Deployment('api', { metadata: { name: 'api', namespace }, spec: spec('nginx:1.19', 5) });
-      new k8s.apps.v1.Deployment('worker', { metadata: { namespace }, spec: spec('nginx:1.19', 1) });
+      new k8s.apps.v1.Deployment('web', nginxArgs(namespace, 'nginx:1.20', 2, 'web'));
+      new k8s.apps.v1.Deployment('api', nginxArgs(namespace, 'nginx:1.19', 5, 'api'));
+      new k8s.apps.v1.Deployment('worker', nginxArgs(namespace, 'nginx:1.19', 1));
     },
   });
 
@@ -55,7 +36,7 @@ test('preview reports new rollout / scale only / create, writes nothing', async 
   assert.equal(shown.length, 3, shown.map((l) => l.message).join('\n'));
   assert.ok(shown.every((l) => !l.ephemeral && l.severity === 1));
   const on = (name: string) => shown.find((l) => l.urn.endsWith(`::${name}-rollout`))?.message ?? '';
-  assert.match(on('web'), /pod template of .*\/web changes \(.*image: "nginx:1\.19" → "nginx:1\.20"\): the update starts a new rollout \(live: revision 1, 0\/2 ready\)/);
+  assert.match(on('web'), /pod template of .*\/web changes \(.*image: "nginx:1\.19" → "nginx:1\.20"\): the update starts a new rollout \(live: revision 1, 2\/2 ready\)/);
   assert.match(on('api'), /scales 2 → 5 replicas, pod template unchanged: no new rollout/);
   assert.match(on('worker'), /does not exist yet: the update creates it \(revision 1, 1 replica\)/);
 
