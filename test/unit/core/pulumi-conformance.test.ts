@@ -216,3 +216,49 @@ describe('Pulumi await conformance', () => {
     ]);
   });
 });
+
+describe('Pulumi pod checker messages (pulumi-await.md §2)', async () => {
+  const { pulumiPodMessage, trimImagePullMsg } = await import('../../../src/core/index.js');
+  const { running, terminatedLast } = await import('./builders.js');
+  const base = { name: 'web-2-abc', rs: 'web-2' };
+  it('unscheduled pods yield nothing (Info severity is dropped)', () => {
+    assert.equal(pulumiPodMessage(pod({ ...base, scheduled: { status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available' } })), undefined);
+  });
+  it('a pod without an Initialized condition yields nothing', () => {
+    const p = pod({ ...base });
+    p.status!.conditions = p.status!.conditions!.filter((c) => c.type === 'PodScheduled');
+    assert.equal(pulumiPodMessage(p), undefined);
+  });
+  it('ContainerCreating is suppressed, the Ready condition message remains', () => {
+    assert.equal(
+      pulumiPodMessage(pod({ ...base, containers: [waiting('ContainerCreating', undefined)] })),
+      '[Pod apps/web-2-abc]: containers with unready status: [app]',
+    );
+  });
+  it('CrashLoopBackOff plus the last termination, newline-joined, RFC 3339 UTC', () => {
+    const p = pod({ ...base, containers: [waiting('CrashLoopBackOff', 'back-off 20s restarting failed container=app pod=web-2-abc_apps(pod-web-2-abc)', { restarts: 2, last: terminatedLast(1, 'Error', 'boom') })] });
+    assert.equal(
+      pulumiPodMessage(p),
+      '[Pod apps/web-2-abc]: containers with unready status: [app][CrashLoopBackOff] back-off 20s restarting failed container=app pod=web-2-abc_apps(pod-web-2-abc)\n' +
+        'container "app" terminated at 2026-11-22T04:00:20Z (Error: exit code 1)\nboom',
+    );
+  });
+  it('the namespace is omitted for `default`', () => {
+    const p = pod({ ...base, containers: [waiting('ErrImagePull', 'rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:nope not found: manifest unknown')] });
+    p.metadata!.namespace = 'default';
+    assert.equal(pulumiPodMessage(p), '[Pod web-2-abc]: containers with unready status: [app][ErrImagePull] manifest for nginx:nope not found');
+  });
+  it('init failures: Initialized=False with the main container waiting PodInitializing', () => {
+    const p = pod({
+      ...base,
+      initSpecs: [{ name: 'migrate', image: 'busybox:1.32' }],
+      initContainers: [waiting('CrashLoopBackOff', 'back-off', { name: 'migrate', restarts: 1, last: terminatedLast(2) })],
+      containers: [waiting('PodInitializing', undefined)],
+    });
+    assert.equal(pulumiPodMessage(p), '[Pod apps/web-2-abc]: containers with incomplete status: [migrate][PodInitializing] ');
+  });
+  it('ready and succeeded pods yield nothing; trimImagePullMsg strips the daemon prefix and suffix', () => {
+    assert.equal(pulumiPodMessage(pod({ ...base, containers: [running()] })), undefined);
+    assert.equal(trimImagePullMsg('rpc error: code = Unknown desc = Error response from daemon: x: manifest unknown'), 'x');
+  });
+});
