@@ -43,16 +43,24 @@ export function kubernetesProviderMocks(opts: ProviderOptions, preview: boolean)
   const record: ProviderRecord = { writes: 0, awaits: [] };
   const apps = opts.kc.makeApiClient(AppsV1Api);
   const objects = KubernetesObjectApi.makeApiClient(opts.kc);
+  /** Default namespace of each explicit provider, by the `<urn>::<id>` reference resources carry. */
+  const providerNamespaces = new Map<string, string>();
   const mocks = {
-    async newResource(args: { type: string; name: string; inputs: Record<string, any> }) {
+    async newResource(args: { type: string; name: string; inputs: Record<string, any>; provider?: string }) {
+      if (args.type === 'pulumi:providers:kubernetes') {
+        providerNamespaces.set(args.name, args.inputs.namespace);
+        return { id: `${args.name}-id`, state: args.inputs };
+      }
       if (args.type !== 'kubernetes:apps/v1:Deployment') return { id: `${args.name}-id`, state: args.inputs };
+      // `urn:pulumi:stack::project::pulumi:providers:kubernetes::<name>::<id>`
+      const providerName = args.provider?.split('::')[3];
       const obj = stripUndefined(args.inputs) as V1Deployment & { apiVersion: string; kind: string };
       obj.metadata ??= {};
       if (!obj.metadata.name) {
         obj.metadata.name = `${args.name}-${randomBytes(4).toString('hex')}`;
         obj.metadata.annotations = { ...obj.metadata.annotations, 'pulumi.com/autonamed': 'true' };
       }
-      const namespace = obj.metadata.namespace ?? 'default';
+      const namespace = obj.metadata.namespace ?? (providerName && providerNamespaces.get(providerName)) ?? 'default';
       const name = obj.metadata.name;
       if (preview) return { id: '', state: obj };
       const before = await apps.readNamespacedDeployment({ name, namespace }).catch(() => undefined);
