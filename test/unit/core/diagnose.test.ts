@@ -210,3 +210,25 @@ describe('PVC waits', () => {
     assert.equal(problem?.explanation, 'pod cannot be scheduled: PersistentVolumeClaim "data" does not exist');
   });
 });
+
+describe('hints and liveness', async () => {
+  const { kubectlHints } = await import('../../../src/core/index.js');
+  it('kubectlHints covers logs --previous, describe, events, rollout status/undo', () => {
+    assert.deepEqual(kubectlHints({ namespace: 'apps', name: 'web' }, { kind: 'Pod', name: 'web-1-a', container: 'app', crashed: true }), [
+      'kubectl -n apps logs web-1-a -c app --previous',
+      'kubectl -n apps describe pod web-1-a',
+      'kubectl -n apps get events --field-selector involvedObject.name=web-1-a',
+      'kubectl -n apps rollout status deployment/web',
+      'kubectl -n apps rollout undo deployment/web',
+    ]);
+    assert.deepEqual(kubectlHints({ namespace: 'apps', name: 'web' }, { kind: 'ReplicaSet', name: 'web-1' }).slice(0, 1), ['kubectl -n apps describe rs web-1']);
+  });
+  it('a liveness-probe restart loop carries the probe on the crash-loop problem', () => {
+    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('CrashLoopBackOff', 'back-off 10s', { restarts: 2, last: terminatedLast(137, 'Error') })] });
+    p.spec!.containers[0]!.livenessProbe = { tcpSocket: { port: 5432 } };
+    const ev = event({ kind: 'Pod', name: 'web-2-abc', reason: 'Unhealthy', message: 'Liveness probe failed: dial tcp 10.0.0.5:5432: connect: connection refused', count: 6 });
+    const [problem] = diagnosePod(p, [ev], NOW);
+    assert.equal(problem?.class, 'crash-loop');
+    assert.deepEqual(problem?.probe, { kind: 'liveness', handler: 'tcp :5432', failures: 6 });
+  });
+});
