@@ -82,6 +82,8 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
     case 'k8s-event':
       // Normal events (Scheduled, Pulling, Started...) are what the pod lines already say.
       if (e.event.type !== 'Warning') return undefined;
+      // The kubelet's bare echo (`Failed: Error: ErrImagePull`) repeats the pod line's reason.
+      if (/^Error: \w+$/.test(e.event.message)) return undefined;
       return {
         subject: `event/${e.event.object}/${e.event.reason}/${e.event.message}`,
         text: `event [${e.event.object}] ${e.event.reason}: ${readableMessage(e.event.message)}`,

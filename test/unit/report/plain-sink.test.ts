@@ -57,6 +57,16 @@ test('plain sink - never repeats a line (same pod state, same progress message, 
   assert.equal(bodies.filter((l) => l.includes('Failed to pull image')).length, 1);
 });
 
+test('plain sink - the kubelet\'s bare echo events are left out, Normal events too', async () => {
+  const [started, , , pod] = failedRollout();
+  const d = { deployment: started!.deployment, at: started!.at };
+  const echo = { type: 'Warning' as const, reason: 'Failed', message: 'Error: ErrImagePull', object: 'Pod/nginx-2-a', count: 1, lastSeen: '' };
+  const normal = { ...echo, type: 'Normal' as const, reason: 'Pulling', message: 'Pulling image "nginx:nonexistent"' };
+  const out = await render([started!, pod!, { ...d, type: 'k8s-event', event: echo }, { ...d, type: 'k8s-event', event: normal }]);
+  assert.doesNotMatch(out, /Error: ErrImagePull|Pulling image/);
+  assert.match(out, /waiting - ErrImagePull/);
+});
+
 test('plain sink - several Deployments interleave, each line names its own', async () => {
   const a = successfulRollout({ namespace: 'demo', name: 'api' });
   const b = successfulRollout({ namespace: 'demo', name: 'web' });
