@@ -3,7 +3,7 @@
  * (Node status and Lease heartbeats, pod status, events, container logs), for the embedded
  * control plane. Conventions: docs/simulated-kubelet.md.
  */
-import { CoordinationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CoordinationV1Api, CoreV1Api, KubeConfig, type V1Taint } from '@kubernetes/client-node';
 import { KubeletNode, type KubeletTiming } from './kubelet-node.js';
 
 export { BEHAVIOUR_ANNOTATION_PREFIX } from './behaviour.js';
@@ -32,6 +32,8 @@ export interface KubeletOptions {
    * Default: env `ROLLOUT_TRACE_SIM_SYNC_SECONDS`, else 3.
    */
   syncRetrySeconds?: number;
+  /** Taints every Node registers with (like the kubelet's `--register-with-taints`). */
+  taints?: V1Taint[];
   /** Upper bound on the termination grace period actually waited (default 2 s). */
   maxGraceSeconds?: number;
   /** Where diagnostic lines go (default: nowhere). */
@@ -84,6 +86,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
       cpu: opts.cpu ?? '4',
       memory: opts.memory ?? '8Gi',
       maxPods: opts.maxPods ?? 110,
+      taints: opts.taints,
       timing,
       log,
     }),

@@ -3,7 +3,7 @@
  * pods bound to the node, and a pod worker per pod.
  */
 import type { Server } from 'node:https';
-import type { CoordinationV1Api, CoreV1Api, KubeConfig, V1Pod } from '@kubernetes/client-node';
+import type { CoordinationV1Api, CoreV1Api, KubeConfig, V1Pod, V1Taint } from '@kubernetes/client-node';
 import { Backoff } from './backoff.js';
 import { EventRecorder } from './events.js';
 import { startLogServer } from './log-server.js';
@@ -30,6 +30,7 @@ export interface KubeletNodeOptions {
   cpu: string;
   memory: string;
   maxPods: number;
+  taints?: V1Taint[];
   timing: KubeletTiming;
   log: (line: string) => void;
 }
@@ -59,7 +60,7 @@ export class KubeletNode {
     const { server, port } = await startLogServer((ns, name) => this.findPod(ns, name));
     this.server = server;
     this.node = new SimNode(
-      { name: opts.name, cpu: opts.cpu, memory: opts.memory, maxPods: opts.maxPods, kubeletPort: port },
+      { name: opts.name, cpu: opts.cpu, memory: opts.memory, maxPods: opts.maxPods, kubeletPort: port, taints: opts.taints },
       opts.index,
       opts.core,
       opts.coordination,

@@ -5,7 +5,7 @@
  * `kube-node-lease` are renewed every 10 s.
  */
 import { createHash } from 'node:crypto';
-import type { CoordinationV1Api, CoreV1Api, V1Lease, V1Node, V1NodeCondition } from '@kubernetes/client-node';
+import type { CoordinationV1Api, CoreV1Api, V1Lease, V1Node, V1NodeCondition, V1Taint } from '@kubernetes/client-node';
 import { PatchStrategy, setHeaderOptions, V1MicroTime } from '@kubernetes/client-node';
 import type { EventRecorder } from './events.js';
 import { errorText } from './events.js';
@@ -29,6 +29,8 @@ export interface NodeSpec {
   memory: string;
   maxPods: number;
   kubeletPort: number;
+  /** Taints the Node registers with (the kubelet's `--register-with-taints`). */
+  taints?: V1Taint[];
 }
 
 /** A registered Node whose heartbeats run until `stop()`. */
@@ -185,7 +187,7 @@ export class SimNode {
       apiVersion: 'v1',
       kind: 'Node',
       metadata: { name: this.spec.name, labels: this.labels(), annotations: this.annotations() },
-      spec: {},
+      spec: this.spec.taints?.length ? { taints: this.spec.taints } : {},
       // Node creation keeps status: capacity is there before the scheduler first sees the Node.
       status: {
         ...(this.staticStatus() as V1Node['status']),

@@ -1,0 +1,57 @@
+/**
+ * Failures that never reach the kubelet, produced by the real scheduler and admission on a
+ * cluster of simulated nodes: unschedulable pods and ResourceQuota rejections.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { clients, deployment, report, took, waitEvent, waitUntil, withNamespace } from './support.js';
+
+test('a pod requesting 64 CPUs is unschedulable with the real scheduler\'s message', async (t) => {
+  const ns = await withNamespace(t, 'kubelet-unsched');
+  const { core } = clients();
+  const nodes = (await core.listNode()).items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+  const t0 = Date.now();
+  await core.createNamespacedPod({
+    namespace: ns,
+    body: { metadata: { name: 'big' }, spec: { containers: [{ name: 'app', image: 'nginx:1.19', resources: { requests: { cpu: '64' } } }] } },
+  });
+  const event = await waitEvent(ns, 'big', 'FailedScheduling', /Insufficient cpu/);
+  report(t, `FailedScheduling after ${took(t0)}: ${event.message}`);
+  assert.match(event.message ?? '', /^0\/\d+ nodes are available: \d+ Insufficient cpu\.$/);
+  const n = Number(/^0\/(\d+)/.exec(event.message ?? '')?.[1]);
+  assert.ok(n >= nodes.length, `counts all ${nodes.length} Ready nodes`);
+  const pod = await core.readNamespacedPod({ name: 'big', namespace: ns });
+  const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+  assert.equal(scheduled?.status, 'False');
+  assert.equal(scheduled?.reason, 'Unschedulable');
+  assert.equal(pod.status?.phase, 'Pending');
+  assert.equal(pod.spec?.nodeName, undefined);
+});
+
+test('a ResourceQuota makes the ReplicaSet report FailedCreate and the Deployment ReplicaFailure', async (t) => {
+  const ns = await withNamespace(t, 'kubelet-quota');
+  const { core, apps } = clients();
+  await core.createNamespacedResourceQuota({ namespace: ns, body: { metadata: { name: 'pods' }, spec: { hard: { pods: '1' } } } });
+  // The quota controller must have computed usage before admission enforces it.
+  await waitUntil(async () => (await core.readNamespacedResourceQuota({ name: 'pods', namespace: ns })).status?.used, {
+    what: 'quota usage computed',
+    timeoutMs: 20_000,
+  });
+  const t0 = Date.now();
+  await apps.createNamespacedDeployment({ namespace: ns, body: deployment('web', 3, { image: 'nginx:1.19' }) });
+  const d = await waitUntil(
+    async () => {
+      const d = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
+      return d.status?.conditions?.find((c) => c.type === 'ReplicaFailure' && c.status === 'True') ? d : undefined;
+    },
+    { what: 'ReplicaFailure condition', timeoutMs: 30_000 },
+  );
+  report(t, `ReplicaFailure after ${took(t0)}`);
+  const failure = d.status!.conditions!.find((c) => c.type === 'ReplicaFailure')!;
+  assert.equal(failure.reason, 'FailedCreate');
+  assert.match(failure.message ?? '', /exceeded quota: pods, requested: pods=1, used: pods=1, limited: pods=1/);
+  const rs = (await apps.listNamespacedReplicaSet({ namespace: ns })).items[0];
+  const event = await waitEvent(ns, rs.metadata!.name!, 'FailedCreate');
+  assert.match(event.message ?? '', /forbidden: exceeded quota: pods/);
+  assert.equal(event.source?.component, 'replicaset-controller');
+});
