@@ -23,7 +23,7 @@ test('the cluster\'s simulated Nodes look like 1.20 kubelets and renew their Lea
     assert.equal(node.metadata?.labels?.['kubernetes.io/hostname'], name);
     assert.equal(node.status?.capacity?.pods, '110');
     assert.equal(node.status?.capacity?.cpu, '4');
-    assert.match(node.status?.allocatable?.memory ?? '', /^\d+Ki$/);
+    assert.match(node.status?.allocatable?.memory ?? '', /^\d+(Ki|Mi|Gi)$/);
     const conditions = Object.fromEntries((node.status?.conditions ?? []).map((c) => [c.type, c.status]));
     assert.deepEqual(conditions, { MemoryPressure: 'False', DiskPressure: 'False', PIDPressure: 'False', Ready: 'True' });
     assert.ok(!(node.spec?.taints ?? []).some((x) => x.key.startsWith('node.kubernetes.io/')), 'no not-ready/unreachable taint');
@@ -50,12 +50,16 @@ test('startKubelet() registers Ready Nodes, stop() releases them, a restart re-a
   const prefix = `t-${randomBytes(3).toString('hex')}`;
   // A taint keeps other tests' pods off this short-lived node.
   const taints = [{ key: 'rollout-trace.dev/test-node', value: 'kubelet', effect: 'NoSchedule' }];
+  const running: Array<{ stop(): Promise<void> }> = [];
   t.after(async () => {
+    // Stop first: a running kubelet re-registers a deleted Node, as a real one does.
+    for (const k of running) await k.stop();
     await core.deleteNode({ name: `${prefix}-1` }).catch(() => undefined);
     await kc.makeApiClient(CoordinationV1Api).deleteNamespacedLease({ name: `${prefix}-1`, namespace: 'kube-node-lease' }).catch(() => undefined);
   });
   const t0 = Date.now();
   const first = await startKubelet({ kubeconfig: kc, nodes: 1, namePrefix: prefix, taints, cpu: '2', memory: '1Gi', maxPods: 20 });
+  running.push(first);
   report(t, `1 node Ready in ${took(t0)}`);
   assert.deepEqual(first.nodes, [`${prefix}-1`]);
   const node = await core.readNode({ name: `${prefix}-1` });
@@ -67,6 +71,7 @@ test('startKubelet() registers Ready Nodes, stop() releases them, a restart re-a
 
   const t1 = Date.now();
   const second = await startKubelet({ kubeconfig: kc, nodes: 1, namePrefix: prefix, taints });
+  running.push(second);
   report(t, `restarted and re-adopted in ${took(t1)}`);
   const again = await core.readNode({ name: `${prefix}-1` });
   assert.equal(again.metadata?.uid, node.metadata?.uid, 'same Node object re-adopted');
