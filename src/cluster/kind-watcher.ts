@@ -134,6 +134,9 @@ export class KindWatcher<K extends WatchedKind> {
             break;
           }
           if (!this.handleFailure('watch', end.err)) return;
+          // Watches keep failing (e.g. 504 "Too large resource version" from an apiserver that is
+          // behind): resume from a fresh list rather than the same resourceVersion forever.
+          if (this.backoff.attempts >= 2) this.resourceVersion = undefined;
           await this.pause('watch', end.err);
           break;
       }

@@ -233,7 +233,7 @@ export class NamespaceSource {
     this.startup.abort();
     if (this.contactTimer) clearInterval(this.contactTimer);
     for (const w of this.watchers.values()) w.stop();
-    registry.delete(this.key);
+    if (registry.get(this.key) === this) registry.delete(this.key);
     for (const [kind, w] of this.watchers) {
       totals.opened[kind] += w.opened;
       totals.lists[kind] += w.lists;

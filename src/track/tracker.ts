@@ -77,6 +77,7 @@ class RolloutTracker {
   private source: NamespaceSource | undefined;
   private unsubscribe: (() => void) | undefined;
   private tickTimer: NodeJS.Timeout | undefined;
+  private nextTickAt = 0;
   private timeoutTimer: NodeJS.Timeout | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
   private readonly deadlines = new Map<string, number>();
@@ -174,6 +175,8 @@ class RolloutTracker {
       if (e.type === 'problem') {
         if (e.failsAt !== undefined) this.deadlines.set(e.problem.id, e.failsAt);
         else this.deadlines.delete(e.problem.id);
+        // A deadline before the next tick: tick exactly then instead.
+        if (e.failsAt !== undefined && this.tickTimer && e.failsAt < this.nextTickAt) queueMicrotask(() => this.scheduleTick());
       } else if (e.type === 'problem-cleared') this.deadlines.delete(e.id);
       this.hub.push(e);
     }
@@ -187,10 +190,12 @@ class RolloutTracker {
     const period = this.internals.tickMs ?? MAX_TICK_MS;
     let delay = period;
     for (const at of this.deadlines.values()) if (at >= now) delay = Math.min(delay, at - now + 1);
+    delay = Math.max(0, delay);
+    this.nextTickAt = now + delay;
     this.tickTimer = setTimeout(() => {
       this.observe({ type: 'tick', at: Date.now() });
       this.scheduleTick();
-    }, Math.max(0, delay));
+    }, delay);
   }
 
   private cancel(reason?: string): void {

@@ -19,6 +19,21 @@ import {
 const revisionOf = (d: { metadata?: { annotations?: Record<string, string> } }) =>
   d.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? '';
 
+/** Replaces a pod's labels, retrying on 409 Conflict (the kubelet writes its status meanwhile). */
+async function relabel(ns: string, name: string, labels: Record<string, string>): Promise<void> {
+  const { core } = clients();
+  for (let attempt = 0; ; attempt++) {
+    const pod = await core.readNamespacedPod({ name, namespace: ns });
+    pod.metadata!.labels = labels;
+    try {
+      await core.replaceNamespacedPod({ name, namespace: ns, body: pod });
+      return;
+    } catch (err) {
+      if ((err as { code?: number }).code !== 409 || attempt >= 10) throw err;
+    }
+  }
+}
+
 describe('rollout scenarios', { concurrency: true }, () => {
   it('first rollout: revision 1 succeeds with every pod ready', async (t) => {
     const ns = await namespaceFor(t, 'first');
@@ -78,10 +93,7 @@ describe('rollout scenarios', { concurrency: true }, () => {
     const r = await trace(ns, 'web', {}, async (events) => {
       const first = await eventSeen(events, (e) => e.type === 'pod', 'a pod event');
       stray = (first as Extract<RolloutEvent, { type: 'pod' }>).name;
-      const { core } = clients();
-      const pod = await core.readNamespacedPod({ name: stray, namespace: ns });
-      pod.metadata!.labels = { app: 'debugging' };
-      await core.replaceNamespacedPod({ name: stray, namespace: ns, body: pod });
+      await relabel(ns, stray, { app: 'debugging' });
     });
     t.diagnostic(`relabeled ${stray}: ${describeVerdict(r)}`);
     assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);

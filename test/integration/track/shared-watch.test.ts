@@ -8,7 +8,7 @@ import { HttpMethod, RequestContext, type KubeConfig } from '@kubernetes/client-
 import { fetch } from 'undici';
 import { trackRollouts } from '../../../src/track/index.js';
 import { watchStats } from '../../../src/cluster/index.js';
-import { createDeployment, eventSeen, kubeConfig, namespaceFor } from './helpers.js';
+import { createDeployment, eventSeen, kubeConfig, namespaceFor, waitUntil } from './helpers.js';
 import type { RolloutEvent } from '../../../src/core/types.js';
 
 const RESOURCES = { Deployment: 'deployments', ReplicaSet: 'replicasets', Pod: 'pods', Event: 'events' } as const;
@@ -42,6 +42,11 @@ it('20 Deployments in one namespace share one watch per kind', async (t) => {
   multi.subscribe((e) => events.push(e));
   await eventSeen(events, () => new Set(events.filter((e) => e.type === 'pod').map((e) => e.deployment.name)).size === 20, 'pods of all 20 Deployments', 60_000);
 
+  // Under load the apiserver may accept the watches a little after the lists.
+  await waitUntil(() => (Object.keys(RESOURCES) as (keyof typeof RESOURCES)[]).every((k) => watchStats().active[k] === 1), {
+    what: 'one open watch per kind',
+    timeoutMs: 30_000,
+  });
   const ours = watchStats();
   const during = await openWatches(kc);
   multi.stop();

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { V1Pod } from '@kubernetes/client-node';
+import { Watch, type V1Pod } from '@kubernetes/client-node';
 import { KindWatcher } from '../../../src/cluster/kind-watcher.js';
 import { kindApis } from '../../../src/cluster/kinds.js';
 import { acquireNamespaceSource } from '../../../src/cluster/index.js';
@@ -33,6 +33,28 @@ function podWatcher(ns: string, opts: { watchTimeoutSeconds?: number } = {}) {
   return { w, changes, retries, fatal: () => fatal };
 }
 
+/** True when the apiserver answers a pod watch from `rv` with 410 Gone. */
+async function answersGone(ns: string, rv: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    let gone = false;
+    let controller: AbortController | undefined;
+    const timer = setTimeout(() => controller?.abort(), 2000);
+    void new Watch(kubeConfig())
+      .watch(
+        `/api/v1/namespaces/${ns}/pods`,
+        { resourceVersion: rv, timeoutSeconds: 2 },
+        (type, obj: { code?: number }) => {
+          if (type === 'ERROR' && obj?.code === 410) gone = true;
+        },
+        () => {
+          clearTimeout(timer);
+          resolve(gone);
+        },
+      )
+      .then((c) => (controller = c));
+  });
+}
+
 describe('watch loop reliability', { concurrency: true }, () => {
   it('re-watches from the last resourceVersion when the server ends the watch (no re-list)', async (t) => {
     const ns = await namespaceFor(t, 'rewatch');
@@ -50,19 +72,23 @@ describe('watch loop reliability', { concurrency: true }, () => {
     }
   });
 
-  it('a real 410 Gone re-lists and emits deletes for objects that vanished', async (t) => {
+  it('a watch the apiserver cannot resume (410 Gone) re-lists and emits deletes for objects that vanished', async (t) => {
     const ns = await namespaceFor(t, 'gone');
     await createDeployment(ns, 'web');
     const { w, changes } = podWatcher(ns);
     w.start();
     try {
       await waitUntil(() => w.isSynced && w.active === 1, { what: 'synced and watching' });
-      // A pod we "missed" the deletion of while disconnected, and a resourceVersion far older than
-      // the watch cache: the apiserver answers the next watch with 410 Gone.
+      // A resourceVersion the watch cache no longer holds gets 410 Gone. On a young cluster whose
+      // pod cache still starts at revision 1, use one far ahead instead: the apiserver then ends
+      // the watch with "Too large resource version" — also a refusal that needs a re-list.
+      const forged = (await answersGone(ns, '1')) ? '1' : String(Number((w as unknown as { resourceVersion: string }).resourceVersion) + 1e9);
+      t.diagnostic(`forged resourceVersion ${forged} (${forged === '1' ? '410 Gone' : 'too large'})`);
+      // A pod we "missed" the deletion of while disconnected.
       w.cache.set('ghost-uid', { metadata: { name: 'ghost', uid: 'ghost-uid', resourceVersion: '1' } } as V1Pod);
-      (w as unknown as { resourceVersion: string }).resourceVersion = '1';
+      (w as unknown as { resourceVersion: string }).resourceVersion = forged;
       (w as unknown as { currentWatch?: AbortController }).currentWatch?.abort();
-      await waitUntil(() => w.lists >= 2, { what: 're-list after 410', timeoutMs: 20_000 });
+      await waitUntil(() => w.lists >= 2, { what: 're-list after the refused watch', timeoutMs: 30_000 });
       await waitUntil(() => changes.some((c) => c.type === 'delete' && c.name === 'ghost'), { what: 'delete for the vanished pod' });
       await waitUntil(() => w.active === 1, { what: 'watching again' });
       t.diagnostic(`lists ${w.lists}, opened ${w.opened}`);
