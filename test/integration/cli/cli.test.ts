@@ -109,6 +109,14 @@ describe('rollout-trace CLI', { concurrency: true }, () => {
     assert.match(after, new RegExp(`pod (?!${victim})web-[a-z0-9-]+ \\(revision 1\\): ready`));
   });
 
+  test('Ctrl-C during a rollout: a CANCELLED summary and exit 130, promptly', async (t) => {
+    const ns = await withNamespace(t, 'cli-sigint');
+    await create(ns, deployment('slow', 'nginx:1.15-alpine', { 'sim.rollout-trace.dev/app': 'slow-start;seconds=60' }, 1));
+    const run = await runCli(['deploy', 'slow', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain'], {}, 60_000, /revision 1/);
+    assert.equal(run.code, 130, run.stdout + run.stderr);
+    assert.match(run.stdout, new RegExp(`◼ Deployment ${ns}/slow: CANCELLED`));
+  });
+
   test('bad usage exits 2 with one paragraph and no stack trace', async () => {
     for (const args of [['deploy', 'web', '--timeout', 'banana'], ['deploy', 'web', '--frobnicate'], ['deploy'], ['deploy', 'web', '--fail-after', 'nope=3'], ['deploy', 'web', '-o', 'yaml']]) {
       const run = await runCli(args);

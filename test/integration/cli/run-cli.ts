@@ -12,15 +12,25 @@ export interface CliRun {
   ms: number;
 }
 
-/** Runs the CLI with `args`; `env` is added to a CI-like environment (no TTY, no colours). */
-export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
+/**
+ * Runs the CLI with `args`; `env` is added to a CI-like environment (no TTY, no colours).
+ * `interruptWhen`: send SIGINT once stdout matches it.
+ */
+export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000, interruptWhen?: RegExp): Promise<CliRun> {
   const started = Date.now();
   const base = { ...process.env };
   for (const k of ['FORCE_COLOR', 'NO_COLOR', 'GITHUB_ACTIONS', 'CI']) delete base[k];
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  let interrupted = false;
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+    if (interruptWhen && !interrupted && interruptWhen.test(stdout)) {
+      interrupted = true;
+      child.kill('SIGINT');
+    }
+  });
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   return new Promise((resolve) => {
