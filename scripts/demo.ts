@@ -35,18 +35,40 @@ function scene(n: number, title: string, narrative: string[]): void {
   say('');
 }
 
-/** Runs the CLI like a user would; resolves with its exit code. */
-function rolloutTrace(args: string[], kubeconfig: string): Promise<number> {
+/**
+ * Runs the CLI like a user would; resolves with its exit code. `afterVerdict` runs once the CLI
+ * printed its verdict (`--watch-for` scenes): with plain output the demo reads the CLI's stdout
+ * and forwards it; a live terminal view must own the terminal, so there it runs after a delay.
+ */
+function rolloutTrace(args: string[], kubeconfig: string, afterVerdict?: () => Promise<void>): Promise<number> {
   const output = tty ? 'tty' : 'plain';
   const argv = ['deploy', ...args, '-n', NS, '--kubeconfig', kubeconfig, '-o', output];
   say(dim(`$ rollout-trace ${argv.filter((a) => a !== kubeconfig && a !== '--kubeconfig').join(' ')}`));
-  const child = spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', tty ? 'inherit' : 'pipe', 'inherit'] });
   children.add(child);
-  return new Promise((resolve) => {
-    child.on('exit', (code, signal) => {
+  let action: Promise<void> = Promise.resolve();
+  let started = false;
+  const startAction = () => {
+    if (started || !afterVerdict) return;
+    started = true;
+    action = afterVerdict();
+  };
+  if (tty) {
+    const timer = setTimeout(startAction, 8000);
+    child.on('exit', () => clearTimeout(timer));
+  } else {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      seen += chunk.toString();
+      if (/SUCCEEDED|FAILED/.test(seen)) startAction();
+    });
+  }
+  return new Promise((resolve, reject) => {
+    child.on('close', (code, signal) => {
       children.delete(child);
       say(dim(`(exit code ${code ?? signal})`));
-      resolve(code ?? 1);
+      action.then(() => resolve(code ?? 1), reject);
     });
   });
 }
@@ -102,28 +124,24 @@ async function main(): Promise<void> {
   ]);
   // Announced before the CLI starts: writing while its live view redraws would garble a terminal.
   const victim = await somePod(core, 'nginx');
-  say(dim(`(8 s after the command starts, the demo runs: kubectl delete pod ${victim})`));
-  const kill = (async () => {
-    await sleep(8000);
+  say(dim(`(once rollout-trace has given its verdict, the demo runs: kubectl delete pod ${victim})`));
+  await rolloutTrace(['nginx', '--watch-for', '12s'], kubeconfig, async () => {
+    await sleep(2500);
     await core.deleteNamespacedPod({ name: victim, namespace: NS });
-  })();
-  await rolloutTrace(['nginx', '--watch-for', '16s'], kubeconfig);
-  await kill;
+  });
 
   scene(4, 'relabel a pod', [
     'We remove the app label from one pod. The ReplicaSet controller releases it (removes itself from',
     'ownerReferences) and treats it as gone: a new pod is started, and the relabeled pod keeps running, orphaned.',
   ]);
   const relabeled = await somePod(core, 'nginx');
-  say(dim(`(8 s after the command starts, the demo runs: kubectl label pod ${relabeled} app-)`));
-  const relabel = (async () => {
-    await sleep(8000);
+  say(dim(`(once rollout-trace has given its verdict, the demo runs: kubectl label pod ${relabeled} app-)`));
+  await rolloutTrace(['nginx', '--watch-for', '12s'], kubeconfig, async () => {
+    await sleep(2500);
     const pod = await core.readNamespacedPod({ name: relabeled, namespace: NS });
     pod.metadata!.labels = { quarantined: 'true' };
     await core.replaceNamespacedPod({ name: relabeled, namespace: NS, body: pod });
-  })();
-  await rolloutTrace(['nginx', '--watch-for', '16s'], kubeconfig);
-  await relabel;
+  });
 
   scene(5, 'a broken rollout: the image tag does not exist', [
     'Part 1\'s exercise: "make the image tag nonsense". Pulumi would wait 10 minutes;',
