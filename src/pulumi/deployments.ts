@@ -14,6 +14,8 @@ const PROVIDER_TYPE = 'pulumi:providers:kubernetes';
 
 /** Settings of every kubernetes provider created after {@link traceDeployments} was called. */
 const providerSettings = new WeakMap<pulumi.Resource, ProviderSettings>();
+/** traceDeployments() registers one stack transformation per program. */
+let registered = false;
 /** The trace of each traced Deployment. */
 const traces = new WeakMap<pulumi.Resource, RolloutTrace>();
 
@@ -85,6 +87,11 @@ function traceName(deploymentName: string): string {
  * Call it at the top of the program.
  */
 export function traceDeployments(options: TraceOptions = {}): void {
+  if (registered) {
+    void pulumi.log.warn('rollout-trace: traceDeployments() was called more than once; only the first call counts');
+    return;
+  }
+  registered = true;
   pulumi.runtime.registerStackTransformation((args) => {
     if (args.type === PROVIDER_TYPE) {
       const props = args.props as ProviderSettings;

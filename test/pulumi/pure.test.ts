@@ -1,0 +1,85 @@
+/**
+ * The pure parts of the Pulumi integration: reading the plan from declared inputs, deciding
+ * whether a planned template starts a rollout, and the one-line status texts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isAutoNameOf, planFromInputs } from '../../src/pulumi/plan.js';
+import { describeChange, templateChanges } from '../../src/pulumi/template-diff.js';
+import { statusLine } from '../../src/pulumi/lines.js';
+import type { RolloutEvent } from '../../src/core/types.js';
+
+const live = {
+  metadata: { labels: { app: 'web' }, creationTimestamp: null },
+  spec: {
+    containers: [
+      {
+        name: 'web',
+        image: 'nginx:1.19',
+        imagePullPolicy: 'IfNotPresent',
+        ports: [{ containerPort: 80, protocol: 'TCP' }],
+        resources: { limits: { cpu: '500m' } },
+        terminationMessagePath: '/dev/termination-log',
+      },
+    ],
+    restartPolicy: 'Always',
+    dnsPolicy: 'ClusterFirst',
+  },
+};
+
+test('a plan equal to the live template (server defaults aside) is no rollout', () => {
+  const planned = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.19', ports: [{ containerPort: '80' }], resources: { limits: { cpu: '500m' } } }] } };
+  assert.deepEqual(templateChanges(planned, live), []);
+});
+
+test('image, env, added/removed containers and labels are rollouts', () => {
+  const base = () => structuredClone({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.19' }] } });
+  const image = base();
+  image.spec.containers[0]!.image = 'nginx:1.20';
+  assert.deepEqual(templateChanges(image, live).map(describeChange), ['spec.containers[web].image: "nginx:1.19" → "nginx:1.20"']);
+  const env = base() as any;
+  env.spec.containers[0].env = [{ name: 'A', value: '1' }];
+  assert.equal(templateChanges(env, live)[0]?.path, 'spec.containers[web].env');
+  const sidecar = base() as any;
+  sidecar.spec.containers.push({ name: 'log', image: 'busybox' });
+  assert.equal(templateChanges(sidecar, live)[0]?.path, 'spec.containers');
+  const label = base() as any;
+  label.metadata.labels.tier = 'front';
+  assert.equal(templateChanges(label, live)[0]?.path, 'metadata.labels.tier');
+});
+
+test('plan: name, auto-name prefix, namespace, skipAwait and timeout annotations', () => {
+  const plan = planFromInputs('web', {
+    metadata: { namespace: 'shop', annotations: { 'pulumi.com/skipAwait': 'true', 'pulumi.com/timeoutSeconds': '90' } },
+    spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { spec: {} } },
+  });
+  assert.equal(plan.name, undefined);
+  assert.equal(plan.namePrefix, 'web');
+  assert.equal(plan.namespace, 'shop');
+  assert.equal(plan.skipAwait, true);
+  assert.equal(plan.timeoutSeconds, 90);
+  assert.deepEqual(plan.selector, { app: 'web' });
+  assert.equal(planFromInputs('web', { metadata: { name: 'web-x', annotations: { 'pulumi.com/skipAwait': 'True' } } }).skipAwait, false);
+  assert.ok(isAutoNameOf('web', 'web-1a2b3c4d'));
+  assert.ok(!isAutoNameOf('web', 'web-api-1a2b3c4d'));
+  assert.ok(!isAutoNameOf('web', 'webx-1a2b3c4d'));
+});
+
+test('status lines are single lines; normal events are left out; problems warn with the deadline', () => {
+  const base = { at: 10_000, deployment: { namespace: 'ns', name: 'web' } };
+  const e = (x: object) => ({ ...base, ...x }) as RolloutEvent;
+  assert.equal(statusLine(e({ type: 'replicaset', name: 'web-1', revision: '1', role: 'old', desired: 1, ready: 3, available: 3, created: false }))?.text, 'ReplicaSet web-1 (rev 1, old): 3 ready, scaling down to 1');
+  assert.equal(statusLine(e({ type: 'pod', name: 'p', revision: '2', state: 'ready', previous: 'running' }))?.text, 'pod p (rev 2): running → ready');
+  assert.equal(statusLine(e({ type: 'k8s-event', event: { type: 'Normal', reason: 'Pulled', message: 'ok', object: 'Pod/p', count: 1, lastSeen: '' } })), undefined);
+  const warning = statusLine(e({ type: 'k8s-event', event: { type: 'Warning', reason: 'BackOff', message: 'a\nb', object: 'Pod/p', count: 4, lastSeen: '' } }));
+  assert.deepEqual(warning, { severity: 'warn', text: 'event BackOff Pod/p: a b (x4)' });
+  const problem = statusLine(
+    e({
+      type: 'problem',
+      failsAt: 17_000,
+      problem: { id: 'x', class: 'crash-loop', object: { kind: 'Pod', name: 'p' }, reason: 'CrashLoopBackOff', message: '', explanation: 'container exited with code 1', firstSeen: 0, lastSeen: 0, events: [], hints: [] },
+    }),
+  );
+  assert.deepEqual(problem, { severity: 'warn', text: 'Pod p: container exited with code 1 (fails the rollout in 7s if it persists)' });
+  assert.equal(statusLine(e({ type: 'verdict', verdict: {} })), undefined);
+});
