@@ -88,7 +88,7 @@ describe('rollout scenarios', { concurrency: true }, () => {
 
   it('pod relabeled: orphaned from its ReplicaSet, which replaces it', async (t) => {
     const ns = await namespaceFor(t, 'relabel');
-    await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=5' } });
+    await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=10' } });
     let stray = '';
     const r = await trace(ns, 'web', {}, async (events) => {
       const first = await eventSeen(events, (e) => e.type === 'pod', 'a pod event');
