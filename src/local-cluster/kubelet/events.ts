@@ -28,7 +28,8 @@ export class EventRecorder {
   private readonly seen = new Map<string, Seen>();
   private readonly aggregates = new Map<string, { messages: Set<string>; last: number }>();
   private readonly buckets = new Map<string, { tokens: number; last: number }>();
-  private queue: Promise<void> = Promise.resolve();
+  /** One write chain per involved object: in order per object, objects in parallel. */
+  private readonly chains = new Map<string, Promise<void>>();
   private lastNanos = 0n;
 
   constructor(
@@ -40,14 +41,21 @@ export class EventRecorder {
   /** Records an event (asynchronously, in order). */
   event(ref: EventRef, type: 'Normal' | 'Warning', reason: string, message: string): void {
     const now = new Date();
-    this.queue = this.queue.then(() => this.write(ref, type, reason, message, now)).catch((err) => {
-      this.log(`event ${reason} for ${ref.kind} ${ref.namespace ?? ''}/${ref.name} not written: ${errorText(err)}`);
+    const key = `${ref.kind}/${ref.namespace ?? ''}/${ref.name}/${ref.uid ?? ''}`;
+    const chain = (this.chains.get(key) ?? Promise.resolve())
+      .then(() => this.write(ref, type, reason, message, now))
+      .catch((err) => {
+        this.log(`event ${reason} for ${ref.kind} ${ref.namespace ?? ''}/${ref.name} not written: ${errorText(err)}`);
+      });
+    this.chains.set(key, chain);
+    void chain.then(() => {
+      if (this.chains.get(key) === chain) this.chains.delete(key);
     });
   }
 
   /** Resolves once every queued event has been written. */
-  flush(): Promise<void> {
-    return this.queue;
+  async flush(): Promise<void> {
+    await Promise.all([...this.chains.values()]);
   }
 
   private async write(ref: EventRef, type: string, reason: string, rawMessage: string, now: Date): Promise<void> {

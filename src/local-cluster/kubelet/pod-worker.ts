@@ -316,7 +316,7 @@ export class PodWorker {
       return { ok: false, retryMs: Math.min(workerBackoffMs(this.ctx.imageBackoff), this.ctx.imageBackoff.remainingSinceUpdate(backoffKey) + 20) };
     }
     this.ctx.recorder.event(ref, 'Normal', 'Pulling', `Pulling image "${image}"`);
-    const started = Date.now();
+    const started = performance.now();
     c.pullAttempts += 1;
     const transient = c.pullAttempts <= c.behaviour.transientPullFailures;
     const outcome = transient ? undefined : pull(image);
@@ -332,7 +332,7 @@ export class PodWorker {
       // (hence ErrImagePull turns into ImagePullBackOff quickly); later the worker's re-queue.
       return { ...failed, retryMs: c.pullAttempts === 1 ? 1000 : workerBackoffMs(this.ctx.imageBackoff) };
     }
-    this.ctx.recorder.event(ref, 'Normal', 'Pulled', `Successfully pulled image "${image}" in ${goDuration(Date.now() - started)}`);
+    this.ctx.recorder.event(ref, 'Normal', 'Pulled', `Successfully pulled image "${image}" in ${goDuration(performance.now() - started)}`);
     this.ctx.images.add(resolved);
     succeed();
     return { ok: true };

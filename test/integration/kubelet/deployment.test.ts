@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { V1Deployment } from '@kubernetes/client-node';
-import { clients, deployment, report, took, waitUntil, withNamespace } from './support.js';
+import { clients, deployment, report, took, waitEvent, waitUntil, withNamespace } from './support.js';
 
 async function waitAvailable(namespace: string, name: string, timeoutMs = 60_000): Promise<V1Deployment> {
   const { apps } = clients();
@@ -103,9 +103,7 @@ test('a deleted pod is finished by the kubelet within seconds and replaced witho
   const pods = (await core.listNamespacedPod({ namespace: ns })).items;
   assert.equal(pods.length, 2);
   assert.ok(!pods.some((p) => p.metadata?.name === name));
-  const killing = (await core.listNamespacedEvent({ namespace: ns, fieldSelector: `involvedObject.name=${name}` })).items.find(
-    (e) => e.reason === 'Killing',
-  );
+  const killing = await waitEvent(ns, name, 'Killing');
   assert.equal(killing?.message, 'Stopping container app');
   assert.equal(killing?.source?.component, 'kubelet');
   assert.equal(killing?.involvedObject.fieldPath, 'spec.containers{app}');
