@@ -233,8 +233,9 @@ export class RolloutTrace extends pulumi.ComponentResource {
 
   private cannotTrace(why: string): RolloutResult {
     const summary = `rollout-trace cannot trace this Deployment: ${why}`;
-    this.say({ severity: 'warn', text: summary }, false);
+    // A gate must not let dependents through: its error is the report. Observe mode just warns.
     if (this.mode === 'gate') throw new pulumi.ResourceError(summary, this, true);
+    this.say({ severity: 'warn', text: summary }, false);
     return { outcome: 'cancelled', summary };
   }
 
@@ -283,7 +284,9 @@ export class RolloutTrace extends pulumi.ComponentResource {
     if (gate) {
       // skipAwait: the provider returns right after the write, with the exact name and generation.
       const d = await deploymentP;
-      const metadata = await valueOf(d.metadata);
+      const metadata = await valueOf(d.metadata).catch((err: unknown) => {
+        throw new Error(`the Deployment was not written (${messageOf(err).split('\n')[0]})`);
+      });
       return { name: metadata.name, generation: metadata.generation };
     }
     if (b.plan.name) return { name: b.plan.name };

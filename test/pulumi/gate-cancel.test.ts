@@ -33,7 +33,7 @@ test('Ctrl-C during a gated rollout: the program exits at once', async (t) => {
   const ms = Date.now() - sentAt;
   console.log(`exited ${ms} ms after SIGINT (code ${code}, signal ${signal})`);
   assert.equal(signal, 'SIGINT');
-  assert.ok(ms < 3000, `took ${ms} ms`);
+  assert.ok(ms < 5000, `took ${ms} ms`);
   assert.ok(!out.includes('PROGRAM-ENDED'));
 });
 
