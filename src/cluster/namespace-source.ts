@@ -55,7 +55,16 @@ export interface WatchStats {
 interface Entry {
   s: SourceSubscriber;
   synced: boolean;
+  /** Observations held until `synced`, delivered as one snapshot in {@link SNAPSHOT_ORDER}. */
+  pending: Observation[];
 }
+
+/**
+ * The initial snapshot is delivered dependents first and the Deployment last, so the core's first
+ * look at the Deployment already sees its ReplicaSets and pods (e.g. a re-used ReplicaSet that
+ * marks a rollback) whatever order the lists completed in.
+ */
+const SNAPSHOT_ORDER: Record<WatchedKind, number> = { ReplicaSet: 0, Pod: 1, PersistentVolumeClaim: 2, Event: 3, Deployment: 4 };
 
 type AnyWatcher = { [K in WatchedKind]: KindWatcher<K> }[WatchedKind];
 
@@ -88,7 +97,7 @@ export class NamespaceSource {
    */
   subscribe(subscriber: SourceSubscriber): () => void {
     if (this.closed) throw new Error('NamespaceSource is closed');
-    const sub: Entry = { s: subscriber, synced: false };
+    const sub: Entry = { s: subscriber, synced: false, pending: [] };
     this.subscribers.add(sub);
     if (!this.started) {
       this.started = true;
@@ -194,7 +203,9 @@ export class NamespaceSource {
 
   private deliverTo(sub: Entry, type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): void {
     if (kind === 'Deployment' && object.metadata?.name !== sub.s.deploymentName) return;
-    sub.s.onObservation({ type, kind, object, at: this.now() } as Observation);
+    const obs = { type, kind, object, at: this.now() } as Observation;
+    if (sub.synced) sub.s.onObservation(obs);
+    else sub.pending.push(obs);
   }
 
   /** Starts the PVC watch once some subscriber's Deployment template mounts a claim. */
@@ -215,7 +226,17 @@ export class NamespaceSource {
     const pvc = this.watchers.get('PersistentVolumeClaim');
     if (pvc && !ready(pvc)) return;
     sub.synced = true;
-    sub.s.onObservation({ type: 'synced', at: this.now() });
+    const at = this.now();
+    const snapshot = sub.pending
+      .map((obs, i) => ({ obs, i }))
+      .sort((a, b) => rank(a.obs) - rank(b.obs) || a.i - b.i)
+      .map(({ obs }) => ({ ...obs, at }) as Observation);
+    sub.pending = [];
+    for (const obs of snapshot) {
+      if (this.closed || !this.subscribers.has(sub)) return;
+      sub.s.onObservation(obs);
+    }
+    if (!this.closed && this.subscribers.has(sub)) sub.s.onObservation({ type: 'synced', at });
   }
 
   private fail(err: RolloutTraceError): void {
@@ -239,6 +260,10 @@ export class NamespaceSource {
       totals.lists[kind] += w.lists;
     }
   }
+}
+
+function rank(obs: Observation): number {
+  return 'kind' in obs ? SNAPSHOT_ORDER[obs.kind] : 5;
 }
 
 const registry = new Map<string, NamespaceSource>();

@@ -55,6 +55,23 @@ async function answersGone(ns: string, rv: string): Promise<boolean> {
   });
 }
 
+/** Probes until a pod watch from revision 1 gets 410 Gone, touching a pod meanwhile; returns the probe count. */
+async function untilGone(ns: string): Promise<number> {
+  const { core } = clients();
+  const deadline = Date.now() + 180_000;
+  for (let probe = 1; Date.now() < deadline; probe++) {
+    if (await answersGone(ns, '1')) return probe;
+    const pods = await core.listNamespacedPod({ namespace: ns });
+    const name = pods.items[0]?.metadata?.name;
+    for (let i = 0; name && i < 50; i++) {
+      const pod = await core.readNamespacedPod({ name, namespace: ns });
+      pod.metadata!.annotations = { ...(pod.metadata!.annotations ?? {}), 'rollout-trace.dev/churn': String(i) };
+      await core.replaceNamespacedPod({ name, namespace: ns, body: pod }).catch(() => undefined);
+    }
+  }
+  throw new Error('the pod watch cache still holds revision 1 after 180 s of churn');
+}
+
 describe('watch loop reliability', { concurrency: true }, () => {
   it('re-watches from the last resourceVersion when the server ends the watch (no re-list)', async (t) => {
     const ns = await namespaceFor(t, 'rewatch');
@@ -79,14 +96,14 @@ describe('watch loop reliability', { concurrency: true }, () => {
     w.start();
     try {
       await waitUntil(() => w.isSynced && w.active === 1, { what: 'synced and watching' });
-      // A resourceVersion the watch cache no longer holds gets 410 Gone. On a young cluster whose
-      // pod cache still starts at revision 1, use one far ahead instead: the apiserver then ends
-      // the watch with "Too large resource version" — also a refusal that needs a re-list.
-      const forged = (await answersGone(ns, '1')) ? '1' : String(Number((w as unknown as { resourceVersion: string }).resourceVersion) + 1e9);
-      t.diagnostic(`forged resourceVersion ${forged} (${forged === '1' ? '410 Gone' : 'too large'})`);
+      // Revision 1 is older than the pod watch cache's window once that window moved on (the
+      // apiserver then answers 410 Gone). A young cluster's cache may still start at revision 1:
+      // make pod events until it has moved on.
+      const probes = await untilGone(ns);
+      t.diagnostic(`revision 1 answered 410 Gone after ${probes} probe(s)`);
       // A pod we "missed" the deletion of while disconnected.
       w.cache.set('ghost-uid', { metadata: { name: 'ghost', uid: 'ghost-uid', resourceVersion: '1' } } as V1Pod);
-      (w as unknown as { resourceVersion: string }).resourceVersion = forged;
+      (w as unknown as { resourceVersion: string }).resourceVersion = '1';
       (w as unknown as { currentWatch?: AbortController }).currentWatch?.abort();
       await waitUntil(() => w.lists >= 2, { what: 're-list after the refused watch', timeoutMs: 30_000 });
       await waitUntil(() => changes.some((c) => c.type === 'delete' && c.name === 'ghost'), { what: 'delete for the vanished pod' });
