@@ -343,10 +343,11 @@ export class PodWorker {
     const exit = c.behaviour.exit;
     if (exit) {
       this.timer(c, exit.afterSeconds * 1000, () => this.onExit(c, instance, exit.code, exit.reason, exit.message));
+    } else if (scriptExit(c.spec) !== undefined) {
+      const code = scriptExit(c.spec)!;
+      this.timer(c, 200 + (hashNumber(c.name) % 300), () => this.onExit(c, instance, code, code === 0 ? 'Completed' : 'Error', undefined, true));
     } else if (c.init) {
       this.timer(c, 300 + (hashNumber(c.name) % 500), () => this.onExit(c, instance, 0, 'Completed', undefined));
-    } else if (exitsAtOnce(c.spec)) {
-      this.timer(c, 100, () => this.onExit(c, instance, 0, 'Completed', undefined));
     }
     if (c.init) return;
     if (c.spec.startupProbe) {
@@ -376,9 +377,9 @@ export class PodWorker {
     this.timer(c, firstProbe, runProbe);
   }
 
-  private onExit(c: ContainerRuntime, instance: Instance, code: number, reason: string, message: string | undefined): void {
+  private onExit(c: ContainerRuntime, instance: Instance, code: number, reason: string, message: string | undefined, quiet = false): void {
     if (instance.finishedAt || this.stopped) return;
-    const last = crashLine(code, c.init && code === 0 ? undefined : message);
+    const last = quiet ? undefined : crashLine(code, message);
     if (last && code !== 0) appendLogs(instance, [last], 'stderr');
     let terminationMessage = message;
     if (!terminationMessage && code !== 0 && c.spec.terminationMessagePolicy === 'FallbackToLogsOnError') {
@@ -550,10 +551,24 @@ function failDurationMs(image: string): number {
 
 const SHELL_IMAGES = new Set(['busybox', 'alpine', 'ubuntu', 'debian', 'centos', 'fedora']);
 
-/** A shell image without a command runs `sh` without a TTY, which exits at once (a real CrashLoopBackOff). */
-function exitsAtOnce(spec: V1Container): boolean {
+const SHORT_STEP = String.raw`(echo|printf|true|false|env|date|ls|pwd|id|hostname|uname|exit(\s+\d+)?)\b[^;&|]*`;
+const SHORT_SCRIPT = new RegExp(String.raw`^\s*${SHORT_STEP}(\s*(;|&&)\s*${SHORT_STEP})*\s*;?\s*$`);
+
+/**
+ * The exit code of a shell-image container whose command obviously ends (`echo hi`, `exit 1`, or
+ * no command at all: `sh` without a TTY exits at once), as on a real node; undefined when it keeps
+ * running (sleep, servers, loops, anything else).
+ */
+function scriptExit(spec: V1Container): number | undefined {
   const repo = parseImage(spec.image ?? '')?.path.split('/').pop() ?? '';
-  return SHELL_IMAGES.has(repo) && !spec.command?.length && !spec.args?.length && !spec.tty && !spec.stdin;
+  if (!SHELL_IMAGES.has(repo) || spec.tty || spec.stdin) return undefined;
+  const argv = [...(spec.command ?? []), ...(spec.args ?? [])];
+  if (argv.length === 0) return 0;
+  const script = /^(\/bin\/)?(sh|bash|ash)$/.test(argv[0]) && argv[1] === '-c' ? argv.slice(2).join(' ') : argv.join(' ');
+  if (!SHORT_SCRIPT.test(script)) return undefined;
+  const exits = [...script.matchAll(/\bexit\s+(\d+)/g)];
+  if (/\bfalse\b/.test(script) && exits.length === 0) return 1;
+  return exits.length ? Number(exits[0][1]) : 0;
 }
 
 /** The prober's failure output for a probe that keeps failing. */

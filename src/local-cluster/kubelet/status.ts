@@ -127,14 +127,16 @@ export function buildPodStatus(view: PodRuntimeView, now = new Date()): Record<s
       ...(ok ? {} : { reason, message }),
     };
   };
+  // A pod whose containers all completed is not ready (GenerateContainersReadyCondition).
+  const completed = phase === 'Succeeded';
+  const unreadyReason = completed ? 'PodCompleted' : 'ContainersNotReady';
+  const unreadyMessage = completed ? undefined : `containers with unready status: [${unready.join(' ')}]`;
   const conditions: V1PodCondition[] = [
     incompleteInit.length === 0
       ? cond('Initialized', true)
       : cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: [${incompleteInit.join(' ')}]`),
-    unready.length === 0 ? cond('Ready', true) : cond('Ready', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`),
-    unready.length === 0
-      ? cond('ContainersReady', true)
-      : cond('ContainersReady', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`),
+    unready.length === 0 && !completed ? cond('Ready', true) : cond('Ready', false, unreadyReason, unreadyMessage),
+    unready.length === 0 && !completed ? cond('ContainersReady', true) : cond('ContainersReady', false, unreadyReason, unreadyMessage),
   ];
   // Conditions the kubelet does not own (PodScheduled from the scheduler, readiness gates) are kept.
   for (const c of pod.status?.conditions ?? []) {

@@ -147,4 +147,22 @@ describe('container failures', { concurrency: true }, () => {
     assert.ok(new Date(one.state!.terminated!.finishedAt!).getTime() <= new Date(two.state!.terminated!.startedAt!).getTime());
     assert.equal(ready.status?.conditions?.find((c) => c.type === 'Initialized')?.status, 'True');
   });
+  test('shell commands that end: `exit 3` crash-loops with its exit code, restartPolicy Never completes', async (t) => {
+    const ns = await withNamespace(t, 'kubelet-script');
+    const t0 = Date.now();
+    await createPod(ns, 'exits', { containers: [{ name: 'app', image: 'busybox:1.32', command: ['sh', '-c', 'echo hello; exit 3'] }] });
+    await createPod(ns, 'sleeps', { containers: [{ name: 'app', image: 'busybox:1.32', command: ['sh', '-c', 'echo hello; sleep 3600'] }] });
+    await createPod(ns, 'once', { restartPolicy: 'Never', containers: [{ name: 'app', image: 'busybox:1.32', command: ['echo', 'done'] }] });
+    const exits = await waitPod(ns, 'exits', (p) => cs(p)?.lastState?.terminated && p, 'a terminated instance');
+    assert.equal(cs(exits)?.lastState?.terminated?.exitCode, 3);
+    assert.equal(cs(exits)?.lastState?.terminated?.reason, 'Error');
+    const once = await waitPod(ns, 'once', (p) => p.status?.phase === 'Succeeded' && p, 'Succeeded');
+    report(t, `Succeeded after ${took(t0)}`);
+    assert.equal(cs(once)?.state?.terminated?.reason, 'Completed');
+    assert.equal(cs(once)?.state?.terminated?.exitCode, 0);
+    assert.equal(once.status?.conditions?.find((c) => c.type === 'Ready')?.reason, 'PodCompleted');
+    const sleeps = await waitPod(ns, 'sleeps', (p) => p, 'pod');
+    assert.ok(cs(sleeps)?.state?.running, 'a sleeping shell keeps running');
+    assert.equal(cs(sleeps)?.restartCount, 0);
+  });
 });
