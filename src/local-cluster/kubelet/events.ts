@@ -78,6 +78,10 @@ export class EventRecorder {
     bucket.tokens = Math.min(SPAM_BURST, bucket.tokens + (now.getTime() - bucket.last) / SPAM_REFILL_MS);
     bucket.last = now.getTime();
     this.buckets.set(objectKey, bucket);
+    // Bounded caches, like the recorder's LRU (4096 entries).
+    for (const m of [this.aggregates, this.buckets] as Map<string, unknown>[]) {
+      if (m.size > 4096) m.delete(m.keys().next().value!);
+    }
     if (bucket.tokens < 1) return;
     bucket.tokens -= 1;
 
