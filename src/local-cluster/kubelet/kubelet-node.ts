@@ -126,6 +126,8 @@ export class KubeletNode {
     if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return;
     const worker = new PodWorker(pod, this.ctx);
     if (worker.podIP) this.usedIPs.add(worker.podIP);
+    // Images of adopted containers are still on the node (the runtime outlives a kubelet restart).
+    for (const c of worker.allContainers()) if (c.instances.length && c.resolvedImage) this.ctx.images.add(c.resolvedImage);
     this.workers.set(uid, worker);
     worker.requestSync();
   }

@@ -55,3 +55,21 @@ test('a ResourceQuota makes the ReplicaSet report FailedCreate and the Deploymen
   assert.match(event.message ?? '', /forbidden: exceeded quota: pods/);
   assert.equal(event.source?.component, 'replicaset-controller');
 });
+
+test('a pod whose PersistentVolumeClaim does not exist is kept Pending by the real scheduler', async (t) => {
+  const ns = await withNamespace(t, 'kubelet-pvc');
+  const { core } = clients();
+  await core.createNamespacedPod({
+    namespace: ns,
+    body: {
+      metadata: { name: 'db' },
+      spec: {
+        containers: [{ name: 'app', image: 'postgres:13', volumeMounts: [{ name: 'data', mountPath: '/var/lib/postgresql/data' }] }],
+        volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }],
+      },
+    },
+  });
+  const event = await waitEvent(ns, 'db', 'FailedScheduling');
+  report(t, event.message ?? '');
+  assert.match(event.message ?? '', /^0\/\d+ nodes are available: \d+ persistentvolumeclaim "data" not found\.$/);
+});
