@@ -38,12 +38,14 @@ export interface KindWatcherOptions {
   watchTimeoutSeconds?: number;
   /** Page size of lists. */
   pageSize?: number;
+  /** Consecutive silent (30 s, no event or bookmark) watches before a re-list. Default 4. */
+  silentWatchesBeforeRelist?: number;
   backoff?: BackoffOptions;
 }
 
 type WatchEnd =
   | { kind: 'closed'; events: number; ms: number }
-  | { kind: 'timeout' }
+  | { kind: 'timeout'; events: number }
   | { kind: 'gone' }
   | { kind: 'stream-error'; status: unknown }
   | { kind: 'error'; err: unknown };
@@ -96,6 +98,7 @@ export class KindWatcher<K extends WatchedKind> {
   }
 
   private async run(): Promise<void> {
+    let silent = 0;
     while (!this.stopped) {
       if (this.resourceVersion === undefined) {
         try {
@@ -113,7 +116,15 @@ export class KindWatcher<K extends WatchedKind> {
       if (this.stopped) return;
       switch (end.kind) {
         case 'timeout':
-          // client-node 2.0.1 aborts a watch after 30 s without bytes; that is not a failure.
+          // client-node 2.0.1 aborts a watch after 30 s without bytes; that is not a failure. But
+          // a watch that stays silent again and again (not even a bookmark) may be parked on a
+          // resourceVersion the apiserver will never reach (e.g. after an etcd restore): re-list
+          // every few minutes of total silence.
+          silent = end.events === 0 ? silent + 1 : 0;
+          if (silent >= (this.options.silentWatchesBeforeRelist ?? SILENT_WATCHES_BEFORE_RELIST)) {
+            silent = 0;
+            this.resourceVersion = undefined;
+          }
           break;
         case 'closed':
           // The server ended the stream (timeoutSeconds). Re-watch at once, unless streams keep
@@ -243,7 +254,7 @@ export class KindWatcher<K extends WatchedKind> {
         this.currentWatch = undefined;
         if (gone) return resolve({ kind: 'gone' });
         if (streamError) return resolve({ kind: 'stream-error', status: streamError });
-        if (err && (err as { name?: string }).name === 'TimeoutError') return resolve({ kind: 'timeout' });
+        if (err && (err as { name?: string }).name === 'TimeoutError') return resolve({ kind: 'timeout', events });
         if (err) return resolve({ kind: 'error', err });
         resolve({ kind: 'closed', events, ms: Date.now() - startedAt });
       };
@@ -280,6 +291,9 @@ export class KindWatcher<K extends WatchedKind> {
     });
   }
 }
+
+/** Consecutive 30 s-silent watches (~2 min) after which the loop re-lists. */
+const SILENT_WATCHES_BEFORE_RELIST = 4;
 
 /** 240-300 s, so the watches of many trackers don't all reconnect in the same second. */
 function jitteredWatchTimeout(): number {

@@ -12,7 +12,7 @@ import { acquireNamespaceSource } from '../../../src/cluster/index.js';
 import type { Observation } from '../../../src/core/types.js';
 import { clients, createDeployment, kubeConfig, namespaceFor, waitUntil } from './helpers.js';
 
-function podWatcher(ns: string, opts: { watchTimeoutSeconds?: number } = {}) {
+function podWatcher(ns: string, opts: { watchTimeoutSeconds?: number; silentWatchesBeforeRelist?: number } = {}) {
   const changes: { type: 'upsert' | 'delete'; name: string }[] = [];
   const retries: string[] = [];
   let fatal: unknown;
@@ -126,6 +126,27 @@ describe('watch loop reliability', { concurrency: true }, () => {
       assert.equal(w.lists, 1);
       assert.deepEqual(retries, [], 'an inactivity abort is not a failure');
       assert.equal(fatal(), undefined);
+    } finally {
+      w.stop();
+    }
+  });
+
+  it('a watch parked on a resourceVersion the apiserver never reaches re-lists after silence', async (t) => {
+    const ns = await namespaceFor(t, 'parked');
+    await createDeployment(ns, 'web');
+    const { w, changes, retries } = podWatcher(ns, { silentWatchesBeforeRelist: 1 });
+    w.start();
+    try {
+      await waitUntil(() => w.isSynced && w.active === 1, { what: 'synced and watching' });
+      // As after an etcd restore: our resourceVersion is far ahead of the server's, so the
+      // apiserver accepts the watch but never sends anything on it.
+      const rv = Number((w as unknown as { resourceVersion: string }).resourceVersion);
+      w.cache.set('ghost-uid', { metadata: { name: 'ghost', uid: 'ghost-uid', resourceVersion: '1' } } as V1Pod);
+      (w as unknown as { resourceVersion: string }).resourceVersion = String(rv + 1e9);
+      (w as unknown as { currentWatch?: AbortController }).currentWatch?.abort();
+      await waitUntil(() => w.lists >= 2, { what: 're-list after a silent watch', timeoutMs: 60_000 });
+      await waitUntil(() => changes.some((c) => c.type === 'delete' && c.name === 'ghost'), { what: 'delete for the vanished pod' });
+      t.diagnostic(`lists ${w.lists}, opened ${w.opened}, retries ${retries.length}`);
     } finally {
       w.stop();
     }
