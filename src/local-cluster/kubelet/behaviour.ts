@@ -12,6 +12,8 @@ export interface Behaviour {
   exit?: { code: number; reason: 'Error' | 'OOMKilled'; message?: string; afterSeconds: number };
   /** The readiness probe keeps failing. */
   notReady: boolean;
+  /** The liveness probe keeps failing (the kubelet kills and restarts the container). */
+  notLive: boolean;
   /** Extra seconds the container stays ContainerCreating (`slow-start`). */
   slowStartSeconds: number;
   /** How many pulls fail with a transient error before one succeeds (`pull-transient`). */
@@ -22,7 +24,7 @@ export interface Behaviour {
 
 /** Reads the behaviour for `container` from the pod's annotations (a plain container when absent). */
 export function behaviourFor(annotations: Record<string, string> | undefined, container: string): Behaviour {
-  const result: Behaviour = { notReady: false, slowStartSeconds: 0, transientPullFailures: 0, logs: [] };
+  const result: Behaviour = { notReady: false, notLive: false, slowStartSeconds: 0, transientPullFailures: 0, logs: [] };
   const raw = annotations?.[`${BEHAVIOUR_ANNOTATION_PREFIX}${container}`];
   if (!raw) return result;
   const parts = raw.split(';').map((p) => p.trim()).filter(Boolean);
@@ -52,6 +54,9 @@ export function behaviourFor(annotations: Record<string, string> | undefined, co
         break;
       case 'not-ready':
         result.notReady = true;
+        break;
+      case 'not-live':
+        result.notLive = true;
         break;
       case 'slow-start':
         result.slowStartSeconds = num('seconds', 20);

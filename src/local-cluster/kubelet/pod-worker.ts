@@ -356,6 +356,7 @@ export class PodWorker {
         void this.writeStatus();
       });
     }
+    this.scheduleLiveness(c, instance);
     const probe = c.spec.readinessProbe;
     if (!probe) {
       c.ready = true;
@@ -375,6 +376,29 @@ export class PodWorker {
       void this.writeStatus();
     };
     this.timer(c, firstProbe, runProbe);
+  }
+
+  /** `not-live`: the liveness probe fails failureThreshold times, then the kubelet kills the container. */
+  private scheduleLiveness(c: ContainerRuntime, instance: Instance): void {
+    const probe = c.spec.livenessProbe;
+    if (!probe || !c.behaviour.notLive) return;
+    const period = Math.max(1, probe.periodSeconds ?? 10) * 1000;
+    const threshold = Math.max(1, probe.failureThreshold ?? 3);
+    let failures = 0;
+    const run = (): void => {
+      if (instance.finishedAt || this.terminating) return;
+      failures += 1;
+      this.ctx.recorder.event(this.containerRef(c), 'Warning', 'Unhealthy', `Liveness probe failed: ${probeFailure(probe, this.podIP ?? '', c.spec)}`);
+      if (failures < threshold) {
+        this.timer(c, period, run);
+        return;
+      }
+      this.ctx.recorder.event(this.containerRef(c), 'Normal', 'Killing', `Container ${c.name} failed liveness probe, will be restarted`);
+      const grace = Math.min((this.pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000, this.ctx.maxGraceMs);
+      const graceful = handlesSigterm(c.spec);
+      this.timer(c, grace, () => this.onExit(c, instance, graceful ? 0 : 137, graceful ? 'Completed' : 'Error', undefined, true));
+    };
+    this.timer(c, (probe.initialDelaySeconds ?? 0) * 1000 + period, run);
   }
 
   private onExit(c: ContainerRuntime, instance: Instance, code: number, reason: string, message: string | undefined, quiet = false): void {
@@ -569,6 +593,12 @@ function scriptExit(spec: V1Container): number | undefined {
   const exits = [...script.matchAll(/\bexit\s+(\d+)/g)];
   if (/\bfalse\b/.test(script) && exits.length === 0) return 1;
   return exits.length ? Number(exits[0][1]) : 0;
+}
+
+/** Servers that exit 0 on SIGTERM (others are SIGKILLed after the grace period: 137). */
+function handlesSigterm(spec: V1Container): boolean {
+  const repo = parseImage(spec.image ?? '')?.path.split('/').pop() ?? '';
+  return ['nginx', 'httpd', 'redis', 'postgres', 'caddy', 'traefik', 'haproxy'].includes(repo.replace(/-.*$/, ''));
 }
 
 /** The prober's failure output for a probe that keeps failing. */

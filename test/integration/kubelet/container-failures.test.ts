@@ -165,4 +165,21 @@ describe('container failures', { concurrency: true }, () => {
     assert.ok(cs(sleeps)?.state?.running, 'a sleeping shell keeps running');
     assert.equal(cs(sleeps)?.restartCount, 0);
   });
+  test('a failing liveness probe: Unhealthy, Killing "failed liveness probe, will be restarted", restarts', async (t) => {
+    const ns = await withNamespace(t, 'kubelet-liveness');
+    const t0 = Date.now();
+    await createPod(
+      ns,
+      'p',
+      { terminationGracePeriodSeconds: 1, containers: [{ name: 'app', image: 'nginx:1.19', livenessProbe: { httpGet: { path: '/healthz', port: 80 }, periodSeconds: 1, failureThreshold: 2 } }] },
+      { 'sim.rollout-trace.dev/app': 'not-live' },
+    );
+    const unhealthy = await waitEvent(ns, 'p', 'Unhealthy', 'Liveness probe failed: HTTP probe failed with statuscode: 503');
+    assert.equal(unhealthy.type, 'Warning');
+    const killing = await waitEvent(ns, 'p', 'Killing', 'Container app failed liveness probe, will be restarted');
+    assert.equal(killing.involvedObject.fieldPath, 'spec.containers{app}');
+    const restarted = await waitPod(ns, 'p', (p) => (cs(p)?.restartCount ?? 0) >= 1 && cs(p)?.lastState?.terminated && p, 'a restart', 30_000);
+    report(t, `restarted after ${took(t0)}`);
+    assert.equal(cs(restarted)?.lastState?.terminated?.reason, 'Completed', 'nginx exits 0 on SIGTERM');
+  });
 });
