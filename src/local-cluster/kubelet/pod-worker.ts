@@ -67,6 +67,7 @@ export class PodWorker {
   private statusChain: Promise<void> = Promise.resolve();
   private lastWritten = '';
   private readonly sleeps = new Set<() => void>();
+  private readonly graceSleeps = new Set<() => void>();
 
   constructor(
     pod: V1Pod,
@@ -91,7 +92,11 @@ export class PodWorker {
   /** A newer version of the pod arrived from the watch. */
   update(pod: V1Pod): void {
     if (isNewer(pod, this.pod)) this.pod = pod;
-    if (pod.metadata?.deletionTimestamp && !this.terminating) this.requestSync();
+    if (pod.metadata?.deletionTimestamp && !this.terminating) {
+      // Cut a pull or slow start short so the pod can be killed at once.
+      for (const wake of this.sleeps) wake();
+      this.requestSync();
+    }
   }
 
   /** Starts (or re-runs) the pod's sync soon. */
@@ -109,7 +114,7 @@ export class PodWorker {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const c of this.allContainers()) this.clearTimers(c);
-    for (const wake of this.sleeps) wake();
+    for (const wake of [...this.sleeps, ...this.graceSleeps]) wake();
     if (this.podIP) this.ctx.releaseIP(this.podIP);
     for (const c of this.allContainers()) {
       const last = current(c);
@@ -247,7 +252,7 @@ export class PodWorker {
 
     const pulled = await this.ensureImage(c);
     if (!pulled.ok) return pulled;
-    if (this.stopped || pod.metadata?.deletionTimestamp) return { ok: false, retryMs: 0 };
+    if (this.stopped || this.pod.metadata?.deletionTimestamp) return { ok: false, retryMs: 0 };
 
     const configError = await envError(pod, c.spec, lookup);
     if (configError) {
@@ -322,7 +327,7 @@ export class PodWorker {
     const outcome = transient ? undefined : pull(image);
     const duration = outcome && !outcome.ok ? failDurationMs(image) : c.behaviour.slowStartSeconds > 0 ? c.behaviour.slowStartSeconds * 1000 : pullDurationMs(image);
     await this.sleep(duration);
-    if (this.stopped) return { ok: false, retryMs: 0 };
+    if (this.stopped || this.pod.metadata?.deletionTimestamp) return { ok: false, retryMs: 0 };
     const error = transient ? transientPullError(image) : outcome && !outcome.ok ? outcome.message : undefined;
     if (error !== undefined) {
       this.ctx.recorder.event(ref, 'Warning', 'Failed', `Failed to pull image "${image}": ${error}`);
@@ -517,16 +522,18 @@ export class PodWorker {
     c.timers.clear();
   }
 
-  /** Sleeps, ending early when the worker stops (or, with `uninterruptible` false, on deletion). */
-  private sleep(ms: number, _uninterruptible = false): Promise<void> {
+  /** Sleeps, ending early when the worker stops or (unless `uninterruptible`) the pod is deleted. */
+  private sleep(ms: number, uninterruptible = false): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(t);
         this.sleeps.delete(done);
+        this.graceSleeps.delete(done);
         resolve();
       };
       const t = setTimeout(done, ms);
-      this.sleeps.add(done);
+      if (uninterruptible) this.graceSleeps.add(done);
+      else this.sleeps.add(done);
     });
   }
 
