@@ -40,35 +40,46 @@ function scene(n: number, title: string, narrative: string[]): void {
  * printed its verdict (`--watch-for` scenes): with plain output the demo reads the CLI's stdout
  * and forwards it; a live terminal view must own the terminal, so there it runs after a delay.
  */
-function rolloutTrace(args: string[], kubeconfig: string, afterVerdict?: () => Promise<void>): Promise<number> {
+function rolloutTrace(
+  args: string[],
+  kubeconfig: string,
+  hooks: { afterStart?: () => Promise<void>; afterVerdict?: () => Promise<void> } = {},
+): Promise<number> {
+  const { afterStart, afterVerdict } = hooks;
   const output = tty ? 'tty' : 'plain';
   const argv = ['deploy', ...args, '-n', NS, '--kubeconfig', kubeconfig, '-o', output];
   say(dim(`$ rollout-trace ${argv.filter((a) => a !== kubeconfig && a !== '--kubeconfig').join(' ')}`));
   const child = spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', tty ? 'inherit' : 'pipe', 'inherit'] });
   children.add(child);
-  let action: Promise<void> = Promise.resolve();
-  let started = false;
-  const startAction = () => {
-    if (started || !afterVerdict) return;
-    started = true;
-    action = afterVerdict();
+  const actions: Promise<void>[] = [];
+  const once = (hook: (() => Promise<void>) | undefined) => {
+    let done = false;
+    return () => {
+      if (done || !hook) return;
+      done = true;
+      actions.push(hook());
+    };
   };
+  const onStart = once(afterStart);
+  const onVerdict = once(afterVerdict);
   if (tty) {
-    const timer = setTimeout(startAction, 8000);
-    child.on('exit', () => clearTimeout(timer));
+    const timers = [setTimeout(onStart, 3000), setTimeout(onVerdict, 8000)];
+    child.on('exit', () => timers.forEach(clearTimeout));
   } else {
     let seen = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);
       seen += chunk.toString();
-      if (/SUCCEEDED|FAILED/.test(seen)) startAction();
+      if (/tracing rollout/.test(seen)) onStart();
+      if (/SUCCEEDED|FAILED/.test(seen)) onVerdict();
     });
   }
   return new Promise((resolve, reject) => {
     child.on('close', (code, signal) => {
       children.delete(child);
+      onStart(); // a change the CLI did not live to see still has to happen
       say(dim(`(exit code ${code ?? signal})`));
-      action.then(() => resolve(code ?? 1), reject);
+      Promise.all(actions).then(() => resolve(code ?? 1), reject);
     });
   });
 }
@@ -113,10 +124,16 @@ async function main(): Promise<void> {
     'The three phases of a rollout: the Deployment creates a new revision and a new ReplicaSet;',
     'the new ReplicaSet scales up while the old one scales down; the rollout completes.',
   ]);
-  await updateDeployment(apps, 'nginx', (d) => {
-    d.spec!.template.spec!.containers[0]!.image = 'nginx:1.12-alpine';
+  // Trace first, change second (like Pulumi does): --min-generation makes the CLI wait for it.
+  const generation = (await apps.readNamespacedDeployment({ name: 'nginx', namespace: NS })).metadata!.generation!;
+  say(dim('(once rollout-trace has started, the demo changes the image; each new pod takes ~4 s to pull it)'));
+  await rolloutTrace(['nginx', '--min-generation', String(generation + 1)], kubeconfig, {
+    afterStart: () =>
+      updateDeployment(apps, 'nginx', (d) => {
+        d.spec!.template.spec!.containers[0]!.image = 'nginx:1.12-alpine';
+        d.spec!.template.metadata!.annotations = { 'sim.rollout-trace.dev/nginx': 'slow-start;seconds=4' };
+      }),
   });
-  await rolloutTrace(['nginx'], kubeconfig);
 
   scene(3, 'kill a pod', [
     'We delete one of the pods. The ReplicaSet controller notices and starts a replacement;',
@@ -125,9 +142,11 @@ async function main(): Promise<void> {
   // Announced before the CLI starts: writing while its live view redraws would garble a terminal.
   const victim = await somePod(core, 'nginx');
   say(dim(`(once rollout-trace has given its verdict, the demo runs: kubectl delete pod ${victim})`));
-  await rolloutTrace(['nginx', '--watch-for', '12s'], kubeconfig, async () => {
-    await sleep(2500);
-    await core.deleteNamespacedPod({ name: victim, namespace: NS });
+  await rolloutTrace(['nginx', '--watch-for', '12s'], kubeconfig, {
+    afterVerdict: async () => {
+      await sleep(2500);
+      await core.deleteNamespacedPod({ name: victim, namespace: NS });
+    },
   });
 
   scene(4, 'relabel a pod', [
@@ -136,11 +155,13 @@ async function main(): Promise<void> {
   ]);
   const relabeled = await somePod(core, 'nginx');
   say(dim(`(once rollout-trace has given its verdict, the demo runs: kubectl label pod ${relabeled} app-)`));
-  await rolloutTrace(['nginx', '--watch-for', '12s'], kubeconfig, async () => {
-    await sleep(2500);
-    const pod = await core.readNamespacedPod({ name: relabeled, namespace: NS });
-    pod.metadata!.labels = { quarantined: 'true' };
-    await core.replaceNamespacedPod({ name: relabeled, namespace: NS, body: pod });
+  await rolloutTrace(['nginx', '--watch-for', '12s'], kubeconfig, {
+    afterVerdict: async () => {
+      await sleep(2500);
+      const pod = await core.readNamespacedPod({ name: relabeled, namespace: NS });
+      pod.metadata!.labels = { quarantined: 'true' };
+      await core.replaceNamespacedPod({ name: relabeled, namespace: NS, body: pod });
+    },
   });
 
   scene(5, 'a broken rollout: the image tag does not exist', [

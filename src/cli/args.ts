@@ -32,6 +32,8 @@ export interface CliOptions {
   pulumiMessages: boolean;
   /** How long a Deployment that does not exist (yet) is waited for. */
   waitForCreationSeconds: number;
+  /** Ignore the Deployment until its `metadata.generation` reaches this (the change just applied). */
+  minGeneration?: number;
 }
 
 /** The parse result: options to run, or a request for help/version. */
@@ -53,6 +55,7 @@ const OPTIONS = {
   'watch-for': { type: 'string' },
   'pulumi-messages': { type: 'boolean' },
   'wait-for-creation': { type: 'string' },
+  'min-generation': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -101,6 +104,14 @@ export function parseCli(argv: string[]): ParsedArgs {
     waitForCreationSeconds = seconds;
   }
 
+  let minGeneration: number | undefined;
+  if (values['min-generation'] !== undefined) {
+    minGeneration = Number(values['min-generation']);
+    if (!Number.isInteger(minGeneration) || minGeneration < 1) {
+      throw new UsageError(`--min-generation "${values['min-generation']}" must be a whole number >= 1 (a Deployment's metadata.generation).`);
+    }
+  }
+
   let logs: CliOptions['logs'] = { tailLines: 20 };
   if (values['log-lines'] !== undefined) {
     const n = Number(values['log-lines']);
@@ -125,6 +136,7 @@ export function parseCli(argv: string[]): ParsedArgs {
       watchSeconds,
       pulumiMessages: values['pulumi-messages'] === true,
       waitForCreationSeconds,
+      ...(minGeneration !== undefined ? { minGeneration } : {}),
     },
   };
 }

@@ -21,6 +21,8 @@ Flags:
   -o, --output FORMAT       auto | tty | plain | json (default auto: tty on a terminal, plain in CI or a pipe)
       --wait-for-creation DURATION
                             wait this long for a Deployment that does not exist yet (default 5s)
+      --min-generation N    ignore the Deployment until metadata.generation >= N (start tracing
+                            before applying a change: N = current generation + 1)
       --no-logs             do not fetch the last log lines of failing containers
       --log-lines N         how many log lines to fetch per container (default 20)
       --fail-after CLASS=DURATION

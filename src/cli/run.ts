@@ -80,6 +80,7 @@ async function trace(options: CliOptions, io: CliIo): Promise<ExitCode> {
       ...(options.policy !== undefined ? { policy: options.policy } : {}),
       logs: options.logs,
       notFoundGraceSeconds: options.waitForCreationSeconds,
+      ...(options.minGeneration !== undefined ? { minGeneration: options.minGeneration } : {}),
     })),
   );
   const seenVerdicts = new Set<string>();
