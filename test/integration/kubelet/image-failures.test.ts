@@ -58,7 +58,8 @@ describe('image pulls', { concurrency: true }, () => {
   test('a transient pull error backs off, retries and recovers', async (t) => {
     const ns = await withNamespace(t, 'kubelet-transient');
     const t0 = Date.now();
-    await createPod(ns, 'p', { containers: [{ name: 'app', image: 'redis:6.2' }] }, { 'sim.rollout-trace.dev/app': 'pull-transient;failures=1' });
+    // Always: an IfNotPresent image another test already pulled on that node would not be pulled at all.
+    await createPod(ns, 'p', { containers: [{ name: 'app', image: 'redis:6.2', imagePullPolicy: 'Always' }] }, { 'sim.rollout-trace.dev/app': 'pull-transient;failures=1' });
     // ErrImagePull lasts about a second before ImagePullBackOff: accept either.
     const failed = await waitPod(ns, 'p', (p) => ['ErrImagePull', 'ImagePullBackOff'].includes(cs(p)?.state?.waiting?.reason ?? '') && cs(p), 'ErrImagePull');
     report(t, `${failed.state?.waiting?.reason} after ${took(t0)}`);
@@ -83,7 +84,7 @@ describe('image pulls', { concurrency: true }, () => {
   test('slow-start keeps the container in ContainerCreating for the given seconds', async (t) => {
     const ns = await withNamespace(t, 'kubelet-slow');
     const t0 = Date.now();
-    await createPod(ns, 'p', { containers: [{ name: 'app', image: 'httpd:2.4' }] }, { 'sim.rollout-trace.dev/app': 'slow-start;seconds=4' });
+    await createPod(ns, 'p', { containers: [{ name: 'app', image: 'httpd:2.4', imagePullPolicy: 'Always' }] }, { 'sim.rollout-trace.dev/app': 'slow-start;seconds=4' });
     const creating = await waitPod(ns, 'p', (p) => cs(p)?.state?.waiting && p, 'ContainerCreating');
     assert.equal(cs(creating)?.state?.waiting?.reason, 'ContainerCreating');
     await waitPod(ns, 'p', (p) => cs(p)?.state?.running, 'Running', 30_000);
