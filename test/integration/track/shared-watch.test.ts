@@ -37,6 +37,7 @@ it('20 Deployments in one namespace share one watch per kind', async (t) => {
   const names = Array.from({ length: 20 }, (_, i) => `app-${i}`);
   // Slow pods keep every rollout in progress while we count.
   await Promise.all(names.map((n) => createDeployment(ns, n, { behaviour: { app: 'slow-start;seconds=60' } })));
+  const before = await openWatches(kc);
   const multi = trackRollouts(names.map((name) => ({ name, namespace: ns, kubeconfig: kc, timeoutSeconds: 120 })));
   const events: RolloutEvent[] = [];
   multi.subscribe((e) => events.push(e));
@@ -54,17 +55,19 @@ it('20 Deployments in one namespace share one watch per kind', async (t) => {
   await new Promise((r) => setTimeout(r, 500));
   const after = await openWatches(kc);
   const drop = Object.fromEntries(Object.values(RESOURCES).map((r) => [r, (during[r] ?? 0) - (after[r] ?? 0)]));
+  const rise = Object.fromEntries(Object.values(RESOURCES).map((r) => [r, (during[r] ?? 0) - (before[r] ?? 0)]));
   t.diagnostic(`our watches: active ${JSON.stringify(ours.active)}, opened ${JSON.stringify(ours.opened)}, lists ${JSON.stringify(ours.lists)}`);
-  t.diagnostic(`apiserver namespace-scoped WATCH gauge: during ${JSON.stringify(during)}; drop on stop ${JSON.stringify(drop)}`);
+  t.diagnostic(`apiserver namespace-scoped WATCH gauge: during ${JSON.stringify(during)}; rise on start ${JSON.stringify(rise)}; drop on stop ${JSON.stringify(drop)}`);
 
   assert.equal(verdicts.length, 20);
   assert.ok(verdicts.every((v) => v.outcome === 'cancelled'));
   for (const [kind, resource] of Object.entries(RESOURCES)) {
     assert.equal(ours.active[kind as keyof typeof RESOURCES], 1, `one open ${kind} watch`);
     assert.equal(ours.lists[kind as keyof typeof RESOURCES], 1, `one ${kind} list`);
-    // Other clients of the shared cluster may open or close watches meanwhile, so allow a little
-    // noise — one watch per Deployment would show a drop of 20.
-    assert.ok(drop[resource]! >= 1 && drop[resource]! <= 4, `apiserver saw our ${resource} watches close: drop ${drop[resource]}`);
+    // Other clients of the shared cluster open and close watches meanwhile, so take the quieter of
+    // the two measurements — one watch per Deployment would show 20 in both.
+    assert.ok(drop[resource]! >= 1, `apiserver saw our ${resource} watch close: drop ${drop[resource]}`);
+    assert.ok(Math.min(rise[resource]!, drop[resource]!) <= 3, `apiserver saw about one ${resource} watch: rise ${rise[resource]}, drop ${drop[resource]}`);
   }
   assert.equal(ours.active.PersistentVolumeClaim, 0, 'no PVC watch when no template mounts a claim');
 });
