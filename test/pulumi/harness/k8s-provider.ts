@@ -32,6 +32,8 @@ export interface ProviderOptions {
   kc: KubeConfig;
   /** The provider's await timeout (ms). Default 60 s. */
   awaitTimeoutMs?: number;
+  /** Called when any resource is created (before the stand-in does anything), for assertions. */
+  onResource?: (type: string, name: string) => Promise<void> | void;
 }
 
 function stripUndefined(value: unknown): unknown {
@@ -47,6 +49,7 @@ export function kubernetesProviderMocks(opts: ProviderOptions, preview: boolean)
   const providerNamespaces = new Map<string, string>();
   const mocks = {
     async newResource(args: { type: string; name: string; inputs: Record<string, any>; provider?: string }) {
+      await opts.onResource?.(args.type, args.name);
       if (args.type === 'pulumi:providers:kubernetes') {
         providerNamespaces.set(args.name, args.inputs.namespace);
         return { id: `${args.name}-id`, state: args.inputs };

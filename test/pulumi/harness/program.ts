@@ -27,6 +27,8 @@ export interface RunOptions {
   preview?: boolean;
   /** The provider stand-in's await timeout (ms). */
   awaitTimeoutMs?: number;
+  /** Called as each resource reaches the provider stand-in. */
+  onResource?: (type: string, name: string) => Promise<void> | void;
   /**
    * The program, as `index.ts` of a Pulumi project would run it. Import the SDK-using modules
    * inside it (dynamic import): the SDK reads the engine address when it is first used.
@@ -43,7 +45,7 @@ export async function runProgram(options: RunOptions): Promise<ProgramRun> {
   process.env.KUBECONFIG ??= process.env.ROLLOUT_TRACE_KUBECONFIG;
   const pulumi: Pulumi = await import('@pulumi/pulumi');
   const preview = options.preview ?? false;
-  const { mocks, record } = kubernetesProviderMocks({ kc: kubeConfig(), awaitTimeoutMs: options.awaitTimeoutMs }, preview);
+  const { mocks, record } = kubernetesProviderMocks({ kc: kubeConfig(), awaitTimeoutMs: options.awaitTimeoutMs, onResource: options.onResource }, preview);
   await pulumi.runtime.setMocks(mocks, 'rollout-trace-test', 'dev', preview);
 
   // What the language host's run harness does with errors that escape the program
