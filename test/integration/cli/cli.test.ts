@@ -24,7 +24,8 @@ async function create(namespace: string, d: V1Deployment): Promise<void> {
   await kubeConfig().makeApiClient(AppsV1Api).createNamespacedDeployment({ namespace, body: d });
 }
 
-describe('rollout-trace CLI', { concurrency: true }, () => {
+// Sequential: each test starts a CLI process, and a loaded machine makes parallel start-ups slow.
+describe('rollout-trace CLI', () => {
   test('success: plain lines prefixed namespace/name, no repeats, success block, exit 0', async (t) => {
     const ns = await withNamespace(t, 'cli-ok');
     await create(ns, deployment('web', 'nginx:1.15-alpine'));
@@ -54,7 +55,10 @@ describe('rollout-trace CLI', { concurrency: true }, () => {
       assert.ok(!Number.isNaN(Date.parse(o.time)));
     }
     assert.equal(objects[0]!.type, 'started');
-    const last = objects.at(-1) as unknown as { type: string; verdict: { outcome: string; problems: { class: string; object: { kind: string; name: string }; container?: string }[] } };
+    const last = objects.at(-1) as unknown as {
+      type: string;
+      verdict: { outcome: string; startedAt: number; finishedAt: number; problems: { class: string; object: { kind: string; name: string }; container?: string }[] };
+    };
     assert.equal(last.type, 'verdict');
     assert.equal(last.verdict.outcome, 'failed');
     const p = last.verdict.problems[0]!;
@@ -63,13 +67,15 @@ describe('rollout-trace CLI', { concurrency: true }, () => {
     assert.match(p.object.name, /^api-/);
     assert.equal(p.container, 'app');
     assert.ok(objects.some((o) => o.type === 'problem'));
-    assert.ok(run.ms < 45_000, `took ${run.ms} ms`);
+    // Detection time as the tracker measured it (process start-up is excluded: it varies with load).
+    const detectMs = last.verdict.finishedAt - last.verdict.startedAt;
+    assert.ok(detectMs < 30_000, `verdict after ${detectMs} ms`);
   });
 
   test('broken image in GitHub Actions: ::error annotation and folded failure details', async (t) => {
     const ns = await withNamespace(t, 'cli-gha');
     await create(ns, deployment('api', 'nginx:1.99-does-not-exist', {}, 1));
-    const run = await runCli(['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath()], { GITHUB_ACTIONS: 'true', CI: 'true' });
+    const run = await runCli(['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath()], { env: { GITHUB_ACTIONS: 'true', CI: 'true' } });
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.match(run.stdout, new RegExp(`^::error title=Deployment ${ns}/api FAILED::pod api-`, 'm'));
     const group = /^::group::.*failure details\n([\s\S]*?)\n::endgroup::$/m.exec(run.stdout);
@@ -81,11 +87,11 @@ describe('rollout-trace CLI', { concurrency: true }, () => {
 
   test('timeout: --timeout 3s on a slow-starting pod exits 70 with a TIMED OUT summary', async (t) => {
     const ns = await withNamespace(t, 'cli-timeout');
-    await create(ns, deployment('slow', 'nginx:1.15-alpine', { 'sim.rollout-trace.dev/app': 'slow-start;seconds=60' }, 1));
+    await create(ns, deployment('slow', 'nginx:1.15-alpine', { 'sim.rollout-trace.dev/app': 'slow-start;seconds=600' }, 1));
     const run = await runCli(['deploy', 'slow', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--timeout', '3s']);
     assert.equal(run.code, 70, run.stdout + run.stderr);
     assert.match(run.stdout, new RegExp(`✖ Deployment ${ns}/slow: TIMED OUT \\(after 3s\\)`));
-    assert.ok(run.ms < 20_000, `took ${run.ms} ms`);
+    assert.match(run.stdout, /took [3-9]\.\ds/);
   });
 
   test('--watch-for keeps tracing after the verdict: a killed pod is shown deleted and replaced', async (t) => {
@@ -96,10 +102,16 @@ describe('rollout-trace CLI', { concurrency: true }, () => {
     const { CoreV1Api } = await import('@kubernetes/client-node');
     const core = kubeConfig().makeApiClient(CoreV1Api);
     const victim = (await core.listNamespacedPod({ namespace: ns })).items[0]!.metadata!.name!;
-    const killing = new Promise<void>((resolve, reject) => {
-      setTimeout(() => core.deleteNamespacedPod({ name: victim, namespace: ns }).then(() => resolve(), reject), 3000);
+    let killing: Promise<unknown> | undefined;
+    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--watch-for', '15s'], {
+      onStdout: (out) => {
+        // Kill the pod once the verdict is out (and the follower had a moment to list).
+        if (!killing && out.includes('SUCCEEDED')) {
+          killing = new Promise((r) => setTimeout(r, 2000)).then(() => core.deleteNamespacedPod({ name: victim, namespace: ns }));
+        }
+      },
     });
-    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--watch-for', '12s']);
+    assert.ok(killing, run.stdout + run.stderr);
     await killing;
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const verdictAt = run.stdout.indexOf('SUCCEEDED');
@@ -111,8 +123,16 @@ describe('rollout-trace CLI', { concurrency: true }, () => {
 
   test('Ctrl-C during a rollout: a CANCELLED summary and exit 130, promptly', async (t) => {
     const ns = await withNamespace(t, 'cli-sigint');
-    await create(ns, deployment('slow', 'nginx:1.15-alpine', { 'sim.rollout-trace.dev/app': 'slow-start;seconds=60' }, 1));
-    const run = await runCli(['deploy', 'slow', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain'], {}, 60_000, /revision 1/);
+    await create(ns, deployment('slow', 'nginx:1.15-alpine', { 'sim.rollout-trace.dev/app': 'slow-start;seconds=600' }, 1));
+    let interrupted = false;
+    const run = await runCli(['deploy', 'slow', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain'], {
+      onStdout: (out, child) => {
+        if (!interrupted && /revision 1/.test(out)) {
+          interrupted = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
     assert.equal(run.code, 130, run.stdout + run.stderr);
     assert.match(run.stdout, new RegExp(`◼ Deployment ${ns}/slow: CANCELLED`));
   });

@@ -1,5 +1,5 @@
 /** Runs the real `rollout-trace` executable (bin/rollout-trace.js) as a subprocess. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../../bin/rollout-trace.js', import.meta.url));
@@ -12,27 +12,30 @@ export interface CliRun {
   ms: number;
 }
 
-/**
- * Runs the CLI with `args`; `env` is added to a CI-like environment (no TTY, no colours).
- * `interruptWhen`: send SIGINT once stdout matches it.
- */
-export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000, interruptWhen?: RegExp): Promise<CliRun> {
+/** Options of {@link runCli}. */
+export interface RunOptions {
+  /** Added to a CI-like environment (no TTY, no colours, no CI/GitHub variables). */
+  env?: Record<string, string>;
+  /** Kill the process after this long (the test then fails on the exit code). Default 120 s. */
+  timeoutMs?: number;
+  /** Called with the stdout so far each time it grows (to act at a given point of the trace). */
+  onStdout?: (stdout: string, child: ChildProcess) => void;
+}
+
+/** Runs the CLI with `args`. */
+export function runCli(args: string[], options: RunOptions = {}): Promise<CliRun> {
   const started = Date.now();
   const base = { ...process.env };
   for (const k of ['FORCE_COLOR', 'NO_COLOR', 'GITHUB_ACTIONS', 'CI']) delete base[k];
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  let interrupted = false;
   child.stdout.on('data', (c: Buffer) => {
     stdout += c.toString();
-    if (interruptWhen && !interrupted && interruptWhen.test(stdout)) {
-      interrupted = true;
-      child.kill('SIGINT');
-    }
+    options.onStdout?.(stdout, child);
   });
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(killer);
@@ -41,7 +44,7 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
   });
 }
 
-/** Asserts-friendly check that stderr is one paragraph without a stack trace. */
+/** True when `text` is one paragraph without a stack trace. */
 export function isOneParagraph(text: string): boolean {
   const t = text.trim();
   return t.length > 0 && !t.includes('\n') && !/\n\s+at /.test(text) && !/\bat .*\.(ts|js):\d+/.test(text);
