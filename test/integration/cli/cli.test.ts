@@ -138,7 +138,7 @@ describe('rollout-trace CLI', () => {
   });
 
   test('bad usage exits 2 with one paragraph and no stack trace', async () => {
-    for (const args of [['deploy', 'web', '--timeout', 'banana'], ['deploy', 'web', '--frobnicate'], ['deploy'], ['deploy', 'web', '--fail-after', 'nope=3'], ['deploy', 'web', '-o', 'yaml']]) {
+    for (const args of [['deploy', 'web', '--timeout', 'banana'], ['deploy', 'web', '--frobnicate'], ['deploy'], ['deploy', 'web', '--fail-after', 'nope=3'], ['deploy', 'web', '-o', 'yaml'], ['deploy', 'web', '--min-generation', '0'], ['deploy', 'web', '--success', '150%']]) {
       const run = await runCli(args);
       assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
       assert.equal(run.stdout, '');
