@@ -97,7 +97,15 @@ export class KubeletNode {
     this.node?.stop();
     for (const w of this.workers.values()) w.stop();
     this.workers.clear();
-    await this.recorder.flush().catch(() => undefined);
+    // Pending events get 2 s (the apiserver may already be gone).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.recorder.flush().catch(() => undefined),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, 2000);
+      }),
+    ]);
+    clearTimeout(timer);
     if (this.server) {
       const server = this.server;
       await new Promise<void>((resolve) => {
