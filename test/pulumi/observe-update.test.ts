@@ -56,7 +56,8 @@ test('observe: live ReplicaSet/pod lines during the provider await of a revision
   assert.equal(texts.at(-1), texts[from - 1], 'the success summary is the last line');
   const revisionLine = index(/^revision 2: new pod template \(was 1\)$/);
   assert.ok(revisionLine > 0 && revisionLine < from - 1, 'revision 2 announced before the summary');
-  assert.ok(texts.some((m) => /ReplicaSet nginx-\w+ \(rev 1, old\).*: 0\/0 ready/.test(m)), 'old ReplicaSet scaled down');
+  // Pulumi's predicate does not wait for the old ReplicaSet to reach 0, so only its scale-down start is certain.
+  assert.ok(texts.some((m) => /^ReplicaSet nginx-\w+ \(rev 1, old\): \d+ ready, scaling down to \d+$/.test(m)), 'old ReplicaSet scaling down');
   assert.ok(texts.filter((m) => /^pod nginx-\w+-\w+ \(rev 2\): .*ready/.test(m)).length >= 3, 'three new pods ready');
   // Live: the ReplicaSet/pod lines arrived while the provider's await was still running.
   const during = lines.filter((l) => l.at >= await_!.start && l.at < await_!.end && /^(ReplicaSet|pod) /.test(l.message));
