@@ -15,15 +15,7 @@ import { AppsV1Api, CoreV1Api, KubeConfig, Watch, type V1Deployment } from '@kub
 import { initialState, reduce, resolvePolicy } from '../src/core/index.js';
 import type { Observation, RolloutState, TrackTarget, WatchedKind } from '../src/core/index.js';
 
-/** The on-disk fixture format. */
-export interface Fixture {
-  scenario: string;
-  description: string;
-  /** Epoch ms of the recording start; observation `at` values are relative to it. */
-  t0: number;
-  target: TrackTarget;
-  observations: Observation[];
-}
+import type { Fixture } from '../test/fixtures/replay.js';
 
 const KINDS: Array<[WatchedKind, string]> = [
   ['Deployment', '/apis/apps/v1/namespaces/NS/deployments'],

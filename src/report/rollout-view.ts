@@ -2,18 +2,11 @@
  * A read model of the event stream: what the TTY tree draws and what the plain sink's
  * "still waiting" line names. Pure: it only folds {@link RolloutEvent}s.
  */
-import type { PodState, Problem, RolloutEvent, RolloutPhase, Verdict } from '../core/types.js';
+import type { PodState, Problem, RolloutEvent, RolloutEventOf, RolloutPhase, Verdict } from '../core/types.js';
 import { deploymentKey } from './format-verdict.js';
 
 /** One ReplicaSet as last reported. */
-export interface ReplicaSetView {
-  name: string;
-  revision: string;
-  role: 'new' | 'old';
-  desired: number;
-  ready: number;
-  available: number;
-}
+export type ReplicaSetView = Omit<RolloutEventOf<'replicaset'>, 'type' | 'at' | 'deployment' | 'created'>;
 
 /** One pod as last reported. */
 export interface PodView {
