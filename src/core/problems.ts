@@ -61,10 +61,29 @@ export function currentProblems(state: RolloutState, at: number): Record<string,
   const out: Record<string, Problem> = {};
   for (const { f, events } of found) {
     const p = toProblem(f, ref, events, at);
-    const prev = state.problems[p.id];
+    const prev = state.problems[p.id] ?? earlierPullSighting(state.problems, p);
     out[p.id] = prev ? { ...p, firstSeen: prev.firstSeen } : p;
   }
   return out;
+}
+
+const PULL_CLASSES = new Set<Problem['class']>(['image-pull-not-found', 'image-pull-transient']);
+
+/**
+ * A trace that starts during ImagePullBackOff sees "Back-off pulling image" before the event that
+ * says "not found", so the same failing pull can be reclassified; its window still counts from
+ * the first sighting.
+ */
+function earlierPullSighting(problems: Readonly<Record<string, Problem>>, p: Problem): Problem | undefined {
+  if (!PULL_CLASSES.has(p.class)) return undefined;
+  return Object.values(problems).find(
+    (q) =>
+      PULL_CLASSES.has(q.class) &&
+      q.object.kind === p.object.kind &&
+      q.object.name === p.object.name &&
+      q.container === p.container &&
+      Boolean(q.initContainer) === Boolean(p.initContainer),
+  );
 }
 
 /** The deadline of a problem in this state (readiness windows use the probe and notReadySince). */

@@ -25,6 +25,25 @@ describe('policy windows', () => {
     assert.ok(verdict?.pulumiMessages.some((m) => m.startsWith('[Pod apps/web-2-aaa]: containers with unready status: [app][ErrImagePull] manifest for nginx:nope not found')));
   });
 
+  it('a pull first seen as a bare back-off, then proven "not found" by its event, fails 10 s after the first sighting', () => {
+    const { events } = run(
+      [
+        ...rollingTo2(),
+        newPod('web-2-aaa', waiting('ImagePullBackOff', 'Back-off pulling image "nginx:nope"', { image: 'nginx:nope' }), 1),
+        up('Event', event({ kind: 'Pod', name: 'web-2-aaa', reason: 'Failed', message: `Failed to pull image "nginx:nope": ${NOT_FOUND}`, type: 'Warning', at: 4 }), 4),
+        tick(8),
+        tick(11),
+      ],
+      UPDATE,
+    );
+    const classes = ofType(events, 'problem').map((e) => e.problem.class);
+    assert.deepEqual(classes, ['image-pull-transient', 'image-pull-not-found']);
+    const verdict = verdictOf(events);
+    assert.equal(verdict?.outcome, 'failed');
+    assert.equal(verdict?.finishedAt, T0 + 11_000);
+    assert.equal(verdict?.problems[0]?.class, 'image-pull-not-found');
+  });
+
   it('a transient pull error that recovers never fails and is cleared', () => {
     const { events } = run(
       [
