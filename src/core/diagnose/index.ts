@@ -16,6 +16,8 @@ export { diagnoseReplicaSet, diagnoseDeployment, diagnosePvc } from './workload.
 /** Turns a finding into a Problem first seen at `now`, with its warning events and kubectl hints. */
 export function toProblem(f: Finding, ref: DeploymentRef, events: CoreV1Event[], now: number): Problem {
   const crashed = f.class === 'crash-loop' || f.class === 'oom-killed' || f.class === 'init-container';
+  // A container whose image or config never resolved has no log to read.
+  const neverStarted = f.class === 'image-pull-not-found' || f.class === 'image-pull-transient' || f.class === 'config-error';
   return {
     id: problemId(f),
     ...f,
@@ -25,7 +27,7 @@ export function toProblem(f: Finding, ref: DeploymentRef, events: CoreV1Event[],
     hints: kubectlHints(ref, {
       kind: f.object.kind,
       name: f.object.name,
-      ...(f.container ? { container: f.container } : {}),
+      ...(f.container && !neverStarted ? { container: f.container } : {}),
       crashed,
     }),
   };

@@ -39,6 +39,7 @@ describe('diagnosePod', () => {
     assert.equal(problem?.firstSeen, NOW);
     assert.ok(problem?.hints.includes(`kubectl -n ${NS} describe pod web-2-abc`));
     assert.ok(problem?.hints.includes(`kubectl -n ${NS} rollout undo deployment/web`));
+    assert.ok(!problem?.hints.some((h) => h.includes(' logs ')), 'a container that never started has no logs to suggest');
   });
 
   it('ImagePullBackOff is classified from the pod\'s Failed pull event', () => {
@@ -111,6 +112,7 @@ describe('diagnosePod', () => {
     assert.equal(problem?.class, 'config-error');
     assert.deepEqual(problem?.missing, { kind: 'ConfigMap', name: 'app-config' });
     assert.equal(problem?.explanation, 'ConfigMap "app-config" does not exist');
+    assert.ok(!problem?.hints.some((h) => h.includes(' logs ')));
   });
 
   it('CreateContainerConfigError names a missing Secret key', () => {
