@@ -180,23 +180,26 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
         '--v=1',
       ], path.join(dir, 'kube-scheduler.log')),
     );
+    // The kubelet needs only the apiserver, so it starts while the controller-manager warms up.
+    const kubelet =
+      options.kubelet === false
+        ? undefined
+        : started(
+            startComponent(
+              'kubelet',
+              process.execPath,
+              ['--import', 'tsx', path.join(repoRoot, 'src/local-cluster/kubelet/main.ts'), '--kubeconfig', kubeconfigPath, '--nodes', String(options.nodes ?? 2)],
+              path.join(dir, 'kubelet.log'),
+              repoRoot,
+            ),
+          );
+    if (kubelet) log(`[cluster] starting the simulated kubelet (${options.nodes ?? 2} nodes)`);
     // The token controller is the last thing a rollout needs from the controller-manager.
     await waitFor('kube-controller-manager', cm, () => defaultTokenExists(server, files.token), 60_000).catch((e) =>
       fail('kube-controller-manager start', cm, e.message),
     );
     if (!isAlive(scheduler.child.pid!)) await fail('kube-scheduler start', scheduler, 'exited');
-
-    if (options.kubelet !== false) {
-      log(`[cluster] starting the simulated kubelet (${options.nodes ?? 2} nodes)`);
-      const kubelet = started(
-        startComponent(
-          'kubelet',
-          process.execPath,
-          ['--import', 'tsx', path.join(repoRoot, 'src/local-cluster/kubelet/main.ts'), '--kubeconfig', kubeconfigPath, '--nodes', String(options.nodes ?? 2)],
-          path.join(dir, 'kubelet.log'),
-          repoRoot,
-        ),
-      );
+    if (kubelet) {
       await waitFor('simulated kubelet', kubelet, () => Promise.resolve(logTail(kubelet.logFile, 200).includes('kubelet ready:')), 60_000).catch((e) =>
         fail('simulated kubelet start', kubelet, e.message),
       );
