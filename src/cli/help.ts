@@ -52,6 +52,7 @@ Environment:
   NO_COLOR / FORCE_COLOR    disable / force colours
   CI                        any value: plain output instead of the live tree (with -o auto)
   GITHUB_ACTIONS=true       fold failure details with ::group:: and add ::error:: annotations
+  GITLAB_CI=true            fold failure details in a collapsed job-log section
 
 Examples:
   rollout-trace deploy nginx -n web

@@ -1,7 +1,8 @@
 /**
  * The CI log sink: append-only, one timestamped line per state change, each prefixed with
  * `namespace/name` so several Deployments interleave readably; a `still waiting: ...` line when
- * nothing changed for a while; GitHub Actions folding and annotations for failures.
+ * nothing changed for a while; GitHub Actions folding and annotations, or GitLab CI collapsible
+ * sections, for failure details.
  */
 import type { RolloutEvent, Verdict } from '../core/types.js';
 import { palette, shouldColor, type Palette } from './colors.js';
@@ -9,6 +10,7 @@ import { describeEvent, type EventLine } from './describe-event.js';
 import { formatClock } from './format-time.js';
 import { deploymentKey, formatVerdict, outcomeLabel } from './format-verdict.js';
 import { errorAnnotation, GROUP_END, groupStart, isGitHubActions } from './github.js';
+import { isGitLabCi, sectionEnd, sectionStart } from './gitlab.js';
 import { describeWaitingFor, RolloutView } from './rollout-view.js';
 import { flush, realTimers, type Sink, type SinkOptions } from './sink.js';
 
@@ -20,6 +22,7 @@ export class PlainSink implements Sink {
   readonly #now: () => number;
   readonly #c: Palette;
   readonly #github: boolean;
+  readonly #gitlab: boolean;
   readonly #pulumiMessages: boolean;
   readonly #stillWaitingMs: number;
   readonly #timers;
@@ -37,6 +40,7 @@ export class PlainSink implements Sink {
     this.#now = options.now ?? Date.now;
     this.#c = palette(shouldColor(this.#stream as { isTTY?: boolean }, env));
     this.#github = isGitHubActions(env);
+    this.#gitlab = !this.#github && isGitLabCi(env);
     this.#pulumiMessages = options.pulumiMessages === true;
     this.#stillWaitingMs = options.stillWaitingMs ?? DEFAULT_STILL_WAITING_MS;
     this.#timers = options.timers ?? realTimers;
@@ -88,6 +92,11 @@ export class PlainSink implements Sink {
       out.push(errorAnnotation(`Deployment ${key} ${outcomeLabel(v)}`, v.summary));
       out.push(groupStart(`Deployment ${key}: ${outcomeLabel(v)} - failure details`));
       out.push(stamp + head!, ...rest, GROUP_END);
+    } else if (v.outcome !== 'succeeded' && this.#gitlab && rest.length > 0) {
+      // No annotations on GitLab: the section header is the summary line itself, so the cause
+      // stays readable with the details folded under it.
+      const name = `rollout-trace.${v.deployment.namespace}.${v.deployment.name}`;
+      out.push(sectionStart(name, stamp + head!, this.#now()), ...rest, sectionEnd(name, this.#now()));
     } else {
       out.push(stamp + head!, ...rest);
     }

@@ -23,7 +23,7 @@ export interface SinkOptions {
   output?: OutputFormat;
   /** Where to write. Default `process.stdout`. */
   stream?: NodeJS.WritableStream & { isTTY?: boolean };
-  /** Environment consulted for CI, NO_COLOR, FORCE_COLOR, GITHUB_ACTIONS. Default `process.env`. */
+  /** Environment consulted for CI, NO_COLOR, FORCE_COLOR, GITHUB_ACTIONS, GITLAB_CI. Default `process.env`. */
   env?: Record<string, string | undefined>;
   /** Clock (ms since epoch). Default `Date.now`. */
   now?: () => number;

@@ -135,3 +135,39 @@ test('createSink auto - plain when not a TTY or in CI, tty otherwise', async () 
   assert.equal(resolveOutput('auto', {}, {}), 'plain');
   assert.equal(resolveOutput('json', { isTTY: true }, {}), 'json');
 });
+
+test('plain sink - GitLab CI: failure details folded in a collapsed section, summary as its header', async () => {
+  const { stream, text } = capture();
+  const clock = T0 + 42_000; // the sink's clock, not the events' times, stamps the section markers
+  const sink = new PlainSink({ stream, env: { GITLAB_CI: 'true' }, now: () => clock, stillWaitingMs: 0 });
+  for (const e of failedRollout()) sink.write(e);
+  await sink.close();
+  const out = text();
+  const seconds = clock / 1000;
+  const section = new RegExp(
+    `^\\u001b\\[0Ksection_start:${seconds}:rollout-trace\\.demo\\.nginx\\[collapsed=true\\]\\r\\u001b\\[0K` +
+      `(04:00:09 demo/nginx ✖ Deployment demo/nginx: FAILED - [^\\n]*)\\n([\\s\\S]*?)\\n` +
+      `\\u001b\\[0Ksection_end:${seconds}:rollout-trace\\.demo\\.nginx\\r\\u001b\\[0K$`,
+    'm',
+  );
+  const m = section.exec(out);
+  assert.ok(m, JSON.stringify(out));
+  assert.match(m[1]!, /does not exist in its registry/);
+  assert.match(m[2]!, /To dig further:/);
+  // Exactly one section, nothing after its end but the newline; the event lines stay outside.
+  assert.equal(out.match(/section_start:/g)!.length, 1);
+  assert.match(out, /section_end:[^\n]*\n$/);
+  assert.match(out.slice(0, m.index), /^04:00:01 demo\/nginx pod nginx-2-a \(revision 2\): waiting - ErrImagePull$/m);
+  assert.doesNotMatch(out, /::(error|group)/);
+});
+
+test('plain sink - GitLab CI: a success is not folded; GitHub Actions wins when both are set', async () => {
+  const success = await render(successfulRollout(), { GITLAB_CI: 'true' });
+  assert.doesNotMatch(success, /section_/);
+  assert.match(success, /SUCCEEDED/);
+  const both = await render(failedRollout(), { GITLAB_CI: 'true', GITHUB_ACTIONS: 'true' });
+  assert.match(both, /^::group::/m);
+  assert.doesNotMatch(both, /section_/);
+  const neither = await render(failedRollout(), { GITLAB_CI: '1' });
+  assert.doesNotMatch(neither, /section_|\u001b/);
+});
