@@ -48,7 +48,7 @@ type WatchEnd =
   | { kind: 'timeout'; events: number }
   | { kind: 'gone' }
   | { kind: 'stream-error'; status: unknown }
-  | { kind: 'error'; err: unknown };
+  | { kind: 'error'; err: unknown; events: number; ms: number };
 
 /** A self-healing list+watch of one kind in one namespace. */
 export class KindWatcher<K extends WatchedKind> {
@@ -140,6 +140,9 @@ export class KindWatcher<K extends WatchedKind> {
           await this.pause('watch', end.status);
           break;
         case 'error':
+          // A watch that worked for a while and then broke (connection reset, proxy restart) is a
+          // fresh failure: reconnect after the initial delay and resume from its resourceVersion.
+          if (end.events > 0 || end.ms >= HEALTHY_WATCH_MS) this.backoff.reset();
           if (statusOf(end.err) === 410) {
             this.resourceVersion = undefined;
             break;
@@ -255,7 +258,7 @@ export class KindWatcher<K extends WatchedKind> {
         if (gone) return resolve({ kind: 'gone' });
         if (streamError) return resolve({ kind: 'stream-error', status: streamError });
         if (err && (err as { name?: string }).name === 'TimeoutError') return resolve({ kind: 'timeout', events });
-        if (err) return resolve({ kind: 'error', err });
+        if (err) return resolve({ kind: 'error', err, events, ms: Date.now() - startedAt });
         resolve({ kind: 'closed', events, ms: Date.now() - startedAt });
       };
       this.watch
@@ -291,6 +294,9 @@ export class KindWatcher<K extends WatchedKind> {
     });
   }
 }
+
+/** A watch that lived this long before an error counts as healthy (the back-off starts over). */
+const HEALTHY_WATCH_MS = 10_000;
 
 /** Consecutive 30 s-silent watches (~2 min) after which the loop re-lists. */
 const SILENT_WATCHES_BEFORE_RELIST = 4;

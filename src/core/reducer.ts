@@ -196,7 +196,7 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
         s,
         emit,
         obs.type === 'timeout'
-          ? buildVerdict(s, { outcome: 'timed-out', at, problems, timeoutSeconds: obs.timeoutSeconds })
+          ? buildVerdict(s, { outcome: 'timed-out', at, problems, timeoutSeconds: obs.timeoutSeconds, timeoutKind: obs.timeoutKind ?? 'overall' })
           : buildVerdict(s, { outcome: 'cancelled', at, problems, ...(obs.reason ? { reason: obs.reason } : {}) }),
       );
       return [s, events];

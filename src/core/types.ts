@@ -50,7 +50,13 @@ export type Observation =
   | ObjectObservation
   | { type: 'synced'; at: number }
   | { type: 'tick'; at: number }
-  | { type: 'timeout'; at: number; timeoutSeconds: number }
+  | {
+      type: 'timeout';
+      at: number;
+      timeoutSeconds: number;
+      /** Which deadline fired: the overall one (default) or the no-progress one. */
+      timeoutKind?: 'overall' | 'no-progress';
+    }
   | { type: 'cancel'; at: number; reason?: string };
 
 /** What is being tracked, and against what. */
@@ -199,6 +205,8 @@ export interface Verdict {
   finishedAt: number;
   /** For `timed-out`: which timeout fired. */
   timeoutSeconds?: number;
+  /** For `timed-out`: `overall` (the deadline) or `no-progress` (nothing moved for `timeoutSeconds`). */
+  timeoutKind?: 'overall' | 'no-progress';
   /** Pulumi's await sub-error lines for the same state, for parity with `pulumi up`. */
   pulumiMessages: string[];
   /** Copy-paste kubectl commands. */

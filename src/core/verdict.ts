@@ -2,6 +2,7 @@
 import { kubectlHints } from './hints.js';
 import { pulumiErrorMessages } from './pulumi-messages.js';
 import { newReplicaSet, podsOf, replicaSetOfRevision, trackedPvcs } from './relations.js';
+import { podView } from './pod-state.js';
 import type { RolloutState } from './state.js';
 import type { Problem, Verdict } from './types.js';
 
@@ -43,6 +44,7 @@ export interface VerdictInput {
   at: number;
   problems: Problem[];
   timeoutSeconds?: number;
+  timeoutKind?: 'overall' | 'no-progress';
   reason?: string;
 }
 
@@ -63,7 +65,12 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
       summary = primary ? problemLine(primary) : `${rev} failed`;
       break;
     case 'timed-out':
-      summary = `timed out after ${input.timeoutSeconds ?? '?'}s waiting for ${rev}: ${progress}${primary ? `; ${problemLine(primary)}` : ''}`;
+      if (input.timeoutKind === 'no-progress') {
+        const pending = primary ? problemLine(primary) : pendingPods(state);
+        summary = `no progress for ${input.timeoutSeconds ?? '?'}s waiting for ${rev}: ${progress}${pending ? `; ${pending}` : ''}`;
+      } else {
+        summary = `timed out after ${input.timeoutSeconds ?? '?'}s waiting for ${rev}: ${progress}${primary ? `; ${problemLine(primary)}` : ''}`;
+      }
       break;
     default:
       summary = `cancelled${input.reason ? ` (${input.reason})` : ''} while waiting for ${rev}: ${progress}`;
@@ -78,7 +85,18 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
     startedAt: state.startedAt,
     finishedAt: input.at,
     ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: input.timeoutSeconds } : {}),
+    ...(input.outcome === 'timed-out' && input.timeoutKind ? { timeoutKind: input.timeoutKind } : {}),
     pulumiMessages: input.outcome === 'succeeded' ? [] : pulumiMessagesOf(state),
     hints: primary ? primary.hints : input.outcome === 'succeeded' ? [] : kubectlHints(ref),
   };
+}
+
+/** The new ReplicaSet's pods that are not ready yet: `pod web-1 creating (ContainerCreating)`, at most 3. */
+function pendingPods(state: RolloutState): string {
+  const pods = podsOf(state, newReplicaSet(state))
+    .map((pod) => ({ name: pod.metadata?.name ?? '?', view: podView(pod) }))
+    .filter((p) => p.view.state !== 'ready');
+  const shown = pods.slice(0, 3).map((p) => `pod ${p.name} ${p.view.state}${p.view.detail ? ` (${p.view.detail})` : ''}`);
+  if (pods.length > 3) shown.push(`${pods.length - 3} more`);
+  return shown.length ? `still pending: ${shown.join(', ')}` : newReplicaSet(state) ? '' : 'no ReplicaSet of the new revision yet';
 }

@@ -1,0 +1,118 @@
+/**
+ * Reconnect with back-off against network faults. A TCP forwarder (tcp-proxy.ts) sits between the
+ * tracker and the REAL apiserver of the test cluster — bytes pass verbatim and TLS is still
+ * verified against the cluster CA — and injects faults: every connection reset mid-rollout,
+ * connections refused for 5 s, and connections that go silent (black hole).
+ */
+import assert from 'node:assert/strict';
+import { describe, it, type TestContext } from 'node:test';
+import { KubeConfig } from '@kubernetes/client-node';
+import { trackRollout } from '../../../src/track/index.js';
+import { acquireNamespaceSource, type NamespaceSource } from '../../../src/cluster/index.js';
+import type { RolloutEvent } from '../../../src/core/types.js';
+import { createDeployment, eventSeen, kubeConfig, namespaceFor } from './helpers.js';
+import { TcpProxy } from './tcp-proxy.js';
+
+/** A proxy to the test cluster's apiserver and a kubeconfig whose server is the proxy. */
+async function proxied(t: TestContext): Promise<{ proxy: TcpProxy; kc: KubeConfig }> {
+  const base = kubeConfig();
+  const server = new URL(base.getCurrentCluster()!.server);
+  const proxy = await TcpProxy.start({ host: server.hostname, port: Number(server.port || 443) });
+  t.after(() => proxy.close());
+  const kc = new KubeConfig();
+  const via = `https://${server.hostname}:${proxy.port}`;
+  kc.loadFromOptions({
+    clusters: base.clusters.map((c) => (c.name === base.getCurrentCluster()!.name ? { ...c, server: via } : c)),
+    users: base.users,
+    contexts: base.contexts,
+    currentContext: base.getCurrentContext(),
+  });
+  return { proxy, kc };
+}
+
+/** Starts tracking through `kc`; resolves once the tracker saw the rollout (its source is synced). */
+async function startTracking(kc: KubeConfig, namespace: string, name: string) {
+  const t0 = Date.now();
+  const tracking = trackRollout({ name, namespace, kubeconfig: kc, timeoutSeconds: 90 });
+  const events: RolloutEvent[] = [];
+  tracking.subscribe((e) => events.push(e));
+  await eventSeen(events, (e) => e.type === 'revision', 'the tracker sees the revision', 30_000);
+  // The tracker's shared source (same server and credentials → the same instance).
+  const source: NamespaceSource = acquireNamespaceSource(kc, namespace);
+  return { tracking, events, source, t0 };
+}
+
+const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+const firstAfter = (times: number[], t: number) => times.find((x) => x >= t);
+
+describe('reconnect with back-off through network faults', { concurrency: true }, () => {
+  it('(a) every connection reset mid-rollout: watches resume from their resourceVersion and the verdict is right', async (t) => {
+    const ns = await namespaceFor(t, 'net-reset');
+    const { proxy, kc } = await proxied(t);
+    await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=6' } });
+    const { tracking, events, source, t0 } = await startTracking(kc, ns, 'web');
+    const before = source.stats();
+    assert.ok(sum(before.active) >= 4, `4 watches open before the fault (got ${JSON.stringify(before.active)})`);
+    const resetAt = Date.now();
+    const reset = proxy.resetAll();
+    const verdict = await tracking.verdict;
+    const after = source.stats();
+    const reconnectAt = firstAfter(proxy.forwarded, resetAt);
+    t.diagnostic(`reset ${reset} connection(s) at +${((resetAt - t0) / 1000).toFixed(1)} s; first reconnect after ${reconnectAt ? reconnectAt - resetAt : '?'} ms`);
+    t.diagnostic(`watches opened ${sum(before.opened)} -> ${sum(after.opened)}, lists ${sum(before.lists)} -> ${sum(after.lists)}; ${verdict.outcome} in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${verdict.summary}`);
+    assert.ok(reset >= 4, 'the watches were cut');
+    assert.equal(verdict.outcome, 'succeeded', verdict.summary);
+    assert.ok(sum(after.opened) >= sum(before.opened) + 4, 'every kind re-watched');
+    assert.equal(sum(after.lists), sum(before.lists), 'resumed from the resourceVersion: no re-list');
+    assert.ok(reconnectAt !== undefined && reconnectAt - resetAt <= 2000, 'reconnected within the first back-off step');
+    assert.ok(events.some((e) => e.type === 'pod' && e.state === 'ready' && e.at > resetAt), 'pod readiness seen after the reset');
+  });
+
+  it('(b) connections refused for 5 s: retries are spaced by back-off, then tracking recovers', async (t) => {
+    const ns = await namespaceFor(t, 'net-refuse');
+    const { proxy, kc } = await proxied(t);
+    await createDeployment(ns, 'web', { behaviour: { app: 'slow-start;seconds=8' } });
+    const { tracking, source, t0 } = await startTracking(kc, ns, 'web');
+    const before = source.stats();
+    const downAt = Date.now();
+    proxy.mode = 'refuse';
+    proxy.resetAll();
+    await new Promise((r) => setTimeout(r, 5000));
+    const upAt = Date.now();
+    proxy.mode = 'forward';
+    const refused = proxy.attempts.filter((x) => x >= downAt && x < upAt);
+    const verdict = await tracking.verdict;
+    const after = source.stats();
+    const gaps = refused.slice(1).map((x, i) => x - refused[i]!);
+    const recoveredAt = firstAfter(proxy.forwarded, upAt);
+    t.diagnostic(`${refused.length} connection attempts refused in 5 s (4 kinds); first at +${refused[0] ? refused[0] - downAt : '?'} ms; largest gap ${Math.max(0, ...gaps)} ms`);
+    t.diagnostic(`first forwarded connection ${recoveredAt ? recoveredAt - upAt : '?'} ms after the restore; lists ${sum(before.lists)} -> ${sum(after.lists)}; ${verdict.outcome} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    assert.ok(refused.length >= 4, 'the watchers did retry while refused');
+    assert.ok(refused.length < 40, `spaced retries, not a hot loop (${refused.length} attempts in 5 s)`);
+    assert.ok(Math.max(...gaps) >= 500, 'the delay grew (back-off)');
+    assert.equal(verdict.outcome, 'succeeded', verdict.summary);
+    assert.ok(recoveredAt !== undefined, 'reconnected after the restore');
+  });
+
+  it('(c) a black-holed connection (open, silent) is detected by the inactivity timeout and re-watched', async (t) => {
+    const ns = await namespaceFor(t, 'net-hole');
+    const { proxy, kc } = await proxied(t);
+    await createDeployment(ns, 'web', { behaviour: { app: 'slow-start;seconds=5' } });
+    const { tracking, events, source, t0 } = await startTracking(kc, ns, 'web');
+    const before = source.stats();
+    const holeAt = Date.now();
+    const holed = proxy.blackholeOpen(); // existing connections go silent; new ones forward
+    const verdict = await tracking.verdict;
+    const after = source.stats();
+    const reconnectAt = firstAfter(proxy.forwarded, holeAt);
+    const seen = events.find((e) => e.at > holeAt && e.type !== 'verdict');
+    t.diagnostic(`black-holed ${holed} connection(s); re-watch after ${reconnectAt ? ((reconnectAt - holeAt) / 1000).toFixed(1) : '?'} s; first event after the hole at +${seen ? ((seen.at - holeAt) / 1000).toFixed(1) : '?'} s`);
+    t.diagnostic(`watches opened ${sum(before.opened)} -> ${sum(after.opened)}, lists ${sum(before.lists)} -> ${sum(after.lists)}; ${verdict.outcome} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    assert.ok(holed >= 1);
+    assert.equal(verdict.outcome, 'succeeded', verdict.summary);
+    assert.ok(reconnectAt !== undefined && reconnectAt - holeAt >= 20_000, 'the silent watch was noticed by the inactivity timeout, not by an error');
+    assert.ok(reconnectAt! - holeAt <= 40_000, 'and within ~30 s');
+    assert.ok(sum(after.opened) > sum(before.opened), 're-watched');
+    assert.equal(sum(after.lists), sum(before.lists), 'an inactivity timeout re-watches from the resourceVersion (no re-list)');
+  });
+});

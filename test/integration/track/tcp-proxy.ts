@@ -1,0 +1,103 @@
+/**
+ * A fault-injecting TCP forwarder on 127.0.0.1 for network-fault tests. It sits between the
+ * client and the REAL apiserver and forwards bytes verbatim (TLS passes through untouched, so the
+ * client still verifies the apiserver's certificate); it never answers anything itself. Faults:
+ * reset every open connection, refuse new connections, or black-hole connections (keep them open
+ * but forward nothing).
+ */
+import net from 'node:net';
+
+/** How new connections are treated. */
+export type ProxyMode = 'forward' | 'refuse' | 'blackhole';
+
+interface Link {
+  client: net.Socket;
+  upstream?: net.Socket;
+  /** Bytes are no longer forwarded in either direction. */
+  holed: boolean;
+}
+
+/** A TCP forwarder to `target` with fault switches. */
+export class TcpProxy {
+  /** How new connections are treated. */
+  mode: ProxyMode = 'forward';
+  /** Accept times (ms) of every connection attempt, whatever the mode. */
+  readonly attempts: number[] = [];
+  /** Accept times (ms) of connections that were forwarded. */
+  readonly forwarded: number[] = [];
+  private readonly links = new Set<Link>();
+  private readonly server: net.Server;
+
+  private constructor(private readonly target: { host: string; port: number }) {
+    this.server = net.createServer((client) => this.accept(client));
+  }
+
+  /** Starts a proxy to `target` on an ephemeral 127.0.0.1 port. */
+  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+    const proxy = new TcpProxy(target);
+    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
+    return proxy;
+  }
+
+  /** The proxy's port. */
+  get port(): number {
+    return (this.server.address() as net.AddressInfo).port;
+  }
+
+  /** Connections open right now. */
+  get open(): number {
+    return this.links.size;
+  }
+
+  /** Sends a TCP RST on every open connection (both sides). Returns how many were reset. */
+  resetAll(): number {
+    const n = this.links.size;
+    for (const link of [...this.links]) this.drop(link);
+    return n;
+  }
+
+  /** Stops forwarding on every open connection while keeping it open (a dead path, not a close). */
+  blackholeOpen(): number {
+    for (const link of this.links) link.holed = true;
+    return this.links.size;
+  }
+
+  /** Closes the listener and every connection. */
+  async close(): Promise<void> {
+    this.resetAll();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(client: net.Socket): void {
+    this.attempts.push(Date.now());
+    client.on('error', () => undefined);
+    if (this.mode === 'refuse') {
+      client.resetAndDestroy();
+      return;
+    }
+    const link: Link = { client, holed: this.mode === 'blackhole' };
+    this.links.add(link);
+    client.on('close', () => this.drop(link));
+    if (link.holed) {
+      client.resume(); // swallow what the client sends
+      return;
+    }
+    this.forwarded.push(Date.now());
+    const upstream = net.connect(this.target.port, this.target.host);
+    link.upstream = upstream;
+    upstream.on('error', () => undefined);
+    upstream.on('close', () => this.drop(link));
+    client.on('data', (chunk) => {
+      if (!link.holed) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (!link.holed) client.write(chunk);
+    });
+  }
+
+  private drop(link: Link): void {
+    if (!this.links.delete(link)) return;
+    if (!link.client.destroyed) link.client.resetAndDestroy();
+    if (link.upstream && !link.upstream.destroyed) link.upstream.resetAndDestroy();
+  }
+}
