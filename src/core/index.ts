@@ -13,6 +13,7 @@ export type * from './types.js';
 export type { RolloutState, PulumiAwaitState, EmittedMemo } from './state.js';
 export { initialState, reduce, problemsOf } from './reducer.js';
 export { defaultPolicy, resolvePolicy, failDeadline, FAILURE_CLASSES, AUTOSCALER_GRACE_SECONDS } from './policy.js';
+export { isCustomClass, customClassOf, CUSTOM_PREFIX } from './classifiers.js';
 export { diagnosePod, classifyPull, parseMissing, probeHandler, probeBudgetSeconds } from './diagnose/index.js';
 export type { PullKind } from './diagnose/index.js';
 export { kubectlHints, type HintSubject } from './hints.js';

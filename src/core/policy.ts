@@ -17,8 +17,9 @@
  *   `afterSeconds` (10 s) of slack (kubedog's probe-derived window).
  * - progress-deadline and deployment-deleted: immediately.
  */
-import { RolloutTraceError } from '../errors.js';
-import type { ClassPolicy, FailureClass, Policy, PolicyOverrides, Problem, SuccessCriterion } from './types.js';
+import { CUSTOM_PREFIX, classPolicyOf, isCustomClass, resolveClassifiers } from './classifiers.js';
+import type { ClassPolicy, FailureClass, Policy, PolicyOverrides, Problem, ProblemClass, SuccessCriterion } from './types.js';
+import { bad, checkKnobs } from './validate.js';
 
 /** Every failure class, most severe first (also the order problems are reported in). */
 export const FAILURE_CLASSES: readonly FailureClass[] = [
@@ -40,7 +41,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
 /** Grace for an unschedulable pod the cluster-autoscaler is adding a node for. */
 export const AUTOSCALER_GRACE_SECONDS = 300;
 
-const CRASH_CLASSES = new Set<FailureClass>(['crash-loop', 'oom-killed', 'init-container']);
+const CRASH_CLASSES = new Set<ProblemClass>(['crash-loop', 'oom-killed', 'init-container']);
 
 /** The default policy (see the module comment for why each window is what it is). */
 export function defaultPolicy(): Policy {
@@ -70,29 +71,6 @@ export function defaultPolicy(): Policy {
   };
 }
 
-function bad(message: string): never {
-  throw new RolloutTraceError('bad-input', message);
-}
-
-function checkSeconds(value: unknown, what: string): void {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    bad(`${what} is ${String(value)}; it must be a finite number of seconds >= 0 (e.g. 0, 10, 120).`);
-  }
-}
-
-function validateClass(name: string, o: Partial<ClassPolicy>): void {
-  if (o.action !== undefined && !['fail', 'warn', 'ignore'].includes(o.action)) {
-    bad(`policy.classes["${name}"].action is ${JSON.stringify(o.action)}; valid actions are "fail", "warn" and "ignore".`);
-  }
-  if (o.scope !== undefined && !['any-pod', 'all-new-pods'].includes(o.scope)) {
-    bad(`policy.classes["${name}"].scope is ${JSON.stringify(o.scope)}; valid scopes are "any-pod" and "all-new-pods".`);
-  }
-  if (o.afterSeconds !== undefined) checkSeconds(o.afterSeconds, `policy.classes["${name}"].afterSeconds`);
-  if (o.minRestarts !== undefined && (!Number.isInteger(o.minRestarts) || o.minRestarts < 0)) {
-    bad(`policy.classes["${name}"].minRestarts is ${String(o.minRestarts)}; it must be an integer >= 0.`);
-  }
-}
-
 function validateSuccess(s: SuccessCriterion): void {
   const mode = (s as { mode?: unknown }).mode;
   if (mode === 'full' || mode === 'maxUnavailable') return;
@@ -115,17 +93,27 @@ export function resolvePolicy(overrides?: PolicyOverrides): Policy {
   if (overrides === undefined) return policy;
   if (overrides === null || typeof overrides !== 'object') bad(`policy is ${String(overrides)}; it must be an object like { classes: {...}, success: {...} }.`);
   for (const [name, o] of Object.entries(overrides.classes ?? {})) {
+    if (name.startsWith(CUSTOM_PREFIX)) {
+      bad(
+        `policy.classes has "${name}", a custom class; set action, afterSeconds and scope on the classifier itself ` +
+          `(policy.classifiers: [{ name: "${name.slice(CUSTOM_PREFIX.length)}", classify, action, afterSeconds, scope }]).`,
+      );
+    }
     if (!(FAILURE_CLASSES as readonly string[]).includes(name)) {
       bad(`policy.classes has an unknown failure class "${name}"; valid classes are ${FAILURE_CLASSES.map((c) => `"${c}"`).join(', ')}.`);
     }
     if (o === undefined) continue;
-    validateClass(name, o);
+    checkKnobs(`policy.classes["${name}"]`, o);
     const cls = name as FailureClass;
     policy.classes[cls] = { ...policy.classes[cls], ...o };
   }
   if (overrides.success !== undefined) {
     validateSuccess(overrides.success);
     policy.success = { ...overrides.success };
+  }
+  if (overrides.classifiers !== undefined) {
+    const classifiers = resolveClassifiers(overrides.classifiers, FAILURE_CLASSES);
+    if (classifiers.length > 0) policy.classifiers = classifiers;
   }
   return policy;
 }
@@ -143,9 +131,10 @@ export interface DeadlineContext {
  * (action `warn`/`ignore`, or a crash class that has not restarted `minRestarts` times yet).
  */
 export function failDeadline(problem: Problem, policy: Policy, ctx: DeadlineContext = {}): number | undefined {
-  const cls = policy.classes[problem.class];
+  const cls = classPolicyOf(policy, problem.class);
   if (cls.action !== 'fail') return undefined;
-  if (CRASH_CLASSES.has(problem.class) && (problem.restartCount ?? 0) < (cls.minRestarts ?? 0)) return undefined;
+  const counted = isCustomClass(problem.class) || CRASH_CLASSES.has(problem.class);
+  if (counted && (problem.restartCount ?? 0) < (cls.minRestarts ?? 0)) return undefined;
   let seconds = cls.afterSeconds;
   let start = problem.firstSeen;
   if (problem.class === 'unschedulable' && problem.autoscaling) seconds = Math.max(seconds, AUTOSCALER_GRACE_SECONDS);
@@ -156,8 +145,16 @@ export function failDeadline(problem: Problem, policy: Policy, ctx: DeadlineCont
   return start + seconds * 1000;
 }
 
+/**
+ * Severity rank of a class. Custom classes come right after `deployment-deleted`: a rule the user
+ * wrote for their own app is the most specific explanation of what went wrong.
+ */
+function severity(cls: ProblemClass): number {
+  return isCustomClass(cls) ? 0.5 : FAILURE_CLASSES.indexOf(cls);
+}
+
 /** Sort key: class severity, then first seen. */
 export function compareProblems(a: Problem, b: Problem): number {
-  const d = FAILURE_CLASSES.indexOf(a.class) - FAILURE_CLASSES.indexOf(b.class);
+  const d = severity(a.class) - severity(b.class);
   return d !== 0 ? d : a.firstSeen - b.firstSeen || (a.id < b.id ? -1 : 1);
 }

@@ -1,5 +1,16 @@
 /** Tracking problems over time and applying the failure policy. */
-import { diagnoseDeployment, diagnosePodFindings, diagnosePvc, diagnoseReplicaSet, toProblem, type Finding, type PullKind } from './diagnose/index.js';
+import { classPolicyOf } from './classifiers.js';
+import {
+  classifyPod,
+  diagnoseDeployment,
+  diagnosePodFindings,
+  diagnosePvc,
+  diagnoseReplicaSet,
+  toProblem,
+  type ClassifierFailure,
+  type Finding,
+  type PullKind,
+} from './diagnose/index.js';
 import { probeBudgetSeconds } from './diagnose/probe.js';
 import { compareProblems, failDeadline } from './policy.js';
 import { eventsAbout, newReplicaSet, podsOf, referencedPvcNames } from './relations.js';
@@ -30,8 +41,11 @@ export function trackNotReady(state: RolloutState, memo: EmittedMemo, at: number
   memo.notReadySince = next;
 }
 
-/** Every problem present now (new ReplicaSet's pods, the new ReplicaSet, the Deployment, PVCs). */
-export function currentProblems(state: RolloutState, at: number): Record<string, Problem> {
+/**
+ * Every problem present now (new ReplicaSet's pods, the new ReplicaSet, the Deployment, PVCs),
+ * built-in and custom. Classifiers that threw are appended to `failures`.
+ */
+export function currentProblems(state: RolloutState, at: number, failures: ClassifierFailure[] = []): Record<string, Problem> {
   const ref = { namespace: state.target.namespace, name: state.target.name };
   const found: Array<{ f: Finding; events: ReturnType<typeof eventsAbout> }> = [];
   const rs = newReplicaSet(state);
@@ -41,6 +55,9 @@ export function currentProblems(state: RolloutState, at: number): Record<string,
     for (const f of diagnosePodFindings(pod, events, at, { previousPull: previousPulls(state.problems, name) })) {
       found.push({ f, events });
     }
+    const custom = classifyPod(pod, events, at, state.policy.classifiers ?? [], state.deployment);
+    for (const f of custom.findings) found.push({ f, events });
+    failures.push(...custom.failures);
   }
   if (rs) {
     const events = eventsAbout(state, 'ReplicaSet', rs.metadata?.name ?? '');
@@ -112,7 +129,7 @@ export function failingProblems(state: RolloutState, at: number): Problem[] {
     .map((pod) => pod.metadata?.name ?? '');
   return expired
     .filter((p) => {
-      if (p.object.kind !== 'Pod' || state.policy.classes[p.class].scope === 'any-pod') return true;
+      if (p.object.kind !== 'Pod' || classPolicyOf(state.policy, p.class).scope === 'any-pod') return true;
       const failingPods = new Set(expired.filter((q) => q.class === p.class).map((q) => q.object.name));
       return livePods.length > 0 && livePods.every((n) => failingPods.has(n));
     })

@@ -2,6 +2,7 @@
  * The pure rollout reducer: (state, observation) -> [state, events]. No I/O, no clock: time is
  * `obs.at`. Once a verdict was emitted the state is final and further observations emit nothing.
  */
+import type { ClassifierFailure } from './diagnose/index.js';
 import { emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows, type Emit } from './emit.js';
 import { intake } from './intake.js';
 import { initialPulumiState } from './pulumi-await.js';
@@ -28,6 +29,7 @@ function emptyMemo(): EmittedMemo {
     problems: {},
     notReadySince: {},
     rsRevisions: {},
+    classifierFailures: {},
   };
 }
 
@@ -43,6 +45,7 @@ function cloneMemo(m: EmittedMemo): EmittedMemo {
     problems: { ...m.problems },
     notReadySince: { ...m.notReadySince },
     rsRevisions: { ...m.rsRevisions },
+    classifierFailures: { ...m.classifierFailures },
   };
 }
 
@@ -90,8 +93,28 @@ function deletedProblem(s: Draft, at: number): Problem {
   };
 }
 
+/**
+ * A classifier that threw is the user's bug, not the rollout's: it must never crash or fail the
+ * rollout, but it must not go unnoticed either. Reported once per classifier, as a warning.
+ */
+function reportClassifierFailures(failures: ClassifierFailure[], memo: EmittedMemo, at: number, emit: Emit): void {
+  for (const f of failures) {
+    if (memo.classifierFailures[f.classifier] !== undefined) continue;
+    const message =
+      `classifier "${f.classifier}" ${f.error} (pod ${f.pod}, container "${f.container}"); ` +
+      `it is skipped wherever it fails and the rollout is judged without it`;
+    memo.classifierFailures[f.classifier] = message;
+    emit({
+      type: 'k8s-event',
+      event: { type: 'Warning', reason: 'ClassifierFailed', message, object: `Pod/${f.pod}`, count: 1, lastSeen: new Date(at).toISOString() },
+    });
+  }
+}
+
 function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): void {
-  const next = currentProblems(s, at);
+  const failures: ClassifierFailure[] = [];
+  const next = currentProblems(s, at, failures);
+  reportClassifierFailures(failures, memo, at, emit);
   const previous = s.problems;
   s.problems = next;
   for (const [id, p] of Object.entries(previous)) {

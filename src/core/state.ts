@@ -53,6 +53,8 @@ export interface EmittedMemo {
   notReadySince: Record<string, number>;
   /** ReplicaSet uid -> revision it had when last seen (to recognise a re-used RS on rollback). */
   rsRevisions: Record<string, string>;
+  /** Classifier name -> its first failure, already reported (each classifier is reported once). */
+  classifierFailures: Record<string, string>;
 }
 
 /** The complete reducer state. */

@@ -9,6 +9,8 @@
  */
 import type {
   CoreV1Event,
+  V1Container,
+  V1ContainerStatus,
   V1Deployment,
   V1PersistentVolumeClaim,
   V1Pod,
@@ -87,6 +89,15 @@ export type FailureClass =
   | 'progress-deadline'
   | 'deployment-deleted';
 
+/**
+ * The class of a problem found by a user {@link Classifier}: `custom:` followed by the
+ * classifier's `name`, e.g. `custom:migration-failed`.
+ */
+export type CustomClass = `custom:${string}`;
+
+/** The class of a {@link Problem}: a built-in {@link FailureClass} or a {@link CustomClass}. */
+export type ProblemClass = FailureClass | CustomClass;
+
 /** How one failure class affects the verdict. */
 export interface ClassPolicy {
   /** `fail`: fail the rollout once the condition persisted `afterSeconds`; `warn`: report only. */
@@ -108,16 +119,89 @@ export type SuccessCriterion =
   | { mode: 'maxUnavailable' }
   | { mode: 'percent'; percent: number };
 
+/** What a {@link Classifier} is shown: one container of one pod of the new ReplicaSet. */
+export interface ClassifierInput {
+  /** The pod (read-only: never mutate it). */
+  pod: V1Pod;
+  /** The container's status (`state`, `lastState`, `restartCount`, `ready`...). */
+  container: V1ContainerStatus;
+  /** The container's spec from the pod, if found. */
+  spec?: V1Container;
+  /** True for an init container. */
+  init: boolean;
+  /** Every Event (Normal and Warning) about this pod that the tracker has seen. */
+  events: CoreV1Event[];
+  /** The Deployment being rolled out. */
+  deployment?: V1Deployment;
+  /** Time of the observation being reduced (ms since the epoch): use it instead of the clock. */
+  now: number;
+}
+
+/** What a {@link Classifier} returns when its rule matches. */
+export interface ClassifierResult {
+  /** Short machine-style reason, e.g. `MigrationFailed` (shown in parentheses, like Kubernetes reasons). */
+  reason: string;
+  /** The cause in plain words, e.g. `the schema migration failed (exit 3)`: the verdict's summary. */
+  explanation: string;
+  /** Raw detail (default: empty). */
+  message?: string;
+  /** Exit code to report (default: the container's current, else last, terminated exit code). */
+  exitCode?: number;
+}
+
+/**
+ * A user failure rule: a pure, synchronous function called for every container (init containers
+ * included) of every live pod of the new ReplicaSet, at every observation. When it returns a
+ * result, the container has a problem of class `custom:<name>` that goes through the same policy
+ * as built-in classes (window from its first signal, scope, warn/ignore). Returning `undefined`
+ * (or `null`/`false`) clears it. A classifier that throws or returns something malformed never
+ * crashes the rollout: it is skipped for that container and reported once as a `k8s-event`
+ * Warning with reason `ClassifierFailed`.
+ *
+ * @example
+ * ```ts
+ * const migration: Classifier = {
+ *   name: 'migration-failed',
+ *   classify: ({ container }) =>
+ *     container.lastState?.terminated?.exitCode === 3
+ *       ? { reason: 'MigrationFailed', explanation: 'the schema migration failed (exit 3)' }
+ *       : undefined,
+ *   afterSeconds: 0,
+ * };
+ * ```
+ */
+export interface Classifier {
+  /** Lower-case letters, digits and `-`; unique; not a built-in class name. The class is `custom:<name>`. */
+  name: string;
+  /** The rule. Must be synchronous, must not mutate its input, and should not read the clock. */
+  classify: (input: ClassifierInput) => ClassifierResult | undefined | null | false;
+  /** Default `fail`. */
+  action?: ClassPolicy['action'];
+  /** Seconds the problem must persist before it fails the rollout. Default 10. */
+  afterSeconds?: number;
+  /** Default `any-pod`. */
+  scope?: ClassPolicy['scope'];
+  /** Restarts of the container needed before the problem can fail the rollout. Default 0. */
+  minRestarts?: number;
+}
+
+/** A validated {@link Classifier} with its policy knobs filled in. */
+export type ResolvedClassifier = Classifier & ClassPolicy;
+
 /** The complete, validated policy. */
 export interface Policy {
   classes: Record<FailureClass, ClassPolicy>;
   success: SuccessCriterion;
+  /** User failure rules, validated, in the order given (absent when there are none). */
+  classifiers?: ResolvedClassifier[];
 }
 
 /** User overrides merged over the default policy. */
 export interface PolicyOverrides {
   classes?: Partial<Record<FailureClass, Partial<ClassPolicy>>>;
   success?: SuccessCriterion;
+  /** User failure rules (see {@link Classifier}). */
+  classifiers?: Classifier[];
 }
 
 /** A Kubernetes Event, condensed. */
@@ -147,7 +231,8 @@ export interface LogTail {
 export interface Problem {
   /** Stable key: `class/Kind/name[/container]`. */
   id: string;
-  class: FailureClass;
+  /** A built-in {@link FailureClass}, or `custom:<name>` for a problem found by a {@link Classifier}. */
+  class: ProblemClass;
   /** The object the problem is about. */
   object: { kind: 'Pod' | 'ReplicaSet' | 'Deployment' | 'PersistentVolumeClaim'; name: string };
   container?: string;

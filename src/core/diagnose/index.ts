@@ -1,5 +1,6 @@
 /** Pure diagnosis: Kubernetes objects in, {@link Problem}s out. */
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import { isCustomClass } from '../classifiers.js';
 import { kubectlHints } from '../hints.js';
 import type { DeploymentRef, Problem } from '../types.js';
 import type { Finding } from './container.js';
@@ -12,10 +13,13 @@ export { parseMissing } from './config.js';
 export { probeHandler, probeBudgetSeconds } from './probe.js';
 export { diagnosePodFindings, problemId } from './pod.js';
 export { diagnoseReplicaSet, diagnoseDeployment, diagnosePvc } from './workload.js';
+export { classifyPod, type ClassifierFailure, type CustomDiagnosis } from './custom.js';
 
 /** Turns a finding into a Problem first seen at `now`, with its warning events and kubectl hints. */
 export function toProblem(f: Finding, ref: DeploymentRef, events: CoreV1Event[], now: number): Problem {
-  const crashed = f.class === 'crash-loop' || f.class === 'oom-killed' || f.class === 'init-container';
+  const custom = isCustomClass(f.class);
+  // A custom rule's container crashed if it restarted: its previous instance holds the story.
+  const crashed = f.class === 'crash-loop' || f.class === 'oom-killed' || f.class === 'init-container' || (custom && (f.restartCount ?? 0) > 0);
   // A container whose image or config never resolved has no log to read.
   const neverStarted = f.class === 'image-pull-not-found' || f.class === 'image-pull-transient' || f.class === 'config-error';
   return {
