@@ -38,11 +38,7 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
     }
     case 'replicaset': {
       // (`created` means first seen by this trace, not created in the cluster: not worth a word.)
-      return {
-        subject: `rs/${e.name}`,
-        text: `ReplicaSet ${e.name} (${e.role}, revision ${e.revision}): ${e.ready}/${e.desired} ready, ${e.available} available`,
-        level: 'info',
-      };
+      return { subject: `rs/${e.name}`, text: `ReplicaSet ${e.name} (${e.role}, revision ${e.revision}): ${replicaCounts(e)}`, level: 'info' };
     }
     case 'pod': {
       const rev = e.revision !== undefined ? ` (revision ${e.revision})` : '';
@@ -113,6 +109,16 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
     case 'verdict':
       return undefined;
   }
+}
+
+/**
+ * A ReplicaSet's counts in words. `3/2 ready` (more ready pods than desired) reads like a typo in
+ * a log: it is a ReplicaSet being scaled down, so say so.
+ */
+function replicaCounts(rs: { desired: number; ready: number; available: number }): string {
+  if (rs.desired === 0 && rs.ready === 0 && rs.available === 0) return 'scaled to 0';
+  if (rs.ready > rs.desired) return `${rs.ready} ready, scaling down to ${rs.desired}, ${rs.available} available`;
+  return `${rs.ready}/${rs.desired} ready, ${rs.available} available`;
 }
 
 /** The kubespy article's three phases of a rollout. */

@@ -15,6 +15,8 @@ import { describeWaitingFor, RolloutView } from './rollout-view.js';
 import { flush, realTimers, type Sink, type SinkOptions } from './sink.js';
 
 const DEFAULT_STILL_WAITING_MS = 30_000;
+/** Pulumi's progress line (src/core/pulumi-await.ts `pulumiProgressMessage`). */
+const PULUMI_PROGRESS = /^Waiting for app ReplicaSet to be available \((\d+)\/(\d+) Pods available\)$/;
 
 /** Append-only plain text lines (see the module comment). */
 export class PlainSink implements Sink {
@@ -30,6 +32,8 @@ export class PlainSink implements Sink {
   readonly #view = new RolloutView();
   /** Last text printed per `deployment\0subject`. */
   readonly #lastText = new Map<string, string>();
+  /** `ready/desired` of each Deployment's new ReplicaSet as last printed. */
+  readonly #newReplicaSetCounts = new Map<string, string>();
   /** When each Deployment last got a line. */
   readonly #lastLineAt = new Map<string, number>();
   #closed = false;
@@ -59,12 +63,29 @@ export class PlainSink implements Sink {
       this.#lastLineAt.set(view.key, this.#now());
       return;
     }
+    if (this.#restatesKnownState(view.key, e)) return;
     const line = describeEvent(e);
     if (!line) return;
     const memo = `${view.key}\u0000${line.subject}`;
     if (this.#lastText.get(memo) === line.text) return;
     this.#lastText.set(memo, line.text);
     this.#printLine(view.key, e.at, line);
+  }
+
+  /**
+   * Lines that would only repeat what the log already says (one line per real state change):
+   * - Pulumi's `Waiting for app ReplicaSet to be available (r/s Pods available)`: its "available"
+   *   counts the new ReplicaSet's *ready* pods, so it restates the `r/s ready` ReplicaSet line
+   *   printed just before it. It is still printed when its numbers differ from that line, and it
+   *   stays in `still waiting:` lines and in the TTY tree.
+   * - The `complete` phase: the success verdict right after it says the same, with the duration.
+   */
+  #restatesKnownState(key: string, e: RolloutEvent): boolean {
+    if (e.type === 'replicaset' && e.role === 'new') this.#newReplicaSetCounts.set(key, `${e.ready}/${e.desired}`);
+    if (e.type === 'phase') return e.phase === 'complete';
+    if (e.type !== 'progress') return false;
+    const pulumi = PULUMI_PROGRESS.exec(e.message);
+    return pulumi !== null && this.#newReplicaSetCounts.get(key) === `${pulumi[1]}/${pulumi[2]}`;
   }
 
   async close(): Promise<void> {

@@ -171,3 +171,32 @@ test('plain sink - GitLab CI: a success is not folded; GitHub Actions wins when 
   const neither = await render(failedRollout(), { GITLAB_CI: '1' });
   assert.doesNotMatch(neither, /section_|\u001b/);
 });
+
+test('plain sink - de-noised: Pulumi\'s progress line only when it says more than the new ReplicaSet line', async () => {
+  const d = { deployment: { namespace: 'demo', name: 'nginx' } };
+  const rs = (ready: number, desired: number, at: number): RolloutEvent => ({
+    ...d, at: T0 + at * 1000, type: 'replicaset', name: 'nginx-2', revision: '2', role: 'new', desired, ready, available: ready, created: false,
+  });
+  const progress = (ready: number, spec: number, at: number): RolloutEvent => ({
+    ...d, at: T0 + at * 1000, type: 'progress', desired: 3, ready, updated: spec, available: ready,
+    message: `Waiting for app ReplicaSet to be available (${ready}/${spec} Pods available)`,
+  });
+  const out = await render([rs(0, 1, 0), progress(0, 1, 0), rs(1, 2, 1), progress(1, 2, 1), progress(1, 3, 2)]);
+  // Same numbers as the ReplicaSet line just printed: left out; different numbers: printed.
+  assert.doesNotMatch(out, /\(0\/1 Pods available\)|\(1\/2 Pods available\)/);
+  assert.match(out, /^04:00:02 demo\/nginx Waiting for app ReplicaSet to be available \(1\/3 Pods available\)$/m);
+  assert.match(out, /^04:00:01 demo\/nginx ReplicaSet nginx-2 \(new, revision 2\): 1\/2 ready, 1 available$/m);
+});
+
+test('plain sink - de-noised: a scaling-down ReplicaSet says so, the "complete" phase leaves the words to the verdict', async () => {
+  const d = { deployment: { namespace: 'demo', name: 'nginx' } };
+  const old = (ready: number, desired: number, available: number): RolloutEvent => ({
+    ...d, at: T0, type: 'replicaset', name: 'nginx-1', revision: '1', role: 'old', desired, ready, available, created: false,
+  });
+  const out = await render([old(3, 2, 3), old(2, 2, 2), old(0, 0, 0), ...successfulRollout().slice(-2)]);
+  assert.match(out, /ReplicaSet nginx-1 \(old, revision 1\): 3 ready, scaling down to 2, 3 available\n/);
+  assert.match(out, /ReplicaSet nginx-1 \(old, revision 1\): 2\/2 ready, 2 available\n/);
+  assert.match(out, /ReplicaSet nginx-1 \(old, revision 1\): scaled to 0\n/);
+  assert.doesNotMatch(out, /3\/2 ready|revision 2 is available/);
+  assert.match(out, /✔ Deployment demo\/nginx: SUCCEEDED - revision 2 rolled out: 2\/2 pods ready\n.*took 6\.0s/);
+});
