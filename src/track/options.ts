@@ -20,6 +20,13 @@ export interface TrackOptions {
   context?: string;
   /** Overall deadline in seconds (Pulumi's default: 600). The verdict is then `timed-out`. */
   timeoutSeconds?: number;
+  /**
+   * Ends tracking with a `timed-out` verdict (`timeoutKind: 'no-progress'`) when the rollout shows
+   * no progress for this many seconds: no new revision, ReplicaSet ready/available change, pod
+   * state change, scale or phase. The summary names what is still pending. Default: off (only the
+   * overall `timeoutSeconds` applies). Like kubedog's "no activity" timeout.
+   */
+  noProgressTimeoutSeconds?: number;
   /** Overrides of the default failure policy. */
   policy?: PolicyOverrides;
   /** Aborting it cancels tracking (verdict `cancelled`) and closes every watch. */
@@ -40,6 +47,7 @@ export interface ResolvedTrackOptions {
   namespace: string;
   kc: KubeConfig;
   timeoutSeconds: number;
+  noProgressTimeoutSeconds?: number;
   policy: Policy;
   signal?: AbortSignal;
   baselineRevision?: string;
@@ -70,6 +78,10 @@ export function resolveTrackOptions(opts: TrackOptions): ResolvedTrackOptions {
   const timeoutSeconds = opts.timeoutSeconds ?? 600;
   if (typeof timeoutSeconds !== 'number' || !Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
     bad(`timeoutSeconds must be a positive finite number of seconds (default 600); got ${String(timeoutSeconds)}.`);
+  }
+  const noProgress = opts.noProgressTimeoutSeconds;
+  if (noProgress !== undefined && (typeof noProgress !== 'number' || !Number.isFinite(noProgress) || noProgress <= 0)) {
+    bad(`noProgressTimeoutSeconds must be a positive finite number of seconds, or left out to turn it off (the default); got ${String(noProgress)}.`);
   }
   const grace = opts.notFoundGraceSeconds ?? 30;
   if (typeof grace !== 'number' || !Number.isFinite(grace) || grace < 0) {
@@ -102,6 +114,7 @@ export function resolveTrackOptions(opts: TrackOptions): ResolvedTrackOptions {
     namespace,
     kc,
     timeoutSeconds,
+    ...(noProgress !== undefined ? { noProgressTimeoutSeconds: noProgress } : {}),
     policy,
     signal: opts.signal,
     baselineRevision: opts.baselineRevision,

@@ -8,6 +8,7 @@ import { initialState, reduce, type RolloutState } from '../core/index.js';
 import type { Observation, RolloutEvent, Verdict } from '../core/types.js';
 import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions } from '../cluster/index.js';
 import { EventHub } from './event-hub.js';
+import { NoProgressWatchdog } from './no-progress.js';
 import { withLogTails } from './enrich.js';
 import { resolveTrackOptions, type ResolvedTrackOptions, type TrackOptions } from './options.js';
 
@@ -80,6 +81,7 @@ class RolloutTracker {
   private nextTickAt = 0;
   private timeoutTimer: NodeJS.Timeout | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
+  private watchdog: NoProgressWatchdog | undefined;
   private readonly deadlines = new Map<string, number>();
   private deploymentPresent = false;
   private synced = false;
@@ -129,6 +131,16 @@ class RolloutTracker {
       () => this.observe({ type: 'timeout', at: Date.now(), timeoutSeconds: this.opts.timeoutSeconds }),
       this.opts.timeoutSeconds * 1000,
     );
+    const noProgress = this.opts.noProgressTimeoutSeconds;
+    if (noProgress !== undefined) {
+      this.watchdog = new NoProgressWatchdog(noProgress, (at) => {
+        // A missing Deployment is the not-found grace's business: start a new window instead.
+        if (!this.deploymentPresent) return false;
+        this.observe({ type: 'timeout', at, timeoutSeconds: noProgress, timeoutKind: 'no-progress' });
+        return true;
+      });
+      this.watchdog.start();
+    }
     try {
       this.source = acquireNamespaceSource(this.opts.kc, this.opts.namespace, this.internals.source);
       this.unsubscribe = this.source.subscribe({
@@ -178,6 +190,7 @@ class RolloutTracker {
         // A deadline before the next tick: tick exactly then instead.
         if (e.failsAt !== undefined && this.tickTimer && e.failsAt < this.nextTickAt) queueMicrotask(() => this.scheduleTick());
       } else if (e.type === 'problem-cleared') this.deadlines.delete(e.id);
+      this.watchdog?.saw(e);
       this.hub.push(e);
     }
   }
@@ -223,6 +236,7 @@ class RolloutTracker {
   private release(): void {
     this.finished = true;
     for (const t of [this.tickTimer, this.timeoutTimer, this.graceTimer]) if (t) clearTimeout(t);
+    this.watchdog?.stop();
     this.opts.signal?.removeEventListener('abort', this.onAbort);
     const unsub = this.unsubscribe;
     this.unsubscribe = undefined;

@@ -43,6 +43,9 @@ describe('track option validation', () => {
       badInput({ name: 'web', timeoutSeconds: t, kubeconfig: KC }, 'timeoutSeconds must be a positive finite number', String(t));
     }
     badInput({ name: 'web', timeoutSeconds: '60' as unknown as number, kubeconfig: KC }, 'timeoutSeconds');
+    for (const t of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '5' as unknown as number]) {
+      badInput({ name: 'web', noProgressTimeoutSeconds: t, kubeconfig: KC }, 'noProgressTimeoutSeconds must be a positive finite number', String(t));
+    }
   });
 
   it('rejects other bad values', () => {
@@ -59,6 +62,8 @@ describe('track option validation', () => {
     assert.equal(r.timeoutSeconds, 600);
     assert.deepEqual(r.logs, { tailLines: 20 });
     assert.equal(r.notFoundGraceSeconds, 30);
+    assert.equal(r.noProgressTimeoutSeconds, undefined, 'the no-progress timeout is off by default');
+    assert.equal(resolveTrackOptions({ name: 'web', kubeconfig: KC, noProgressTimeoutSeconds: 45 }).noProgressTimeoutSeconds, 45);
     assert.equal(resolveTrackOptions({ name: 'web', namespace: 'n', kubeconfig: KC, logs: false }).logs, false);
   });
 

@@ -1,0 +1,90 @@
+/**
+ * The no-progress deadline: fires when no event that reflects rollout progress was published for
+ * a while (kubedog's "no activity" timeout). Warnings, k8s events and problems are not progress:
+ * a crash-looping pod produces plenty of those while the rollout stands still.
+ */
+import type { RolloutEvent } from '../core/types.js';
+
+/** Event types that mean the rollout moved (or was changed by someone). */
+const PROGRESS_TYPES: ReadonlySet<RolloutEvent['type']> = new Set<RolloutEvent['type']>([
+  'revision',
+  'superseded',
+  'phase',
+  'replicaset',
+  'pod',
+  'pod-deleted',
+  'pod-orphaned',
+  'scaled',
+  'progress',
+  'paused',
+  'resumed',
+]);
+
+/** True when `e` reflects rollout progress. */
+export function isProgressEvent(e: RolloutEvent): boolean {
+  return PROGRESS_TYPES.has(e.type);
+}
+
+/** Time and timers, injectable for tests. */
+export interface WatchdogClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realClock: WatchdogClock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+/**
+ * Calls `fire(at)` once no progress was seen for `seconds`. One timer at a time: progress only
+ * moves a timestamp, and the timer re-arms for the remainder when it wakes early. When `fire`
+ * returns false (e.g. the Deployment is not there yet), a new window starts.
+ */
+export class NoProgressWatchdog {
+  private lastProgressAt = 0;
+  private timer: unknown;
+  private stopped = false;
+
+  constructor(
+    private readonly seconds: number,
+    private readonly fire: (at: number) => boolean,
+    private readonly clock: WatchdogClock = realClock,
+  ) {}
+
+  /** Starts the first window now. */
+  start(): void {
+    this.lastProgressAt = this.clock.now();
+    this.arm(this.seconds * 1000);
+  }
+
+  /** Records a published event; progress restarts the window. */
+  saw(e: RolloutEvent): void {
+    if (isProgressEvent(e)) this.lastProgressAt = this.clock.now();
+  }
+
+  /** Cancels the timer for good. */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(ms: number): void {
+    if (this.stopped) return;
+    this.timer = this.clock.setTimeout(() => this.wake(), Math.max(0, ms));
+  }
+
+  private wake(): void {
+    this.timer = undefined;
+    if (this.stopped) return;
+    const now = this.clock.now();
+    const remaining = this.lastProgressAt + this.seconds * 1000 - now;
+    if (remaining > 0) return this.arm(remaining);
+    if (this.fire(now)) return this.stop();
+    this.lastProgressAt = now;
+    this.arm(this.seconds * 1000);
+  }
+}

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { NoProgressWatchdog, isProgressEvent, type WatchdogClock } from '../../../src/track/no-progress.js';
+import type { RolloutEvent } from '../../../src/core/types.js';
+
+/** A manual clock: `advance(ms)` runs the timers that fall due, in order. */
+function fakeClock() {
+  let now = 1_000_000;
+  let seq = 0;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  const clock: WatchdogClock = {
+    now: () => now,
+    setTimeout: (fn, ms) => {
+      timers.set(++seq, { at: now + ms, fn });
+      return seq;
+    },
+    clearTimeout: (h) => void timers.delete(h as number),
+  };
+  function advance(ms: number): void {
+    const end = now + ms;
+    for (;;) {
+      const due = [...timers].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      timers.delete(due[0]);
+      now = due[1].at;
+      due[1].fn();
+    }
+    now = end;
+  }
+  return { clock, advance, pending: () => timers.size, now: () => now };
+}
+
+const ref = { namespace: 'ns', name: 'web' };
+const pod = (at: number): RolloutEvent => ({ type: 'pod', name: 'web-1', state: 'container-creating', at, deployment: ref });
+const warning = (at: number): RolloutEvent => ({
+  type: 'k8s-event',
+  event: { type: 'Warning', reason: 'BackOff', message: 'x', object: 'Pod/web-1', count: 3, lastSeen: '' },
+  at,
+  deployment: ref,
+});
+
+describe('no-progress watchdog', () => {
+  it('fires once the window passes without progress', () => {
+    const c = fakeClock();
+    const fired: number[] = [];
+    const w = new NoProgressWatchdog(5, (at) => (fired.push(at), true), c.clock);
+    const t0 = c.now();
+    w.start();
+    c.advance(4999);
+    assert.deepEqual(fired, []);
+    c.advance(1);
+    assert.deepEqual(fired, [t0 + 5000]);
+    c.advance(60_000);
+    assert.equal(fired.length, 1, 'fires once');
+    assert.equal(c.pending(), 0, 'no timer left');
+  });
+
+  it('progress restarts the window; warnings and k8s events do not', () => {
+    const c = fakeClock();
+    const fired: number[] = [];
+    const w = new NoProgressWatchdog(5, (at) => (fired.push(at), true), c.clock);
+    const t0 = c.now();
+    w.start();
+    c.advance(3000);
+    w.saw(pod(c.now())); // progress at +3 s
+    c.advance(1000);
+    w.saw(warning(c.now())); // not progress
+    c.advance(3999);
+    assert.deepEqual(fired, [], 'the window restarted at +3 s');
+    c.advance(1);
+    assert.deepEqual(fired, [t0 + 8000]);
+  });
+
+  it('a refused firing (Deployment not there yet) starts a new window', () => {
+    const c = fakeClock();
+    const fired: number[] = [];
+    let accept = false;
+    const w = new NoProgressWatchdog(2, (at) => (fired.push(at), accept), c.clock);
+    w.start();
+    c.advance(2000);
+    assert.equal(fired.length, 1);
+    accept = true;
+    c.advance(1999);
+    assert.equal(fired.length, 1);
+    c.advance(1);
+    assert.equal(fired.length, 2);
+    assert.equal(c.pending(), 0);
+  });
+
+  it('stop() cancels it', () => {
+    const c = fakeClock();
+    let fired = 0;
+    const w = new NoProgressWatchdog(1, () => (fired++, true), c.clock);
+    w.start();
+    w.stop();
+    c.advance(10_000);
+    assert.equal(fired, 0);
+    assert.equal(c.pending(), 0);
+  });
+
+  it('classifies progress events', () => {
+    assert.equal(isProgressEvent(pod(0)), true);
+    assert.equal(isProgressEvent(warning(0)), false);
+    assert.equal(isProgressEvent({ type: 'started', at: 0, deployment: ref }), false);
+    assert.equal(isProgressEvent({ type: 'phase', phase: 'scaling-up', message: '', at: 0, deployment: ref }), true);
+  });
+});
