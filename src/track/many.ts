@@ -4,7 +4,7 @@
 import type { RolloutEvent, Verdict } from '../core/types.js';
 import { EventHub } from './event-hub.js';
 import { resolveTrackOptions, type TrackOptions } from './options.js';
-import { failedTracking, trackRollout, type TrackInternals, type Tracking } from './tracker.js';
+import { failedTracking, trackRolloutWith, type TrackInternals, type Tracking } from './tracker.js';
 
 /** Several rollouts tracked together. */
 export interface MultiTracking {
@@ -22,12 +22,17 @@ export interface MultiTracking {
  * Tracks several Deployments. Deployments in the same namespace share one watch per kind. Every
  * option set is validated first: if any is bad, `verdicts` rejects and nothing is opened.
  */
-export function trackRollouts(opts: TrackOptions[], internals: TrackInternals = {}): MultiTracking {
+export function trackRollouts(opts: TrackOptions[]): MultiTracking {
+  return trackRolloutsWith(opts, {});
+}
+
+/** {@link trackRollouts} with internal knobs (for tests; not re-exported by the package). */
+export function trackRolloutsWith(opts: TrackOptions[], internals: TrackInternals): MultiTracking {
   let trackings: Tracking[];
   try {
     if (!Array.isArray(opts)) throw new TypeError('not an array');
     for (const o of opts) resolveTrackOptions(o);
-    trackings = opts.map((o) => trackRollout(o, internals));
+    trackings = opts.map((o) => trackRolloutWith(o, internals));
   } catch (err) {
     trackings = [failedTracking(err)];
   }

@@ -26,7 +26,7 @@ export interface Tracking extends AsyncIterable<RolloutEvent> {
   stop(reason?: string): void;
 }
 
-/** Internal knobs for tests (not part of the public options). */
+/** Internal knobs for tests (not part of the public API: see {@link trackRolloutWith}). */
 export interface TrackInternals {
   source?: SourceOptions;
   /** Tick period (ms). Default 1000. */
@@ -47,7 +47,15 @@ const MAX_TICK_MS = 1000;
  * for await (const e of t) console.log(e.type);
  * const verdict = await t.verdict;
  */
-export function trackRollout(opts: TrackOptions, internals: TrackInternals = {}): Tracking {
+export function trackRollout(opts: TrackOptions): Tracking {
+  return trackRolloutWith(opts, {});
+}
+
+/**
+ * {@link trackRollout} with internal knobs (tests tune the source and tick through this; it is not
+ * re-exported by the package).
+ */
+export function trackRolloutWith(opts: TrackOptions, internals: TrackInternals): Tracking {
   let resolved: ResolvedTrackOptions;
   try {
     resolved = resolveTrackOptions(opts);
