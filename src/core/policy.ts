@@ -16,6 +16,9 @@
  * - readiness-probe: initialDelaySeconds + periodSeconds * failureThreshold of the probe, plus
  *   `afterSeconds` (10 s) of slack (kubedog's probe-derived window).
  * - progress-deadline and deployment-deleted: immediately.
+ *
+ * User classifiers (`policy.classifiers`, see `classifiers.ts`) add `custom:<name>` classes with
+ * the same knobs (default: fail after 10 s, any pod).
  */
 import { CUSTOM_PREFIX, classPolicyOf, isCustomClass, resolveClassifiers } from './classifiers.js';
 import type { ClassPolicy, FailureClass, Policy, PolicyOverrides, Problem, ProblemClass, SuccessCriterion } from './types.js';
