@@ -6,6 +6,7 @@ import { defaultPolicy, problemsOf, resolvePolicy } from '../../../src/core/inde
 import type { Classifier, ClassifierInput, Observation, PolicyOverrides } from '../../../src/core/index.js';
 import { event, ofType, pod, run, running, T0, terminatedLast, tick, up, verdictOf, waiting } from './builders.js';
 import { UPDATE, doneAt2, newPod, rollingTo2 } from './scenario.js';
+import { loadFixture, replay } from '../../fixtures/replay.js';
 
 /** The README's example rule: exit code 3 means the schema migration failed. */
 const migration = (o: Partial<Classifier> = {}): Classifier => ({
@@ -26,7 +27,8 @@ const exit3 = (name = 'web-2-aaa', at = 1): Observation =>
 describe('custom classifiers: policy windows', () => {
   it('a custom rule fails the rollout after its window, with its explanation as the verdict summary', () => {
     const policy = policyWith(migration({ afterSeconds: 5 }));
-    const base = [...rollingTo2(), exit3()];
+    const backOff = event({ kind: 'Pod', name: 'web-2-aaa', reason: 'BackOff', message: 'Back-off restarting failed container', at: 2 });
+    const base = [...rollingTo2(), exit3(), up('Event', backOff, 2)];
     assert.equal(verdictOf(run([...base, tick(5.9)], UPDATE, policy).events), undefined, 'not before the window');
     const { events } = run([...base, tick(3), tick(6)], UPDATE, policy);
     const problem = ofType(events, 'problem').find((e) => e.problem.class === 'custom:migration-failed');
@@ -43,6 +45,7 @@ describe('custom classifiers: policy windows', () => {
     assert.equal(p?.firstSeen, T0 + 1_000);
     assert.ok(p?.hints.includes('kubectl -n apps logs web-2-aaa -c app --previous'), JSON.stringify(p?.hints));
     assert.deepEqual(v?.hints, p?.hints);
+    assert.deepEqual(p?.events.map((e) => [e.reason, e.object]), [['BackOff', 'Pod/web-2-aaa']], 'the pod\'s warning events');
     assert.ok(v?.problems.some((q) => q.class === 'crash-loop'), 'the built-in diagnosis is still reported');
   });
 
@@ -262,5 +265,36 @@ describe('custom classifiers: validation', () => {
         err instanceof RolloutTraceError &&
         /policy\.classes has "custom:migration-failed", a custom class; set action, afterSeconds and scope on the classifier itself/.test(err.message),
     );
+  });
+});
+
+describe('custom classifiers on recorded rollouts', () => {
+  it('crash-loop: a rule on the termination message fails at the first crash, long before the built-in class', () => {
+    const f = loadFixture('crash-loop');
+    const builtIn = verdictOf(replay(f).events);
+    const boom: Classifier = {
+      name: 'boom',
+      afterSeconds: 0,
+      classify: ({ container }) =>
+        (container.state?.terminated ?? container.lastState?.terminated)?.message === 'boom' ? { reason: 'Boom', explanation: 'the app reported "boom"' } : undefined,
+    };
+    const custom = verdictOf(replay(f, { classifiers: [boom] }).events);
+    assert.equal(builtIn?.outcome, 'failed');
+    assert.equal(custom?.outcome, 'failed');
+    assert.equal(custom?.problems[0]?.class, 'custom:boom');
+    assert.match(custom?.summary ?? '', /^pod web-\S+ container "app": the app reported "boom" \(Boom\)$/);
+    assert.equal(custom?.problems[0]?.exitCode, 1);
+    assert.equal(custom?.finishedAt, f.t0 + 2264, 'the first terminated status');
+    assert.ok((builtIn?.finishedAt ?? 0) - (custom?.finishedAt ?? 0) > 10_000, `built-in ${builtIn?.finishedAt} vs custom ${custom?.finishedAt}`);
+  });
+
+  it('update-to-2: a throwing classifier changes nothing but one warning', () => {
+    const f = loadFixture('update-to-2');
+    const plain = replay(f).events;
+    const withBroken = replay(f, { classifiers: [{ name: 'broken', classify: () => { throw new Error('bug'); } }] }).events;
+    const strip = (v: ReturnType<typeof verdictOf>) => ({ ...v, problems: v?.problems.map((p) => p.id) });
+    assert.deepEqual(strip(verdictOf(withBroken)), strip(verdictOf(plain)));
+    assert.equal(withBroken.length, plain.length + 1);
+    assert.equal(ofType(withBroken, 'k8s-event').filter((e) => e.event.reason === 'ClassifierFailed').length, 1);
   });
 });
