@@ -23,6 +23,8 @@ export interface CliOptions {
   context?: string;
   kubeconfig?: string;
   timeoutSeconds?: number;
+  /** Give up when nothing moved for this long (the tracker's `noProgressTimeoutSeconds`). */
+  noProgressTimeoutSeconds?: number;
   output: 'auto' | 'tty' | 'plain' | 'json';
   logs: false | { tailLines: number };
   policy?: PolicyOverrides;
@@ -44,6 +46,7 @@ const OPTIONS = {
   context: { type: 'string' },
   kubeconfig: { type: 'string' },
   timeout: { type: 'string' },
+  'no-progress-timeout': { type: 'string' },
   output: { type: 'string', short: 'o' },
   'no-logs': { type: 'boolean' },
   'log-lines': { type: 'string' },
@@ -93,6 +96,8 @@ export function parseCli(argv: string[]): ParsedArgs {
 
   let timeoutSeconds: number | undefined;
   if (values.timeout !== undefined) timeoutSeconds = positiveDuration('--timeout', values.timeout);
+  let noProgressTimeoutSeconds: number | undefined;
+  if (values['no-progress-timeout'] !== undefined) noProgressTimeoutSeconds = positiveDuration('--no-progress-timeout', values['no-progress-timeout']);
   let watchSeconds: number | undefined;
   if (values['watch-for'] !== undefined) watchSeconds = positiveDuration('--watch-for', values['watch-for']);
 
@@ -129,6 +134,7 @@ export function parseCli(argv: string[]): ParsedArgs {
       context: values.context,
       kubeconfig: values.kubeconfig,
       timeoutSeconds,
+      ...(noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds } : {}),
       output: output as CliOptions['output'],
       logs,
       policy: policyOverrides(values['fail-after'] ?? [], values['warn-only'] ?? [], values.ignore ?? [], values.success),

@@ -18,6 +18,9 @@ Flags:
       --context NAME        kubeconfig context to use
       --kubeconfig PATH     kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)
       --timeout DURATION    give up after DURATION (90s, 5m, 1m30s or seconds; default 10m, Pulumi's)
+      --no-progress-timeout DURATION
+                            give up when the rollout shows no progress (no ReplicaSet or pod
+                            state change) for DURATION (default: off); exit code 70 too
   -o, --output FORMAT       auto | tty | plain | json (default auto: tty on a terminal, plain in CI or a pipe)
       --wait-for-creation DURATION
                             wait this long for a Deployment that does not exist yet (default 5s)

@@ -77,6 +77,7 @@ async function trace(options: CliOptions, io: CliIo): Promise<ExitCode> {
       namespace,
       kubeconfig: kc,
       ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
+      ...(options.noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds: options.noProgressTimeoutSeconds } : {}),
       ...(options.policy !== undefined ? { policy: options.policy } : {}),
       logs: options.logs,
       notFoundGraceSeconds: options.waitForCreationSeconds,

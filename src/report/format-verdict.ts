@@ -39,7 +39,9 @@ export function outcomeLabel(v: Verdict): string {
     case 'failed':
       return 'FAILED';
     case 'timed-out':
-      return v.timeoutSeconds !== undefined ? `TIMED OUT (after ${v.timeoutSeconds}s)` : 'TIMED OUT';
+      if (v.timeoutSeconds === undefined) return 'TIMED OUT';
+      // Say which deadline fired: the overall one, or nothing moving for a while.
+      return v.timeoutKind === 'no-progress' ? `TIMED OUT (no progress for ${v.timeoutSeconds}s)` : `TIMED OUT (after ${v.timeoutSeconds}s)`;
     case 'cancelled':
       return 'CANCELLED';
   }

@@ -94,6 +94,37 @@ describe('rollout-trace CLI', () => {
     assert.match(run.stdout, /took [3-9]\.\ds/);
   });
 
+  test('--no-progress-timeout 5s on a pod stuck in ContainerCreating exits 70 naming the no-progress deadline', async (t) => {
+    const ns = await withNamespace(t, 'cli-noprogress');
+    await create(ns, deployment('stuck', 'nginx:1.15-alpine', { 'sim.rollout-trace.dev/app': 'slow-start;seconds=60' }, 1));
+    // The overall deadline is far away: only the no-progress one can end this run.
+    const run = await runCli(['deploy', 'stuck', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--timeout', '50s', '--no-progress-timeout', '5s']);
+    assert.equal(run.code, 70, run.stdout + run.stderr);
+    assert.match(run.stdout, new RegExp(`✖ Deployment ${ns}/stuck: TIMED OUT \\(no progress for 5s\\) - no progress for 5s waiting for revision 1`));
+    assert.doesNotMatch(run.stdout, /TIMED OUT \(after/);
+    assert.match(run.stdout, /container-creating/);
+    const took = Number(/took (\d+(?:\.\d+)?)s/.exec(run.stdout)?.[1]);
+    assert.ok(took >= 5 && took < 40, `took ${took}s:\n${run.stdout}`);
+  });
+
+  test('broken image in GitLab CI: the failure details folded in a collapsed section under the summary', async (t) => {
+    const ns = await withNamespace(t, 'cli-gitlab');
+    await create(ns, deployment('api', 'nginx:1.99-does-not-exist', {}, 1));
+    const run = await runCli(['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath()], { env: { GITLAB_CI: 'true', CI: 'true' } });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const section = new RegExp(
+      `^\\u001b\\[0Ksection_start:(\\d+):rollout-trace\\.${ns}\\.api\\[collapsed=true\\]\\r\\u001b\\[0K[^\\n]*✖ Deployment ${ns}/api: FAILED - pod api-[^\\n]*\\n` +
+        `([\\s\\S]*?)\\n\\u001b\\[0Ksection_end:(\\d+):rollout-trace\\.${ns}\\.api\\r\\u001b\\[0K$`,
+      'm',
+    );
+    const m = section.exec(run.stdout);
+    assert.ok(m, JSON.stringify(run.stdout));
+    assert.ok(Math.abs(Number(m[1]) - Date.now() / 1000) < 120, `section timestamp ${m[1]} is not the current unix time`);
+    assert.match(m[2]!, /nginx:1\.99-does-not-exist/);
+    assert.match(m[2]!, new RegExp(`kubectl -n ${ns} describe pod api-`));
+    assert.doesNotMatch(run.stdout, /::(error|group)/);
+  });
+
   test('--watch-for keeps tracing after the verdict: a killed pod is shown deleted and replaced', async (t) => {
     const ns = await withNamespace(t, 'cli-watch');
     await create(ns, deployment('web', 'nginx:1.15-alpine', {}, 1));
@@ -138,7 +169,7 @@ describe('rollout-trace CLI', () => {
   });
 
   test('bad usage exits 2 with one paragraph and no stack trace', async () => {
-    for (const args of [['deploy', 'web', '--timeout', 'banana'], ['deploy', 'web', '--frobnicate'], ['deploy'], ['deploy', 'web', '--fail-after', 'nope=3'], ['deploy', 'web', '-o', 'yaml'], ['deploy', 'web', '--min-generation', '0'], ['deploy', 'web', '--success', '150%']]) {
+    for (const args of [['deploy', 'web', '--timeout', 'banana'], ['deploy', 'web', '--frobnicate'], ['deploy'], ['deploy', 'web', '--fail-after', 'nope=3'], ['deploy', 'web', '-o', 'yaml'], ['deploy', 'web', '--min-generation', '0'], ['deploy', 'web', '--success', '150%'], ['deploy', 'web', '--no-progress-timeout', '0s']]) {
       const run = await runCli(args);
       assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
       assert.equal(run.stdout, '');

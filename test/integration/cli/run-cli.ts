@@ -14,7 +14,7 @@ export interface CliRun {
 
 /** Options of {@link runCli}. */
 export interface RunOptions {
-  /** Added to a CI-like environment (no TTY, no colours, no CI/GitHub variables). */
+  /** Added to a CI-like environment (no TTY, no colours, no CI/GitHub/GitLab variables). */
   env?: Record<string, string>;
   /** Kill the process after this long (the test then fails on the exit code). Default 120 s. */
   timeoutMs?: number;
@@ -26,7 +26,7 @@ export interface RunOptions {
 export function runCli(args: string[], options: RunOptions = {}): Promise<CliRun> {
   const started = Date.now();
   const base = { ...process.env };
-  for (const k of ['FORCE_COLOR', 'NO_COLOR', 'GITHUB_ACTIONS', 'CI']) delete base[k];
+  for (const k of ['FORCE_COLOR', 'NO_COLOR', 'GITHUB_ACTIONS', 'GITLAB_CI', 'CI']) delete base[k];
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -71,3 +71,12 @@ test('formatVerdict - strips the runtime wrapping and drops bare echo events', (
   assert.doesNotMatch(text, /Error: ErrImagePull/);
   assert.match(text, /\[Pod\/nginx-2-a\] Failed: Failed to pull image "nginx:nope": manifest for nginx:nope not found/);
 });
+
+test('formatVerdict - a timeout says which deadline fired', () => {
+  const base = { ...failedVerdict([]), outcome: 'timed-out' as const, timeoutSeconds: 5 };
+  const overall = formatVerdict({ ...base, timeoutKind: 'overall', summary: 'timed out after 5s waiting for revision 2: 0/2 ready' }, { color: false });
+  assert.match(overall, /^✖ Deployment demo\/nginx: TIMED OUT \(after 5s\) - timed out after 5s/m);
+  const quiet = formatVerdict({ ...base, timeoutKind: 'no-progress', summary: 'no progress for 5s waiting for revision 2: 0/2 ready' }, { color: false });
+  assert.match(quiet, /^✖ Deployment demo\/nginx: TIMED OUT \(no progress for 5s\) - no progress for 5s/m);
+  assert.doesNotMatch(quiet, /after 5s/);
+});
