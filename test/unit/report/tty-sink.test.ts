@@ -75,3 +75,49 @@ test('tty sink - a relabeled pod leaves the tree with a note saying why (kubespy
   assert.equal(live.at(-1), '• pod nginx-2-a orphaned: relabeled, released by ReplicaSet nginx-2');
   await sink.close();
 });
+
+test('tty sink - --watch: after the verdict the tree comes back live ("watching for changes") under the kept summary', async () => {
+  const stream = new FakeTty();
+  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' } });
+  const events = successfulRollout();
+  for (const e of events) sink.write(e);
+  const summary = [
+    'Deployment demo/nginx · revision 2 · complete',
+    '  └─ ReplicaSet nginx-2 (new, revision 2) 2/2 ready',
+    '     └─ ✓ nginx-2-a ready',
+    '✔ Deployment demo/nginx: SUCCEEDED - revision 2 rolled out: 2/2 pods ready',
+    '  revision 2 · 2/2 ready · 2 updated · 2 available · took 6.0s',
+  ];
+  assert.deepEqual(screen(stream.output), summary);
+
+  // What the CLI's follower emits when a pod is killed: deletion, ReplicaSet dip, replacement.
+  const d = { deployment: events[0]!.deployment };
+  const at = events.at(-1)!.at + 5000;
+  sink.write({ ...d, at, type: 'pod-deleted', name: 'nginx-2-a', replicaSet: 'nginx-2' });
+  sink.write({ ...d, at, type: 'replicaset', name: 'nginx-2', revision: '2', role: 'new', desired: 2, ready: 1, available: 1, created: false });
+  sink.write({ ...d, at, type: 'pod', name: 'nginx-2-c', replicaSet: 'nginx-2', revision: '2', state: 'container-creating', previous: 'pending', node: 'node-2' });
+  const live = screen(stream.output);
+  assert.deepEqual(live.slice(0, summary.length), summary, 'the verdict block stays put above the live tree');
+  assert.equal(live[summary.length], '');
+  assert.match(live[summary.length + 1]!, /^\S Deployment demo\/nginx · revision 2 · watching for changes$/, 'spinner + watch header');
+  assert.deepEqual(live.slice(summary.length + 2).map((l) => l.trim()), [
+    '└─ ReplicaSet nginx-2 (new, revision 2) 1/2 ready',
+    '└─ ◔ nginx-2-c container-creating',
+    '• pod nginx-2-a deleted',
+  ]);
+
+  sink.write({ ...d, at: at + 3000, type: 'pod', name: 'nginx-2-c', replicaSet: 'nginx-2', revision: '2', state: 'ready', previous: 'container-creating' });
+  sink.write({ ...d, at: at + 3000, type: 'replicaset', name: 'nginx-2', revision: '2', role: 'new', desired: 2, ready: 2, available: 2, created: false });
+  assert.match(screen(stream.output)[summary.length + 3]!, /└─ ✓ nginx-2-c ready$/, 'the live tree is redrawn in place');
+  await sink.close();
+  // The watch is over: the last tree is printed for good, without the spinner, once.
+  const final = screen(stream.output);
+  assert.deepEqual(final.slice(summary.length), [
+    '',
+    'Deployment demo/nginx · revision 2 · complete',
+    '  └─ ReplicaSet nginx-2 (new, revision 2) 2/2 ready',
+    '     └─ ✓ nginx-2-c ready',
+    '  • pod nginx-2-a deleted',
+  ]);
+  assert.equal(final.filter((l) => l.includes('SUCCEEDED')).length, 1, 'the verdict is not printed again');
+});
