@@ -37,6 +37,8 @@ export interface SourceOptions extends KindWatcherOptions {
   lostContactSeconds?: number;
   /** Clock (ms); injectable for tests. */
   now?: () => number;
+  /** Called before each back-off pause of a list or watch (diagnostics and tests). */
+  onRetry?: (kind: WatchedKind, what: string, err: unknown, delayMs: number) => void;
 }
 
 const BASE_KINDS = ['Deployment', 'ReplicaSet', 'Pod', 'Event'] as const satisfies readonly WatchedKind[];
@@ -194,6 +196,7 @@ export class NamespaceSource {
           this.lastContact = this.now();
         },
         fatal: (err) => this.fail(err),
+        retry: (what, err, delayMs) => this.options.onRetry?.(kind, what, err, delayMs),
       },
       this.options,
     ) as AnyWatcher;

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
-import { trackRollout } from '../../../src/track/index.js';
+import { trackRolloutWith } from '../../../src/track/tracker.js';
 import { acquireNamespaceSource, type NamespaceSource } from '../../../src/cluster/index.js';
-import type { RolloutEvent } from '../../../src/core/types.js';
+import type { RolloutEvent, WatchedKind } from '../../../src/core/types.js';
 import { createDeployment, eventSeen, kubeConfig, namespaceFor } from './helpers.js';
 import { TcpProxy } from './tcp-proxy.js';
 
@@ -33,13 +33,17 @@ async function proxied(t: TestContext): Promise<{ proxy: TcpProxy; kc: KubeConfi
 /** Starts tracking through `kc`; resolves once the tracker saw the rollout (its source is synced). */
 async function startTracking(kc: KubeConfig, namespace: string, name: string) {
   const t0 = Date.now();
-  const tracking = trackRollout({ name, namespace, kubeconfig: kc, timeoutSeconds: 90 });
+  const retries: { kind: WatchedKind; at: number; delayMs: number }[] = [];
+  const tracking = trackRolloutWith(
+    { name, namespace, kubeconfig: kc, timeoutSeconds: 90 },
+    { source: { onRetry: (kind, _what, _err, delayMs) => retries.push({ kind, at: Date.now(), delayMs }) } },
+  );
   const events: RolloutEvent[] = [];
   tracking.subscribe((e) => events.push(e));
   await eventSeen(events, (e) => e.type === 'revision', 'the tracker sees the revision', 30_000);
   // The tracker's shared source (same server and credentials → the same instance).
   const source: NamespaceSource = acquireNamespaceSource(kc, namespace);
-  return { tracking, events, source, t0 };
+  return { tracking, events, source, t0, retries };
 }
 
 const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
@@ -72,7 +76,7 @@ describe('reconnect with back-off through network faults', { concurrency: true }
     const ns = await namespaceFor(t, 'net-refuse');
     const { proxy, kc } = await proxied(t);
     await createDeployment(ns, 'web', { behaviour: { app: 'slow-start;seconds=8' } });
-    const { tracking, source, t0 } = await startTracking(kc, ns, 'web');
+    const { tracking, source, t0, retries } = await startTracking(kc, ns, 'web');
     const before = source.stats();
     const downAt = Date.now();
     proxy.mode = 'refuse';
@@ -89,7 +93,17 @@ describe('reconnect with back-off through network faults', { concurrency: true }
     t.diagnostic(`first forwarded connection ${recoveredAt ? recoveredAt - upAt : '?'} ms after the restore; lists ${sum(before.lists)} -> ${sum(after.lists)}; ${verdict.outcome} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     assert.ok(refused.length >= 4, 'the watchers did retry while refused');
     assert.ok(refused.length < 40, `spaced retries, not a hot loop (${refused.length} attempts in 5 s)`);
-    assert.ok(Math.max(...gaps) >= 500, 'the delay grew (back-off)');
+    // Full-jitter exponential back-off: each delay is in [base/2, base] and the base doubles, so
+    // per kind the delays never shrink while the failures last.
+    const delays = new Map<WatchedKind, number[]>();
+    for (const r of retries.filter((x) => x.at >= downAt && x.at < upAt)) delays.set(r.kind, [...(delays.get(r.kind) ?? []), r.delayMs]);
+    t.diagnostic(`back-off delays while refused (ms): ${[...delays].map(([k, d]) => `${k} ${d.join(',')}`).join('; ')}`);
+    assert.ok(delays.size >= 4, 'every kind backed off');
+    for (const [kind, d] of delays) {
+      assert.ok(d.every((x, i) => i === 0 || x >= d[i - 1]!), `${kind} delays grow: ${d.join(', ')}`);
+      assert.ok(d.length < 10, `${kind} retried ${d.length} times in 5 s`);
+    }
+    assert.ok([...delays.values()].some((d) => d.length >= 3 && d.at(-1)! >= 1000), 'the delay reached >= 1 s');
     assert.equal(verdict.outcome, 'succeeded', verdict.summary);
     assert.ok(recoveredAt !== undefined, 'reconnected after the restore');
   });
