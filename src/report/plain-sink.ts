@@ -32,6 +32,8 @@ export class PlainSink implements Sink {
   readonly #view = new RolloutView();
   /** Last text printed per `deployment\0subject`. */
   readonly #lastText = new Map<string, string>();
+  /** Per pod subject: the `waiting` lines printed since it last left the waiting state. */
+  readonly #waitingTexts = new Map<string, Set<string>>();
   /** `ready/desired` of each Deployment's new ReplicaSet as last printed. */
   readonly #newReplicaSetCounts = new Map<string, string>();
   /** When each Deployment last got a line. */
@@ -68,6 +70,7 @@ export class PlainSink implements Sink {
     if (!line) return;
     const memo = `${view.key}\u0000${line.subject}`;
     if (this.#lastText.get(memo) === line.text) return;
+    if (this.#isWaitingCycle(memo, e, line.text)) return;
     this.#lastText.set(memo, line.text);
     this.#printLine(view.key, e.at, line);
   }
@@ -79,13 +82,34 @@ export class PlainSink implements Sink {
    *   printed just before it. It is still printed when its numbers differ from that line, and it
    *   stays in `still waiting:` lines and in the TTY tree.
    * - The `complete` phase: the success verdict right after it says the same, with the duration.
+   * - An old ReplicaSet already scaled to 0 when the trace starts: history (up to
+   *   `revisionHistoryLimit` of them), not a change. Printed if it ever scales up (rollback).
    */
   #restatesKnownState(key: string, e: RolloutEvent): boolean {
     if (e.type === 'replicaset' && e.role === 'new') this.#newReplicaSetCounts.set(key, `${e.ready}/${e.desired}`);
+    if (e.type === 'replicaset') return e.created && e.role === 'old' && e.desired === 0 && e.ready === 0 && e.available === 0;
     if (e.type === 'phase') return e.phase === 'complete';
     if (e.type !== 'progress') return false;
     const pulumi = PULUMI_PROGRESS.exec(e.message);
     return pulumi !== null && this.#newReplicaSetCounts.get(key) === `${pulumi[1]}/${pulumi[2]}`;
+  }
+
+  /**
+   * A pod stuck waiting cycles through the same reasons (`ErrImagePull` <-> `ImagePullBackOff`
+   * at every back-off): print each waiting reason once per stretch of waiting, not at every flip.
+   * The verdict counts the retries; any other state (running, ready...) starts a new stretch.
+   */
+  #isWaitingCycle(memo: string, e: RolloutEvent, text: string): boolean {
+    if (e.type !== 'pod') return false;
+    if (e.state !== 'waiting') {
+      this.#waitingTexts.delete(memo);
+      return false;
+    }
+    const seen = this.#waitingTexts.get(memo) ?? new Set<string>();
+    this.#waitingTexts.set(memo, seen);
+    if (seen.has(text)) return true;
+    seen.add(text);
+    return false;
   }
 
   async close(): Promise<void> {

@@ -200,3 +200,32 @@ test('plain sink - de-noised: a scaling-down ReplicaSet says so, the "complete" 
   assert.doesNotMatch(out, /3\/2 ready|revision 2 is available/);
   assert.match(out, /✔ Deployment demo\/nginx: SUCCEEDED - revision 2 rolled out: 2\/2 pods ready\n.*took 6\.0s/);
 });
+
+test('plain sink - de-noised: a pod flipping ErrImagePull <-> ImagePullBackOff prints each reason once per waiting stretch', async () => {
+  const d = { deployment: { namespace: 'demo', name: 'nginx' } };
+  let s = 0;
+  const pod = (state: 'waiting' | 'running', detail?: string): RolloutEvent => ({
+    ...d, at: T0 + s++ * 1000, type: 'pod', name: 'nginx-2-a', replicaSet: 'nginx-2', revision: '2', state, ...(detail ? { detail } : {}),
+  });
+  const out = await render([
+    pod('waiting', 'ErrImagePull'), pod('waiting', 'ImagePullBackOff'), pod('waiting', 'ErrImagePull'), pod('waiting', 'ImagePullBackOff'),
+    pod('running'), pod('waiting', 'ErrImagePull'),
+  ]);
+  assert.deepEqual(out.trimEnd().split('\n').map((l) => l.replace(/^\S+ demo\/nginx pod nginx-2-a \(revision 2\): /, '')), [
+    'waiting - ErrImagePull',
+    'waiting - ImagePullBackOff',
+    'running',
+    'waiting - ErrImagePull',
+  ]);
+});
+
+test('plain sink - de-noised: old ReplicaSets already at 0 when the trace starts are history, not news', async () => {
+  const d = { deployment: { namespace: 'demo', name: 'nginx' } };
+  const old = (ready: number, desired: number, created: boolean): RolloutEvent => ({
+    ...d, at: T0, type: 'replicaset', name: 'nginx-1', revision: '1', role: 'old', desired, ready, available: ready, created,
+  });
+  assert.equal(await render([old(0, 0, true)]), '');
+  // A rollback scales it up again: that is printed, and so is its later scale-down to 0.
+  const out = await render([old(0, 0, true), old(0, 1, false), old(0, 0, false)]);
+  assert.match(out, /nginx-1 \(old, revision 1\): 0\/1 ready, 0 available\n.*nginx-1 \(old, revision 1\): scaled to 0\n$/);
+});
