@@ -22,6 +22,9 @@ const PROGRESS_TYPES: ReadonlySet<RolloutEvent['type']> = new Set<RolloutEvent['
 
 /** True when `e` reflects rollout progress. */
 export function isProgressEvent(e: RolloutEvent): boolean {
+  // A pod whose state stays the same but whose detail changes (another restart, a new waiting
+  // reason) is churning, not progressing.
+  if (e.type === 'pod') return e.previous === undefined || e.state !== e.previous;
   return PROGRESS_TYPES.has(e.type);
 }
 

@@ -100,6 +100,12 @@ describe('no-progress watchdog', () => {
 
   it('classifies progress events', () => {
     assert.equal(isProgressEvent(pod(0)), true);
+    assert.equal(isProgressEvent({ ...pod(0), state: 'running', previous: 'container-creating' } as RolloutEvent), true);
+    assert.equal(
+      isProgressEvent({ ...pod(0), state: 'waiting', previous: 'waiting', detail: '3 restarts' } as RolloutEvent),
+      false,
+      'a pod whose state does not change (only its restart count) is not progress',
+    );
     assert.equal(isProgressEvent(warning(0)), false);
     assert.equal(isProgressEvent({ type: 'started', at: 0, deployment: ref }), false);
     assert.equal(isProgressEvent({ type: 'phase', phase: 'scaling-up', message: '', at: 0, deployment: ref }), true);
