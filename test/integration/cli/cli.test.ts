@@ -200,5 +200,7 @@ describe('rollout-trace CLI', () => {
     assert.equal(run.code, 0);
     assert.match(run.stdout, /^Usage:\n {2}rollout-trace deploy NAME \[NAME\.\.\.\] \[flags\]$/m);
     assert.match(run.stdout, /Examples:\n {2}rollout-trace deploy nginx -n web/);
+    assert.match(run.stdout, /^ {6}--no-progress-timeout DURATION\n {28}give up when the rollout shows no progress/m);
+    assert.match(run.stdout, /^ {2}GITLAB_CI=true {12}fold failure details in a collapsed job-log section$/m);
   });
 });
