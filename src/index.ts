@@ -34,6 +34,8 @@ export {
   kubectlHints,
   pulumiSucceeded,
   FAILURE_CLASSES,
+  isCustomClass,
+  customClassOf,
   type RolloutState,
 } from './core/index.js';
 export type * from './core/types.js';
