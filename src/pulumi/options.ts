@@ -31,6 +31,11 @@ export interface TraceOptions {
    * annotation, else 600 (the provider's default).
    */
   timeoutSeconds?: number;
+  /**
+   * Gives up when the rollout makes no progress (no revision, ReplicaSet or pod change) for this
+   * many seconds. Default: off.
+   */
+  noProgressTimeoutSeconds?: number;
   /** Failure-policy overrides (which failures fail the rollout, and after how long). */
   policy?: PolicyOverrides;
   /** Container log tails in failure summaries. Default `{ tailLines: 20 }`. */

@@ -260,6 +260,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
         namespace: b.namespace,
         kubeconfig: b.kc,
         timeoutSeconds: timeout.seconds,
+        noProgressTimeoutSeconds: args.noProgressTimeoutSeconds,
         policy: args.policy,
         logs: args.logs,
         signal: cancel.signal,
@@ -329,7 +330,11 @@ export class RolloutTrace extends pulumi.ComponentResource {
     }
     const lines: string[] = [];
     if (verdict.outcome === 'timed-out') {
-      lines.push(`rollout-trace gave up after ${verdict.timeoutSeconds ?? timeout.seconds}s: ${timeout.source}`);
+      lines.push(
+        verdict.timeoutKind === 'no-progress'
+          ? `rollout-trace gave up after ${verdict.timeoutSeconds}s without progress: the noProgressTimeoutSeconds option of rollout-trace`
+          : `rollout-trace gave up after ${verdict.timeoutSeconds ?? timeout.seconds}s: ${timeout.source}`,
+      );
     }
     if (verdict.outcome === 'cancelled') {
       this.say({ severity: 'warn', text: `trace stopped: ${verdict.summary}` });

@@ -21,7 +21,7 @@ export async function withLogTails(kc: KubeConfig, verdict: Verdict, tailLines: 
   let budget = MAX_PROBLEMS;
   const problems = await Promise.all(
     verdict.problems.map(async (p): Promise<Problem> => {
-      if (p.object.kind !== 'Pod' || !p.container || !LOGGED.has(p.class) || budget <= 0) return p;
+      if (p.object.kind !== 'Pod' || !p.container || !(LOGGED.has(p.class) || p.class.startsWith('custom:')) || budget <= 0) return p;
       budget--;
       const wantPrevious = CRASHED.has(p.class) || (p.restartCount ?? 0) > 0;
       const fetches: Promise<LogTail>[] = [];
