@@ -68,7 +68,8 @@ export function describeTarget(kc: KubeConfig): string {
 }
 
 function loadRaw(input: string | KubeConfig | undefined): { kc: KubeConfig; origin: string } {
-  if (input instanceof KubeConfig) return { kc: input, origin: 'the given KubeConfig' };
+  // A copy: selecting `context` must not change the caller's object.
+  if (input instanceof KubeConfig) return { kc: copyKubeConfig(input), origin: 'the given KubeConfig' };
   if (input !== undefined && typeof input !== 'string') {
     throw new RolloutTraceError(
       'kubeconfig',
@@ -154,6 +155,18 @@ function loadDefault(): { kc: KubeConfig; origin: string } {
     'kubeconfig',
     `No kubeconfig found: $KUBECONFIG is not set and ${home} does not exist. Pass kubeconfig (a path or the file's text) or set $KUBECONFIG.`,
   );
+}
+
+/** A new KubeConfig with the same clusters, users, contexts and current context. */
+function copyKubeConfig(kc: KubeConfig): KubeConfig {
+  const out = new KubeConfig();
+  out.loadFromOptions({
+    clusters: kc.getClusters(),
+    users: kc.getUsers(),
+    contexts: kc.getContexts(),
+    currentContext: kc.getCurrentContext(),
+  });
+  return out;
 }
 
 function mergeFirstWins(configs: KubeConfig[]): KubeConfig {

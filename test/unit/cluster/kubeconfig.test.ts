@@ -85,14 +85,19 @@ describe('loadKubeConfig', () => {
     assert.equal(contextNamespace(kj), 'json-ns');
   });
 
-  it('accepts a loaded KubeConfig as is, with a context override', () => {
+  it('accepts a loaded KubeConfig, with a context override, without changing the caller\'s object', () => {
     const kc = new KubeConfig();
     kc.loadFromString(yaml('d'));
     kc.addContext({ name: 'other', cluster: 'd-cluster', user: 'd-user', namespace: 'o' });
+    const before = kc.getCurrentContext();
     const out = loadKubeConfig({ kubeconfig: kc, context: 'other' });
-    assert.equal(out, kc);
+    assert.notEqual(out, kc);
     assert.equal(out.getCurrentContext(), 'other');
     assert.equal(contextNamespace(out), 'o');
+    assert.equal(out.getCurrentCluster()?.server, kc.getCluster('d-cluster')?.server);
+    assert.equal(kc.getCurrentContext(), before);
+    assert.notEqual(before, 'other');
+    assert.equal(loadKubeConfig({ kubeconfig: kc }).getCurrentContext(), before);
   });
 
   it('merges $KUBECONFIG files like kubectl: first file wins, missing files skipped', () => {
