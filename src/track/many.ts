@@ -4,7 +4,7 @@
 import type { RolloutEvent, Verdict } from '../core/types.js';
 import { EventHub } from './event-hub.js';
 import { resolveTrackOptions, type TrackOptions } from './options.js';
-import { failedTracking, trackRolloutWith, type TrackInternals, type Tracking } from './tracker.js';
+import { failedTracking, trackResolved, type TrackInternals, type Tracking } from './tracker.js';
 
 /** Several rollouts tracked together. */
 export interface MultiTracking {
@@ -31,8 +31,9 @@ export function trackRolloutsWith(opts: TrackOptions[], internals: TrackInternal
   let trackings: Tracking[];
   try {
     if (!Array.isArray(opts)) throw new TypeError('not an array');
-    for (const o of opts) resolveTrackOptions(o);
-    trackings = opts.map((o) => trackRolloutWith(o, internals));
+    // Validate every option set (loading each kubeconfig once) before opening anything.
+    const resolved = opts.map((o) => resolveTrackOptions(o));
+    trackings = resolved.map((r) => trackResolved(r, internals));
   } catch (err) {
     trackings = [failedTracking(err)];
   }

@@ -62,6 +62,11 @@ export function trackRolloutWith(opts: TrackOptions, internals: TrackInternals):
   } catch (err) {
     return failedTracking(err);
   }
+  return trackResolved(resolved, internals);
+}
+
+/** Starts tracking with options already validated by `resolveTrackOptions` (loads nothing again). */
+export function trackResolved(resolved: ResolvedTrackOptions, internals: TrackInternals): Tracking {
   return new RolloutTracker(resolved, internals).tracking;
 }
 
