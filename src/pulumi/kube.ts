@@ -4,17 +4,13 @@
  * Deployment from its prefix.
  */
 import { AppsV1Api, type KubeConfig, type V1Deployment } from '@kubernetes/client-node';
+import { forbiddenError, statusOf } from '../cluster/api-errors.js';
 import { AUTONAMED, isAutoNameOf, type PlannedDeployment } from './plan.js';
 
-/** The namespace of the kubeconfig's current context, else `default` (kubectl's rule). */
-export function contextNamespace(kc: KubeConfig): string {
-  return kc.getContextObject(kc.getCurrentContext())?.namespace || 'default';
-}
-
-function statusCode(err: unknown): number | undefined {
-  const e = err as { code?: unknown; statusCode?: unknown } | undefined;
-  const code = typeof e?.code === 'number' ? e.code : e?.statusCode;
-  return typeof code === 'number' ? code : undefined;
+/** A 401/403 becomes the RBAC explanation; anything else is rethrown as is. */
+function refusal(kc: KubeConfig, verb: string, namespace: string, err: unknown): unknown {
+  const status = statusOf(err);
+  return status === 401 || status === 403 ? forbiddenError(kc, verb, 'deployments', namespace, err) : err;
 }
 
 /** Reads one Deployment; undefined when it does not exist. */
@@ -22,8 +18,8 @@ export async function readDeployment(kc: KubeConfig, namespace: string, name: st
   try {
     return await kc.makeApiClient(AppsV1Api).readNamespacedDeployment({ name, namespace });
   } catch (err) {
-    if (statusCode(err) === 404) return undefined;
-    throw err;
+    if (statusOf(err) === 404) return undefined;
+    throw refusal(kc, 'get', namespace, err);
   }
 }
 
@@ -41,8 +37,8 @@ export async function findDeployments(kc: KubeConfig, namespace: string, plan: P
   try {
     items = (await kc.makeApiClient(AppsV1Api).listNamespacedDeployment({ namespace })).items;
   } catch (err) {
-    if (statusCode(err) === 404) return [];
-    throw err;
+    if (statusOf(err) === 404) return [];
+    throw refusal(kc, 'list', namespace, err);
   }
   return items
     .filter((d) => isAutoNameOf(plan.namePrefix, d.metadata?.name ?? ''))
@@ -59,18 +55,4 @@ function time(d: V1Deployment): number {
 function selectorAgrees(planned: Record<string, string> | undefined, live: Record<string, string> | undefined): boolean {
   if (!planned) return true;
   return Object.entries(planned).every(([k, v]) => live?.[k] === v);
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

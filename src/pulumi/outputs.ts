@@ -6,20 +6,26 @@
  */
 import * as pulumi from '@pulumi/pulumi';
 
-/** A settled Output: its value, or `known: false` during a preview when it is not known yet. */
-export type Settled<T> = { known: true; value: T } | { known: false };
+/**
+ * A settled Output: its value, or `known: false` during a preview when it is not known yet.
+ * `secret` is true when the value is, or contains, a Pulumi secret: never print it.
+ */
+export type Settled<T> = { known: true; value: T; secret: boolean } | { known: false };
 
 interface OutputInternals<T> {
   isKnown: Promise<boolean>;
+  isSecret: Promise<boolean>;
   promise(withUnknowns?: boolean): Promise<T>;
 }
 
-/** Waits for an Input's value (deeply unwrapped). Never hangs on unknowns. */
+/** Waits for an Input's value (deeply unwrapped, secrets included). Never hangs on unknowns. */
 export async function settle<T>(input: pulumi.Input<T> | undefined): Promise<Settled<pulumi.Unwrap<T> | undefined>> {
-  if (input === undefined) return { known: true, value: undefined };
+  if (input === undefined) return { known: true, value: undefined, secret: false };
   const out = pulumi.output(input) as unknown as OutputInternals<pulumi.Unwrap<T>>;
   if (!(await out.isKnown)) return { known: false };
-  return { known: true, value: await out.promise() };
+  // pulumi.output lifts nested secrets: a secret anywhere inside makes the whole value secret.
+  const secret = (await out.isSecret) === true;
+  return { known: true, value: await out.promise(), secret };
 }
 
 /** The value of an Output once it resolves (rejects if the resource failed). */

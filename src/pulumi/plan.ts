@@ -34,8 +34,6 @@ export const SKIP_AWAIT = 'pulumi.com/skipAwait';
 export const TIMEOUT_SECONDS = 'pulumi.com/timeoutSeconds';
 /** Annotation the provider puts on objects it auto-named. */
 export const AUTONAMED = 'pulumi.com/autonamed';
-/** The Deployment controller's revision annotation. */
-export const REVISION = 'deployment.kubernetes.io/revision';
 
 type Loose = Record<string, unknown>;
 

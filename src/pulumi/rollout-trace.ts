@@ -10,15 +10,18 @@ import * as pulumi from '@pulumi/pulumi';
 import type * as k8s from '@pulumi/kubernetes';
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import type { Verdict } from '../core/types.js';
-import { loadKubeConfig } from '../cluster/index.js';
+import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
+import { sleep } from '../cluster/backoff.js';
+import { revisionOf as annotatedRevision } from '../core/k8s.js';
 import { formatVerdict } from '../report/index.js';
 import type { Tracking } from '../track/index.js';
 import { cancellable } from './cancel.js';
-import { contextNamespace, findDeployments, sleep } from './kube.js';
+import { userMessage } from './errors.js';
+import { findDeployments } from './kube.js';
 import { statusLine, type StatusLine } from './lines.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
 import { settle, valueOf } from './outputs.js';
-import { planFromInputs, REVISION, type PlannedDeployment } from './plan.js';
+import { planFromInputs, type PlannedDeployment } from './plan.js';
 import { describeChange, templateChanges, type TemplateChange } from './template-diff.js';
 
 /** The Pulumi type token of {@link RolloutTrace}. */
@@ -125,7 +128,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
   private lastResult: RolloutResult | undefined;
 
   private failedResult(err: unknown): RolloutResult {
-    const summary = this.lastResult?.summary ?? messageOf(err).split('\n')[0]!;
+    const summary = this.lastResult?.summary ?? userMessage(err);
     return { outcome: this.lastResult?.outcome ?? 'failed', summary, revision: this.lastResult?.revision, change: this.lastResult?.change };
   }
 
@@ -157,7 +160,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
     const namespace = plan.namespace ?? providerNamespace.value ?? contextNamespace(kc);
     const found = await withTimeout(findDeployments(kc, namespace, plan), BASELINE_TIMEOUT_MS, `reading Deployments in namespace "${namespace}"`);
     const live = found[0];
-    const changes = live ? templateChanges(plan.template, live.spec?.template) : [];
+    const changes = live ? templateChanges(plan.template, live.spec?.template, { secret: inputs.secret }) : [];
     let change: ChangeKind;
     if (!live) change = 'create';
     else if (changes.length > 0) change = 'rollout';
@@ -187,11 +190,11 @@ export class RolloutTrace extends pulumi.ComponentResource {
     } catch (err) {
       if (pulumi.runtime.isDryRun()) {
         // A preview never fails because of us, not even in gate mode.
-        const summary = `preview: rollout-trace could not read the cluster: ${messageOf(err)}`;
+        const summary = `preview: rollout-trace could not read the cluster: ${userMessage(err)}`;
         this.say({ severity: 'warn', text: summary }, false);
         return { outcome: 'previewed', summary, change: 'unknown' };
       }
-      return this.cannotTrace(`could not read the cluster: ${messageOf(err)}`);
+      return this.cannotTrace(`could not read the cluster: ${userMessage(err)}`);
     }
     if (pulumi.runtime.isDryRun()) return this.preview(baseline);
     if (!baseline) return this.cannotTrace('the Deployment or cluster settings are still unknown');
@@ -204,7 +207,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       return await this.trace(args, baseline, deployment);
     } catch (err) {
       if (pulumi.ResourceError.isInstance(err)) throw err;
-      return this.cannotTrace(messageOf(err));
+      return this.cannotTrace(userMessage(err));
     }
   }
 
@@ -292,7 +295,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       // skipAwait: the provider returns right after the write, with the exact name and generation.
       const d = await deploymentP;
       const metadata = await valueOf(d.metadata).catch((err: unknown) => {
-        throw new Error(`the Deployment was not written (${messageOf(err).split('\n')[0]})`);
+        throw new Error(`the Deployment was not written (${userMessage(err)})`);
       });
       return { name: metadata.name, generation: metadata.generation };
     }
@@ -375,18 +378,15 @@ function changeLine(b: Baseline): string {
   }
 }
 
+/** The live revision, undefined (not '') when the Deployment has none yet. */
 function revisionOf(d: V1Deployment | undefined): string | undefined {
-  return d?.metadata?.annotations?.[REVISION];
+  return annotatedRevision(d) || undefined;
 }
 
 function liveState(d: V1Deployment | undefined): string {
   if (!d) return 'not found';
   const rev = revisionOf(d);
   return `${rev ? `revision ${rev}, ` : ''}${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1} ready`;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

@@ -14,6 +14,14 @@ export interface TemplateChange {
   path: string;
   planned: unknown;
   live: unknown;
+  /** The planned inputs held a Pulumi secret: {@link describeChange} never prints the values. */
+  secret?: boolean;
+}
+
+/** Options of {@link templateChanges}. */
+export interface TemplateChangeOptions {
+  /** The planned template is (or contains) a Pulumi secret: mark every change secret. */
+  secret?: boolean;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -55,10 +63,20 @@ function walk(planned: unknown, live: unknown, path: string, out: TemplateChange
 }
 
 /** The declared template values that differ from the live template (empty: no new rollout). */
-export function templateChanges(planned: unknown, live: unknown): TemplateChange[] {
+export function templateChanges(planned: unknown, live: unknown, options: TemplateChangeOptions = {}): TemplateChange[] {
   const out: TemplateChange[] = [];
   walk(planned, live, '', out);
-  return out;
+  return options.secret ? out.map((change) => ({ ...change, secret: true })) : out;
+}
+
+/**
+ * Fields whose values often carry credentials (env values, command lines, volume sources): their
+ * values are never printed, whatever the program marked secret.
+ */
+const SENSITIVE_FIELD = /(^|\.)(env|envFrom|args|command|volumes)(\[|\.|$)/;
+
+function isScalar(value: unknown): boolean {
+  return value === undefined || value === null || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
 function short(value: unknown): string {
@@ -66,7 +84,15 @@ function short(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-/** One line per change, for the preview report. */
+/**
+ * One line per change, for the preview report and log lines. Only scalar values outside
+ * credential-bearing fields (env, envFrom, args, command, volumes) and outside Pulumi secrets are
+ * printed; anything else names the path only, e.g. `spec.containers[app].env[DB_PASSWORD].value changed`
+ * (objects and arrays could hide such a field).
+ */
 export function describeChange(change: TemplateChange): string {
-  return `${change.path || 'template'}: ${short(change.live)} → ${short(change.planned)}`;
+  const path = change.path || 'template';
+  if (change.secret) return `${path} changed [secret]`;
+  if (SENSITIVE_FIELD.test(path) || !isScalar(change.planned) || !isScalar(change.live)) return `${path} changed`;
+  return `${path}: ${short(change.live)} → ${short(change.planned)}`;
 }

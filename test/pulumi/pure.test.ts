@@ -83,3 +83,41 @@ test('status lines are single lines; normal events are left out; problems warn w
   assert.deepEqual(problem, { severity: 'warn', text: 'Pod p: container exited with code 1 (fails the rollout in 7s if it persists)' });
   assert.equal(statusLine(e({ type: 'verdict', verdict: {} })), undefined);
 });
+
+test('secrets never print: env / args / command / volumes values and secret-derived templates', async () => {
+  const { settle } = await import('../../src/pulumi/outputs.js');
+  const pulumi = await import('@pulumi/pulumi');
+  const withEnv = (value: string) => ({
+    spec: { containers: [{ name: 'app', image: 'nginx:1.19', env: [{ name: 'DB_PASSWORD', value }], args: ['--token', value] }] },
+  });
+  const lines = templateChanges(withEnv('new-password'), withEnv('old-password')).map(describeChange);
+  assert.deepEqual(lines, ['spec.containers[app].env[DB_PASSWORD].value changed', 'spec.containers[app].args[1] changed']);
+  // A whole env list added or removed is printed as a path too (its objects hold the values).
+  const grown = templateChanges({ spec: { containers: [{ name: 'app', env: [{ name: 'A', value: 'a' }, { name: 'B', value: 'new-password' }] }] } }, withEnv('x'));
+  assert.deepEqual(grown.map(describeChange), ['spec.containers[app].env changed']);
+
+  // The image itself is a Pulumi secret here: settle says so and the change prints as [secret].
+  const settled = await settle(pulumi.output({ spec: { containers: [{ name: 'app', image: pulumi.secret('registry/app:secret-tag') }] } }));
+  assert.ok(settled.known && settled.secret);
+  const plain = await settle({ spec: { containers: [{ name: 'app', image: 'nginx:1.20' }] } });
+  assert.ok(plain.known && !plain.secret);
+  const secretLines = templateChanges(settled.known ? settled.value : undefined, withEnv('x'), { secret: settled.known && settled.secret }).map(describeChange);
+  assert.deepEqual(secretLines, ['spec.containers[app].image changed [secret]']);
+  for (const line of [...lines, ...secretLines]) assert.doesNotMatch(line, /password|secret-tag/);
+  // Scalars outside credential fields still show both values.
+  assert.deepEqual(templateChanges(withEnv('x'), { spec: { containers: [{ ...withEnv('x').spec.containers[0], image: 'nginx:1.18' }] } }).map(describeChange), [
+    'spec.containers[app].image: "nginx:1.18" → "nginx:1.19"',
+  ]);
+});
+
+test('API failures become one paragraph: status and the apiserver message, never headers', async () => {
+  const { ApiException } = await import('@kubernetes/client-node');
+  const { userMessage } = await import('../../src/pulumi/errors.js');
+  const body = { kind: 'Status', message: 'deployments.apps is forbidden: User "dev" cannot list resource "deployments"' };
+  const err = new ApiException(500, 'Internal Server Error', body, { 'content-type': 'application/json', 'audit-id': 'abc' });
+  assert.match(err.message, /Headers/, 'the raw client-node message is multi-line with headers');
+  const text = userMessage(err);
+  assert.equal(text, `HTTP 500: ${body.message}`);
+  assert.doesNotMatch(text, /Headers|audit-id|\n/);
+  assert.equal(userMessage(new Error('connect ECONNREFUSED 127.0.0.1:6443\n    at stack')), 'connect ECONNREFUSED 127.0.0.1:6443');
+});
