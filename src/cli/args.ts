@@ -64,7 +64,6 @@ const OPTIONS = {
 } as const;
 
 const OUTPUTS = ['auto', 'tty', 'plain', 'json'] as const;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
 /** Parses `argv` (without node and script). */
 export function parseCli(argv: string[]): ParsedArgs {
@@ -83,13 +82,9 @@ export function parseCli(argv: string[]): ParsedArgs {
   const normalized = ['deploy', 'deployment', 'deployments', 'deployment.apps'].includes(command) ? 'deploy' : undefined;
   if (normalized === undefined) throw new UsageError(`unknown command "${command}"; the only command is "deploy" (rollout-trace deploy NAME [NAME...]).`);
   if (names.length === 0) throw new UsageError('no Deployment named; usage: rollout-trace deploy NAME [NAME...] (for example: rollout-trace deploy nginx -n web).');
+  // Names and the namespace are validated by the tracker (resolveTrackOptions), so the CLI rejects
+  // exactly what the library rejects, with the same wording.
   const cleaned = names.map((n) => n.replace(/^deployments?(\.apps)?\//, ''));
-  for (const n of cleaned) {
-    if (!DNS_LABEL.test(n) || n.length > 253) throw new UsageError(`"${n}" is not a valid Deployment name; names are lower-case letters, digits, "-" and "."`);
-  }
-  if (values.namespace !== undefined && !DNS_LABEL.test(values.namespace)) {
-    throw new UsageError(`--namespace "${values.namespace}" is not a valid namespace name; names are lower-case letters, digits and "-".`);
-  }
 
   const output = values.output ?? 'auto';
   if (!(OUTPUTS as readonly string[]).includes(output)) throw new UsageError(`--output "${output}" is not supported; use one of ${OUTPUTS.join(', ')}.`);

@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { contextNamespace, loadKubeConfig } from '../cluster/kubeconfig.js';
 import { resolvePolicy } from '../core/policy.js';
 import type { RolloutEvent, Verdict } from '../core/types.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
@@ -66,24 +65,24 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<E
 }
 
 async function trace(options: CliOptions, io: CliIo): Promise<ExitCode> {
-  const kc = loadKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
-  const namespace = options.namespace ?? contextNamespace(kc);
   // Loaded lazily so --help and usage errors answer instantly, without client-node's start-up.
-  const { trackRollouts } = await import('../track/index.js');
-  const sink = createSink({ output: options.output, stream: io.stdout, env: io.env, pulumiMessages: options.pulumiMessages });
-  const tracking = trackRollouts(
-    options.names.map((name) => ({
-      name,
-      namespace,
-      kubeconfig: kc,
-      ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
-      ...(options.noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds: options.noProgressTimeoutSeconds } : {}),
-      ...(options.policy !== undefined ? { policy: options.policy } : {}),
-      logs: options.logs,
-      notFoundGraceSeconds: options.waitForCreationSeconds,
-      ...(options.minGeneration !== undefined ? { minGeneration: options.minGeneration } : {}),
-    })),
+  const { trackRollouts, resolveTrackOptions } = await import('../track/index.js');
+  const common = {
+    ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
+    ...(options.noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds: options.noProgressTimeoutSeconds } : {}),
+    ...(options.policy !== undefined ? { policy: options.policy } : {}),
+    logs: options.logs,
+    notFoundGraceSeconds: options.waitForCreationSeconds,
+    ...(options.minGeneration !== undefined ? { minGeneration: options.minGeneration } : {}),
+  };
+  // The tracker's own validation, before anything is opened: a bad name or namespace is its
+  // 'bad-input' error (exit 2) with its wording, and the namespace default is its default.
+  const resolved = options.names.map((name) =>
+    resolveTrackOptions({ ...common, name, namespace: options.namespace, kubeconfig: options.kubeconfig, context: options.context }),
   );
+  const { kc, namespace } = resolved[0]!;
+  const sink = createSink({ output: options.output, stream: io.stdout, env: io.env, pulumiMessages: options.pulumiMessages });
+  const tracking = trackRollouts(options.names.map((name) => ({ ...common, name, namespace, kubeconfig: kc })));
   const seenVerdicts = new Set<string>();
   const write = (e: RolloutEvent) => {
     if (e.type === 'verdict') seenVerdicts.add(`${e.deployment.namespace}/${e.deployment.name}`);

@@ -178,6 +178,21 @@ describe('rollout-trace CLI', () => {
     }
   });
 
+  test('a bad name or namespace exits 2 with the tracker\'s own paragraph', async () => {
+    const cases: [string[], RegExp][] = [
+      [['deploy', 'Bad_Name'], /^rollout-trace: name "Bad_Name" is not a valid Deployment name: it must be a DNS-1123 subdomain/],
+      [['deploy', 'web', '-n', 'has.dot'], /^rollout-trace: namespace "has\.dot" is not a valid namespace name: it must be a DNS-1123 label/],
+      [['deploy', 'web', '-n', 'a'.repeat(64)], /is not a valid namespace name: it must be a DNS-1123 label \(at most 63/],
+    ];
+    for (const [args, message] of cases) {
+      const run = await runCli(args);
+      assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.equal(run.stdout, '');
+      assert.ok(isOneParagraph(run.stderr), run.stderr);
+      assert.match(run.stderr, message);
+    }
+  });
+
   test('an unknown Deployment exits 3 with a paragraph listing what exists', async (t) => {
     const ns = await withNamespace(t, 'cli-missing');
     await create(ns, deployment('real', 'nginx:1.15-alpine', {}, 1));
