@@ -116,7 +116,7 @@ async function trace(options: CliOptions, io: CliIo): Promise<ExitCode> {
       if (!seenVerdicts.has(`${v.deployment.namespace}/${v.deployment.name}`)) write({ type: 'verdict', at: v.finishedAt, deployment: v.deployment, verdict: v });
     }
     if (options.watch && interrupts === 0) {
-      await followAfterVerdict(kc, namespace, options, sink, io, (wake) => (wakeWatch = wake));
+      await followAfterVerdict(kc, namespace, options, sink, (wake) => (wakeWatch = wake));
     }
     await sink.close();
     return exitCodeOf(verdicts, interrupts > 0);
@@ -133,7 +133,6 @@ async function followAfterVerdict(
   namespace: string,
   options: CliOptions,
   sink: Sink,
-  io: CliIo,
   setWake: (wake: () => void) => void,
 ): Promise<void> {
   const follower = followDeployments(kc, namespace, options.names, (e) => sink.write(e));
@@ -149,7 +148,6 @@ async function followAfterVerdict(
   } finally {
     follower.stop();
   }
-  void io;
 }
 
 /** Failure beats timeout beats interruption beats success (krane's order, plus Ctrl-C). */
