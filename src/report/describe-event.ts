@@ -5,6 +5,7 @@
  */
 import type { RolloutEvent } from '../core/types.js';
 import { readableMessage } from './format-verdict.js';
+import { formatDuration } from './format-time.js';
 
 /** A printable line about one subject, or nothing. */
 export interface EventLine {
@@ -92,7 +93,7 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
         e.failsAt !== undefined
           ? e.failsAt <= p.firstSeen
             ? '; fails the rollout'
-            : `; fails the rollout if it persists ${Math.round((e.failsAt - p.firstSeen) / 1000)}s`
+            : `; fails the rollout if it persists ${formatDuration(e.failsAt - p.firstSeen)}`
           : '';
       return {
         subject: `problem/${p.id}`,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { createSink, PlainSink, type SinkTimers } from '../../../src/report/index.js';
 import type { RolloutEvent } from '../../../src/core/types.js';
-import { failedRollout, successfulRollout, T0 } from './fixtures.js';
+import { crashProblem, failedRollout, NGINX, successfulRollout, T0 } from './fixtures.js';
 
 function capture(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
@@ -228,4 +228,13 @@ test('plain sink - de-noised: old ReplicaSets already at 0 when the trace starts
   // A rollback scales it up again: that is printed, and so is its later scale-down to 0.
   const out = await render([old(0, 0, true), old(0, 1, false), old(0, 0, false)]);
   assert.match(out, /nginx-1 \(old, revision 1\): 0\/1 ready, 0 available\n.*nginx-1 \(old, revision 1\): scaled to 0\n$/);
+});
+
+test('plain sink - a problem line says how long it may persist, in the sinks\' one duration format', async () => {
+  const p = crashProblem();
+  const out = await render([
+    { deployment: NGINX, at: T0, type: 'started' },
+    { deployment: NGINX, at: p.firstSeen, type: 'problem', problem: p, failsAt: p.firstSeen + 150_000 },
+  ]);
+  assert.match(out, /problem: Pod\/nginx-2-b container nginx: .*; fails the rollout if it persists 2m30s\n/);
 });
