@@ -145,7 +145,16 @@ export class RolloutTrace extends pulumi.ComponentResource {
     if (this.said.has(key)) return;
     this.said.add(key);
     const log = line.severity === 'warn' ? pulumi.log.warn : pulumi.log.info;
-    void log(line.text, this, undefined, ephemeral);
+    const sent = log(line.text, this, undefined, ephemeral).catch(() => undefined);
+    this.sending.add(sent);
+    void sent.finally(() => this.sending.delete(sent));
+  }
+
+  /** Log writes still on their way to the engine (a Ctrl-C waits for them). */
+  private readonly sending = new Set<Promise<void>>();
+
+  private flushed(): Promise<unknown> {
+    return Promise.all([...this.sending]);
   }
 
   /** Reads the live Deployment (read-only) before the provider changes it. */
@@ -280,7 +289,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       unsubscribe();
       return this.conclude(verdict, b.change, timeout);
     } finally {
-      cancel.release();
+      cancel.release(this.flushed());
     }
   }
 

@@ -1,6 +1,6 @@
 /**
- * Cancelling a gate: Ctrl-C (SIGINT) while the gate waits closes every watch and the process
- * exits at once (as it would without rollout-trace); aborting the `signal` option ends the trace
+ * Cancelling a gate: Ctrl-C (SIGINT) while the gate waits closes every watch, logs the trace's
+ * `trace stopped` line and the process exits at once by the signal (as it would without rollout-trace); aborting the `signal` option ends the trace
  * as `cancelled`, fails the gate resource, and the program finishes (no watch left open).
  */
 import { test } from 'node:test';
@@ -35,6 +35,8 @@ test('Ctrl-C during a gated rollout: the program exits at once', async (t) => {
   assert.equal(signal, 'SIGINT');
   assert.ok(ms < 5000, `took ${ms} ms`);
   assert.ok(!out.includes('PROGRAM-ENDED'));
+  // The trace's cancelled line reached the engine before the signal was re-raised.
+  assert.match(out, /^LOG 2 trace stopped: .*/m, out.split('\n').filter((l) => l.startsWith('LOG')).slice(-5).join('\n'));
 });
 
 test('aborting the signal option cancels the gate and the program ends', async (t) => {

@@ -33,7 +33,7 @@ export interface EngineDouble {
 }
 
 /** Starts the Engine double on 127.0.0.1 on a free port. */
-export async function startEngine(): Promise<EngineDouble> {
+export async function startEngine(onLog?: (record: LogRecord) => void): Promise<EngineDouble> {
   const logs: LogRecord[] = [];
   let rootUrn = '';
   const server = new grpc.Server();
@@ -42,14 +42,16 @@ export async function startEngine(): Promise<EngineDouble> {
   server.addService(engineGrpc.EngineService, <grpcTypes.UntypedServiceImplementation>(<unknown>{
     log(call: Call, done: Done) {
       const r = call.request;
-      logs.push({
+      const record: LogRecord = {
         severity: r.getSeverity(),
         urn: r.getUrn(),
         ephemeral: r.getEphemeral(),
         message: r.getMessage(),
         streamId: r.getStreamid(),
         at: Date.now(),
-      });
+      };
+      logs.push(record);
+      onLog?.(record);
       done(null, new emptyPb.Empty());
     },
     getRootResource(_call: Call, done: Done) {

@@ -34,11 +34,13 @@ export interface RunOptions {
    * inside it (dynamic import): the SDK reads the engine address when it is first used.
    */
   program: (pulumi: Pulumi) => unknown;
+  /** Called as the engine receives each `pulumi.log` record (e.g. to show it from a child process). */
+  onLog?: (record: LogRecord) => void;
 }
 
 /** Runs the program to completion (every RPC drained) and returns what the engine saw. */
 export async function runProgram(options: RunOptions): Promise<ProgramRun> {
-  const engine = await startEngine();
+  const engine = await startEngine(options.onLog);
   // Must be set before the SDK creates its settings store (first use), so import it afterwards.
   process.env.PULUMI_NODEJS_ENGINE = engine.address;
   // The default kubernetes provider (and so rollout-trace's default) reads $KUBECONFIG.
