@@ -20,58 +20,79 @@ function recheckReplicaSet(s: Draft): void {
   s.pulumi = pulumiCheckReplicaSet(s.pulumi, rs, s.deployment, s.target.baselineRevision);
 }
 
-function onDeployment(s: Draft, obs: Extract<ObjectObservation, { kind: 'Deployment' }>): void {
+/** Whether `next` is the very version already cached (a re-list re-delivers unchanged objects). */
+function sameVersion(cached: { metadata?: { resourceVersion?: string } } | undefined, next: { metadata?: { resourceVersion?: string } }): boolean {
+  const rv = next.metadata?.resourceVersion;
+  return rv !== undefined && cached?.metadata?.resourceVersion === rv;
+}
+
+/** @returns whether the observation was about the target Deployment. */
+function onDeployment(s: Draft, obs: Extract<ObjectObservation, { kind: 'Deployment' }>): boolean {
   const d = obs.object;
-  if (d.metadata?.name !== s.target.name || (d.metadata?.namespace ?? s.target.namespace) !== s.target.namespace) return;
+  if (d.metadata?.name !== s.target.name || (d.metadata?.namespace ?? s.target.namespace) !== s.target.namespace) return false;
   if (obs.type === 'delete') {
     s.deleted = true;
     s.pulumi = pulumiOnDeployment(s.pulumi, d, 'delete', s.target.minGeneration);
-    return;
+    return true;
   }
   const min = s.target.minGeneration;
   if (min !== undefined && (d.metadata?.generation ?? 0) < min) {
     s.staleGeneration = d.metadata?.generation ?? 0; // stale: from before the caller's write
-    return;
+    return true;
   }
   s.deployment = d;
   if (!s.pulumi.reconciled) {
-    if (!passesReconcileGate(d, min)) return;
+    if (!passesReconcileGate(d, min)) return true;
     s.pulumi = { ...s.pulumi, reconciled: true };
   }
   s.pulumi = pulumiOnDeployment(s.pulumi, d, 'upsert', min);
   recheckReplicaSet(s);
+  return true;
 }
 
-/** Applies an object observation to a draft state; may emit pod-deleted / pod-orphaned. */
-export function intake(s: Draft, obs: ObjectObservation, emit: Emit): void {
+/**
+ * Applies an object observation to a draft state; may emit pod-deleted / pod-orphaned.
+ *
+ * @returns false when the observation cannot concern the target (another Deployment's objects, an
+ *   unchanged re-delivery, an expired event): the draft is then untouched and nothing was emitted,
+ *   so the caller may skip deriving events from it.
+ */
+export function intake(s: Draft, obs: ObjectObservation, emit: Emit): boolean {
   switch (obs.kind) {
     case 'Deployment':
-      onDeployment(s, obs);
-      return;
+      return onDeployment(s, obs);
     case 'ReplicaSet': {
       const rs = obs.object;
       const uid = rs.metadata?.uid;
-      if (!uid || !isCandidateReplicaSet(rs, s.target)) return;
-      s.replicaSets = obs.type === 'delete' ? without(s.replicaSets, uid) : { ...s.replicaSets, [uid]: rs };
+      if (!uid || !isCandidateReplicaSet(rs, s.target)) return false;
+      if (obs.type === 'delete') {
+        if (!s.replicaSets[uid]) return false;
+        s.replicaSets = without(s.replicaSets, uid);
+      } else {
+        if (sameVersion(s.replicaSets[uid], rs)) return false;
+        s.replicaSets = { ...s.replicaSets, [uid]: rs };
+      }
       recheckReplicaSet(s);
-      return;
+      return true;
     }
     case 'Pod': {
       const pod = obs.object;
       const name = pod.metadata?.name;
-      if (!name) return;
+      if (!name) return false;
       const formerRs = s.ownedPods[name];
+      const known = s.pods[name] !== undefined || formerRs !== undefined;
       if (obs.type === 'delete') {
         if (s.pods[name]) s.pods = without(s.pods, name);
         if (formerRs !== undefined) {
           s.ownedPods = without(s.ownedPods, name);
           emit({ type: 'pod-deleted', name, replicaSet: formerRs });
         }
-        return;
+        return known;
       }
       if (isCandidatePod(pod, s.target)) {
+        if (sameVersion(s.pods[name], pod)) return false;
         s.pods = { ...s.pods, [name]: pod };
-        return;
+        return true;
       }
       // The ReplicaSet released the pod (labels no longer match): it is orphaned.
       if (s.pods[name]) s.pods = without(s.pods, name);
@@ -79,20 +100,27 @@ export function intake(s: Draft, obs: ObjectObservation, emit: Emit): void {
         s.ownedPods = without(s.ownedPods, name);
         emit({ type: 'pod-orphaned', name, replicaSet: formerRs });
       }
-      return;
+      return known;
     }
     case 'Event': {
       const e = obs.object;
       const uid = e.metadata?.uid ?? `${e.involvedObject?.name}/${e.reason}/${e.metadata?.name}`;
-      if (obs.type === 'delete' || !isCandidateEvent(e, s.target)) return; // expired events are still history
+      if (obs.type === 'delete' || !isCandidateEvent(e, s.target)) return false; // expired events are still history
+      if (sameVersion(s.events[uid], e)) return false;
       s.events = { ...s.events, [uid]: e };
-      return;
+      return true;
     }
     case 'PersistentVolumeClaim': {
       const name = obs.object.metadata?.name;
-      if (!name) return;
-      s.pvcs = obs.type === 'delete' ? without(s.pvcs, name) : { ...s.pvcs, [name]: obs.object };
-      return;
+      if (!name) return false;
+      if (obs.type === 'delete') {
+        if (!s.pvcs[name]) return false;
+        s.pvcs = without(s.pvcs, name);
+      } else {
+        if (sameVersion(s.pvcs[name], obs.object)) return false;
+        s.pvcs = { ...s.pvcs, [name]: obs.object };
+      }
+      return true;
     }
   }
 }

@@ -199,8 +199,19 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
   const events: RolloutEvent[] = [];
   const deployment = { namespace: state.target.namespace, name: state.target.name };
   const emit: Emit = (e) => events.push({ at, deployment, ...e } as RolloutEvent);
+  const s: Draft = { ...state, now: Math.max(state.now, at) };
+  // Hot path: on a shared namespace watch most observations are about other Deployments. When
+  // intake finds nothing for this target, nothing can be derived from it (time-driven changes
+  // come with ticks), so skip copying the memo and deriving. `started` must come first, though.
+  let intaken = false;
+  if (obs.type === 'upsert' || obs.type === 'delete') {
+    if (state.memo.started) {
+      intaken = true;
+      if (!intake(s, obs, emit)) return [s, events];
+    }
+  }
   const memo = cloneMemo(state.memo);
-  const s: Draft = { ...state, now: Math.max(state.now, at), memo };
+  s.memo = memo;
   if (!memo.started) {
     memo.started = true;
     emit({ type: 'started' });
@@ -225,7 +236,7 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
       return [s, events];
     }
     default:
-      intake(s, obs, emit);
+      if (!intaken) intake(s, obs, emit);
   }
   if (s.deleted) {
     const p = deletedProblem(s, at);
