@@ -14,6 +14,7 @@ import { RolloutTraceError } from '../errors.js';
 import type { KindToObject, Observation, WatchedKind } from '../core/types.js';
 import { checkReachable } from './reachability.js';
 import { kindApis } from './kinds.js';
+import { mayConcern } from './relevance.js';
 import { KindWatcher, type KindWatcherOptions } from './kind-watcher.js';
 
 /** Receives one tracked Deployment's observations. */
@@ -205,7 +206,7 @@ export class NamespaceSource {
   }
 
   private deliverTo(sub: Entry, type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): void {
-    if (kind === 'Deployment' && object.metadata?.name !== sub.s.deploymentName) return;
+    if (!mayConcern(sub.s.deploymentName, type, kind, object)) return;
     const obs = { type, kind, object, at: this.now() } as Observation;
     if (sub.synced) sub.s.onObservation(obs);
     else sub.pending.push(obs);

@@ -1,0 +1,51 @@
+/**
+ * Which watch events a tracker of one Deployment can need. A namespace watch is shared by every
+ * tracked Deployment; forwarding another Deployment's ReplicaSets, Pods and Events to a tracker
+ * only costs it reducer work. The filter is deliberately loose (names, not UIDs): the core
+ * decides ownership exactly; this only drops what can never belong to the Deployment.
+ */
+import type { KindToObject, WatchedKind } from '../core/types.js';
+
+type Owned = { metadata?: { ownerReferences?: Array<{ kind?: string; name?: string; controller?: boolean }> } };
+
+/**
+ * Whether `object` (of `kind`, seen as `type`) may concern Deployment `deploymentName`.
+ * Deletions of ReplicaSets, Pods and Events always pass (the core must be able to forget what it
+ * cached; it ignores the rest cheaply), and so does a Pod with no
+ * controller owner: the ReplicaSet removing its ownerReference is how a pod is orphaned.
+ */
+export function mayConcern(
+  deploymentName: string,
+  type: 'upsert' | 'delete',
+  kind: WatchedKind,
+  object: KindToObject[WatchedKind],
+): boolean {
+  const prefix = `${deploymentName}-`;
+  switch (kind) {
+    case 'Deployment':
+      return object.metadata?.name === deploymentName;
+    case 'PersistentVolumeClaim':
+      return true;
+    case 'Event': {
+      if (type === 'delete') return true;
+      const involved = (object as KindToObject['Event']).involvedObject;
+      const name = involved?.name ?? '';
+      return involved?.kind === 'PersistentVolumeClaim' || name === deploymentName || name.startsWith(prefix);
+    }
+    case 'ReplicaSet': {
+      if (type === 'delete') return true;
+      const owner = ownerOfKind(object, 'Deployment');
+      return owner === undefined || owner.name === deploymentName || (object.metadata?.name ?? '').startsWith(prefix);
+    }
+    case 'Pod': {
+      if (type === 'delete') return true;
+      const rs = ownerOfKind(object, 'ReplicaSet');
+      if (rs) return (rs.name ?? '').startsWith(prefix);
+      return !(object as Owned).metadata?.ownerReferences?.some((r) => r.controller);
+    }
+  }
+}
+
+function ownerOfKind(object: Owned, kind: string) {
+  return object.metadata?.ownerReferences?.find((r) => r.kind === kind);
+}

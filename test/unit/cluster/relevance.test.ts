@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { KindToObject, Observation, WatchedKind } from '../../../src/core/types.js';
+import { mayConcern } from '../../../src/cluster/relevance.js';
+import { loadFixture, replay } from '../../fixtures/replay.js';
+
+const ALL = ['first-rollout', 'update-to-2', 'broken-image', 'crash-loop', 'not-ready', 'missing-configmap', 'unschedulable', 'quota', 'rollback'];
+
+const rs = (name: string, owner?: string) =>
+  ({ metadata: { name, ownerReferences: owner ? [{ kind: 'Deployment', name: owner, controller: true }] : undefined } }) as KindToObject['ReplicaSet'];
+const pod = (name: string, owners?: Array<{ kind: string; name: string; controller?: boolean }>) =>
+  ({ metadata: { name, ownerReferences: owners } }) as KindToObject['Pod'];
+const event = (kind: string, name: string) => ({ metadata: { name: 'e' }, involvedObject: { kind, name } }) as KindToObject['Event'];
+
+describe('mayConcern: what a shared namespace watch forwards to the tracker of "web"', () => {
+  const up = (kind: WatchedKind, o: KindToObject[WatchedKind]) => mayConcern('web', 'upsert', kind, o);
+
+  it('ReplicaSets of web (or without a Deployment owner) only', () => {
+    assert.equal(up('ReplicaSet', rs('web-abc', 'web')), true);
+    assert.equal(up('ReplicaSet', rs('api-abc', 'api')), false);
+    assert.equal(up('ReplicaSet', rs('loose')), true);
+    assert.equal(mayConcern('web', 'delete', 'ReplicaSet', rs('api-abc', 'api')), true);
+  });
+
+  it('Pods of web-* ReplicaSets, and every pod without a controller owner (orphaned)', () => {
+    assert.equal(up('Pod', pod('web-abc-1', [{ kind: 'ReplicaSet', name: 'web-abc', controller: true }])), true);
+    assert.equal(up('Pod', pod('api-abc-1', [{ kind: 'ReplicaSet', name: 'api-abc', controller: true }])), false);
+    assert.equal(up('Pod', pod('db-0', [{ kind: 'StatefulSet', name: 'db', controller: true }])), false);
+    assert.equal(up('Pod', pod('web-abc-1')), true);
+    assert.equal(up('Pod', pod('api-abc-1', [])), true);
+    assert.equal(mayConcern('web', 'delete', 'Pod', pod('api-abc-1', [{ kind: 'ReplicaSet', name: 'api-abc', controller: true }])), true);
+  });
+
+  it('Events about web, its objects and PVCs; only the named Deployment', () => {
+    assert.equal(up('Event', event('Pod', 'web-abc-1')), true);
+    assert.equal(up('Event', event('Deployment', 'web')), true);
+    assert.equal(up('Event', event('PersistentVolumeClaim', 'data')), true);
+    assert.equal(up('Event', event('Pod', 'api-abc-1')), false);
+    assert.equal(up('Deployment', { metadata: { name: 'web' } }), true);
+    assert.equal(up('Deployment', { metadata: { name: 'api' } }), false);
+  });
+
+  for (const name of ALL) {
+    it(`${name}: with another Deployment's objects mixed in, the filter drops them and nothing of web's`, () => {
+      const f = loadFixture(name);
+      const foreign = JSON.parse(
+        JSON.stringify(f.observations.filter((o) => 'kind' in o && o.type === 'upsert'))
+          .replace(new RegExp(`"${f.target.name}"`, 'g'), '"zz-other"')
+          .replace(new RegExp(`"${f.target.name}-`, 'g'), '"zz-other-'),
+      ) as Observation[];
+      const mixed = [...f.observations, ...foreign].sort((a, b) => a.at - b.at);
+      const kept = mixed.filter((o) => !('kind' in o) || mayConcern(f.target.name, o.type, o.kind, o.object));
+      assert.equal(kept.length, f.observations.length, 'every foreign upsert dropped, every own observation kept');
+      assert.deepEqual(replay({ ...f, observations: kept }).events, replay(f).events);
+    });
+  }
+});
