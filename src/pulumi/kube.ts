@@ -5,6 +5,7 @@
  */
 import { AppsV1Api, type KubeConfig, type V1Deployment } from '@kubernetes/client-node';
 import { forbiddenError, statusOf } from '../cluster/api-errors.js';
+import { withSignal } from '../cluster/request-options.js';
 import { AUTONAMED, isAutoNameOf, type PlannedDeployment } from './plan.js';
 
 /** A 401/403 becomes the RBAC explanation; anything else is rethrown as is. */
@@ -13,10 +14,41 @@ function refusal(kc: KubeConfig, verb: string, namespace: string, err: unknown):
   return status === 401 || status === 403 ? forbiddenError(kc, verb, 'deployments', namespace, err) : err;
 }
 
+/** How a lookup may be served: `signal` aborts the request; `maxAgeMs` reuses a recent namespace list. */
+export interface LookupOptions {
+  signal?: AbortSignal;
+  /** Reuse a list of the namespace started at most this long ago (0: always a fresh list). */
+  maxAgeMs?: number;
+}
+
+/** The longest one shared namespace list may take (callers time out on their own too). */
+const LIST_TIMEOUT_MS = 15_000;
+
+/**
+ * Recent namespace lists, shared by every trace of a program: a stack with many auto-named
+ * Deployments in one namespace lists it once, not once per Deployment.
+ */
+const recentLists = new Map<string, { startedAt: number; items: Promise<V1Deployment[]> }>();
+
+function listDeployments(kc: KubeConfig, namespace: string, maxAgeMs: number): Promise<V1Deployment[]> {
+  const key = JSON.stringify([kc.getCurrentCluster()?.server, kc.getCurrentUser()?.name, namespace]);
+  const recent = recentLists.get(key);
+  if (recent && Date.now() - recent.startedAt <= maxAgeMs) return recent.items;
+  const items = kc
+    .makeApiClient(AppsV1Api)
+    .listNamespacedDeployment({ namespace }, withSignal(AbortSignal.timeout(LIST_TIMEOUT_MS)))
+    .then((list) => list.items);
+  const entry = { startedAt: Date.now(), items };
+  recentLists.set(key, entry);
+  // A failed list is never reused.
+  items.catch(() => recentLists.get(key) === entry && recentLists.delete(key));
+  return items;
+}
+
 /** Reads one Deployment; undefined when it does not exist. */
-export async function readDeployment(kc: KubeConfig, namespace: string, name: string): Promise<V1Deployment | undefined> {
+export async function readDeployment(kc: KubeConfig, namespace: string, name: string, signal?: AbortSignal): Promise<V1Deployment | undefined> {
   try {
-    return await kc.makeApiClient(AppsV1Api).readNamespacedDeployment({ name, namespace });
+    return await kc.makeApiClient(AppsV1Api).readNamespacedDeployment({ name, namespace }, signal ? withSignal(signal) : undefined);
   } catch (err) {
     if (statusOf(err) === 404) return undefined;
     throw refusal(kc, 'get', namespace, err);
@@ -28,14 +60,19 @@ export async function readDeployment(kc: KubeConfig, namespace: string, name: st
  * provider auto-named from `plan.namePrefix` (newest first). A selector that disagrees rules a
  * candidate out.
  */
-export async function findDeployments(kc: KubeConfig, namespace: string, plan: PlannedDeployment): Promise<V1Deployment[]> {
+export async function findDeployments(
+  kc: KubeConfig,
+  namespace: string,
+  plan: PlannedDeployment,
+  options: LookupOptions = {},
+): Promise<V1Deployment[]> {
   if (plan.name) {
-    const one = await readDeployment(kc, namespace, plan.name);
+    const one = await readDeployment(kc, namespace, plan.name, options.signal);
     return one ? [one] : [];
   }
   let items: V1Deployment[];
   try {
-    items = (await kc.makeApiClient(AppsV1Api).listNamespacedDeployment({ namespace })).items;
+    items = await listDeployments(kc, namespace, options.maxAgeMs ?? 0);
   } catch (err) {
     if (statusOf(err) === 404) return [];
     throw refusal(kc, 'list', namespace, err);

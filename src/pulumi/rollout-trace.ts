@@ -74,6 +74,10 @@ interface Baseline {
 }
 
 const BASELINE_TIMEOUT_MS = 15_000;
+/** Traces registered together read their namespace's Deployments once (the baseline is pre-update). */
+const BASELINE_LIST_REUSE_MS = 2_000;
+/** Concurrent searches for new auto-named Deployments share one list (the search polls every 500 ms). */
+const LOCATE_LIST_REUSE_MS = 250;
 
 /**
  * Traces one Deployment's rollout in `pulumi up`: live per-ReplicaSet and per-pod status lines on
@@ -167,7 +171,11 @@ export class RolloutTrace extends pulumi.ComponentResource {
     const plan = planFromInputs(args.deploymentName, inputs.value);
     const kc = loadKubeConfig({ kubeconfig: kubeconfig.value, context: context.value });
     const namespace = plan.namespace ?? providerNamespace.value ?? contextNamespace(kc);
-    const found = await withTimeout(findDeployments(kc, namespace, plan), BASELINE_TIMEOUT_MS, `reading Deployments in namespace "${namespace}"`);
+    const found = await withTimeout(
+      (signal) => findDeployments(kc, namespace, plan, { signal, maxAgeMs: BASELINE_LIST_REUSE_MS }),
+      BASELINE_TIMEOUT_MS,
+      `reading Deployments in namespace "${namespace}"`,
+    );
     const live = found[0];
     const changes = live ? templateChanges(plan.template, live.spec?.template, { secret: inputs.secret }) : [];
     let change: ChangeKind;
@@ -316,7 +324,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
     while (!signal.aborted) {
       const winner = await Promise.race([fromOutputs, sleep(500, signal).then(() => undefined)]).catch(() => undefined);
       if (winner) return { name: winner };
-      const found = await findDeployments(b.kc, b.namespace, b.plan).catch(() => []);
+      const found = await findDeployments(b.kc, b.namespace, b.plan, { maxAgeMs: LOCATE_LIST_REUSE_MS }).catch(() => []);
       const fresh = found.find((d) => !b.existing.has(d.metadata?.name ?? ''));
       if (fresh?.metadata?.name) return { name: fresh.metadata.name };
     }
@@ -398,13 +406,19 @@ function liveState(d: V1Deployment | undefined): string {
   return `${rev ? `revision ${rev}, ` : ''}${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1} ready`;
 }
 
-async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+/** Runs `run` with a signal that aborts its request once `ms` have passed, and rejects then. */
+async function withTimeout<T>(run: (signal: AbortSignal) => Promise<T>, ms: number, what: string): Promise<T> {
+  const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000}s`)), ms);
+    timer = setTimeout(() => {
+      const err = new Error(`${what} took longer than ${ms / 1000}s`);
+      controller.abort(err);
+      reject(err);
+    }, ms);
   });
   try {
-    return await Promise.race([p, limit]);
+    return await Promise.race([run(controller.signal), limit]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,0 +1,44 @@
+/**
+ * The integration's own Deployment lookups: traces registered together share one recent list of
+ * their namespace (a stack with many auto-named Deployments lists it once), while a fresh lookup
+ * (maxAgeMs 0) sees a Deployment created a moment ago; an aborted lookup rejects at once.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { clients, kubeConfig, withNamespace } from '../helpers/cluster.js';
+import { findDeployments } from '../../src/pulumi/kube.js';
+import { planFromInputs } from '../../src/pulumi/plan.js';
+
+function autoNamed(namespace: string, name: string) {
+  return {
+    metadata: { name, namespace, annotations: { 'pulumi.com/autonamed': 'true' } },
+    spec: {
+      replicas: 0,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.19' }] } },
+    },
+  };
+}
+
+test('auto-named lookups share a recent namespace list; maxAgeMs 0 lists afresh', async (t) => {
+  const namespace = await withNamespace(t, 'pulumi-lookup');
+  const kc = kubeConfig();
+  const { apps } = clients(kc);
+  const plan = planFromInputs('web', { metadata: { namespace }, spec: { selector: { matchLabels: { app: 'web' } } } });
+  await apps.createNamespacedDeployment({ namespace, body: autoNamed(namespace, 'web-aaaaaaaa') });
+
+  const first = await findDeployments(kc, namespace, plan, { maxAgeMs: 5000 });
+  assert.deepEqual(first.map((d) => d.metadata?.name), ['web-aaaaaaaa']);
+  await apps.createNamespacedDeployment({ namespace, body: autoNamed(namespace, 'web-bbbbbbbb') });
+
+  const shared = await findDeployments(kc, namespace, plan, { maxAgeMs: 5000 });
+  assert.deepEqual(shared.map((d) => d.metadata?.name), ['web-aaaaaaaa'], 'served from the shared list');
+  const fresh = await findDeployments(kc, namespace, plan, { maxAgeMs: 0 });
+  assert.deepEqual(fresh.map((d) => d.metadata?.name).sort(), ['web-aaaaaaaa', 'web-bbbbbbbb']);
+});
+
+test('an aborted named lookup rejects instead of waiting for the API server', async (t) => {
+  const namespace = await withNamespace(t, 'pulumi-lookup-abort');
+  const plan = planFromInputs('web', { metadata: { name: 'web', namespace } });
+  await assert.rejects(findDeployments(kubeConfig(), namespace, plan, { signal: AbortSignal.abort(new Error('stop')) }));
+});
