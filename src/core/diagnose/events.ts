@@ -15,12 +15,27 @@ export function digestEvent(e: CoreV1Event): EventDigest {
   };
 }
 
-/** Warning events, most recent first. */
+/** The kubelet's terse echo of a failure (`Error: ErrImagePull`) next to its detailed event. */
+const ECHO = /^Error: \w+$/;
+
+/**
+ * Warning events, most recent first, one per reason and message (the most recent), without
+ * `Error: <Reason>` echoes of an event with the same object and reason that says more.
+ */
 export function warningDigests(events: CoreV1Event[]): EventDigest[] {
-  return events
+  const digests = events
     .filter((e) => e.type === 'Warning')
     .sort((a, b) => eventTime(b) - eventTime(a))
     .map(digestEvent);
+  const detailed = new Set(digests.filter((d) => !ECHO.test(d.message)).map((d) => `${d.object}\u0000${d.reason}`));
+  const seen = new Set<string>();
+  return digests.filter((d) => {
+    if (ECHO.test(d.message) && detailed.has(`${d.object}\u0000${d.reason}`)) return false;
+    const key = `${d.reason}\u0000${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** The most recent event matching `pred`. */

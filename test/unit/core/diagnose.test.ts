@@ -51,6 +51,30 @@ describe('diagnosePod', () => {
     assert.equal(problem?.events[0]?.reason, 'Failed');
   });
 
+  it('keeps up to 5 distinct warning events: repeats and `Error: <Reason>` echoes do not crowd them out', () => {
+    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('ImagePullBackOff', 'Back-off pulling image "nginx:nope"', { image: 'nginx:nope' })] });
+    const detail = 'Failed to pull image "nginx:nope": rpc error: code = NotFound desc = failed to resolve reference "docker.io/library/nginx:nope": not found';
+    const evs = [
+      ...[20, 19, 18, 17, 16, 15].map((at) => event({ kind: 'Pod', name: 'web-2-abc', reason: 'Failed', message: 'Error: ErrImagePull', at })),
+      ...[14, 13, 12].map((at) => event({ kind: 'Pod', name: 'web-2-abc', reason: 'Failed', message: detail, at })),
+      event({ kind: 'Pod', name: 'web-2-abc', reason: 'BackOff', message: 'Back-off pulling image "nginx:nope"', at: 11 }),
+      event({ kind: 'Pod', name: 'web-2-abc', reason: 'FailedMount', message: 'MountVolume.SetUp failed for volume "x"', at: 10 }),
+      event({ kind: 'Pod', name: 'web-2-abc', reason: 'Failed', message: 'Error: ImagePullBackOff', at: 9 }),
+    ];
+    const [problem] = diagnosePod(p, evs, NOW);
+    assert.deepEqual(
+      problem?.events.map((e) => `${e.reason}: ${e.message}`),
+      [`Failed: ${detail}`, 'BackOff: Back-off pulling image "nginx:nope"', 'FailedMount: MountVolume.SetUp failed for volume "x"'],
+    );
+    assert.equal(problem?.events[0]?.lastSeen, new Date(NOW - 30_000 + 14_000).toISOString());
+  });
+
+  it('keeps a lone `Error: <Reason>` echo when no detailed event of that reason is left', () => {
+    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('ImagePullBackOff', 'Back-off pulling image "nginx:nope"', { image: 'nginx:nope' })] });
+    const [problem] = diagnosePod(p, [event({ kind: 'Pod', name: 'web-2-abc', reason: 'Failed', message: 'Error: ImagePullBackOff' })], NOW);
+    assert.deepEqual(problem?.events.map((e) => e.message), ['Error: ImagePullBackOff']);
+  });
+
   it('ImagePullBackOff without evidence is treated as transient (never fail fast on a guess)', () => {
     const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('ImagePullBackOff', 'Back-off pulling image "nginx:1.19"')] });
     assert.equal(diagnosePod(p, [], NOW)[0]?.class, 'image-pull-transient');
