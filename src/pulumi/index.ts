@@ -21,5 +21,5 @@ export {
 } from './rollout-trace.js';
 export type { TraceOptions, TraceMode, TraceOutcome } from './options.js';
 export { statusLine, type StatusLine } from './lines.js';
-export { templateChanges, describeChange, type TemplateChange } from './template-diff.js';
+export { templateChanges, describeChange, type TemplateChange, type TemplateChangeOptions } from './template-diff.js';
 export { planFromInputs, SKIP_AWAIT, type PlannedDeployment } from './plan.js';
