@@ -1,11 +1,15 @@
 /**
  * The integration's own Deployment lookups: traces registered together share one recent list of
  * their namespace (a stack with many auto-named Deployments lists it once), while a fresh lookup
- * (maxAgeMs 0) sees a Deployment created a moment ago; an aborted lookup rejects at once.
+ * (maxAgeMs 0) sees a Deployment created a moment ago; an aborted lookup rejects at once; a
+ * refused lookup explains the missing RBAC rule in one paragraph.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clients, kubeConfig, withNamespace } from '../helpers/cluster.js';
+import { KubeConfig } from '@kubernetes/client-node';
+import { clients, kubeConfig, waitUntil, withNamespace } from '../helpers/cluster.js';
+import { isRolloutTraceError } from '../../src/errors.js';
+import { userMessage } from '../../src/pulumi/errors.js';
 import { findDeployments } from '../../src/pulumi/kube.js';
 import { planFromInputs } from '../../src/pulumi/plan.js';
 
@@ -41,4 +45,37 @@ test('an aborted named lookup rejects instead of waiting for the API server', as
   const namespace = await withNamespace(t, 'pulumi-lookup-abort');
   const plan = planFromInputs('web', { metadata: { name: 'web', namespace } });
   await assert.rejects(findDeployments(kubeConfig(), namespace, plan, { signal: AbortSignal.abort(new Error('stop')) }));
+});
+
+/** A kubeconfig for a ServiceAccount without any Role. */
+async function unprivilegedKubeconfig(namespace: string): Promise<KubeConfig> {
+  const { kc, core } = clients();
+  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'nobody' } } });
+  const secretName = await waitUntil(
+    async () => (await core.readNamespacedServiceAccount({ name: 'nobody', namespace })).secrets?.[0]?.name,
+    { what: 'nobody token' },
+  );
+  const secret = await core.readNamespacedSecret({ name: secretName, namespace });
+  const out = new KubeConfig();
+  out.loadFromOptions({
+    clusters: [{ name: 'c', server: kc.getCurrentCluster()!.server, caData: secret.data!['ca.crt'] }],
+    users: [{ name: 'nobody', token: Buffer.from(secret.data!.token!, 'base64').toString() }],
+    contexts: [{ name: 'nobody', cluster: 'c', user: 'nobody', namespace }],
+    currentContext: 'nobody',
+  });
+  return out;
+}
+
+test('a refused list names the missing RBAC rule in one paragraph', async (t) => {
+  const namespace = await withNamespace(t, 'pulumi-lookup-forbidden');
+  const kc = await unprivilegedKubeconfig(namespace);
+  const plan = planFromInputs('web', { metadata: { namespace } });
+  const err = await findDeployments(kc, namespace, plan).then(
+    () => assert.fail('the list should be refused'),
+    (e: unknown) => e,
+  );
+  assert.ok(isRolloutTraceError(err) && err.code === 'forbidden', String(err));
+  const text = userMessage(err);
+  assert.match(text, /User "nobody" of .* may not list deployments in namespace "pulumi-lookup-forbidden/);
+  assert.doesNotMatch(text, /Headers|HTTP-Code|\n/);
 });
