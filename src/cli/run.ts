@@ -135,7 +135,7 @@ async function followAfterVerdict(
   sink: Sink,
   setWake: (wake: () => void) => void,
 ): Promise<void> {
-  const follower = followDeployments(kc, namespace, options.names, (e) => sink.write(e));
+  const follower = followDeployments(kc, namespace, options.names, (e) => sink.write(e), resolvePolicy(options.policy));
   try {
     const ended = new Promise<void>((resolve) => {
       setWake(resolve);

@@ -152,6 +152,37 @@ describe('rollout-trace CLI', () => {
     assert.match(after, new RegExp(`pod (?!${victim})web-[a-z0-9-]+ \\(revision 1\\): ready`));
   });
 
+  test('--watch-for -o json: after the verdict, the core reducer\'s own events (pod transitions with previous), no second verdict', async (t) => {
+    const ns = await withNamespace(t, 'cli-watch-json');
+    await create(ns, deployment('web', 'nginx:1.15-alpine', {}, 1));
+    const { CoreV1Api } = await import('@kubernetes/client-node');
+    const core = kubeConfig().makeApiClient(CoreV1Api);
+    let killing: Promise<string> | undefined;
+    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'json', '--watch-for', '15s'], {
+      onStdout: (out) => {
+        if (!killing && out.includes('"type":"verdict"')) {
+          killing = new Promise((r) => setTimeout(r, 2000)).then(async () => {
+            const victim = (await core.listNamespacedPod({ namespace: ns })).items[0]!.metadata!.name!;
+            await core.deleteNamespacedPod({ name: victim, namespace: ns });
+            return victim;
+          });
+        }
+      },
+    });
+    assert.ok(killing, run.stdout + run.stderr);
+    const victim = await killing;
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    type Line = { type: string; name?: string; state?: string; previous?: string; desired?: number; role?: string };
+    const objects = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Line);
+    const verdictIndex = objects.findIndex((o) => o.type === 'verdict');
+    const after = objects.slice(verdictIndex + 1);
+    assert.deepEqual(after.filter((o) => o.type === 'verdict' || o.type === 'started'), [], 'the follower never re-judges nor restarts');
+    assert.ok(after.some((o) => o.type === 'pod-deleted' && o.name === victim), run.stdout);
+    const replacement = after.filter((o) => o.type === 'pod' && o.name !== victim);
+    assert.ok(replacement.some((o) => o.state === 'ready' && o.previous !== undefined && o.previous !== 'ready'), run.stdout);
+    for (const rs of after.filter((o) => o.type === 'replicaset')) assert.equal(rs.desired, 1, JSON.stringify(rs));
+  });
+
   test('Ctrl-C during a rollout: a CANCELLED summary and exit 130, promptly', async (t) => {
     const ns = await withNamespace(t, 'cli-sigint');
     await create(ns, deployment('slow', 'nginx:1.15-alpine', { 'sim.rollout-trace.dev/app': 'slow-start;seconds=600' }, 1));
