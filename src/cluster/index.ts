@@ -11,6 +11,6 @@ export {
   type SourceOptions,
   type WatchStats,
 } from './namespace-source.js';
-export { fetchLogTail, listEventsFor, type LogTailOptions } from './logs.js';
+export { fetchLogTail, type LogTailOptions } from './logs.js';
 export { checkReachable } from './reachability.js';
 export { Backoff, type BackoffOptions } from './backoff.js';

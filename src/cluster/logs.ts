@@ -1,7 +1,7 @@
 /**
  * Log tails and on-demand event lists (one-shot reads, used when a verdict is being explained).
  */
-import { CoreV1Api, type CoreV1Event, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { LogTail } from '../core/types.js';
 import { describeFailure } from './api-errors.js';
 import { withSignal } from './request-options.js';
@@ -43,26 +43,4 @@ export async function fetchLogTail(
     tail.error = describeFailure(err);
   }
   return tail;
-}
-
-/**
- * Events about one object (like `kubectl describe`'s event list), newest last. Never throws;
- * returns an empty list when events cannot be read.
- */
-export async function listEventsFor(
-  kc: KubeConfig,
-  namespace: string,
-  object: { kind: string; name: string },
-  { timeoutMs = 5000 }: { timeoutMs?: number } = {},
-): Promise<CoreV1Event[]> {
-  try {
-    const core = kc.makeApiClient(CoreV1Api);
-    const list = await core.listNamespacedEvent(
-      { namespace, fieldSelector: `involvedObject.kind=${object.kind},involvedObject.name=${object.name}` },
-      withSignal(AbortSignal.timeout(timeoutMs)),
-    );
-    return list.items;
-  } catch {
-    return [];
-  }
 }

@@ -8,6 +8,8 @@ export interface HintSubject {
   container?: string;
   /** Add `logs --previous` (the container crashed). */
   crashed?: boolean;
+  /** The object is gone: look for it and its events instead of rolling it out or back. */
+  deleted?: boolean;
 }
 
 /**
@@ -28,6 +30,10 @@ export function kubectlHints(ref: DeploymentRef, subject?: HintSubject): string[
     out.push(`${ns} get events --field-selector involvedObject.name=${subject.name}`);
   } else if (subject?.kind === 'PersistentVolumeClaim') {
     out.push(`${ns} describe pvc ${subject.name}`);
+  } else if (subject?.kind === 'Deployment' && subject.deleted) {
+    out.push(`${ns} get deployment ${subject.name}`);
+    out.push(`${ns} get events --field-selector involvedObject.name=${subject.name}`);
+    return out;
   }
   if (ref.name) {
     out.push(`${ns} rollout status deployment/${ref.name}`);

@@ -65,11 +65,6 @@ export function podCondition(pod: V1Pod, type: string) {
   return pod.status?.conditions?.find((c) => c.type === type);
 }
 
-/** `spec.replicas` with the API default of 1. */
-export function specReplicas(obj: { spec?: { replicas?: number } } | undefined): number {
-  return obj?.spec?.replicas ?? 1;
-}
-
 /** When an Event last happened (ms), falling back through the fields old and new events fill. */
 export function eventTime(e: CoreV1Event): number {
   return (

@@ -4,6 +4,7 @@
  */
 import type { ClassifierFailure } from './diagnose/index.js';
 import { emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows, type Emit } from './emit.js';
+import { kubectlHints } from './hints.js';
 import { intake } from './intake.js';
 import { initialPulumiState } from './pulumi-await.js';
 import { currentProblems, deadlineOf, failingProblems, orderedProblems, trackNotReady } from './problems.js';
@@ -89,7 +90,7 @@ function deletedProblem(s: Draft, at: number): Problem {
     firstSeen: at,
     lastSeen: at,
     events: [],
-    hints: [`kubectl -n ${ref.namespace} get deployment ${ref.name}`, `kubectl -n ${ref.namespace} get events --field-selector involvedObject.name=${ref.name}`],
+    hints: kubectlHints(ref, { kind: 'Deployment', name: ref.name, deleted: true }),
   };
 }
 

@@ -71,11 +71,6 @@ export function podsOf(state: RolloutState, rs: V1ReplicaSet | undefined): V1Pod
     .sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
 }
 
-/** The owned ReplicaSet that owns a pod, if any. */
-export function replicaSetOfPod(state: RolloutState, pod: V1Pod): V1ReplicaSet | undefined {
-  return ownedReplicaSets(state).find((rs) => isOwnedBy(pod, rs.metadata?.uid));
-}
-
 /** PVC names referenced by the pod template's volumes. */
 export function referencedPvcNames(d: V1Deployment | undefined): string[] {
   return (d?.spec?.template?.spec?.volumes ?? [])

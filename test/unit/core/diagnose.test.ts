@@ -248,6 +248,10 @@ describe('hints and liveness', async () => {
       'kubectl -n apps rollout undo deployment/web',
     ]);
     assert.deepEqual(kubectlHints({ namespace: 'apps', name: 'web' }, { kind: 'ReplicaSet', name: 'web-1' }).slice(0, 1), ['kubectl -n apps describe rs web-1']);
+    assert.deepEqual(kubectlHints({ namespace: 'apps', name: 'web' }, { kind: 'Deployment', name: 'web', deleted: true }), [
+      'kubectl -n apps get deployment web',
+      'kubectl -n apps get events --field-selector involvedObject.name=web',
+    ]);
   });
   it('a liveness-probe restart loop carries the probe on the crash-loop problem', () => {
     const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('CrashLoopBackOff', 'back-off 10s', { restarts: 2, last: terminatedLast(137, 'Error') })] });

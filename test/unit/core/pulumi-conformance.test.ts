@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Observation, TrackTarget } from '../../../src/core/index.js';
 import {
+  NS,
   T0,
   availableFalse,
   availableTrue,
@@ -188,6 +189,10 @@ describe('Pulumi await conformance', () => {
     assert.equal(verdict?.outcome, 'failed');
     assert.equal(verdict?.problems[0]?.class, 'deployment-deleted');
     assert.equal(verdict?.finishedAt, T0 + 2000);
+    assert.deepEqual(verdict?.problems[0]?.hints, [
+      `kubectl -n ${NS} get deployment web`,
+      `kubectl -n ${NS} get events --field-selector involvedObject.name=web`,
+    ]);
     // Pulumi reset its condition errors on the Deleted event and keeps its flags.
     assert.deepEqual(verdict?.pulumiMessages, [LIVE]);
   });
