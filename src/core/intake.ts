@@ -1,7 +1,7 @@
 /** Applying one object observation to the caches (and to Pulumi's awaiter flags). */
 import { passesReconcileGate, pulumiCheckReplicaSet, pulumiOnDeployment } from './pulumi-await.js';
 import { isCandidateEvent, isCandidatePod, isCandidateReplicaSet, replicaSetOfRevision } from './relations.js';
-import type { RolloutState } from './state.js';
+import { eventKey, type RolloutState } from './state.js';
 import type { ObjectObservation, RolloutEvent } from './types.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
@@ -107,6 +107,12 @@ export function intake(s: Draft, obs: ObjectObservation, emit: Emit): boolean {
       const uid = e.metadata?.uid ?? `${e.involvedObject?.name}/${e.reason}/${e.metadata?.name}`;
       if (obs.type === 'delete' || !isCandidateEvent(e, s.target)) return false; // expired events are still history
       if (sameVersion(s.events[uid], e)) return false;
+      const kind = e.involvedObject?.kind;
+      const name = e.involvedObject?.name;
+      if (s.events[uid] === undefined && kind !== undefined && name !== undefined) {
+        const key = eventKey(kind, name);
+        s.eventsByObject = { ...s.eventsByObject, [key]: [...(s.eventsByObject[key] ?? []), uid] };
+      }
       s.events = { ...s.events, [uid]: e };
       return true;
     }

@@ -66,6 +66,7 @@ export function initialState(target: TrackTarget, policy: Policy, now: number): 
     pods: {},
     ownedPods: {},
     events: {},
+    eventsByObject: {},
     pvcs: {},
     pulumi: initialPulumiState(),
     problems: {},

@@ -11,7 +11,7 @@ import type {
   V1ReplicaSet,
 } from '@kubernetes/client-node';
 import { isOwnedBy, ownerOfKind, revisionOf } from './k8s.js';
-import type { RolloutState } from './state.js';
+import { eventKey, type RolloutState } from './state.js';
 import type { TrackTarget } from './types.js';
 
 /** A ReplicaSet that may belong to the target (controller ownerReference names the Deployment). */
@@ -85,9 +85,9 @@ export function trackedPvcs(state: RolloutState): V1PersistentVolumeClaim[] {
     .filter((p): p is V1PersistentVolumeClaim => p !== undefined);
 }
 
-/** Events whose involved object is `kind/name`, oldest first. */
+/** Events whose involved object is `kind/name`, in arrival order. */
 export function eventsAbout(state: RolloutState, kind: string, name: string): CoreV1Event[] {
-  return Object.values(state.events).filter(
-    (e) => e.involvedObject?.kind === kind && e.involvedObject?.name === name,
-  );
+  const uids = state.eventsByObject[eventKey(kind, name)] ?? [];
+  // An index entry is only made for an event whose involved object has this kind and name.
+  return uids.map((uid) => state.events[uid]).filter((e): e is CoreV1Event => e?.involvedObject?.kind === kind && e.involvedObject?.name === name);
 }

@@ -78,6 +78,8 @@ export interface RolloutState {
   readonly ownedPods: Readonly<Record<string, string>>;
   /** Candidate Events by uid. */
   readonly events: Readonly<Record<string, CoreV1Event>>;
+  /** Event uids by involved object (`eventKey(kind, name)`), in arrival order: diagnosis looks events up per object. */
+  readonly eventsByObject: Readonly<Record<string, readonly string[]>>;
   /** PersistentVolumeClaims by name. */
   readonly pvcs: Readonly<Record<string, V1PersistentVolumeClaim>>;
   readonly pulumi: PulumiAwaitState;
@@ -86,4 +88,9 @@ export interface RolloutState {
   readonly memo: EmittedMemo;
   /** Set exactly once; the state is final afterwards. */
   readonly verdict?: Verdict;
+}
+
+/** The {@link RolloutState.eventsByObject} key of an involved object. */
+export function eventKey(kind: string, name: string): string {
+  return `${kind}/${name}`;
 }
