@@ -3,17 +3,20 @@
  * every Deployment delivered to every tracker's reducer (what a shared namespace watch does when
  * the source forwards everything). Replays test/fixtures/update-to-2.json, renamed per Deployment.
  *
- * Run: `npx node --import tsx bench/reducer.ts [deployments=20] [rounds=5]`
+ * Run: `npx node --import tsx bench/reducer.ts [deployments=20] [rounds=5] [--filtered]`
  * Prints µs per delivery (one observation to one reducer) and µs per watch observation (to all
  * reducers). Ticks and `synced` go only to their own tracker, as in the tracker.
  */
 import { createHash } from 'node:crypto';
 import { initialState, reduce, resolvePolicy } from '../src/core/index.js';
 import type { Observation, RolloutState } from '../src/core/index.js';
+import { mayConcern } from '../src/cluster/relevance.js';
 import { loadFixture } from '../test/fixtures/replay.js';
 
 const N = Number(process.argv[2] ?? 20);
 const ROUNDS = Number(process.argv[3] ?? 5);
+/** `--filtered`: forward only what `mayConcern` lets through, as NamespaceSource does. */
+const FILTERED = process.argv.includes('--filtered');
 const fixture = loadFixture('update-to-2');
 const base = JSON.stringify(fixture.observations);
 
@@ -37,7 +40,8 @@ const stream = copies
 const isObject = (o: Observation) => 'kind' in o;
 
 function run(): { ms: number; events: number; verdicts: number; digest: string } {
-  const hash = createHash('sha256');
+  // One hash per reducer: what each tracker emits, independent of how trackers interleave.
+  const hashes = names.map(() => createHash('sha256'));
   const policy = resolvePolicy();
   let states: RolloutState[] = names.map((name) => initialState({ ...fixture.target, name }, policy, fixture.t0));
   let events = 0;
@@ -46,14 +50,15 @@ function run(): { ms: number; events: number; verdicts: number; digest: string }
     // Watch events go to every tracker; ticks and `synced` only to their own.
     states = states.map((s, i) => {
       if (!isObject(obs) && i !== owner) return s;
+      if (FILTERED && 'kind' in obs && !mayConcern(names[i], obs.type, obs.kind, obs.object)) return s;
       const [next, out] = reduce(s, obs);
       events += out.length;
-      for (const e of out) hash.update(`${i}:${JSON.stringify(e)}\n`);
+      for (const e of out) hashes[i].update(`${JSON.stringify(e)}\n`);
       return next;
     });
   }
   const ms = performance.now() - start;
-  return { ms, events, digest: hash.digest('hex').slice(0, 16), verdicts: states.filter((s) => s.verdict?.outcome === 'succeeded').length };
+  return { ms, events, digest: createHash('sha256').update(hashes.map((h) => h.digest('hex')).join()).digest('hex').slice(0, 16), verdicts: states.filter((s) => s.verdict?.outcome === 'succeeded').length };
 }
 
 run(); // warm-up
@@ -67,5 +72,5 @@ times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)];
 const objects = stream.filter(({ obs }) => isObject(obs)).length;
 const deliveries = objects * N + (stream.length - objects);
-console.log(`${N} reducers × ${stream.length} observations = ${deliveries} deliveries; ${last.events} events, ${last.verdicts}/${N} succeeded; events digest ${last.digest}`);
+console.log(`${FILTERED ? 'source-filtered: ' : ''}${N} reducers × ${stream.length} observations = ${deliveries} deliveries; ${last.events} events, ${last.verdicts}/${N} succeeded; events digest ${last.digest}`);
 console.log(`median ${median.toFixed(1)} ms/run: ${((median * 1000) / deliveries).toFixed(2)} µs/delivery, ${((median * 1000) / objects).toFixed(1)} µs/watch observation (all ${N} reducers)`);
