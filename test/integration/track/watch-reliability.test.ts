@@ -10,7 +10,7 @@ import { KindWatcher } from '../../../src/cluster/kind-watcher.js';
 import { kindApis } from '../../../src/cluster/kinds.js';
 import { acquireNamespaceSource } from '../../../src/cluster/index.js';
 import type { Observation } from '../../../src/core/types.js';
-import { clients, createDeployment, kubeConfig, namespaceFor, waitUntil } from './helpers.js';
+import { clients, createDeployment, kubeConfig, namespaceFor, waitRolledOut, waitUntil } from './helpers.js';
 
 function podWatcher(ns: string, opts: { watchTimeoutSeconds?: number; silentWatchesBeforeRelist?: number } = {}) {
   const changes: { type: 'upsert' | 'delete'; name: string }[] = [];
@@ -92,6 +92,8 @@ describe('watch loop reliability', { concurrency: true }, () => {
   it('a watch the apiserver cannot resume (410 Gone) re-lists and emits deletes for objects that vanished', async (t) => {
     const ns = await namespaceFor(t, 'gone');
     await createDeployment(ns, 'web');
+    // The pods must exist before the first list, or "real pods stay cached" races the ReplicaSet controller.
+    await waitRolledOut(ns, 'web');
     const { w, changes } = podWatcher(ns);
     w.start();
     try {
