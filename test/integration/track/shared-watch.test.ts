@@ -52,9 +52,15 @@ it('20 Deployments in one namespace share one watch per kind', async (t) => {
   const during = await openWatches(kc);
   multi.stop();
   const verdicts = await multi.verdicts;
-  await new Promise((r) => setTimeout(r, 500));
-  const after = await openWatches(kc);
-  const drop = Object.fromEntries(Object.values(RESOURCES).map((r) => [r, (during[r] ?? 0) - (after[r] ?? 0)]));
+  // The apiserver notices a closed watch a little later, and other tests open watches meanwhile:
+  // sample the gauge for a while and keep each resource's largest drop.
+  const drop: Record<string, number> = Object.fromEntries(Object.values(RESOURCES).map((r) => [r, Number.NEGATIVE_INFINITY]));
+  const sampleUntil = Date.now() + 15_000;
+  while (Date.now() < sampleUntil && Object.values(drop).some((d) => d < 1)) {
+    await new Promise((r) => setTimeout(r, 250));
+    const after = await openWatches(kc);
+    for (const r of Object.values(RESOURCES)) drop[r] = Math.max(drop[r]!, (during[r] ?? 0) - (after[r] ?? 0));
+  }
   const rise = Object.fromEntries(Object.values(RESOURCES).map((r) => [r, (during[r] ?? 0) - (before[r] ?? 0)]));
   t.diagnostic(`our watches: active ${JSON.stringify(ours.active)}, opened ${JSON.stringify(ours.opened)}, lists ${JSON.stringify(ours.lists)}`);
   t.diagnostic(`apiserver namespace-scoped WATCH gauge: during ${JSON.stringify(during)}; rise on start ${JSON.stringify(rise)}; drop on stop ${JSON.stringify(drop)}`);
