@@ -20,6 +20,6 @@ export {
   type ProviderSettings,
 } from './rollout-trace.js';
 export type { TraceOptions, TraceMode, TraceOutcome } from './options.js';
-export { statusLine, type StatusLine } from './lines.js';
+export { statusLine, StatusLines, type StatusLine } from './lines.js';
 export { templateChanges, describeChange, type TemplateChange, type TemplateChangeOptions } from './template-diff.js';
 export { planFromInputs, SKIP_AWAIT, type PlannedDeployment } from './plan.js';

@@ -18,7 +18,7 @@ import type { Tracking } from '../track/index.js';
 import { cancellable } from './cancel.js';
 import { userMessage } from './errors.js';
 import { findDeployments } from './kube.js';
-import { statusLine, type StatusLine } from './lines.js';
+import { StatusLines, type StatusLine } from './lines.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
 import { settle, valueOf } from './outputs.js';
 import { planFromInputs, type PlannedDeployment } from './plan.js';
@@ -288,8 +288,9 @@ export class RolloutTrace extends pulumi.ComponentResource {
         minGeneration: located.generation ?? (b.live && b.change !== 'unchanged' ? (b.live.metadata?.generation ?? 0) + 1 : undefined),
         notFoundGraceSeconds: b.change === 'create' ? 60 : undefined,
       });
+      const lines = new StatusLines();
       const unsubscribe = tracking.subscribe((e) => {
-        const line = statusLine(e);
+        const line = lines.next(e);
         if (line) this.say(line);
       });
       if (!gate) this.stopWhenProviderFinishes(tracking, deploymentP, args.settleSeconds ?? 30);

@@ -6,7 +6,8 @@
  */
 import type { RolloutEvent, Verdict } from '../core/types.js';
 import { palette, shouldColor, type Palette } from './colors.js';
-import { describeEvent, type EventLine } from './describe-event.js';
+import type { EventLine } from './describe-event.js';
+import { LogLines } from './log-lines.js';
 import { formatClock } from './format-time.js';
 import { deploymentKey, formatVerdict, outcomeLabel } from './format-verdict.js';
 import { errorAnnotation, GROUP_END, groupStart, isGitHubActions } from './github.js';
@@ -15,8 +16,6 @@ import { describeWaitingFor, RolloutView } from './rollout-view.js';
 import { flush, realTimers, type Sink, type SinkOptions } from './sink.js';
 
 const DEFAULT_STILL_WAITING_MS = 30_000;
-/** Pulumi's progress line (src/core/pulumi-await.ts `pulumiProgressMessage`). */
-const PULUMI_PROGRESS = /^Waiting for app ReplicaSet to be available \((\d+)\/(\d+) Pods available\)$/;
 
 /** Append-only plain text lines (see the module comment). */
 export class PlainSink implements Sink {
@@ -30,12 +29,7 @@ export class PlainSink implements Sink {
   readonly #timers;
   readonly #timer: unknown;
   readonly #view = new RolloutView();
-  /** Last text printed per `deployment\0subject`. */
-  readonly #lastText = new Map<string, string>();
-  /** Per pod subject: the `waiting` lines printed since it last left the waiting state. */
-  readonly #waitingTexts = new Map<string, Set<string>>();
-  /** `ready/desired` of each Deployment's new ReplicaSet as last printed. */
-  readonly #newReplicaSetCounts = new Map<string, string>();
+  readonly #lines = new LogLines();
   /** When each Deployment last got a line. */
   readonly #lastLineAt = new Map<string, number>();
   #closed = false;
@@ -65,51 +59,8 @@ export class PlainSink implements Sink {
       this.#lastLineAt.set(view.key, this.#now());
       return;
     }
-    if (this.#restatesKnownState(view.key, e)) return;
-    const line = describeEvent(e);
-    if (!line) return;
-    const memo = `${view.key}\u0000${line.subject}`;
-    if (this.#lastText.get(memo) === line.text) return;
-    if (this.#isWaitingCycle(memo, e, line.text)) return;
-    this.#lastText.set(memo, line.text);
-    this.#printLine(view.key, e.at, line);
-  }
-
-  /**
-   * Lines that would only repeat what the log already says (one line per real state change):
-   * - Pulumi's `Waiting for app ReplicaSet to be available (r/s Pods available)`: its "available"
-   *   counts the new ReplicaSet's *ready* pods, so it restates the `r/s ready` ReplicaSet line
-   *   printed just before it. It is still printed when its numbers differ from that line, and it
-   *   stays in `still waiting:` lines and in the TTY tree.
-   * - The `complete` phase: the success verdict right after it says the same, with the duration.
-   * - An old ReplicaSet already scaled to 0 when the trace starts: history (up to
-   *   `revisionHistoryLimit` of them), not a change. Printed if it ever scales up (rollback).
-   */
-  #restatesKnownState(key: string, e: RolloutEvent): boolean {
-    if (e.type === 'replicaset' && e.role === 'new') this.#newReplicaSetCounts.set(key, `${e.ready}/${e.desired}`);
-    if (e.type === 'replicaset') return e.created && e.role === 'old' && e.desired === 0 && e.ready === 0 && e.available === 0;
-    if (e.type === 'phase') return e.phase === 'complete';
-    if (e.type !== 'progress') return false;
-    const pulumi = PULUMI_PROGRESS.exec(e.message);
-    return pulumi !== null && this.#newReplicaSetCounts.get(key) === `${pulumi[1]}/${pulumi[2]}`;
-  }
-
-  /**
-   * A pod stuck waiting cycles through the same reasons (`ErrImagePull` <-> `ImagePullBackOff`
-   * at every back-off): print each waiting reason once per stretch of waiting, not at every flip.
-   * The verdict counts the retries; any other state (running, ready...) starts a new stretch.
-   */
-  #isWaitingCycle(memo: string, e: RolloutEvent, text: string): boolean {
-    if (e.type !== 'pod') return false;
-    if (e.state !== 'waiting') {
-      this.#waitingTexts.delete(memo);
-      return false;
-    }
-    const seen = this.#waitingTexts.get(memo) ?? new Set<string>();
-    this.#waitingTexts.set(memo, seen);
-    if (seen.has(text)) return true;
-    seen.add(text);
-    return false;
+    const line = this.#lines.next(view.key, e);
+    if (line) this.#printLine(view.key, e.at, line);
   }
 
   async close(): Promise<void> {

@@ -29,7 +29,7 @@ test('observe: a scale-only update is reported as no new rollout', async (t) => 
   const texts = visible(run).filter((l) => l.urn.endsWith('::nginx-rollout')).map((l) => l.message);
   assert.ok(texts.includes('scale-only update (2 → 4 replicas): no new rollout'), texts.join('\n'));
   assert.ok(!texts.some((m) => /new pod template|revision 2/.test(m)), texts.join('\n'));
-  assert.ok(texts.some((m) => /ReplicaSet nginx-\w+ \(rev 1, new\).*4\/4 ready/.test(m)), texts.join('\n'));
+  assert.ok(texts.some((m) => /ReplicaSet nginx-\w+ \(new, revision 1\).*4\/4 ready/.test(m)), texts.join('\n'));
   assert.deepEqual(visible(run).filter((l) => !l.ephemeral), []);
   const live = await clients().apps.readNamespacedDeployment({ name: 'nginx', namespace });
   assert.equal(live.metadata?.annotations?.['deployment.kubernetes.io/revision'], '1');

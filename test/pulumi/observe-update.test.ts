@@ -43,8 +43,8 @@ test('observe: live ReplicaSet/pod lines during the provider await of a revision
   const index = (re: RegExp, from = 0) => texts.findIndex((m, i) => i >= from && re.test(m));
   const milestones = [
     /^pod template changed \(spec\.containers\[nginx\]\.image: "nginx:1\.11-alpine" → "nginx:1\.12-alpine"\): tracing the rollout from revision 1$/,
-    /^ReplicaSet nginx-\w+ \(rev 2, new\): [0-2]\/[1-3] ready/,
-    /^ReplicaSet nginx-\w+ \(rev 2, new\): 3\/3 ready/,
+    /^ReplicaSet nginx-\w+ \(new, revision 2\): [0-2]\/[1-3] ready/,
+    /^ReplicaSet nginx-\w+ \(new, revision 2\): 3\/3 ready/,
     /^revision 2 rolled out: 3\/3 pods ready/,
   ];
   let from = 0;
@@ -54,11 +54,11 @@ test('observe: live ReplicaSet/pod lines during the provider await of a revision
     from = i + 1;
   }
   assert.equal(texts.at(-1), texts[from - 1], 'the success summary is the last line');
-  const revisionLine = index(/^revision 2: new pod template \(was 1\)$/);
+  const revisionLine = index(/^new revision 2 \(was 1\): rollout started$/);
   assert.ok(revisionLine > 0 && revisionLine < from - 1, 'revision 2 announced before the summary');
   // Pulumi's predicate does not wait for the old ReplicaSet to reach 0, so only its scale-down start is certain.
-  assert.ok(texts.some((m) => /^ReplicaSet nginx-\w+ \(rev 1, old\): \d+ ready, scaling down to \d+$/.test(m)), 'old ReplicaSet scaling down');
-  assert.ok(texts.filter((m) => /^pod nginx-\w+-\w+ \(rev 2\): .*ready/.test(m)).length >= 3, 'three new pods ready');
+  assert.ok(texts.some((m) => /^ReplicaSet nginx-\w+ \(old, revision 1\): \d+ ready, scaling down to \d+, \d+ available$/.test(m)), 'old ReplicaSet scaling down');
+  assert.ok(texts.filter((m) => /^pod nginx-\w+-\w+ \(revision 2\): ready$/.test(m)).length >= 3, 'three new pods ready');
   // Live: the ReplicaSet/pod lines arrived while the provider's await was still running.
   const during = lines.filter((l) => l.at >= await_!.start && l.at < await_!.end && /^(ReplicaSet|pod) /.test(l.message));
   console.log(`provider await ${await_!.end - await_!.start} ms; ${during.length} ReplicaSet/pod lines during it; ${lines.length} lines in all`);

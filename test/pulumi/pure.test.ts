@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isAutoNameOf, planFromInputs } from '../../src/pulumi/plan.js';
 import { describeChange, templateChanges } from '../../src/pulumi/template-diff.js';
-import { statusLine } from '../../src/pulumi/lines.js';
+import { statusLine, StatusLines } from '../../src/pulumi/lines.js';
 import type { RolloutEvent } from '../../src/core/types.js';
 
 const live = {
@@ -65,23 +65,47 @@ test('plan: name, auto-name prefix, namespace, skipAwait and timeout annotations
   assert.ok(!isAutoNameOf('web', 'webx-1a2b3c4d'));
 });
 
-test('status lines are single lines; normal events are left out; problems warn with the deadline', () => {
+test('status lines are single lines in the CI log\'s words; normal events are left out; problems warn with the deadline', () => {
   const base = { at: 10_000, deployment: { namespace: 'ns', name: 'web' } };
   const e = (x: object) => ({ ...base, ...x }) as RolloutEvent;
-  assert.equal(statusLine(e({ type: 'replicaset', name: 'web-1', revision: '1', role: 'old', desired: 1, ready: 3, available: 3, created: false }))?.text, 'ReplicaSet web-1 (rev 1, old): 3 ready, scaling down to 1');
-  assert.equal(statusLine(e({ type: 'pod', name: 'p', revision: '2', state: 'ready', previous: 'running' }))?.text, 'pod p (rev 2): running → ready');
+  assert.deepEqual(statusLine(e({ type: 'started' })), { severity: 'info', text: 'tracing Deployment ns/web' });
+  assert.equal(statusLine(e({ type: 'replicaset', name: 'web-1', revision: '1', role: 'old', desired: 1, ready: 3, available: 3, created: false }))?.text, 'ReplicaSet web-1 (old, revision 1): 3 ready, scaling down to 1, 3 available');
+  assert.equal(statusLine(e({ type: 'pod', name: 'p', revision: '2', state: 'ready', previous: 'running' }))?.text, 'pod p (revision 2): ready');
   assert.equal(statusLine(e({ type: 'k8s-event', event: { type: 'Normal', reason: 'Pulled', message: 'ok', object: 'Pod/p', count: 1, lastSeen: '' } })), undefined);
   const warning = statusLine(e({ type: 'k8s-event', event: { type: 'Warning', reason: 'BackOff', message: 'a\nb', object: 'Pod/p', count: 4, lastSeen: '' } }));
-  assert.deepEqual(warning, { severity: 'warn', text: 'event BackOff Pod/p: a b (x4)' });
+  assert.deepEqual(warning, { severity: 'warn', text: 'event [Pod/p] BackOff: a b' });
   const problem = statusLine(
     e({
       type: 'problem',
       failsAt: 17_000,
-      problem: { id: 'x', class: 'crash-loop', object: { kind: 'Pod', name: 'p' }, reason: 'CrashLoopBackOff', message: '', explanation: 'container exited with code 1', firstSeen: 0, lastSeen: 0, events: [], hints: [] },
+      problem: { id: 'x', class: 'crash-loop', object: { kind: 'Pod', name: 'p' }, reason: 'CrashLoopBackOff', message: '', explanation: 'container exited with code 1', firstSeen: 7_000, lastSeen: 10_000, events: [], hints: [] },
     }),
   );
-  assert.deepEqual(problem, { severity: 'warn', text: 'Pod p: container exited with code 1 (fails the rollout in 7s if it persists)' });
+  assert.deepEqual(problem, { severity: 'warn', text: 'problem: Pod/p: container exited with code 1; fails the rollout if it persists 10.0s' });
   assert.equal(statusLine(e({ type: 'verdict', verdict: {} })), undefined);
+});
+
+test('StatusLines: one line per real state change, like the CI log', () => {
+  const lines = new StatusLines();
+  const base = { at: 10_000, deployment: { namespace: 'ns', name: 'web' } };
+  const e = (x: object) => ({ ...base, ...x }) as RolloutEvent;
+  const waiting = (detail: string) => e({ type: 'pod', name: 'p', revision: '2', state: 'waiting', detail });
+  const said = [
+    waiting('ErrImagePull'),
+    waiting('ImagePullBackOff'),
+    waiting('ErrImagePull'),
+    waiting('ImagePullBackOff'),
+    e({ type: 'replicaset', name: 'web-2', revision: '2', role: 'new', desired: 2, ready: 1, available: 1, created: false }),
+    e({ type: 'progress', message: 'Waiting for app ReplicaSet to be available (1/2 Pods available)', ready: 1, desired: 2, updated: 2, available: 1 }),
+    e({ type: 'replicaset', name: 'web-1', revision: '1', role: 'old', desired: 0, ready: 0, available: 0, created: true }),
+  ]
+    .map((x) => lines.next(x)?.text)
+    .filter((t) => t !== undefined);
+  assert.deepEqual(said, [
+    'pod p (revision 2): waiting - ErrImagePull',
+    'pod p (revision 2): waiting - ImagePullBackOff',
+    'ReplicaSet web-2 (new, revision 2): 1/2 ready, 1 available',
+  ]);
 });
 
 test('secrets never print: env / args / command / volumes values and secret-derived templates', async () => {

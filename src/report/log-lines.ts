@@ -1,0 +1,69 @@
+/**
+ * Picks the lines worth appending to a log from a stream of rollout events: one line per real
+ * state change. Shared by the plain CI sink and the Pulumi status lines, so both say the same
+ * thing the same way.
+ */
+import type { RolloutEvent } from '../core/types.js';
+import { describeEvent, type EventLine } from './describe-event.js';
+
+/** Pulumi's progress line (src/core/pulumi-await.ts `pulumiProgressMessage`). */
+const PULUMI_PROGRESS = /^Waiting for app ReplicaSet to be available \((\d+)\/(\d+) Pods available\)$/;
+
+/** Stateful line selector; `key` separates Deployments (e.g. `namespace/name`). */
+export class LogLines {
+  /** Last text printed per `deployment\0subject`. */
+  readonly #lastText = new Map<string, string>();
+  /** Per pod subject: the `waiting` lines printed since it last left the waiting state. */
+  readonly #waitingTexts = new Map<string, Set<string>>();
+  /** `ready/desired` of each Deployment's new ReplicaSet as last printed. */
+  readonly #newReplicaSetCounts = new Map<string, string>();
+
+  /** The line to print for `e`, or undefined when it would only repeat what the log says. */
+  next(key: string, e: RolloutEvent): EventLine | undefined {
+    if (this.#restatesKnownState(key, e)) return undefined;
+    const line = describeEvent(e);
+    if (!line) return undefined;
+    const memo = `${key}\u0000${line.subject}`;
+    if (this.#lastText.get(memo) === line.text) return undefined;
+    if (this.#isWaitingCycle(memo, e, line.text)) return undefined;
+    this.#lastText.set(memo, line.text);
+    return line;
+  }
+
+  /**
+   * Lines that would only repeat what the log already says:
+   * - Pulumi's `Waiting for app ReplicaSet to be available (r/s Pods available)`: its "available"
+   *   counts the new ReplicaSet's *ready* pods, so it restates the `r/s ready` ReplicaSet line
+   *   printed just before it. It is still printed when its numbers differ from that line, and it
+   *   stays in `still waiting:` lines and in the TTY tree.
+   * - The `complete` phase: the success verdict right after it says the same, with the duration.
+   * - An old ReplicaSet already scaled to 0 when the trace starts: history (up to
+   *   `revisionHistoryLimit` of them), not a change. Printed if it ever scales up (rollback).
+   */
+  #restatesKnownState(key: string, e: RolloutEvent): boolean {
+    if (e.type === 'replicaset' && e.role === 'new') this.#newReplicaSetCounts.set(key, `${e.ready}/${e.desired}`);
+    if (e.type === 'replicaset') return e.created && e.role === 'old' && e.desired === 0 && e.ready === 0 && e.available === 0;
+    if (e.type === 'phase') return e.phase === 'complete';
+    if (e.type !== 'progress') return false;
+    const pulumi = PULUMI_PROGRESS.exec(e.message);
+    return pulumi !== null && this.#newReplicaSetCounts.get(key) === `${pulumi[1]}/${pulumi[2]}`;
+  }
+
+  /**
+   * A pod stuck waiting cycles through the same reasons (`ErrImagePull` <-> `ImagePullBackOff`
+   * at every back-off): print each waiting reason once per stretch of waiting, not at every flip.
+   * The verdict counts the retries; any other state (running, ready...) starts a new stretch.
+   */
+  #isWaitingCycle(memo: string, e: RolloutEvent, text: string): boolean {
+    if (e.type !== 'pod') return false;
+    if (e.state !== 'waiting') {
+      this.#waitingTexts.delete(memo);
+      return false;
+    }
+    const seen = this.#waitingTexts.get(memo) ?? new Set<string>();
+    this.#waitingTexts.set(memo, seen);
+    if (seen.has(text)) return true;
+    seen.add(text);
+    return false;
+  }
+}
