@@ -1,4 +1,5 @@
 /** Building the final {@link Verdict}. */
+import { formatDuration } from './format-duration.js';
 import { kubectlHints } from './hints.js';
 import { pulumiErrorMessages } from './pulumi-messages.js';
 import { newReplicaSet, podsOf, replicaSetOfRevision, trackedPvcs } from './relations.js';
@@ -59,7 +60,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
   let summary: string;
   switch (input.outcome) {
     case 'succeeded':
-      summary = `${rev} rolled out: ${progress} in ${((input.at - state.startedAt) / 1000).toFixed(1)}s`;
+      summary = `${rev} rolled out: ${progress} in ${formatDuration(input.at - state.startedAt)}`;
       break;
     case 'failed':
       summary = primary ? problemLine(primary) : `${rev} failed`;

@@ -1,16 +1,6 @@
 /** Small time formatters shared by the sinks (pure; the caller supplies every instant). */
 
-/** `850ms`, `12.3s`, `1m05s`, `1h02m`. */
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) ms = 0;
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)}s`;
-  const totalSeconds = Math.round(s);
-  const m = Math.floor(totalSeconds / 60);
-  if (m < 60) return `${m}m${String(totalSeconds % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}
+export { formatDuration } from '../core/format-duration.js';
 
 /** `HH:MM:SS` in UTC: short enough to prefix every CI line, unambiguous across runners' zones. */
 export function formatClock(at: number): string {
