@@ -3,7 +3,7 @@
  * Deployments itself (kubespy-style) to show pods being killed and replaced, or relabeled and
  * orphaned, and new revisions. The events come from the core reducer itself, fed the same
  * observations the tracker feeds it, so they are the tracker's events by construction; only its
- * verdict is ignored (the rollout was already judged).
+ * verdict is ignored (the rollout was already judged), so no deadline ticks are needed either.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KindWatcher } from '../cluster/kind-watcher.js';
@@ -19,8 +19,11 @@ export interface Follower {
   readonly failed: Promise<RolloutTraceError>;
 }
 
-/** The kinds the follower watches: what the verdict already summarized needs no Events replay. */
-const FOLLOWED = ['Deployment', 'ReplicaSet', 'Pod'] as const satisfies readonly WatchedKind[];
+/**
+ * The kinds the follower watches. Events too, so a later broken rollout shows its warnings; the
+ * initial lists (old Events included) only rebuild what the verdict already showed.
+ */
+const FOLLOWED = ['Deployment', 'ReplicaSet', 'Pod', 'Event'] as const satisfies readonly WatchedKind[];
 
 /**
  * Follows `names` in `namespace`, calling `emit` for each change after the initial lists (those
@@ -67,6 +70,7 @@ export function followDeployments(
     new KindWatcher(kc, namespace, apis.Deployment, handlers('Deployment')),
     new KindWatcher(kc, namespace, apis.ReplicaSet, handlers('ReplicaSet')),
     new KindWatcher(kc, namespace, apis.Pod, handlers('Pod')),
+    new KindWatcher(kc, namespace, apis.Event, handlers('Event')),
   ];
   for (const w of watchers) w.start();
   return {

@@ -33,7 +33,7 @@ Flags:
       --warn-only CLASS     report problems of CLASS without failing the rollout (repeatable)
       --ignore CLASS        do not report problems of CLASS (repeatable)
       --success CRITERION   full (Pulumi's predicate, default) | maxUnavailable | NN% of pods ready
-  -w, --watch               keep tracing after the verdict (pods killed, relabeled...); Ctrl-C ends
+  -w, --watch               keep tracing after the verdict (pods killed, relabeled, later rollouts); Ctrl-C ends
       --watch-for DURATION  like --watch, but stop after DURATION
       --pulumi-messages     add Pulumi's own await messages to the failure summary
   -h, --help                show this help

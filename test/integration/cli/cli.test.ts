@@ -152,6 +152,32 @@ describe('rollout-trace CLI', () => {
     assert.match(after, new RegExp(`pod (?!${victim})web-[a-z0-9-]+ \\(revision 1\\): ready`));
   });
 
+  test('--watch-for follows a later broken rollout: the new revision, the pull failure and its Warning event', async (t) => {
+    const ns = await withNamespace(t, 'cli-watch-broken');
+    await create(ns, deployment('web', 'nginx:1.15-alpine', {}, 1));
+    const apps = kubeConfig().makeApiClient(AppsV1Api);
+    let updating: Promise<unknown> | undefined;
+    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--watch-for', '25s'], {
+      onStdout: (out) => {
+        if (!updating && out.includes('SUCCEEDED')) {
+          updating = new Promise((r) => setTimeout(r, 2000)).then(async () => {
+            const live = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
+            live.spec!.template.spec!.containers[0]!.image = 'nginx:1.99-does-not-exist';
+            await apps.replaceNamespacedDeployment({ name: 'web', namespace: ns, body: live });
+          });
+        }
+      },
+    });
+    assert.ok(updating, run.stdout + run.stderr);
+    await updating;
+    assert.equal(run.code, 0, `the first verdict decides the exit code\n${run.stdout}${run.stderr}`);
+    const after = run.stdout.slice(run.stdout.indexOf('SUCCEEDED'));
+    assert.match(after, /new revision 2 \(was 1\): rollout started/);
+    assert.match(after, /pod web-[a-z0-9-]+ \(revision 2\): waiting - (ErrImagePull|ImagePullBackOff)/);
+    assert.match(after, /event \[Pod\/web-[a-z0-9-]+\] Failed: .*nginx:1\.99-does-not-exist/);
+    assert.equal(after.match(/SUCCEEDED|FAILED/g)?.length, 1, `no second verdict\n${after}`);
+  });
+
   test('--watch-for -o json: after the verdict, the core reducer\'s own events (pod transitions with previous), no second verdict', async (t) => {
     const ns = await withNamespace(t, 'cli-watch-json');
     await create(ns, deployment('web', 'nginx:1.15-alpine', {}, 1));
