@@ -9,7 +9,16 @@
  *
  * @packageDocumentation
  */
-export { trackRollout, trackRollouts, type Tracking, type MultiTracking, type TrackOptions } from './track/index.js';
+export {
+  trackRollout,
+  trackRollouts,
+  type Tracking,
+  type MultiTracking,
+  type TrackOptions,
+  type LogOptions,
+  type LogFollowOptions,
+} from './track/index.js';
+export { compileLogFilter, redactLine, REDACTED, type LogFilter, type LogFilterOptions } from './core/log-filter.js';
 export {
   createSink,
   pipeToSink,

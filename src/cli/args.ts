@@ -6,6 +6,8 @@ import { parseArgs } from 'node:util';
 import { FAILURE_CLASSES } from '../core/policy.js';
 import type { FailureClass, PolicyOverrides, SuccessCriterion } from '../core/types.js';
 import { parseDuration } from './duration.js';
+import { compileLogFilter } from '../core/log-filter.js';
+import type { LogOptions } from '../track/log-options.js';
 
 /** A command-line mistake (exit code 2). */
 export class UsageError extends Error {
@@ -26,7 +28,7 @@ export interface CliOptions {
   /** Give up when nothing moved for this long (the tracker's `noProgressTimeoutSeconds`). */
   noProgressTimeoutSeconds?: number;
   output: 'auto' | 'tty' | 'plain' | 'json';
-  logs: false | { tailLines: number };
+  logs: false | LogOptions;
   policy?: PolicyOverrides;
   /** Keep tracing after the verdicts; `watchSeconds` bounds it (undefined: until Ctrl-C). */
   watch: boolean;
@@ -50,6 +52,10 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' },
   'no-logs': { type: 'boolean' },
   'log-lines': { type: 'string' },
+  'follow-logs': { type: 'boolean' },
+  'log-grep': { type: 'string' },
+  'log-container': { type: 'string', multiple: true },
+  redact: { type: 'string', multiple: true },
   'fail-after': { type: 'string', multiple: true },
   'warn-only': { type: 'string', multiple: true },
   ignore: { type: 'string', multiple: true },
@@ -64,6 +70,14 @@ const OPTIONS = {
 } as const;
 
 const OUTPUTS = ['auto', 'tty', 'plain', 'json'] as const;
+
+function checkPattern(flag: string, pattern: string, compile: () => unknown): void {
+  try {
+    compile();
+  } catch (err) {
+    throw new UsageError(`${flag} ${JSON.stringify(pattern)}: ${(err as Error).message.replace(/^\w+ pattern "[^"]*" /, '')}`);
+  }
+}
 
 /** Parses `argv` (without node and script). */
 export function parseCli(argv: string[]): ParsedArgs {
@@ -118,7 +132,21 @@ export function parseCli(argv: string[]): ParsedArgs {
     if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--log-lines "${values['log-lines']}" must be a whole number between 1 and 10000.`);
     logs = { tailLines: n };
   }
-  if (values['no-logs'] === true) logs = false;
+  const redact = values.redact ?? [];
+  for (const p of redact) checkPattern('--redact', p, () => compileLogFilter({ redact: [p] }));
+  if (redact.length > 0) logs = { ...logs, redact };
+  const grep = values['log-grep'];
+  if (grep !== undefined) checkPattern('--log-grep', grep, () => compileLogFilter({ grep }));
+  const containers = values['log-container'] ?? [];
+  const follow = values['follow-logs'] === true;
+  if (!follow && (grep !== undefined || containers.length > 0)) {
+    throw new UsageError(`${grep !== undefined ? '--log-grep' : '--log-container'} filters the live log stream, which is off; add --follow-logs.`);
+  }
+  if (follow) logs = { ...logs, follow: { ...(grep !== undefined ? { grep } : {}), ...(containers.length ? { containers } : {}) } };
+  if (values['no-logs'] === true) {
+    if (follow) throw new UsageError('--no-logs and --follow-logs contradict each other; keep one.');
+    logs = false;
+  }
 
   return {
     kind: 'run',

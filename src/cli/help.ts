@@ -28,6 +28,11 @@ Flags:
                             before applying a change: N = current generation + 1)
       --no-logs             do not fetch the last log lines of failing containers
       --log-lines N         how many log lines to fetch per container (default 20)
+      --follow-logs         stream the new revision's container logs live (log lines in the output)
+      --log-grep REGEX      with --follow-logs: only lines matching REGEX
+      --log-container NAME  with --follow-logs: only this container (repeatable)
+      --redact REGEX        mask matches as *** in every log line shown (repeatable); values after
+                            password=, token:, api_key..., Bearer tokens and URL passwords always are
       --fail-after CLASS=DURATION
                             fail when a problem of CLASS persists DURATION (repeatable)
       --warn-only CLASS     report problems of CLASS without failing the rollout (repeatable)

@@ -358,6 +358,14 @@ export type RolloutEvent = EventBase &
     | { type: 'k8s-event'; event: EventDigest }
     | { type: 'problem'; problem: Problem; /** When the policy will fail the rollout (ms), if it will. */ failsAt?: number }
     | { type: 'problem-cleared'; id: string; problem: Problem }
+    | {
+        /** One line of a new-revision container's log (opt-in live stream, already redacted and filtered). */
+        type: 'log';
+        pod: string;
+        container: string;
+        revision?: string;
+        line: string;
+      }
     | { type: 'verdict'; verdict: Verdict }
   );
 

@@ -3,6 +3,7 @@
  */
 import type * as pulumi from '@pulumi/pulumi';
 import type { PolicyOverrides } from '../core/types.js';
+import type { LogOptions } from '../track/log-options.js';
 
 /**
  * How rollout-trace takes part in `pulumi up`.
@@ -38,8 +39,11 @@ export interface TraceOptions {
   noProgressTimeoutSeconds?: number;
   /** Failure-policy overrides (which failures fail the rollout, and after how long). */
   policy?: PolicyOverrides;
-  /** Container log tails in failure summaries. Default `{ tailLines: 20 }`. */
-  logs?: false | { tailLines?: number };
+  /**
+   * Container logs: tails in failure summaries (default 20 lines), redaction, and the opt-in live
+   * stream (`{ follow: true }`: each line becomes a status line of the component's row).
+   */
+  logs?: false | LogOptions;
   /** Aborting it stops the trace and closes every watch. Ctrl-C (SIGINT/SIGTERM) does the same. */
   signal?: AbortSignal;
   /**

@@ -23,6 +23,8 @@ export class LogLines {
     if (this.#restatesKnownState(key, e)) return undefined;
     const line = describeEvent(e);
     if (!line) return undefined;
+    // A log says what it says: a repeated line is the application's, not a repeated state.
+    if (e.type === 'log') return line;
     const memo = `${key}\u0000${line.subject}`;
     if (this.#lastText.get(memo) === line.text) return undefined;
     if (this.#isWaitingCycle(memo, e, line.text)) return undefined;

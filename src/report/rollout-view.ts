@@ -15,6 +15,8 @@ export interface PodView {
   revision?: string;
   state: PodState;
   detail?: string;
+  /** The last streamed log line (`container: line`), when logs are followed. */
+  lastLog?: string;
 }
 
 /** Everything known about one traced Deployment. */
@@ -102,8 +104,13 @@ export class RolloutView {
         }
         break;
       case 'pod':
-        v.pods.set(e.name, { name: e.name, replicaSet: e.replicaSet, revision: e.revision, state: e.state, detail: e.detail });
+        v.pods.set(e.name, { name: e.name, replicaSet: e.replicaSet, revision: e.revision, state: e.state, detail: e.detail, lastLog: v.pods.get(e.name)?.lastLog });
         break;
+      case 'log': {
+        const pod = v.pods.get(e.pod);
+        if (pod) pod.lastLog = `${e.container}: ${e.line}`;
+        break;
+      }
       case 'pod-deleted':
       case 'pod-orphaned':
         // kubespy's view: a pod that left the ReplicaSet leaves the tree (a note says why).

@@ -63,6 +63,7 @@ export function treeBody(v: DeploymentView, c: Palette): string[] {
     g.pods.forEach((pod, pi) => {
       const lastPod = pi === g.pods.length - 1;
       lines.push(`${lastGroup ? '   ' : '│  '}${lastPod ? '└─' : '├─'} ${podRow(v, pod, c)}`);
+      if (pod.lastLog !== undefined) lines.push(`${lastGroup ? '   ' : '│  '}${lastPod ? '   ' : '│  '}  ${c.dim(`› ${clip(pod.lastLog, MAX_LOG_WIDTH)}`)}`);
     });
   });
   for (const n of v.notes) lines.push(c.dim(`• ${n}`));
@@ -81,6 +82,13 @@ function podRow(v: DeploymentView, pod: PodView, c: Palette): string {
   const detail = problem ? problem.explanation : pod.detail;
   const state = warn ? c.yellow(pod.state) : pod.state === 'ready' ? c.green(pod.state) : pod.state;
   return `${mark} ${pod.name} ${state}${detail !== undefined && detail !== '' ? c.dim(`: ${detail}`) : ''}`;
+}
+
+/** A streamed log line is clipped so the live tree keeps one row per line. */
+const MAX_LOG_WIDTH = 100;
+
+function clip(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
 function readyRatio(ready: number, desired: number, c: Palette): string {

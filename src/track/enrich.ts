@@ -14,9 +14,14 @@ const MAX_PROBLEMS = 3;
 
 /**
  * Returns `verdict` with `logs` filled on its pod/container problems: the current instance and,
- * for crashes, the previous one. Never throws; fetch failures are recorded in `LogTail.error`.
+ * for crashes, the previous one, each line passed through `redact`. Never throws; fetch failures are recorded in `LogTail.error`.
  */
-export async function withLogTails(kc: KubeConfig, verdict: Verdict, tailLines: number): Promise<Verdict> {
+export async function withLogTails(
+  kc: KubeConfig,
+  verdict: Verdict,
+  tailLines: number,
+  redact: (line: string) => string = (line) => line,
+): Promise<Verdict> {
   const ns = verdict.deployment.namespace;
   let budget = MAX_PROBLEMS;
   const problems = await Promise.all(
@@ -27,7 +32,7 @@ export async function withLogTails(kc: KubeConfig, verdict: Verdict, tailLines: 
       const fetches: Promise<LogTail>[] = [];
       if (wantPrevious) fetches.push(previousTail(kc, ns, p.object.name, p.container, tailLines));
       fetches.push(fetchLogTail(kc, ns, p.object.name, p.container, { previous: false, tailLines }));
-      const logs = await Promise.all(fetches);
+      const logs = (await Promise.all(fetches)).map((tail) => ({ ...tail, lines: tail.lines.map(redact) }));
       return { ...p, logs };
     }),
   );

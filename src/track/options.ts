@@ -7,6 +7,7 @@ import { RolloutTraceError } from '../errors.js';
 import { resolvePolicy } from '../core/index.js';
 import type { Policy, PolicyOverrides } from '../core/types.js';
 import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
+import { resolveLogOptions, type LogOptions, type ResolvedLogOptions } from './log-options.js';
 
 /** What to track and how. */
 export interface TrackOptions {
@@ -35,8 +36,11 @@ export interface TrackOptions {
   baselineRevision?: string;
   /** The `metadata.generation` just written; older observed objects are stale. */
   minGeneration?: number;
-  /** Log tails attached to failing problems; `false` to skip. Default `{ tailLines: 20 }`. */
-  logs?: false | { tailLines?: number };
+  /**
+   * Container logs: tails attached to failing problems (default 20 lines), redaction, and the
+   * opt-in live stream (`{ follow: true }`). `false` turns every log read off.
+   */
+  logs?: false | LogOptions;
   /** How long a missing Deployment is waited for before `deployment-not-found`. Default 30. */
   notFoundGraceSeconds?: number;
 }
@@ -52,7 +56,7 @@ export interface ResolvedTrackOptions {
   signal?: AbortSignal;
   baselineRevision?: string;
   minGeneration?: number;
-  logs: false | { tailLines: number };
+  logs: ResolvedLogOptions;
   notFoundGraceSeconds: number;
 }
 
@@ -95,15 +99,7 @@ export function resolveTrackOptions(opts: TrackOptions): ResolvedTrackOptions {
       `baselineRevision must be a Deployment revision as a string of digits (the deployment.kubernetes.io/revision annotation, e.g. "3"); got ${JSON.stringify(opts.baselineRevision)}.`,
     );
   }
-  let logs: ResolvedTrackOptions['logs'] = { tailLines: 20 };
-  if (opts.logs === false) logs = false;
-  else if (opts.logs !== undefined) {
-    const n = opts.logs?.tailLines ?? 20;
-    if (typeof opts.logs !== 'object' || !Number.isInteger(n) || n <= 0) {
-      bad(`logs must be false or { tailLines: <positive integer> } (default { tailLines: 20 }); got ${JSON.stringify(opts.logs)}.`);
-    }
-    logs = { tailLines: n };
-  }
+  const logs = resolveLogOptions(opts.logs, bad);
   if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) bad('signal must be an AbortSignal (e.g. from an AbortController).');
   const policy = resolvePolicy(opts.policy);
   const kc = loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });

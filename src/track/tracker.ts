@@ -10,6 +10,8 @@ import { acquireNamespaceSource, describeTarget, type NamespaceSource, type Sour
 import { EventHub } from './event-hub.js';
 import { NoProgressWatchdog } from './no-progress.js';
 import { withLogTails } from './enrich.js';
+import { LogFollower } from './log-follower.js';
+import { logTargets } from '../core/log-targets.js';
 import { resolveTrackOptions, type ResolvedTrackOptions, type TrackOptions } from './options.js';
 
 /** A running rollout trace: an event stream (listeners and async iteration) and its verdict. */
@@ -95,6 +97,7 @@ class RolloutTracker {
   private timeoutTimer: NodeJS.Timeout | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
   private watchdog: NoProgressWatchdog | undefined;
+  private logFollower: LogFollower | undefined;
   private readonly deadlines = new Map<string, number>();
   private deploymentPresent = false;
   private synced = false;
@@ -154,6 +157,14 @@ class RolloutTracker {
       });
       this.watchdog.start();
     }
+    const follow = this.opts.logs ? this.opts.logs.follow : undefined;
+    if (follow) {
+      this.logFollower = new LogFollower(this.opts.kc, this.opts.namespace, follow, (target, line) => {
+        if (this.finished) return;
+        const { pod, container, revision } = target;
+        this.hub.push({ type: 'log', at: Date.now(), deployment: { namespace: this.opts.namespace, name: this.opts.name }, pod, container, ...(revision !== undefined ? { revision } : {}), line });
+      });
+    }
     try {
       this.source = acquireNamespaceSource(this.opts.kc, this.opts.namespace, this.internals.source);
       this.unsubscribe = this.source.subscribe({
@@ -176,6 +187,9 @@ class RolloutTracker {
     }
     if (obs.type === 'synced') this.synced = true;
     this.observe(obs);
+    if (this.logFollower && !this.finished && (obs.type === 'synced' || (this.synced && obs.type === 'upsert' && obs.kind !== 'Event'))) {
+      this.logFollower.sync(logTargets(this.state, this.opts.logs ? this.opts.logs.follow?.containers : undefined));
+    }
     if (obs.type === 'synced' && this.held) return void this.conclude(this.held.verdict, this.held.at);
     if (obs.type === 'synced' && !this.deploymentPresent && !this.finished) {
       this.graceTimer = setTimeout(() => this.notFound(), this.opts.notFoundGraceSeconds * 1000);
@@ -250,6 +264,7 @@ class RolloutTracker {
     this.finished = true;
     for (const t of [this.tickTimer, this.timeoutTimer, this.graceTimer]) if (t) clearTimeout(t);
     this.watchdog?.stop();
+    this.logFollower?.stop();
     this.opts.signal?.removeEventListener('abort', this.onAbort);
     const unsub = this.unsubscribe;
     this.unsubscribe = undefined;
@@ -261,7 +276,7 @@ class RolloutTracker {
     this.release();
     let final = verdict;
     if (this.opts.logs && (verdict.outcome === 'failed' || verdict.outcome === 'timed-out') && verdict.problems.length) {
-      final = await withLogTails(this.opts.kc, verdict, this.opts.logs.tailLines);
+      final = await withLogTails(this.opts.kc, verdict, this.opts.logs.tailLines, this.opts.logs.redact);
     }
     this.hub.push({ type: 'verdict', verdict: final, at, deployment: final.deployment });
     this.hub.end();

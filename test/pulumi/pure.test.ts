@@ -83,6 +83,7 @@ test('status lines are single lines in the CI log\'s words; normal events are le
   );
   assert.deepEqual(problem, { severity: 'warn', text: 'problem: Pod/p: container exited with code 1; fails the rollout if it persists 10.0s' });
   assert.equal(statusLine(e({ type: 'verdict', verdict: {} })), undefined);
+  assert.deepEqual(statusLine(e({ type: 'log', pod: 'web-2-a', container: 'app', line: 'DB_PASSWORD=***' })), { severity: 'info', text: 'log web-2-a/app | DB_PASSWORD=***' });
 });
 
 test('StatusLines: one line per real state change, like the CI log', () => {

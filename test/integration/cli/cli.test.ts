@@ -125,6 +125,21 @@ describe('rollout-trace CLI', () => {
     assert.doesNotMatch(run.stdout, /::(error|group)/);
   });
 
+  test('--follow-logs: the new pods\' log lines stream into the CI log before the verdict, redacted', async (t) => {
+    const ns = await withNamespace(t, 'cli-follow-logs');
+    const d = deployment('api', 'nginx:1.19', { 'sim.rollout-trace.dev/app': 'crash;not-ready;after=3;logs=DB_PASSWORD=hunter2|login as hunter7|ERROR db unreachable' }, 1);
+    d.spec!.template.spec!.containers[0]!.readinessProbe = { httpGet: { path: '/ready', port: 80 }, periodSeconds: 1 };
+    await create(ns, d);
+    const run = await runCli(['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--follow-logs', '--redact', 'hunter\\d']);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const verdictAt = run.stdout.indexOf('FAILED');
+    const before = run.stdout.slice(0, verdictAt);
+    assert.match(before, new RegExp(`^\\d\\d:\\d\\d:\\d\\d ${ns}/api log api-[a-z0-9]+-[a-z0-9]+/app \\| ERROR db unreachable$`, 'm'));
+    assert.match(before, / log api-\S+\/app \| DB_PASSWORD=\*\*\*$/m);
+    assert.match(before, / log api-\S+\/app \| login as \*\*\*$/m);
+    assert.doesNotMatch(run.stdout, /hunter\d/, 'no secret in the stream nor in the failure summary\'s log tail');
+  });
+
   test('--watch-for keeps tracing after the verdict: a killed pod is shown deleted and replaced', async (t) => {
     const ns = await withNamespace(t, 'cli-watch');
     await create(ns, deployment('web', 'nginx:1.15-alpine', {}, 1));
@@ -226,7 +241,7 @@ describe('rollout-trace CLI', () => {
   });
 
   test('bad usage exits 2 with one paragraph and no stack trace', async () => {
-    for (const args of [['deploy', 'web', '--timeout', 'banana'], ['deploy', 'web', '--frobnicate'], ['deploy'], ['deploy', 'web', '--fail-after', 'nope=3'], ['deploy', 'web', '-o', 'yaml'], ['deploy', 'web', '--min-generation', '0'], ['deploy', 'web', '--success', '150%'], ['deploy', 'web', '--no-progress-timeout', '0s']]) {
+    for (const args of [['deploy', 'web', '--timeout', 'banana'], ['deploy', 'web', '--frobnicate'], ['deploy'], ['deploy', 'web', '--fail-after', 'nope=3'], ['deploy', 'web', '-o', 'yaml'], ['deploy', 'web', '--min-generation', '0'], ['deploy', 'web', '--success', '150%'], ['deploy', 'web', '--no-progress-timeout', '0s'], ['deploy', 'web', '--follow-logs', '--redact', '(']]) {
       const run = await runCli(args);
       assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
       assert.equal(run.stdout, '');

@@ -238,3 +238,15 @@ test('plain sink - a problem line says how long it may persist, in the sinks\' o
   ]);
   assert.match(out, /problem: Pod\/nginx-2-b container nginx: .*; fails the rollout if it persists 2m30s\n/);
 });
+
+test('plain sink - streamed log lines print as they come, repeats included, prefixed with pod/container', async () => {
+  const d = { deployment: NGINX };
+  const log = (s: number, line: string) => ({ ...d, at: T0 + s * 1000, type: 'log', pod: 'nginx-2-a', container: 'app', revision: '2', line }) as RolloutEvent;
+  const out = await render([{ ...d, at: T0, type: 'started' }, log(1, 'retrying db'), log(2, 'retrying db'), log(3, 'DB_PASSWORD=***')]);
+  const logLines = out.split('\n').filter((l) => l.includes(' log '));
+  assert.deepEqual(logLines, [
+    '04:00:01 demo/nginx log nginx-2-a/app | retrying db',
+    '04:00:02 demo/nginx log nginx-2-a/app | retrying db',
+    '04:00:03 demo/nginx log nginx-2-a/app | DB_PASSWORD=***',
+  ]);
+});

@@ -121,3 +121,23 @@ test('tty sink - --watch: after the verdict the tree comes back live ("watching 
   ]);
   assert.equal(final.filter((l) => l.includes('SUCCEEDED')).length, 1, 'the verdict is not printed again');
 });
+
+test('tty sink - a streamed log line shows under its pod, the latest one only, clipped to one row', async () => {
+  const stream = new FakeTty();
+  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' } });
+  const events = successfulRollout();
+  for (const e of events.slice(0, 8)) sink.write(e);
+  const d = { deployment: events[0]!.deployment };
+  sink.write({ ...d, at: events[7]!.at, type: 'log', pod: 'nginx-2-a', container: 'app', revision: '2', line: 'starting worker 1' });
+  sink.write({ ...d, at: events[7]!.at, type: 'log', pod: 'nginx-2-a', container: 'app', revision: '2', line: `listening ${'x'.repeat(150)}` });
+  try {
+    const live = screen(stream.output).map((l) => l.trim());
+    const podRow = live.findIndex((l) => l.includes('nginx-2-a'));
+    const logRow = live[podRow + 1]!;
+    assert.match(logRow, /^│? *› app: listening x+…$/);
+    assert.equal(logRow.slice(logRow.indexOf('›') + 2).length, 100, 'clipped to 100 characters');
+    assert.ok(!live.some((l) => l.includes('starting worker')), 'only the latest line is kept');
+  } finally {
+    await sink.close();
+  }
+});

@@ -56,11 +56,32 @@ describe('track option validation', () => {
     badInput({ name: 'web', policy: { classes: { 'no-such-class': {} } } as never, kubeconfig: KC }, 'no-such-class');
   });
 
+  it('validates the logs option: follow, grep, redact, limits', () => {
+    badInput({ name: 'web', logs: 'yes' as never, kubeconfig: KC }, 'logs must be false or', '"yes"');
+    badInput({ name: 'web', logs: { follow: 'on' as never }, kubeconfig: KC }, 'logs.follow must be true, false or', '"on"');
+    badInput({ name: 'web', logs: { follow: { grep: '(' } }, kubeconfig: KC }, 'logs.follow.grep', 'grep pattern "(" is not a valid regular expression');
+    badInput({ name: 'web', logs: { redact: ['a|'] }, kubeconfig: KC }, 'logs.redact', 'matches the empty string');
+    badInput({ name: 'web', logs: { redact: 'x' as never }, kubeconfig: KC }, 'logs.redact must be a list');
+    badInput({ name: 'web', logs: { follow: { maxStreams: 0 } }, kubeconfig: KC }, 'logs.follow.maxStreams must be a positive integer');
+    badInput({ name: 'web', logs: { follow: { containers: [''] } }, kubeconfig: KC }, 'logs.follow.containers');
+    const r = resolveTrackOptions({ name: 'web', kubeconfig: KC, logs: { follow: { grep: 'ERR', containers: ['app'] }, redact: ['hunter\\d'] } });
+    assert.ok(r.logs !== false && r.logs.follow);
+    assert.deepEqual(r.logs.follow.containers, ['app']);
+    assert.equal(r.logs.follow.maxStreams, 4);
+    assert.equal(r.logs.follow.maxLines, 200);
+    assert.equal(r.logs.follow.filter('ERR hunter2'), 'ERR ***');
+    assert.equal(r.logs.follow.filter('INFO fine'), undefined);
+    assert.equal(r.logs.redact('INFO hunter7'), 'INFO ***', 'tails: redaction without the grep');
+  });
+
   it('applies defaults: the context namespace, 600 s, 20 log lines, 30 s grace', () => {
     const r = resolveTrackOptions({ name: 'web', kubeconfig: KC });
     assert.equal(r.namespace, 'ctx-ns');
     assert.equal(r.timeoutSeconds, 600);
-    assert.deepEqual(r.logs, { tailLines: 20 });
+    assert.ok(r.logs !== false);
+    assert.equal(r.logs.tailLines, 20);
+    assert.equal(r.logs.follow, undefined, 'the live log stream is off by default');
+    assert.equal(r.logs.redact('DB_PASSWORD=x1'), 'DB_PASSWORD=***', 'tails are redacted by default');
     assert.equal(r.notFoundGraceSeconds, 30);
     assert.equal(r.noProgressTimeoutSeconds, undefined, 'the no-progress timeout is off by default');
     assert.equal(resolveTrackOptions({ name: 'web', kubeconfig: KC, noProgressTimeoutSeconds: 45 }).noProgressTimeoutSeconds, 45);

@@ -1,0 +1,92 @@
+/**
+ * Follows one container instance's log (`kubectl logs -f`), line by line. The stream ends by
+ * itself when the instance terminates; `stop()` ends it earlier.
+ *
+ * Plain `https` rather than client-node's `Log`: aborting `Log`'s stream emits an unhandled
+ * 'error' on a Readable the caller cannot reach, which would crash the process.
+ */
+import https from 'node:https';
+import http from 'node:http';
+import type { KubeConfig } from '@kubernetes/client-node';
+
+/** Callbacks and limits of {@link followLog}. */
+export interface FollowLogOptions {
+  onLine: (line: string) => void;
+  /** Called once when the stream ends: `error` says why when it did not end cleanly (never after `stop()`). */
+  onEnd?: (error?: string) => void;
+  /** Lines of history to start with. Default: the whole log of the instance. */
+  tailLines?: number;
+}
+
+/** A running log stream. */
+export interface LogStream {
+  stop(): void;
+}
+
+/** Streams `container`'s log in `pod` from its current instance. Never throws; failures go to `onEnd`. */
+export function followLog(kc: KubeConfig, namespace: string, pod: string, container: string, options: FollowLogOptions): LogStream {
+  let stopped = false;
+  let ended = false;
+  let partial = '';
+  let request: http.ClientRequest | undefined;
+  const end = (error?: string) => {
+    if (ended) return;
+    ended = true;
+    if (partial !== '' && !stopped) options.onLine(partial);
+    partial = '';
+    options.onEnd?.(stopped ? undefined : error);
+  };
+  const onText = (text: string) => {
+    if (stopped) return;
+    const lines = (partial + text).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) options.onLine(line.replace(/\r$/, ''));
+  };
+  void open().catch((err: unknown) => end(err instanceof Error ? err.message : String(err)));
+
+  async function open(): Promise<void> {
+    const server = kc.getCurrentCluster()?.server;
+    if (!server) throw new Error('the kubeconfig has no current cluster');
+    const url = new URL(`${server.replace(/\/$/, '')}/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`);
+    url.searchParams.set('container', container);
+    url.searchParams.set('follow', 'true');
+    if (options.tailLines !== undefined) url.searchParams.set('tailLines', String(options.tailLines));
+    const opts: https.RequestOptions = { method: 'GET', headers: {} };
+    await kc.applyToHTTPSOptions(opts);
+    if (stopped) return end();
+    const client = url.protocol === 'http:' ? http : https;
+    request = client.request(url, opts, (res) => {
+      res.setEncoding('utf8');
+      if (res.statusCode !== 200) {
+        let body = '';
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => end(`HTTP ${res.statusCode}${messageOf(body)}`));
+        res.on('error', () => end(`HTTP ${res.statusCode}`));
+        return;
+      }
+      res.on('data', onText);
+      res.on('end', () => end());
+      res.on('error', (err) => end(err.message));
+    });
+    request.on('error', (err) => end(err.message));
+    request.end();
+  }
+
+  return {
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      request?.destroy();
+      end();
+    },
+  };
+}
+
+function messageOf(body: string): string {
+  try {
+    const status = JSON.parse(body) as { message?: string };
+    return status.message ? `: ${status.message}` : '';
+  } catch {
+    return body.trim() ? `: ${body.trim().slice(0, 200)}` : '';
+  }
+}

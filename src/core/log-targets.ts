@@ -1,0 +1,45 @@
+/**
+ * Which container logs a live log stream should follow: every started container instance
+ * (init containers included) of the new ReplicaSet's pods. Pure: the tracker opens the streams.
+ */
+import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
+import { newReplicaSet, podsOf } from './relations.js';
+import { revisionOf } from './k8s.js';
+import type { RolloutState } from './state.js';
+
+/** One container instance whose log can be streamed. */
+export interface LogTarget {
+  pod: string;
+  container: string;
+  /** The instance's `containerID`: a restart is a new instance, hence a new stream. */
+  instance: string;
+  revision?: string;
+  /** True once the instance has terminated (its log is complete). */
+  finished: boolean;
+}
+
+/**
+ * The started container instances of the new revision's pods, in pod then container order.
+ * `containers` limits the container names (all when absent or empty).
+ */
+export function logTargets(state: RolloutState, containers?: readonly string[]): LogTarget[] {
+  const rs = newReplicaSet(state);
+  if (!rs) return [];
+  const revision = revisionOf(rs) || undefined;
+  const wanted = containers && containers.length > 0 ? new Set(containers) : undefined;
+  const out: LogTarget[] = [];
+  for (const pod of podsOf(state, rs)) {
+    if (pod.metadata?.deletionTimestamp) continue;
+    for (const s of statusesOf(pod)) {
+      if (wanted && !wanted.has(s.name)) continue;
+      const started = s.state?.running !== undefined || s.state?.terminated !== undefined;
+      if (!started || !s.containerID) continue;
+      out.push({ pod: pod.metadata?.name ?? '', container: s.name, instance: s.containerID, revision, finished: s.state?.terminated !== undefined });
+    }
+  }
+  return out;
+}
+
+function statusesOf(pod: V1Pod): V1ContainerStatus[] {
+  return [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+}

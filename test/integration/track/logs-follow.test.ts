@@ -1,0 +1,55 @@
+/**
+ * The opt-in live log stream (`logs: { follow }`) against the simulated kubelet's log server,
+ * reached through the real apiserver: lines arrive before the verdict, redacted, filtered, and
+ * stop with the verdict.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createDeployment, describeVerdict, namespaceFor, trace } from './helpers.js';
+
+/** Never Ready (its readiness probe fails), crashes after 4 s: a rollout that fails as a crash loop. */
+const PROBE = { readinessProbe: { httpGet: { path: '/ready', port: 80 }, periodSeconds: 1 } };
+const CHATTY = 'crash;not-ready;after=4;logs=booting worker|DB_PASSWORD=hunter2|connecting as hunter7|ERROR cannot reach db:5432';
+
+describe('live log stream', { concurrency: true }, () => {
+  it('streams each new-revision pod\'s log while it rolls out, redacted, and nothing after the verdict', async (t) => {
+    const ns = await namespaceFor(t, 'logs-follow');
+    await createDeployment(ns, 'chatty', { replicas: 2, behaviour: { app: CHATTY }, container: PROBE });
+    const r = await trace(ns, 'chatty', { logs: { follow: true, redact: ['hunter\\d'] } });
+    t.diagnostic(describeVerdict(r));
+    const logs = r.of('log');
+    t.diagnostic(`${logs.length} log lines from ${new Set(logs.map((l) => l.pod)).size} pods; first: ${logs[0]?.line}`);
+    assert.equal(r.verdict.outcome, 'failed');
+    assert.equal(new Set(logs.map((l) => l.pod)).size, 2, 'both pods of the new ReplicaSet');
+    assert.ok(logs.every((l) => l.container === 'app' && l.revision === '1' && l.deployment.name === 'chatty'));
+    assert.ok(logs.some((l) => l.line === 'booting worker'));
+    assert.ok(logs.some((l) => l.line === 'DB_PASSWORD=***'), 'built-in redaction');
+    assert.ok(logs.some((l) => l.line === 'connecting as ***'), 'the user\'s pattern');
+    assert.ok(logs.some((l) => l.line === 'fatal: exiting with status 1'), 'the crash itself, streamed as it happened');
+    assert.doesNotMatch(JSON.stringify(r.events), /hunter\d/, 'no secret anywhere: log events, verdict tails');
+    const tails = r.verdict.problems.flatMap((p) => p.logs ?? []).flatMap((tail) => tail.lines);
+    assert.ok(tails.includes('DB_PASSWORD=***'), `the verdict's tails are redacted too: ${JSON.stringify(tails)}`);
+    const verdictAt = r.events.findIndex((e) => e.type === 'verdict');
+    assert.equal(verdictAt, r.events.length - 1, 'the verdict is the last event: the streams closed before it');
+    const firstLog = r.events.findIndex((e) => e.type === 'log');
+    const firstProblem = r.events.findIndex((e) => e.type === 'problem');
+    assert.ok(firstLog >= 0 && firstLog < firstProblem, 'the log arrived before the crash was even diagnosed');
+  });
+
+  it('grep and containers narrow the stream; without follow nothing is streamed', async (t) => {
+    const ns = await namespaceFor(t, 'logs-grep');
+    await createDeployment(ns, 'chatty', {
+      behaviour: { app: CHATTY, side: 'logs=sidecar says ERROR too' },
+      podSpec: { containers: [{ name: 'app', image: 'nginx:1.19', ...PROBE }, { name: 'side', image: 'nginx:1.19' }] },
+    });
+    const [filtered, plain] = await Promise.all([
+      trace(ns, 'chatty', { logs: { follow: { grep: 'ERROR|fatal', containers: ['app'] } }, timeoutSeconds: 20 }),
+      trace(ns, 'chatty', { timeoutSeconds: 20 }),
+    ]);
+    t.diagnostic(`${describeVerdict(filtered)}; lines: ${JSON.stringify(filtered.of('log').map((l) => `${l.container}: ${l.line}`))}`);
+    const lines = filtered.of('log');
+    assert.ok(lines.length >= 2, 'the matching lines arrived');
+    assert.ok(lines.every((l) => l.container === 'app' && /ERROR|fatal/.test(l.line)), 'only matching lines of the chosen container');
+    assert.equal(plain.of('log').length, 0, 'the stream is opt-in');
+  });
+});

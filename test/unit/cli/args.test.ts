@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { parseCli, UsageError } from '../../../src/cli/args.js';
+
+function options(argv: string[]) {
+  const parsed = parseCli(argv);
+  assert.equal(parsed.kind, 'run');
+  return parsed.options;
+}
+
+it('log flags: --follow-logs with --log-grep, --log-container and repeatable --redact', () => {
+  assert.deepEqual(options(['deploy', 'web']).logs, { tailLines: 20 }, 'default: tails only, no stream');
+  assert.deepEqual(options(['deploy', 'web', '--follow-logs', '--log-grep', 'ERROR|WARN', '--log-container', 'app', '--redact', 'hunter\\d', '--redact', 'sk_\\w+']).logs, {
+    tailLines: 20,
+    redact: ['hunter\\d', 'sk_\\w+'],
+    follow: { grep: 'ERROR|WARN', containers: ['app'] },
+  });
+  assert.deepEqual(options(['deploy', 'web', '--redact', 'x+', '--log-lines', '5']).logs, { tailLines: 5, redact: ['x+'] }, '--redact alone masks the tails');
+  assert.equal(options(['deploy', 'web', '--no-logs']).logs, false);
+});
+
+it('log flags: mistakes name the flag and the value', () => {
+  const cases: [string[], RegExp][] = [
+    [['deploy', 'web', '--follow-logs', '--log-grep', '(oops'], /^--log-grep "\(oops": is not a valid regular expression/],
+    [['deploy', 'web', '--redact', '[a-'], /^--redact "\[a-": is not a valid regular expression/],
+    [['deploy', 'web', '--redact', '.*'], /^--redact "\.\*": matches the empty string/],
+    [['deploy', 'web', '--log-grep', 'ERROR'], /^--log-grep filters the live log stream, which is off; add --follow-logs\.$/],
+    [['deploy', 'web', '--log-container', 'app'], /^--log-container filters the live log stream/],
+    [['deploy', 'web', '--follow-logs', '--no-logs'], /^--no-logs and --follow-logs contradict each other/],
+  ];
+  for (const [argv, message] of cases) {
+    assert.throws(() => parseCli(argv), (err: unknown) => err instanceof UsageError && message.test(err.message), argv.join(' '));
+  }
+});
