@@ -30,7 +30,7 @@ function say(text: string): void {
 function scene(n: number, title: string, narrative: string[]): void {
   const line = '─'.repeat(Math.max(10, 72 - title.length - 12));
   say('');
-  say(bold(`── Scene ${n}/6: ${title} ${line}`));
+  say(bold(`── Scene ${n}/7: ${title} ${line}`));
   for (const l of narrative) say(dim(`   ${l}`));
   say('');
 }
@@ -182,6 +182,20 @@ async function main(): Promise<void> {
   web.spec!.template.spec!.containers[0]!.volumeMounts = [{ name: 'config', mountPath: '/etc/nginx/conf.d' }];
   await apps.createNamespacedDeployment({ namespace: NS, body: web });
   await rolloutTrace(['web'], kubeconfig);
+
+  scene(7, 'a crashing app, its logs streamed live', [
+    'Part 1\'s third exercise: a container that exits. With --follow-logs the new pods\' output streams',
+    'into the log while it happens (secrets masked), and the summary keeps the crashed instance\'s last lines.',
+  ]);
+  const api = nginxDeployment('api', 'nginx:1.15-alpine');
+  api.spec!.replicas = 1;
+  api.spec!.template.metadata!.annotations = {
+    // Never Ready (its readiness probe fails) and exits after 2 s, like an app that cannot reach its database.
+    'sim.rollout-trace.dev/nginx': 'crash;not-ready;after=2;message=cannot reach db:5432;logs=connecting with DB_PASSWORD=hunter2|ERROR: cannot reach db:5432',
+  };
+  api.spec!.template.spec!.containers[0]!.readinessProbe = { httpGet: { path: '/healthz', port: 80 }, periodSeconds: 2 };
+  await apps.createNamespacedDeployment({ namespace: NS, body: api });
+  await rolloutTrace(['api', '--follow-logs', '--log-grep', 'DB|ERROR|fatal'], kubeconfig);
 
   say('');
   say(bold('Done.') + dim(' Stopping the control plane.'));
