@@ -57,7 +57,11 @@ export interface EmittedMemo {
   classifierFailures: Record<string, string>;
 }
 
-/** The complete reducer state. */
+/**
+ * The complete reducer state. Outside the core, treat it as opaque: pass it back to `reduce`.
+ * Only `target`, `verdict` and `problems` are stable API; the caches and memos may change shape
+ * in any release.
+ */
 export interface RolloutState {
   readonly target: TrackTarget;
   readonly policy: Policy;
