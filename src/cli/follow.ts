@@ -25,6 +25,14 @@ export interface Follower {
  */
 const FOLLOWED = ['Deployment', 'ReplicaSet', 'Pod', 'Event'] as const satisfies readonly WatchedKind[];
 
+/** Options of {@link followDeployments}. */
+export interface FollowOptions {
+  policy?: Policy;
+  now?: () => number;
+  /** Called once the initial lists are in: from then on every change is reported. */
+  onLive?: () => void;
+}
+
 /**
  * Follows `names` in `namespace`, calling `emit` for each change after the initial lists (those
  * only rebuild what the verdict already showed).
@@ -34,8 +42,7 @@ export function followDeployments(
   namespace: string,
   names: string[],
   emit: (e: RolloutEvent) => void,
-  policy: Policy = defaultPolicy(),
-  now: () => number = Date.now,
+  { policy = defaultPolicy(), now = Date.now, onLive }: FollowOptions = {},
 ): Follower {
   const apis = kindApis(kc);
   let states: RolloutState[] = names.map((name) => initialState({ namespace, name }, policy, now()));
@@ -62,6 +69,7 @@ export function followDeployments(
       if (!unsynced.delete(kind) || unsynced.size > 0) return;
       feed({ type: 'synced', at: now() });
       live = true;
+      onLive?.();
     },
     contact: () => undefined,
     fatal: (err: RolloutTraceError) => reportFatal(err),

@@ -7,7 +7,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { resolvePolicy } from '../core/policy.js';
 import type { RolloutEvent, Verdict } from '../core/types.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
-import { createSink, type Sink } from '../report/index.js';
+import { createSink, TtySink, type Sink } from '../report/index.js';
 import { parseCli, UsageError, type CliOptions } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { followDeployments } from './follow.js';
@@ -116,7 +116,7 @@ async function trace(options: CliOptions, io: CliIo): Promise<ExitCode> {
       if (!seenVerdicts.has(`${v.deployment.namespace}/${v.deployment.name}`)) write({ type: 'verdict', at: v.finishedAt, deployment: v.deployment, verdict: v });
     }
     if (options.watch && interrupts === 0) {
-      await followAfterVerdict(kc, namespace, options, sink, (wake) => (wakeWatch = wake));
+      await followAfterVerdict(kc, namespace, options, sink, io, (wake) => (wakeWatch = wake));
     }
     await sink.close();
     return exitCodeOf(verdicts, interrupts > 0);
@@ -133,9 +133,16 @@ async function followAfterVerdict(
   namespace: string,
   options: CliOptions,
   sink: Sink,
+  io: CliIo,
   setWake: (wake: () => void) => void,
 ): Promise<void> {
-  const follower = followDeployments(kc, namespace, options.names, (e) => sink.write(e), resolvePolicy(options.policy));
+  const follower = followDeployments(kc, namespace, options.names, (e) => sink.write(e), {
+    policy: resolvePolicy(options.policy),
+    // The TTY tree says so itself; elsewhere stdout is the log or JSON, so this goes to stderr.
+    onLive: () => {
+      if (!(sink instanceof TtySink)) io.stderr.write(`rollout-trace: watching for changes ${options.watchSeconds !== undefined ? `for ${options.watchSeconds}s` : 'until Ctrl-C'}\n`);
+    },
+  });
   try {
     const ended = new Promise<void>((resolve) => {
       setWake(resolve);

@@ -150,10 +150,10 @@ describe('rollout-trace CLI', () => {
     const victim = (await core.listNamespacedPod({ namespace: ns })).items[0]!.metadata!.name!;
     let killing: Promise<unknown> | undefined;
     const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--watch-for', '15s'], {
-      onStdout: (out) => {
-        // Kill the pod once the verdict is out (and the follower had a moment to list).
-        if (!killing && out.includes('SUCCEEDED')) {
-          killing = new Promise((r) => setTimeout(r, 2000)).then(() => core.deleteNamespacedPod({ name: victim, namespace: ns }));
+      onStderr: (err) => {
+        // Kill the pod once the follower has listed (it says so on stderr).
+        if (!killing && err.includes('watching for changes')) {
+          killing = Promise.resolve().then(() => core.deleteNamespacedPod({ name: victim, namespace: ns }));
         }
       },
     });
@@ -163,6 +163,7 @@ describe('rollout-trace CLI', () => {
     const verdictAt = run.stdout.indexOf('SUCCEEDED');
     assert.ok(verdictAt > 0);
     const after = run.stdout.slice(verdictAt);
+    assert.equal(run.stderr, 'rollout-trace: watching for changes for 15s\n');
     assert.match(after, new RegExp(`pod ${victim} deleted`));
     assert.match(after, new RegExp(`pod (?!${victim})web-[a-z0-9-]+ \\(revision 1\\): ready`));
   });
@@ -173,9 +174,9 @@ describe('rollout-trace CLI', () => {
     const apps = kubeConfig().makeApiClient(AppsV1Api);
     let updating: Promise<unknown> | undefined;
     const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--watch-for', '25s'], {
-      onStdout: (out) => {
-        if (!updating && out.includes('SUCCEEDED')) {
-          updating = new Promise((r) => setTimeout(r, 2000)).then(async () => {
+      onStderr: (err) => {
+        if (!updating && err.includes('watching for changes')) {
+          updating = Promise.resolve().then(async () => {
             const live = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
             live.spec!.template.spec!.containers[0]!.image = 'nginx:1.99-does-not-exist';
             await apps.replaceNamespacedDeployment({ name: 'web', namespace: ns, body: live });
@@ -200,9 +201,9 @@ describe('rollout-trace CLI', () => {
     const core = kubeConfig().makeApiClient(CoreV1Api);
     let killing: Promise<string> | undefined;
     const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'json', '--watch-for', '15s'], {
-      onStdout: (out) => {
-        if (!killing && out.includes('"type":"verdict"')) {
-          killing = new Promise((r) => setTimeout(r, 2000)).then(async () => {
+      onStderr: (err) => {
+        if (!killing && err.includes('watching for changes')) {
+          killing = Promise.resolve().then(async () => {
             const victim = (await core.listNamespacedPod({ namespace: ns })).items[0]!.metadata!.name!;
             await core.deleteNamespacedPod({ name: victim, namespace: ns });
             return victim;

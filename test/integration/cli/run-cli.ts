@@ -20,6 +20,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Called with the stdout so far each time it grows (to act at a given point of the trace). */
   onStdout?: (stdout: string, child: ChildProcess) => void;
+  /** Called with the stderr so far each time it grows. */
+  onStderr?: (stderr: string, child: ChildProcess) => void;
 }
 
 /** Runs the CLI with `args`. */
@@ -34,7 +36,10 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRun
     stdout += c.toString();
     options.onStdout?.(stdout, child);
   });
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+    options.onStderr?.(stderr, child);
+  });
   const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
   return new Promise((resolve) => {
     child.on('close', (code) => {
