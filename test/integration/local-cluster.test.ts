@@ -17,7 +17,8 @@ test('a warm start is ready quickly, serves the API, and stop leaves no process 
   const seconds = (Date.now() - t0) / 1000;
   t.diagnostic(`warm start without kubelet: ${seconds.toFixed(1)} s`);
   try {
-    assert.ok(seconds < 20, `warm start took ${seconds}s`);
+    // Idle it takes ~7 s; here two other test files load both cores. A build would take minutes.
+    assert.ok(seconds < 60, `warm start took ${seconds}s`);
     const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
     const namespaces = await core.listNamespace();
     assert.deepEqual(

@@ -27,5 +27,6 @@ test('gate: a timeout names the timeout that fired', async (t) => {
   assert.match(errors[0]!.urn, /::web-rollout$/);
   assert.match(errors[0]!.message, /^rollout-trace gave up after 6s: the Deployment's pulumi\.com\/timeoutSeconds annotation/);
   assert.match(errors[0]!.message, /TIMED OUT/);
-  assert.ok(elapsed >= 6 && elapsed < 20, `${elapsed}s`);
+  // From program start: includes loading @pulumi/kubernetes and tsx transpiling (slow under load).
+  assert.ok(elapsed >= 6 && elapsed < 40, `${elapsed}s`);
 });

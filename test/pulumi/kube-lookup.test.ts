@@ -31,11 +31,11 @@ test('auto-named lookups share a recent namespace list; maxAgeMs 0 lists afresh'
   const plan = planFromInputs('web', { metadata: { namespace }, spec: { selector: { matchLabels: { app: 'web' } } } });
   await apps.createNamespacedDeployment({ namespace, body: autoNamed(namespace, 'web-aaaaaaaa') });
 
-  const first = await findDeployments(kc, namespace, plan, { maxAgeMs: 5000 });
+  const first = await findDeployments(kc, namespace, plan, { maxAgeMs: 60_000 });
   assert.deepEqual(first.map((d) => d.metadata?.name), ['web-aaaaaaaa']);
   await apps.createNamespacedDeployment({ namespace, body: autoNamed(namespace, 'web-bbbbbbbb') });
 
-  const shared = await findDeployments(kc, namespace, plan, { maxAgeMs: 5000 });
+  const shared = await findDeployments(kc, namespace, plan, { maxAgeMs: 60_000 });
   assert.deepEqual(shared.map((d) => d.metadata?.name), ['web-aaaaaaaa'], 'served from the shared list');
   const fresh = await findDeployments(kc, namespace, plan, { maxAgeMs: 0 });
   assert.deepEqual(fresh.map((d) => d.metadata?.name).sort(), ['web-aaaaaaaa', 'web-bbbbbbbb']);

@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { Watch, type V1Pod } from '@kubernetes/client-node';
+import { kubeConfig } from '../../helpers/cluster.js';
 import { createPod, cs, eventsFor, report, took, waitEvent, waitPod, waitUntil, withNamespace } from './support.js';
 
 describe('container failures', { concurrency: true }, () => {
@@ -128,6 +130,10 @@ describe('container failures', { concurrency: true }, () => {
 
   test('init containers run in order, complete, then the app starts', async (t) => {
     const ns = await withNamespace(t, 'kubelet-initok');
+    // The first init container runs ~0.3 s: a watch sees that status write, a poll could miss it.
+    const seen: V1Pod[] = [];
+    const watching = await new Watch(kubeConfig()).watch(`/api/v1/namespaces/${ns}/pods`, {}, (_type, pod: V1Pod) => seen.push(pod), () => undefined);
+    t.after(() => watching.abort());
     const t0 = Date.now();
     await createPod(ns, 'p', {
       initContainers: [
@@ -136,7 +142,7 @@ describe('container failures', { concurrency: true }, () => {
       ],
       containers: [{ name: 'app', image: 'nginx:1.19' }],
     });
-    const initializing = await waitPod(ns, 'p', (p) => p.status?.initContainerStatuses?.[0]?.state?.running && p, 'first init running');
+    const initializing = await waitUntil(() => seen.find((p) => p.status?.initContainerStatuses?.[0]?.state?.running), { what: 'first init running' });
     assert.equal(initializing.status?.initContainerStatuses?.[1]?.state?.waiting?.reason, 'PodInitializing');
     assert.equal(cs(initializing)?.state?.waiting?.reason, 'PodInitializing');
     const ready = await waitPod(ns, 'p', (p) => cs(p)?.ready && p, 'Ready', 30_000);

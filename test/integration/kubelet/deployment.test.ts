@@ -129,9 +129,17 @@ test('removing a pod\'s labels orphans it and the ReplicaSet creates a replaceme
   );
   report(t, `RS controller released the pod after ${took(t0)}`);
   assert.equal(orphan.status?.phase, 'Running', 'the orphan keeps running');
-  await waitAvailable(ns, 'web');
-  const owned = (await core.listNamespacedPod({ namespace: ns, labelSelector: 'app=web' })).items;
+  // The Deployment may still say 2/2 from before the relabel: wait for the replacement itself.
+  const owned = await waitUntil(
+    async () => {
+      const pods = (await core.listNamespacedPod({ namespace: ns, labelSelector: 'app=web' })).items;
+      const ready = pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+      return ready.length === 2 ? pods : undefined;
+    },
+    { what: 'two Ready pods labelled app=web', timeoutMs: 30_000 },
+  );
   assert.equal(owned.length, 2);
   assert.ok(!owned.some((p) => p.metadata?.name === name));
+  await waitAvailable(ns, 'web');
   report(t, `replacement Available after ${took(t0)}`);
 });

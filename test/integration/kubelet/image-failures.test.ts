@@ -25,11 +25,15 @@ describe('image pulls', { concurrency: true }, () => {
     assert.equal(cs(backoff)?.ready, false);
     assert.equal(cs(backoff)?.imageID, '');
     assert.equal(cs(backoff)?.containerID, undefined);
-    const events = await eventsFor(ns, 'p');
-    const texts = events.map((e) => `${e.type} ${e.reason} ${e.message}`);
-    assert.ok(texts.includes('Normal Pulling Pulling image "nginx:1.99-does-not-exist"'), texts.join('\n'));
-    assert.ok(texts.some((x) => x.startsWith('Warning Failed Failed to pull image "nginx:1.99-does-not-exist": rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:1.99-does-not-exist not found')));
-    assert.ok(texts.includes('Warning Failed Error: ErrImagePull'));
+    // Events are written on their own queue and may trail the status write a little.
+    assert.equal((await waitEvent(ns, 'p', 'Pulling', 'Pulling image "nginx:1.99-does-not-exist"')).type, 'Normal');
+    const pullFailed = await waitEvent(ns, 'p', 'Failed', /^Failed to pull image /);
+    assert.equal(pullFailed.type, 'Warning');
+    assert.ok(
+      pullFailed.message!.startsWith('Failed to pull image "nginx:1.99-does-not-exist": rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:1.99-does-not-exist not found'),
+      pullFailed.message,
+    );
+    assert.equal((await waitEvent(ns, 'p', 'Failed', 'Error: ErrImagePull')).type, 'Warning');
     await waitEvent(ns, 'p', 'BackOff', 'Back-off pulling image "nginx:1.99-does-not-exist"');
     await waitEvent(ns, 'p', 'Failed', 'Error: ImagePullBackOff');
     for (const e of await eventsFor(ns, 'p')) {
@@ -92,6 +96,7 @@ describe('image pulls', { concurrency: true }, () => {
     report(t, `Running after ${took(t0)}`);
     assert.ok(elapsed >= 4000, `started after ${elapsed} ms`);
     const pulled = await waitEvent(ns, 'p', 'Pulled');
-    assert.match(pulled.message ?? '', /^Successfully pulled image "httpd:2\.4" in 4\.\d+s$/);
+    // The kubelet measures the 4 s pull with its own clock: a busy event loop can only lengthen it.
+    assert.match(pulled.message ?? '', /^Successfully pulled image "httpd:2\.4" in ([4-9]|\d\d)\.\d+s$/);
   });
 });

@@ -39,7 +39,7 @@ test('the cluster\'s simulated Nodes look like 1.20 kubelets and renew their Lea
       const l = await leases.readNamespacedLease({ name, namespace: 'kube-node-lease' });
       return String(l.spec?.renewTime) !== String(before.spec?.renewTime) ? l : undefined;
     },
-    { what: `Lease ${name} renewed`, timeoutMs: 15_000, intervalMs: 500 },
+    { what: `Lease ${name} renewed`, timeoutMs: 25_000, intervalMs: 500 },
   );
   report(t, `Lease renewed within ${took(t0)}`);
   assert.ok(renewed);

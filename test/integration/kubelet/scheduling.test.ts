@@ -9,7 +9,10 @@ import { clients, deployment, report, took, waitEvent, waitUntil, withNamespace 
 test('a pod requesting 64 CPUs is unschedulable with the real scheduler\'s message', async (t) => {
   const ns = await withNamespace(t, 'kubelet-unsched');
   const { core } = clients();
-  const nodes = (await core.listNode()).items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+  // Only the cluster's own nodes: another test registers (and deletes) a node of its own meanwhile.
+  const nodes = (await core.listNode()).items.filter(
+    (n) => /^sim-node-\d+$/.test(n.metadata?.name ?? '') && n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+  );
   const t0 = Date.now();
   await core.createNamespacedPod({
     namespace: ns,

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
-import { clients, createDeployment, describeVerdict, namespaceFor, trace, type DeploymentShape, type Traced } from './helpers.js';
+import { clients, createDeployment, describeVerdict, namespaceFor, trace, waitUntil, type DeploymentShape, type Traced } from './helpers.js';
 import type { FailureClass } from '../../../src/core/types.js';
 
 async function failing(t: TestContext, prefix: string, shape: DeploymentShape, setup?: (ns: string) => Promise<void>): Promise<Traced> {
@@ -117,6 +117,11 @@ describe('failure verdicts', { concurrency: true }, () => {
       await clients().core.createNamespacedResourceQuota({
         namespace: ns,
         body: { metadata: { name: 'no-pods' }, spec: { hard: { pods: '0' } } },
+      });
+      // Admission enforces a quota only once the quota controller has computed its usage.
+      await waitUntil(async () => (await clients().core.readNamespacedResourceQuota({ name: 'no-pods', namespace: ns })).status?.used, {
+        what: 'quota usage computed',
+        timeoutMs: 20_000,
       });
     });
     const p = mainProblem(r, 'replica-failure');

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createDeployment, describeVerdict, namespaceFor, trace } from './helpers.js';
 
-/** Never Ready (its readiness probe fails), crashes after 4 s: a rollout that fails as a crash loop. */
+/** Never Ready (its readiness probe fails), crashes after 6 s: a rollout that fails as a crash loop. */
 const PROBE = { readinessProbe: { httpGet: { path: '/ready', port: 80 }, periodSeconds: 1 } };
-const CHATTY = 'crash;not-ready;after=4;logs=booting worker|DB_PASSWORD=hunter2|connecting as hunter7|ERROR cannot reach db:5432';
+const CHATTY = 'crash;not-ready;after=6;logs=booting worker|DB_PASSWORD=hunter2|connecting as hunter7|ERROR cannot reach db:5432';
 
 describe('live log stream', { concurrency: true }, () => {
   it('streams each new-revision pod\'s log while it rolls out, redacted, and nothing after the verdict', async (t) => {

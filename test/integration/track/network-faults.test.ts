@@ -10,7 +10,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { trackRolloutWith } from '../../../src/track/tracker.js';
 import { acquireNamespaceSource, type NamespaceSource } from '../../../src/cluster/index.js';
 import type { RolloutEvent, WatchedKind } from '../../../src/core/types.js';
-import { createDeployment, eventSeen, kubeConfig, namespaceFor } from './helpers.js';
+import { createDeployment, eventSeen, kubeConfig, namespaceFor, waitUntil } from './helpers.js';
 import { TcpProxy } from './tcp-proxy.js';
 
 /** A proxy to the test cluster's apiserver and a kubeconfig whose server is the proxy. */
@@ -53,7 +53,8 @@ describe('reconnect with back-off through network faults', { concurrency: true }
   it('(a) every connection reset mid-rollout, twice: watches resume from their resourceVersion and the verdict is right', async (t) => {
     const ns = await namespaceFor(t, 'net-reset');
     const { proxy, kc } = await proxied(t);
-    await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=16' } });
+    // Slow enough that the rollout is still in progress at the second reset, even under load.
+    await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=30' } });
     const { tracking, events, source, t0, retries } = await startTracking(kc, ns, 'web');
     const before = source.stats();
     assert.ok(sum(before.active) >= 4, `4 watches open before the fault (got ${JSON.stringify(before.active)})`);
@@ -61,7 +62,9 @@ describe('reconnect with back-off through network faults', { concurrency: true }
     // it must start the back-off over (first step, same resourceVersion) rather than escalate.
     const resets: { at: number; n: number }[] = [];
     resets.push({ at: Date.now(), n: proxy.resetAll() });
-    await new Promise((r) => setTimeout(r, 11_500));
+    // The re-opened watches must live > 10 s (a healthy watch) before the second reset.
+    await waitUntil(() => sum(source.stats().active) >= 4, { what: 'every kind watching again', timeoutMs: 10_000, intervalMs: 50 });
+    await new Promise((r) => setTimeout(r, 11_000));
     const mid = source.stats();
     resets.push({ at: Date.now(), n: proxy.resetAll() });
     const verdict = await tracking.verdict;

@@ -22,8 +22,9 @@ describe('no-progress timeout', { concurrency: true }, () => {
     assert.match(r.verdict.summary, /^no progress for 5s waiting for revision 1: 0\/1 pods ready/);
     const pod = r.of('pod').at(-1)?.name;
     assert.ok(pod && r.verdict.summary.includes(pod), `the summary names the pending pod ${pod}`);
-    assert.ok(r.ms >= 5000 && r.ms < 12_000, `ended after the window, not the overall timeout (${r.ms} ms)`);
-    assert.ok(lastProgress && r.verdict.finishedAt - lastProgress.at >= 5000, 'measured from the last progress');
+    assert.ok(r.ms >= 5000 && r.ms < 60_000, `ended after the window, not the overall timeout (${r.ms} ms)`);
+    const quiet = lastProgress ? r.verdict.finishedAt - lastProgress.at : -1;
+    assert.ok(quiet >= 5000 && quiet < 8000, `measured from the last progress: ${quiet} ms after it`);
   });
 
   it('a rollout whose steps come within the window is not cut short', async (t) => {

@@ -8,14 +8,21 @@ import { runProgram } from './program.js';
 import { nginxArgs } from './fixtures.js';
 
 const namespace = process.argv[2]!;
+let tracing = false;
 await runProgram({
-  onLog: (r) => process.stdout.write(`LOG ${r.severity} ${r.message.replace(/\n/g, ' ')}\n`),
+  onLog: (r) => {
+    process.stdout.write(`LOG ${r.severity} ${r.message.replace(/\n/g, ' ')}\n`);
+    // A pod line comes from the running tracker: its Ctrl-C handling is installed by then.
+    if (!tracing && /^pod \S+ \(revision \d+\): /.test(r.message)) {
+      tracing = true;
+      process.stdout.write('TRACING\n');
+    }
+  },
   program: async () => {
     const lib = await import('../../../src/pulumi/index.js');
-    const { trace } = lib.gatedDeployment('web', nginxArgs(namespace, 'nginx:1.99-does-not-exist', 1, 'web'), {}, {
+    lib.gatedDeployment('web', nginxArgs(namespace, 'nginx:1.99-does-not-exist', 1, 'web'), {}, {
       policy: { classes: { 'image-pull-not-found': { afterSeconds: 600 } } },
     });
-    trace.urn.apply(() => setTimeout(() => process.stdout.write('TRACING\n'), 3000));
   },
 });
 process.stdout.write('PROGRAM-ENDED\n');
