@@ -33,6 +33,10 @@ export {
   type OutputFormat,
   type JsonLine,
   type FormatVerdictOptions,
+  RolloutFailedError,
+  isRolloutFailedError,
+  assertSucceeded,
+  type RolloutFailure,
 } from './report/index.js';
 export {
   defaultPolicy,
