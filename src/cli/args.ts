@@ -58,6 +58,7 @@ const OPTIONS = {
   redact: { type: 'string', multiple: true },
   'fail-after': { type: 'string', multiple: true },
   'warn-only': { type: 'string', multiple: true },
+  tolerate: { type: 'string', multiple: true },
   ignore: { type: 'string', multiple: true },
   success: { type: 'string' },
   watch: { type: 'boolean', short: 'w' },
@@ -160,7 +161,7 @@ export function parseCli(argv: string[]): ParsedArgs {
       ...(noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds } : {}),
       output: output as CliOptions['output'],
       logs,
-      policy: policyOverrides(values['fail-after'] ?? [], values['warn-only'] ?? [], values.ignore ?? [], values.success),
+      policy: policyOverrides(values['fail-after'] ?? [], values['warn-only'] ?? [], values.ignore ?? [], values.tolerate ?? [], values.success),
       watch: values.watch === true || watchSeconds !== undefined,
       watchSeconds,
       pulumiMessages: values['pulumi-messages'] === true,
@@ -185,7 +186,13 @@ function failureClass(flag: string, name: string): FailureClass {
   return name as FailureClass;
 }
 
-function policyOverrides(failAfter: string[], warnOnly: string[], ignore: string[], success: string | undefined): PolicyOverrides | undefined {
+function policyOverrides(
+  failAfter: string[],
+  warnOnly: string[],
+  ignore: string[],
+  tolerate: string[],
+  success: string | undefined,
+): PolicyOverrides | undefined {
   const classes: NonNullable<PolicyOverrides['classes']> = {};
   for (const spec of failAfter) {
     const m = /^([a-z-]+)=(.+)$/.exec(spec);
@@ -194,6 +201,13 @@ function policyOverrides(failAfter: string[], warnOnly: string[], ignore: string
     const seconds = parseDuration(m[2]!);
     if (seconds === undefined) throw new UsageError(`--fail-after ${cls}="${m[2]}" is not a duration; use seconds or a Go-style duration such as 30s or 2m.`);
     classes[cls] = { ...classes[cls], action: 'fail', afterSeconds: seconds };
+  }
+  for (const spec of tolerate) {
+    const m = /^([a-z-]+)=(.*)$/.exec(spec);
+    if (!m) throw new UsageError(`--tolerate "${spec}" must look like CLASS=PODS, e.g. --tolerate crash-loop=1 (one crashing pod does not fail the rollout; two do).`);
+    const cls = failureClass('--tolerate', m[1]!);
+    if (!/^\d{1,6}$/.test(m[2]!)) throw new UsageError(`--tolerate ${cls}="${m[2]}" is not a number of pods; use an integer >= 0, e.g. --tolerate ${cls}=1.`);
+    classes[cls] = { ...classes[cls], tolerate: Number(m[2]) };
   }
   for (const name of warnOnly) classes[failureClass('--warn-only', name)] = { action: 'warn' };
   for (const name of ignore) classes[failureClass('--ignore', name)] = { action: 'ignore' };
@@ -207,7 +221,10 @@ function successCriterion(text: string): SuccessCriterion {
   if (text === 'maxUnavailable') return { mode: 'maxUnavailable' };
   const m = /^(\d{1,3})%$/.exec(text);
   if (m && Number(m[1]) >= 1 && Number(m[1]) <= 100) return { mode: 'percent', percent: Number(m[1]) };
-  throw new UsageError(`--success "${text}" is not supported; use full (Pulumi's predicate, the default), maxUnavailable, or a percentage of ready pods such as 75%.`);
+  if (/^\d{1,6}$/.test(text) && Number(text) >= 1) return { mode: 'pods', pods: Number(text) };
+  throw new UsageError(
+    `--success "${text}" is not supported; use full (Pulumi's predicate, the default), maxUnavailable, a percentage of ready pods such as 75%, or a number of ready pods such as 2.`,
+  );
 }
 
 /** parseArgs' messages mention internals ("ERR_PARSE_ARGS..."); keep the useful part. */

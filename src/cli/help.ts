@@ -35,9 +35,10 @@ Flags:
                             password=, token:, api_key..., Bearer tokens and URL passwords always are
       --fail-after CLASS=DURATION
                             fail when a problem of CLASS persists DURATION (repeatable)
+      --tolerate CLASS=PODS let PODS pods have a problem of CLASS; fail only on more (repeatable)
       --warn-only CLASS     report problems of CLASS without failing the rollout (repeatable)
       --ignore CLASS        do not report problems of CLASS (repeatable)
-      --success CRITERION   full (Pulumi's predicate, default) | maxUnavailable | NN% of pods ready
+      --success CRITERION   full (Pulumi's predicate, default) | maxUnavailable | NN% | N pods ready
   -w, --watch               keep tracing after the verdict (pods killed, relabeled, later rollouts); Ctrl-C ends
       --watch-for DURATION  like --watch, but stop after DURATION
       --pulumi-messages     add Pulumi's own await messages to the failure summary

@@ -80,6 +80,7 @@ export function resolveClassifiers(raw: unknown, builtIns: readonly FailureClass
       afterSeconds: knobs.afterSeconds ?? DEFAULT_KNOBS.afterSeconds,
       scope: knobs.scope ?? DEFAULT_KNOBS.scope,
       ...(knobs.minRestarts !== undefined ? { minRestarts: knobs.minRestarts } : {}),
+      ...(knobs.tolerate !== undefined ? { tolerate: knobs.tolerate } : {}),
     };
   });
 }

@@ -22,7 +22,7 @@
  */
 import { CUSTOM_PREFIX, classPolicyOf, isCustomClass, resolveClassifiers } from './classifiers.js';
 import type { ClassPolicy, FailureClass, Policy, PolicyOverrides, Problem, ProblemClass, SuccessCriterion } from './types.js';
-import { bad, checkKnobs } from './validate.js';
+import { bad, checkKnobs, show } from './validate.js';
 
 /** Every failure class, most severe first (also the order problems are reported in). */
 export const FAILURE_CLASSES: readonly FailureClass[] = [
@@ -84,7 +84,14 @@ function validateSuccess(s: SuccessCriterion): void {
     }
     return;
   }
-  bad(`policy.success.mode is ${JSON.stringify(mode)}; valid modes are "full" (Pulumi's predicate), "maxUnavailable" and "percent".`);
+  if (mode === 'pods') {
+    const n = (s as { pods?: unknown }).pods;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
+      bad(`policy.success.pods is ${show(n)}; it must be an integer >= 1 (ready pods of the new ReplicaSet, at most the desired count).`);
+    }
+    return;
+  }
+  bad(`policy.success.mode is ${show(mode)}; valid modes are "full" (Pulumi's predicate), "maxUnavailable", "percent" and "pods".`);
 }
 
 /**

@@ -43,7 +43,8 @@ export function trackNotReady(state: RolloutState, memo: EmittedMemo, at: number
 
 /**
  * Every problem present now (new ReplicaSet's pods, the new ReplicaSet, the Deployment, PVCs),
- * built-in and custom. Classifiers that threw are appended to `failures`.
+ * built-in and custom, except classes whose action is `ignore`. Classifiers that threw are
+ * appended to `failures`.
  */
 export function currentProblems(state: RolloutState, at: number, failures: ClassifierFailure[] = []): Record<string, Problem> {
   const ref = { namespace: state.target.namespace, name: state.target.name };
@@ -78,6 +79,7 @@ export function currentProblems(state: RolloutState, at: number, failures: Class
   const out: Record<string, Problem> = {};
   for (const { f, events } of found) {
     const p = toProblem(f, ref, events, at);
+    if (classPolicyOf(state.policy, p.class).action === 'ignore') continue;
     const prev = state.problems[p.id] ?? earlierPullSighting(state.problems, p);
     out[p.id] = prev ? { ...p, firstSeen: prev.firstSeen } : p;
   }
@@ -117,7 +119,8 @@ export function deadlineOf(state: RolloutState, p: Problem): number | undefined 
 
 /**
  * Problems that fail the rollout at `at`, most relevant first. Scope `all-new-pods` needs every
- * live pod of the new ReplicaSet to have an expired problem of that class.
+ * live pod of the new ReplicaSet to have an expired problem of that class; `tolerate: N` needs
+ * more than N pods with one.
  */
 export function failingProblems(state: RolloutState, at: number): Problem[] {
   const expired = Object.values(state.problems).filter((p) => {
@@ -127,11 +130,15 @@ export function failingProblems(state: RolloutState, at: number): Problem[] {
   const livePods = podsOf(state, newReplicaSet(state))
     .filter((pod) => !pod.metadata?.deletionTimestamp)
     .map((pod) => pod.metadata?.name ?? '');
+  const podsWith = (cls: Problem['class']) => new Set(expired.filter((q) => q.class === cls && q.object.kind === 'Pod').map((q) => q.object.name));
   return expired
     .filter((p) => {
-      if (p.object.kind !== 'Pod' || classPolicyOf(state.policy, p.class).scope === 'any-pod') return true;
-      const failingPods = new Set(expired.filter((q) => q.class === p.class).map((q) => q.object.name));
-      return livePods.length > 0 && livePods.every((n) => failingPods.has(n));
+      if (p.object.kind !== 'Pod') return true;
+      const knobs = classPolicyOf(state.policy, p.class);
+      if (knobs.scope === 'any-pod' && !knobs.tolerate) return true;
+      const failingPods = podsWith(p.class);
+      if (failingPods.size <= (knobs.tolerate ?? 0)) return false;
+      return knobs.scope === 'any-pod' || (livePods.length > 0 && livePods.every((n) => failingPods.has(n)));
     })
     .sort(compareProblems);
 }

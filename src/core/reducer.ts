@@ -4,6 +4,7 @@
  */
 import type { ClassifierFailure } from './diagnose/index.js';
 import { emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows, type Emit } from './emit.js';
+import { classPolicyOf } from './classifiers.js';
 import { kubectlHints } from './hints.js';
 import { intake } from './intake.js';
 import { initialPulumiState } from './pulumi-await.js';
@@ -132,7 +133,8 @@ function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): vo
     const key = `${p.reason}|${gist}|${failsAt ?? ''}`;
     if (memo.problems[p.id] === key) continue;
     memo.problems[p.id] = key;
-    emit({ type: 'problem', problem: p, ...(failsAt !== undefined ? { failsAt } : {}) });
+    const tolerated = p.object.kind === 'Pod' ? classPolicyOf(s.policy, p.class).tolerate : undefined;
+    emit({ type: 'problem', problem: p, ...(failsAt !== undefined ? { failsAt } : {}), ...(failsAt !== undefined && tolerated ? { tolerated } : {}) });
   }
 }
 

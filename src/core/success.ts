@@ -1,4 +1,4 @@
-/** Success criteria: Pulumi's predicate (`full`), krane's `maxUnavailable`, or a percentage. */
+/** Success criteria: Pulumi's predicate (`full`), krane's `maxUnavailable`, a percentage or a pod count. */
 import type { V1Deployment } from '@kubernetes/client-node';
 import { revisionOf } from './k8s.js';
 import { changeTriggeredRollout, everyPvcReady, pulumiSucceeded, replicaSetReadiness } from './pulumi-await.js';
@@ -36,6 +36,7 @@ export function requiredReady(state: RolloutState): number | undefined {
   const s = state.policy.success;
   if (s.mode === 'maxUnavailable') return Math.max(0, desired - resolveMaxUnavailable(d));
   if (s.mode === 'percent') return Math.ceil((desired * s.percent) / 100);
+  if (s.mode === 'pods') return Math.min(s.pods, desired);
   return undefined;
 }
 

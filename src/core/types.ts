@@ -111,13 +111,24 @@ export interface ClassPolicy {
    * problem can fail the rollout, so that a single crash followed by Ready never fails it.
    */
   minRestarts?: number;
+  /**
+   * Pods that may have this problem without failing the rollout (kubedog's AllowFailuresCount):
+   * the class fails it only once more than `tolerate` pods have it past `afterSeconds`. Default 0.
+   * Problems of ReplicaSets, PVCs and the Deployment are not counted in pods and ignore it.
+   */
+  tolerate?: number;
 }
 
-/** What counts as success. `full` is Pulumi's predicate. */
+/**
+ * What counts as success. `full` is Pulumi's predicate; the others need the new ReplicaSet's ready
+ * pods to reach: desired - maxUnavailable (krane), a percentage of desired (rounded up), or a
+ * number of pods (at most desired).
+ */
 export type SuccessCriterion =
   | { mode: 'full' }
   | { mode: 'maxUnavailable' }
-  | { mode: 'percent'; percent: number };
+  | { mode: 'percent'; percent: number }
+  | { mode: 'pods'; pods: number };
 
 /** What a {@link Classifier} is shown: one container of one pod of the new ReplicaSet. */
 export interface ClassifierInput {
@@ -183,6 +194,8 @@ export interface Classifier {
   scope?: ClassPolicy['scope'];
   /** Restarts of the container needed before the problem can fail the rollout. Default 0. */
   minRestarts?: number;
+  /** Pods that may have the problem without failing the rollout. Default 0. */
+  tolerate?: number;
 }
 
 /** A validated {@link Classifier} with its policy knobs filled in. */
@@ -356,7 +369,14 @@ export type RolloutEvent = EventBase &
         message: string;
       }
     | { type: 'k8s-event'; event: EventDigest }
-    | { type: 'problem'; problem: Problem; /** When the policy will fail the rollout (ms), if it will. */ failsAt?: number }
+    | {
+        type: 'problem';
+        problem: Problem;
+        /** When the policy will fail the rollout (ms), if it will. */
+        failsAt?: number;
+        /** Pods the policy lets have this problem: it fails the rollout only on more (`tolerate`). */
+        tolerated?: number;
+      }
     | { type: 'problem-cleared'; id: string; problem: Problem }
     | {
         /** One line of a new-revision container's log (opt-in live stream, already redacted and filtered). */

@@ -41,4 +41,7 @@ export function checkKnobs(path: string, o: Partial<ClassPolicy>): void {
   if (o.minRestarts !== undefined && (!Number.isInteger(o.minRestarts) || o.minRestarts < 0)) {
     bad(`${path}.minRestarts is ${show(o.minRestarts)}; it must be an integer >= 0.`);
   }
+  if (o.tolerate !== undefined && (!Number.isInteger(o.tolerate) || o.tolerate < 0)) {
+    bad(`${path}.tolerate is ${show(o.tolerate)}; it must be an integer >= 0 (the number of pods that may have the problem without failing the rollout).`);
+  }
 }

@@ -95,11 +95,12 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
             ? '; fails the rollout'
             : `; fails the rollout if it persists ${formatDuration(e.failsAt - p.firstSeen)}`
           : '';
+      const tolerated = fails && e.tolerated ? ` on more than ${e.tolerated} pod${e.tolerated === 1 ? '' : 's'}` : '';
       return {
         subject: `problem/${p.id}`,
         // The raw reason flips (ErrImagePull <-> ImagePullBackOff); the pod line shows it, so it is
         // left out here to keep one line per distinct problem.
-        text: `problem: ${p.object.kind}/${p.object.name}${container}: ${p.explanation}${fails}`,
+        text: `problem: ${p.object.kind}/${p.object.name}${container}: ${p.explanation}${fails}${tolerated}`,
         level: 'warn',
       };
     }

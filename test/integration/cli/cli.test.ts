@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppsV1Api, type V1Deployment } from '@kubernetes/client-node';
-import { kubeConfig, kubeconfigPath, withNamespace } from '../../helpers/cluster.js';
+import { clients, kubeConfig, kubeconfigPath, waitUntil, withNamespace } from '../../helpers/cluster.js';
 import { isOneParagraph, runCli } from './run-cli.js';
 
 function deployment(name: string, image: string, annotations: Record<string, string> = {}, replicas = 2): V1Deployment {
@@ -264,6 +264,40 @@ describe('rollout-trace CLI', () => {
       assert.ok(isOneParagraph(run.stderr), run.stderr);
       assert.match(run.stderr, message);
     }
+  });
+
+  test('--success 1 --ignore replica-failure: a quota holding the ReplicaSet to 1 of 3 pods still succeeds; the default fails', async (t) => {
+    const ns = await withNamespace(t, 'cli-partial');
+    await clients().core.createNamespacedResourceQuota({ namespace: ns, body: { metadata: { name: 'one-pod' }, spec: { hard: { pods: '1' } } } });
+    // Admission enforces a quota only once the quota controller has computed its usage.
+    await waitUntil(async () => (await clients().core.readNamespacedResourceQuota({ name: 'one-pod', namespace: ns })).status?.used, {
+      what: 'quota usage computed',
+      timeoutMs: 20_000,
+    });
+    await create(ns, deployment('web', 'nginx:1.15-alpine', {}, 3));
+    const args = ['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--timeout', '60s'];
+    const partial = await runCli([...args, '--success', '1', '--ignore', 'replica-failure']);
+    assert.equal(partial.code, 0, partial.stdout + partial.stderr);
+    assert.match(partial.stdout, new RegExp(`✔ Deployment ${ns}/web: SUCCEEDED - revision 1 rolled out: 1/3 pods ready`));
+    assert.doesNotMatch(partial.stdout, /problem: ReplicaSet/, 'an ignored class is not reported');
+    const full = await runCli(args);
+    assert.equal(full.code, 1, full.stdout + full.stderr);
+    assert.match(full.stdout, /FAILED - replicaset web-\w+: [^\n]*\(FailedCreate\)/);
+    assert.match(full.stdout, /exceeded quota: one-pod/);
+  });
+
+  test('--tolerate crash-loop=2: two crashing pods of two are tolerated (timeout, exit 70), the problem line says so', async (t) => {
+    const ns = await withNamespace(t, 'cli-tolerate');
+    const d = deployment('api', 'busybox:1.32', { 'sim.rollout-trace.dev/app': 'crash;exitCode=3;after=1' }, 2);
+    // Without a probe a container is Ready the moment it starts, and the rollout would succeed
+    // before the first crash; this one becomes ready only after 120 s.
+    d.spec!.template.spec!.containers[0]!.readinessProbe = { httpGet: { path: '/ready', port: 80 }, initialDelaySeconds: 120 };
+    await create(ns, d);
+    const run = await runCli(['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--timeout', '30s', '--tolerate', 'crash-loop=2']);
+    assert.equal(run.code, 70, run.stdout + run.stderr);
+    assert.match(run.stdout, /problem: Pod\/api-\S+ container app: .*; fails the rollout if it persists 10\.0s on more than 2 pods\n/);
+    assert.match(run.stdout, new RegExp(`✖ Deployment ${ns}/api: TIMED OUT \\(after 30s\\)`));
+    assert.doesNotMatch(run.stdout, /: FAILED/);
   });
 
   test('an unknown Deployment exits 3 with a paragraph listing what exists', async (t) => {

@@ -32,3 +32,21 @@ it('log flags: mistakes name the flag and the value', () => {
     assert.throws(() => parseCli(argv), (err: unknown) => err instanceof UsageError && message.test(err.message), argv.join(' '));
   }
 });
+
+it('policy flags: --tolerate CLASS=PODS and --success N (ready pods)', () => {
+  assert.deepEqual(options(['deploy', 'web', '--tolerate', 'crash-loop=1', '--fail-after', 'crash-loop=30s', '--success', '2']).policy, {
+    classes: { 'crash-loop': { action: 'fail', afterSeconds: 30, tolerate: 1 } },
+    success: { mode: 'pods', pods: 2 },
+  });
+  assert.deepEqual(options(['deploy', 'web', '--success', '75%']).policy, { success: { mode: 'percent', percent: 75 } });
+  const cases: [string[], RegExp][] = [
+    [['deploy', 'web', '--tolerate', 'crash-loop'], /^--tolerate "crash-loop" must look like CLASS=PODS/],
+    [['deploy', 'web', '--tolerate', 'crash-loop=two'], /^--tolerate crash-loop="two" is not a number of pods; use an integer >= 0/],
+    [['deploy', 'web', '--tolerate', 'crashes=1'], /crashes/],
+    [['deploy', 'web', '--success', '0'], /^--success "0" is not supported; .*a number of ready pods such as 2\.$/],
+    [['deploy', 'web', '--success', 'most'], /^--success "most" is not supported/],
+  ];
+  for (const [argv, message] of cases) {
+    assert.throws(() => parseCli(argv), (err: unknown) => err instanceof UsageError && message.test(err.message), argv.join(' '));
+  }
+});

@@ -115,6 +115,31 @@ describe('policy windows', () => {
     assert.equal(verdictOf(all.events)?.finishedAt, T0 + 42_000);
   });
 
+  it('tolerate 1 lets one pod have the problem; a second failing pod fails the rollout', () => {
+    const policy = resolvePolicy({ classes: { 'image-pull-not-found': { tolerate: 1 } } });
+    const bad = (n: string, s: number) => newPod(n, waiting('ErrImagePull', NOT_FOUND, { image: 'nginx:nope' }), s);
+    const one = run([...rollingTo2({ replicas: 3 }), bad('web-2-aaa', 1), tick(60)], UPDATE, policy);
+    assert.equal(verdictOf(one.events), undefined, 'one failing pod is tolerated');
+    assert.equal(ofType(one.events, 'problem')[0]?.tolerated, 1);
+    const two = run([...rollingTo2({ replicas: 3 }), bad('web-2-aaa', 1), tick(30), bad('web-2-bbb', 31), tick(40), tick(42)], UPDATE, policy);
+    const verdict = verdictOf(two.events);
+    assert.equal(verdict?.outcome, 'failed');
+    assert.equal(verdict?.finishedAt, T0 + 42_000, 'the second pod still needs its own 10 s window');
+    assert.deepEqual(verdict?.problems.slice(0, 2).map((p) => p.object.name).sort(), ['web-2-aaa', 'web-2-bbb']);
+    const untolerated = run([...rollingTo2({ replicas: 3 }), bad('web-2-aaa', 1), tick(12)], UPDATE);
+    assert.equal(verdictOf(untolerated.events)?.outcome, 'failed', 'the default (0) fails on the first pod');
+    assert.equal(ofType(untolerated.events, 'problem')[0]?.tolerated, undefined);
+  });
+
+  it('tolerate does not apply to ReplicaSet problems (they are not counted in pods)', () => {
+    const policy = resolvePolicy({ classes: { 'replica-failure': { tolerate: 5 } } });
+    const failure = { reason: 'FailedCreate', message: 'pods "web-2-x" is forbidden: exceeded quota: q, requested: pods=1, used: pods=3, limited: pods=3' };
+    const rs = replicaSet({ name: 'web-2', revision: '2', replicas: 3, ready: 0, failure });
+    const { events } = run([...rollingTo2({ replicas: 3 }), up('ReplicaSet', rs, 1), tick(12)], UPDATE, policy);
+    assert.equal(verdictOf(events)?.outcome, 'failed');
+    assert.equal(verdictOf(events)?.problems[0]?.class, 'replica-failure');
+  });
+
   it('problems of old ReplicaSet pods never fail the new rollout', () => {
     const oldPod = up('Pod', pod({ name: 'web-1-old', rs: 'web-1', containers: [waiting('CrashLoopBackOff', 'x', { restarts: 9, last: terminatedLast(1) })] }), 1);
     const { events } = run([...rollingTo2(), oldPod, tick(60)], UPDATE);
@@ -127,6 +152,15 @@ describe('policy windows', () => {
     const { events } = run([...rollingTo2(), newPod('web-2-aaa', waiting('ErrImagePull', NOT_FOUND), 1), tick(100)], UPDATE, policy);
     assert.equal(ofType(events, 'problem')[0]?.failsAt, undefined);
     assert.equal(verdictOf(events), undefined);
+  });
+
+  it('action ignore neither reports nor fails: no problem event, no marker, absent from the verdict', () => {
+    const policy = resolvePolicy({ classes: { 'image-pull-not-found': { action: 'ignore' } } });
+    const { events } = run([...rollingTo2(), newPod('web-2-aaa', waiting('ErrImagePull', NOT_FOUND), 1), tick(100), { type: 'timeout', at: T0 + 200_000, timeoutSeconds: 200 }], UPDATE, policy);
+    assert.equal(ofType(events, 'problem').length, 0);
+    const verdict = verdictOf(events);
+    assert.equal(verdict?.outcome, 'timed-out');
+    assert.deepEqual(verdict?.problems, []);
   });
 
   it('readiness-probe window = initialDelay + period * failureThreshold + slack, from not-ready', () => {
@@ -216,6 +250,14 @@ describe('success criteria', () => {
     assert.equal(verdictOf(run(four(1), UPDATE, policy).events), undefined);
     assert.equal(verdictOf(run(four(2), UPDATE, policy).events)?.outcome, 'succeeded');
   });
+  it('pods: ready >= min(pods, desired)', () => {
+    const three = resolvePolicy({ success: { mode: 'pods', pods: 3 } });
+    assert.equal(verdictOf(run(four(2), UPDATE, three).events), undefined);
+    assert.equal(verdictOf(run(four(3), UPDATE, three).events)?.outcome, 'succeeded');
+    const nine = resolvePolicy({ success: { mode: 'pods', pods: 9 } });
+    assert.equal(verdictOf(run(four(3), UPDATE, nine).events), undefined);
+    assert.equal(verdictOf(run(four(4), UPDATE, nine).events)?.outcome, 'succeeded', 'more pods than desired means all of them');
+  });
 });
 
 describe('resolvePolicy', () => {
@@ -232,7 +274,11 @@ describe('resolvePolicy', () => {
     ['bad scope', { classes: { 'crash-loop': { scope: 'some' } } }, /scope is "some".*"any-pod" and "all-new-pods"/],
     ['percent 0', { success: { mode: 'percent', percent: 0 } }, /percent is 0.*1 to 100/],
     ['percent 101', { success: { mode: 'percent', percent: 101 } }, /percent is 101/],
-    ['bad mode', { success: { mode: 'most' } }, /mode is "most"/],
+    ['bad mode', { success: { mode: 'most' } }, /mode is "most".*"pods"/],
+    ['pods 0', { success: { mode: 'pods', pods: 0 } }, /success.pods is 0.*integer >= 1/],
+    ['pods 1.5', { success: { mode: 'pods', pods: 1.5 } }, /success.pods is 1.5/],
+    ['negative tolerate', { classes: { 'crash-loop': { tolerate: -1 } } }, /tolerate is -1.*integer >= 0/],
+    ['fractional tolerate', { classes: { 'crash-loop': { tolerate: 0.5 } } }, /"crash-loop"\]\.tolerate is 0.5/],
   ];
   for (const [name, overrides, re] of bad) {
     it(`rejects ${name}`, () => {

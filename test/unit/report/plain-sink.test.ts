@@ -239,6 +239,17 @@ test('plain sink - a problem line says how long it may persist, in the sinks\' o
   assert.match(out, /problem: Pod\/nginx-2-b container nginx: .*; fails the rollout if it persists 2m30s\n/);
 });
 
+test('plain sink - a tolerated problem says how many pods may have it', async () => {
+  const p = crashProblem();
+  const line = async (tolerated: number) =>
+    render([
+      { deployment: NGINX, at: T0, type: 'started' },
+      { deployment: NGINX, at: p.firstSeen, type: 'problem', problem: p, failsAt: p.firstSeen + 10_000, tolerated },
+    ]);
+  assert.match(await line(1), /; fails the rollout if it persists 10.0s on more than 1 pod\n/);
+  assert.match(await line(2), /; fails the rollout if it persists 10.0s on more than 2 pods\n/);
+});
+
 test('plain sink - streamed log lines print as they come, repeats included, prefixed with pod/container', async () => {
   const d = { deployment: NGINX };
   const log = (s: number, line: string) => ({ ...d, at: T0 + s * 1000, type: 'log', pod: 'nginx-2-a', container: 'app', revision: '2', line }) as RolloutEvent;
