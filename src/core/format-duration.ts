@@ -11,3 +11,12 @@ export function formatDuration(ms: number): string {
   if (m < 60) return `${m}m${String(totalSeconds % 60).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
+
+/**
+ * A policy window (a configured length, not a measurement): whole seconds print as `10s`, like
+ * the flag that set them; anything else as {@link formatDuration}.
+ */
+export function formatWindow(ms: number): string {
+  if (Number.isFinite(ms) && ms >= 1000 && ms < 60_000 && ms % 1000 === 0) return `${ms / 1000}s`;
+  return formatDuration(ms);
+}

@@ -5,7 +5,7 @@
  */
 import type { RolloutEvent } from '../core/types.js';
 import { readableMessage } from './format-verdict.js';
-import { formatDuration } from './format-time.js';
+import { formatWindow } from './format-time.js';
 
 /** A printable line about one subject, or nothing. */
 export interface EventLine {
@@ -93,7 +93,7 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
         e.failsAt !== undefined
           ? e.failsAt <= p.firstSeen
             ? '; fails the rollout'
-            : `; fails the rollout if it persists ${formatDuration(e.failsAt - p.firstSeen)}`
+            : `; fails the rollout if it persists ${formatWindow(e.failsAt - p.firstSeen)}`
           : '';
       const tolerated = fails && e.tolerated ? ` on more than ${e.tolerated} pod${e.tolerated === 1 ? '' : 's'}` : '';
       return {

@@ -81,7 +81,7 @@ test('status lines are single lines in the CI log\'s words; normal events are le
       problem: { id: 'x', class: 'crash-loop', object: { kind: 'Pod', name: 'p' }, reason: 'CrashLoopBackOff', message: '', explanation: 'container exited with code 1', firstSeen: 7_000, lastSeen: 10_000, events: [], hints: [] },
     }),
   );
-  assert.deepEqual(problem, { severity: 'warn', text: 'problem: Pod/p: container exited with code 1; fails the rollout if it persists 10.0s' });
+  assert.deepEqual(problem, { severity: 'warn', text: 'problem: Pod/p: container exited with code 1; fails the rollout if it persists 10s' });
   assert.equal(statusLine(e({ type: 'verdict', verdict: {} })), undefined);
   assert.deepEqual(statusLine(e({ type: 'log', pod: 'web-2-a', container: 'app', line: 'DB_PASSWORD=***' })), { severity: 'info', text: 'log web-2-a/app | DB_PASSWORD=***' });
 });

@@ -246,8 +246,8 @@ test('plain sink - a tolerated problem says how many pods may have it', async ()
       { deployment: NGINX, at: T0, type: 'started' },
       { deployment: NGINX, at: p.firstSeen, type: 'problem', problem: p, failsAt: p.firstSeen + 10_000, tolerated },
     ]);
-  assert.match(await line(1), /; fails the rollout if it persists 10.0s on more than 1 pod\n/);
-  assert.match(await line(2), /; fails the rollout if it persists 10.0s on more than 2 pods\n/);
+  assert.match(await line(1), /; fails the rollout if it persists 10s on more than 1 pod\n/);
+  assert.match(await line(2), /; fails the rollout if it persists 10s on more than 2 pods\n/);
 });
 
 test('plain sink - streamed log lines print as they come, repeats included, prefixed with pod/container', async () => {
