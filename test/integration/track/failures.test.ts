@@ -147,6 +147,18 @@ describe('failure verdicts', { concurrency: true }, () => {
     assert.ok(r.ms < 30_000);
   });
 
+  it('ProgressDeadlineExceeded set by the real Deployment controller (a pod stuck pulling past progressDeadlineSeconds)', async (t) => {
+    // Pulling slowly is not a failure class, so only the controller's own deadline can end this.
+    const r = await failing(t, 'deadline', { behaviour: { app: 'slow-start;seconds=120' }, progressDeadlineSeconds: 5 });
+    const p = mainProblem(r, 'progress-deadline');
+    assert.equal(p.reason, 'ProgressDeadlineExceeded');
+    assert.deepEqual(p.object, { kind: 'Deployment', name: 'app' });
+    assert.match(p.message, /^ReplicaSet "app-\w+" has timed out progressing\.$/);
+    assert.match(p.explanation, /no progress for progressDeadlineSeconds \(5s\)/);
+    assert.match(r.verdict.summary, /ProgressDeadlineExceeded/);
+    assert.ok(r.ms >= 5_000 && r.ms < 60_000, `verdict after ${r.ms} ms`);
+  });
+
   it('a transient image-pull error still rolls out', async (t) => {
     const ns = await namespaceFor(t, 'transient');
     // Always pull: otherwise the node's cached image skips the pull (and its failure).
