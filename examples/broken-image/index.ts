@@ -41,3 +41,6 @@ const released = new k8s.core.v1.ConfigMap(
 
 export const outcome = trace.outcome;
 export const releasedConfigMap = released.metadata.name;
+// The cause as data (class, pod, container, reason, hint), e.g. for `pulumi stack output --json`
+// in observe mode; undefined when the rollout succeeded.
+export const failure = trace.failure;

@@ -13,7 +13,7 @@ import type { Verdict } from '../core/types.js';
 import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
 import { sleep } from '../cluster/backoff.js';
 import { revisionOf as annotatedRevision } from '../core/k8s.js';
-import { formatVerdict } from '../report/index.js';
+import { formatVerdict, rolloutFailureOf, type RolloutFailure } from '../report/index.js';
 import type { Tracking } from '../track/index.js';
 import { cancellable } from './cancel.js';
 import { userMessage } from './errors.js';
@@ -54,6 +54,8 @@ export interface RolloutResult {
   revision?: string;
   /** What the update changes: `create`, `rollout` (new pod template), `scale`, `unchanged`. */
   change?: ChangeKind;
+  /** For a rollout that did not succeed: its main cause, machine-readable. */
+  failure?: RolloutFailure;
 }
 
 /** What the planned update does to the live Deployment. */
@@ -94,6 +96,11 @@ export class RolloutTrace extends pulumi.ComponentResource {
   /** The Deployment's revision when the trace ended. */
   readonly revision: pulumi.Output<string | undefined>;
   /**
+   * When the rollout did not succeed: its main cause (`class`, `pod`, `container`, `reason`,
+   * `explanation`, `hint`...), for stack outputs and policy checks; undefined otherwise.
+   */
+  readonly failure: pulumi.Output<RolloutFailure | undefined>;
+  /**
    * Resolves to this component once the rollout succeeded (gate mode) or the trace ended
    * (observe mode); rejects when a gated rollout fails. Use it in `dependsOn` of resources that
    * must wait for the rollout: `dependsOn: [trace.ready]`.
@@ -125,15 +132,22 @@ export class RolloutTrace extends pulumi.ComponentResource {
     this.outcome = pulumi.output(result.then((r) => r.outcome));
     this.summary = pulumi.output(result.then((r) => r.summary));
     this.revision = pulumi.output(result.then((r) => r.revision));
+    this.failure = pulumi.output(result.then((r) => r.failure));
     this.ready = pulumi.output(failed.then((): pulumi.Resource => this));
-    this.registerOutputs({ outcome: this.outcome, summary: this.summary, revision: this.revision });
+    this.registerOutputs({ outcome: this.outcome, summary: this.summary, revision: this.revision, failure: this.failure });
   }
 
   private lastResult: RolloutResult | undefined;
 
   private failedResult(err: unknown): RolloutResult {
     const summary = this.lastResult?.summary ?? userMessage(err);
-    return { outcome: this.lastResult?.outcome ?? 'failed', summary, revision: this.lastResult?.revision, change: this.lastResult?.change };
+    return {
+      outcome: this.lastResult?.outcome ?? 'failed',
+      summary,
+      revision: this.lastResult?.revision,
+      change: this.lastResult?.change,
+      ...(this.lastResult?.failure ? { failure: this.lastResult.failure } : {}),
+    };
   }
 
   /** Tells the trace which Deployment resource it traces (when it was created after the trace). */
@@ -357,20 +371,21 @@ export class RolloutTrace extends pulumi.ComponentResource {
           : `rollout-trace gave up after ${verdict.timeoutSeconds ?? timeout.seconds}s: ${timeout.source}`,
       );
     }
+    const failure = rolloutFailureOf(verdict);
     if (verdict.outcome === 'cancelled') {
       this.say({ severity: 'warn', text: `trace stopped: ${verdict.summary}` });
-      this.lastResult = { outcome: 'cancelled', summary: verdict.summary, revision, change };
+      this.lastResult = { outcome: 'cancelled', summary: verdict.summary, revision, change, failure };
       if (this.mode === 'gate') throw new pulumi.ResourceError(`rollout trace cancelled: ${verdict.summary}`, this, true);
-      return { outcome: 'cancelled', summary: verdict.summary, revision, change };
+      return this.lastResult;
     }
     lines.push(formatVerdict(verdict, { color: false }));
-    this.lastResult = { outcome: verdict.outcome, summary: verdict.summary, revision, change };
+    this.lastResult = { outcome: verdict.outcome, summary: verdict.summary, revision, change, failure };
     if (this.mode === 'gate') {
       throw new pulumi.ResourceError(lines.join('\n'), this, true);
     }
     lines.push('(observe mode: the kubernetes provider keeps waiting until its own timeout; gatedDeployment() fails fast)');
     this.say({ severity: 'warn', text: lines.join('\n') }, false);
-    return { outcome: verdict.outcome, summary: verdict.summary, revision, change };
+    return this.lastResult;
   }
 }
 

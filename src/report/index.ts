@@ -18,7 +18,7 @@ export { PlainSink } from './plain-sink.js';
 export { JsonSink, JSON_SCHEMA_VERSION, toJsonLine, type JsonLine } from './json-sink.js';
 export { TtySink } from './tty-sink.js';
 export { describeEvent } from './describe-event.js';
-export { RolloutFailedError, isRolloutFailedError, assertSucceeded, type RolloutFailure } from './rollout-failed.js';
+export { RolloutFailedError, isRolloutFailedError, assertSucceeded, rolloutFailureOf, type RolloutFailure } from './rollout-failed.js';
 
 /**
  * Resolves `auto` like ora does: a TTY stream, `TERM` not `dumb`, and no `CI` variable (any value)

@@ -29,7 +29,8 @@ export interface RolloutFailure {
 // failed beats timed-out beats cancelled, as for the CLI's exit code.
 const SEVERITY: Record<RolloutFailure['outcome'], number> = { failed: 0, 'timed-out': 1, cancelled: 2 };
 
-function failureOf(v: Verdict): RolloutFailure {
+/** The verdict's main problem as a {@link RolloutFailure} (call it for a verdict that did not succeed). */
+export function rolloutFailureOf(v: Verdict): RolloutFailure {
   const outcome = v.outcome as RolloutFailure['outcome'];
   const p = v.problems[0];
   const hint = p?.hints[0] ?? v.hints[0];
@@ -72,7 +73,7 @@ export class RolloutFailedError extends Error {
     super(sorted.map((v) => formatVerdict(v, { color: false, symbol: false })).join('\n\n'));
     this.name = 'RolloutFailedError';
     this.verdicts = sorted;
-    this.failures = sorted.map(failureOf);
+    this.failures = sorted.map(rolloutFailureOf);
     const worst = this.failures[0]!;
     this.outcome = worst.outcome;
     this.deployment = worst.deployment;

@@ -18,12 +18,14 @@ test('gate: a broken image fails the trace resource within the policy window', a
 
   let downstreamCreated = false;
   let gateOutcome: string | undefined;
+  let gateFailure: unknown = 'unset';
   const run = await runProgram({
     program: async () => {
       const lib = await import('../../src/pulumi/index.js');
       const k8s = await import('@pulumi/kubernetes');
       const { trace } = lib.gatedDeployment('web', nginxArgs(namespace, 'nginx:1.99-does-not-exist', 3, 'web'));
       trace.outcome.apply((o) => (gateOutcome = o));
+      trace.failure.apply((f) => (gateFailure = f));
       const cm = new k8s.core.v1.ConfigMap(
         'after-rollout',
         { metadata: { namespace }, data: { ready: 'yes' } },
@@ -58,5 +60,14 @@ test('gate: a broken image fails the trace resource within the policy window', a
   // Downstream never ran; the gate's outcome output says failed.
   assert.equal(downstreamCreated, false);
   assert.equal(gateOutcome, 'failed');
+  // The machine-readable cause, as a stack output would carry it.
+  const failure = gateFailure as { class?: string; pod?: string; container?: string; reason?: string; resource?: { kind: string }; hint?: string; deployment?: { namespace: string } };
+  assert.equal(failure.class, 'image-pull-not-found');
+  assert.match(failure.pod ?? '', /^web-/);
+  assert.equal(failure.container, 'nginx');
+  assert.match(failure.reason ?? '', /^(ErrImagePull|ImagePullBackOff)$/);
+  assert.equal(failure.resource?.kind, 'Pod');
+  assert.equal(failure.deployment?.namespace, namespace);
+  assert.match(failure.hint ?? '', /^kubectl -n \S+ describe pod web-/);
   assert.equal(run.errors.length, 1);
 });

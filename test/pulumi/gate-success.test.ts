@@ -12,6 +12,7 @@ import { nginxArgs } from './harness/fixtures.js';
 test('gate: dependents wait for a successful rollout', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-gate-ok');
   let outcome: string | undefined;
+  let failure: unknown = 'unset';
   let readyWhenDependentCreated: number | undefined;
   const run = await runProgram({
     // What the cluster looked like when the engine got to the dependent ConfigMap.
@@ -27,11 +28,13 @@ test('gate: dependents wait for a successful rollout', async (t) => {
       const web = new k8s.apps.v1.Deployment('web', nginxArgs(namespace, 'nginx:1.19', 3, 'web'));
       const trace = lib.rolloutOf(web)!;
       trace.outcome.apply((o) => (outcome = o));
+      trace.failure.apply((f) => (failure = f));
       new k8s.core.v1.ConfigMap('after', { metadata: { namespace }, data: { a: 'b' } }, { dependsOn: [trace.ready] });
     },
   });
   assert.deepEqual(run.errors, []);
   assert.equal(outcome, 'succeeded');
+  assert.equal(failure, undefined, 'no failure output for a success');
   assert.deepEqual(run.provider.awaits, [], 'skipAwait: the provider stand-in did not wait');
   const live = await clients().apps.readNamespacedDeployment({ name: 'web', namespace });
   assert.equal(live.metadata?.annotations?.['pulumi.com/skipAwait'], 'true');
