@@ -89,18 +89,18 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
     case 'problem': {
       const p = e.problem;
       const container = p.container !== undefined ? ` container ${p.container}` : '';
-      const fails =
-        e.failsAt !== undefined
-          ? e.failsAt <= p.firstSeen
-            ? '; fails the rollout'
-            : `; fails the rollout if it persists ${formatWindow(e.failsAt - p.firstSeen)}`
-          : '';
-      const tolerated = fails && e.tolerated ? ` on more than ${e.tolerated} pod${e.tolerated === 1 ? '' : 's'}` : '';
+      const pods = e.tolerated ? ` on more than ${e.tolerated} pod${e.tolerated === 1 ? '' : 's'}` : '';
+      const window = e.failsAt !== undefined ? e.failsAt - p.firstSeen : undefined;
+      let fails = '';
+      if (window !== undefined && window <= 0) fails = `; fails the rollout${pods}`;
+      // A crash class waits for its restarts: its window may be over by the time it can fail.
+      else if (window !== undefined && e.failsAt! <= e.at) fails = `; persisted past its ${formatWindow(window)} window: fails the rollout${pods}`;
+      else if (window !== undefined) fails = `; fails the rollout if it persists ${formatWindow(window)}${pods}`;
       return {
         subject: `problem/${p.id}`,
         // The raw reason flips (ErrImagePull <-> ImagePullBackOff); the pod line shows it, so it is
         // left out here to keep one line per distinct problem.
-        text: `problem: ${p.object.kind}/${p.object.name}${container}: ${p.explanation}${fails}${tolerated}`,
+        text: `problem: ${p.object.kind}/${p.object.name}${container}: ${p.explanation}${fails}`,
         level: 'warn',
       };
     }

@@ -295,7 +295,7 @@ describe('rollout-trace CLI', () => {
     await create(ns, d);
     const run = await runCli(['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--timeout', '30s', '--tolerate', 'crash-loop=2']);
     assert.equal(run.code, 70, run.stdout + run.stderr);
-    assert.match(run.stdout, /problem: Pod\/api-\S+ container app: .*; fails the rollout if it persists 10s on more than 2 pods\n/);
+    assert.match(run.stdout, /problem: Pod\/api-\S+ container app: .*; (fails the rollout if it persists 10s|persisted past its 10s window: fails the rollout) on more than 2 pods\n/);
     assert.match(run.stdout, new RegExp(`✖ Deployment ${ns}/api: TIMED OUT \\(after 30s\\)`));
     assert.doesNotMatch(run.stdout, /: FAILED/);
   });

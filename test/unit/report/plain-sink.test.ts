@@ -239,6 +239,15 @@ test('plain sink - a problem line says how long it may persist, in the sinks\' o
   assert.match(out, /problem: Pod\/nginx-2-b container nginx: .*; fails the rollout if it persists 2m30s\n/);
 });
 
+test('plain sink - a problem announced after its window (a crash waiting for its restarts) says it fails now', async () => {
+  const p = crashProblem();
+  const out = await render([
+    { deployment: NGINX, at: T0, type: 'started' },
+    { deployment: NGINX, at: p.firstSeen + 12_000, type: 'problem', problem: p, failsAt: p.firstSeen + 10_000 },
+  ]);
+  assert.match(out, /again and again; persisted past its 10s window: fails the rollout\n/);
+});
+
 test('plain sink - a tolerated problem says how many pods may have it', async () => {
   const p = crashProblem();
   const line = async (tolerated: number) =>
