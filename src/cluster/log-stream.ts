@@ -11,11 +11,16 @@ import type { KubeConfig } from '@kubernetes/client-node';
 
 /** Callbacks and limits of {@link followLog}. */
 export interface FollowLogOptions {
-  onLine: (line: string) => void;
+  /** Each line; with `timestamps`, `time` is the kubelet's RFC3339Nano prefix (removed from `line`). */
+  onLine: (line: string, time?: string) => void;
   /** Called once when the stream ends: `error` says why when it did not end cleanly (never after `stop()`). */
   onEnd?: (error?: string) => void;
   /** Lines of history to start with. Default: the whole log of the instance. */
   tailLines?: number;
+  /** Ask for timestamped lines (to resume a broken stream without repeating lines). */
+  timestamps?: boolean;
+  /** Only lines from this second on (RFC3339; the API's `sinceTime` has second precision). */
+  sinceTime?: string;
 }
 
 /** A running log stream. */
@@ -29,10 +34,17 @@ export function followLog(kc: KubeConfig, namespace: string, pod: string, contai
   let ended = false;
   let partial = '';
   let request: http.ClientRequest | undefined;
+  const deliver = (raw: string) => {
+    const line = raw.replace(/\r$/, '');
+    const m = options.timestamps ? /^(\d{4}-\d\d-\d\dT\S+) (.*)$/s.exec(line) : null;
+    if (m) options.onLine(m[2]!, m[1]!);
+    else options.onLine(line);
+  };
   const end = (error?: string) => {
     if (ended) return;
     ended = true;
-    if (partial !== '' && !stopped) options.onLine(partial);
+    // A partial last line of a broken stream is resent whole on resume; a clean end's is final.
+    if (partial !== '' && !stopped && error === undefined) deliver(partial);
     partial = '';
     options.onEnd?.(stopped ? undefined : error);
   };
@@ -40,7 +52,7 @@ export function followLog(kc: KubeConfig, namespace: string, pod: string, contai
     if (stopped) return;
     const lines = (partial + text).split('\n');
     partial = lines.pop() ?? '';
-    for (const line of lines) options.onLine(line.replace(/\r$/, ''));
+    for (const line of lines) deliver(line);
   };
   void open().catch((err: unknown) => end(err instanceof Error ? err.message : String(err)));
 
@@ -51,6 +63,8 @@ export function followLog(kc: KubeConfig, namespace: string, pod: string, contai
     url.searchParams.set('container', container);
     url.searchParams.set('follow', 'true');
     if (options.tailLines !== undefined) url.searchParams.set('tailLines', String(options.tailLines));
+    if (options.timestamps) url.searchParams.set('timestamps', 'true');
+    if (options.sinceTime !== undefined) url.searchParams.set('sinceTime', options.sinceTime);
     const opts: https.RequestOptions = { method: 'GET', headers: {} };
     await kc.applyToHTTPSOptions(opts);
     if (stopped) return end();
@@ -67,6 +81,11 @@ export function followLog(kc: KubeConfig, namespace: string, pod: string, contai
       res.on('data', onText);
       res.on('end', () => end());
       res.on('error', (err) => end(err.message));
+      // A connection cut mid-body: 'aborted' (and 'close' without 'end'), not always 'error'.
+      res.on('aborted', () => end('the connection was cut'));
+      res.on('close', () => {
+        if (!res.complete) end('the connection was cut');
+      });
     });
     request.on('error', (err) => end(err.message));
     request.end();

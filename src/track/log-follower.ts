@@ -17,13 +17,37 @@ export interface LogFollowerSettings {
 
 /** Attempts per instance: a log asked for right at the container start may not be readable yet. */
 const MAX_ATTEMPTS = 3;
+/** Reopenings of a stream cut mid-way (network, apiserver restart) while its instance runs. */
+const MAX_RESUMES = 5;
+
+/** How far an instance's stream got: where a reopened stream picks up without repeating lines. */
+interface Progress {
+  /** Lines received (before filtering), for `maxLines`. */
+  lines: number;
+  /** The latest line's kubelet timestamp, normalized to sort as text. */
+  lastTime?: string;
+  /** Its RFC3339 second, for `sinceTime`. */
+  lastSecond?: string;
+  /** Lines received with exactly `lastTime`. */
+  atLastTime: number;
+  attempts: number;
+  resumes: number;
+}
+
+/** `2026-11-23T08:00:05.12Z` → `2026-11-23T08:00:05.120000000Z` (comparable as text); undefined if not UTC. */
+export function comparableTime(time: string): string | undefined {
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(time);
+  return m ? `${m[1]}.${(m[2] ?? '').padEnd(9, '0')}Z` : undefined;
+}
 
 /** Streams logs of container instances; each instance is streamed once, from its first line. */
 export class LogFollower {
   readonly #streams = new Map<string, LogStream>();
   /** Instances streamed to their end (or given up on). */
   readonly #done = new Set<string>();
-  readonly #attempts = new Map<string, number>();
+  readonly #progress = new Map<string, Progress>();
+  readonly #retries = new Set<NodeJS.Timeout>();
+  #targets: readonly LogTarget[] = [];
   #stopped = false;
 
   constructor(
@@ -33,9 +57,10 @@ export class LogFollower {
     private readonly emit: (target: LogTarget, line: string) => void,
   ) {}
 
-  /** Opens streams for targets not streamed yet, oldest pods first, within `maxStreams`. */
+  /** Opens streams for targets not streamed yet (or cut mid-way), oldest pods first, within `maxStreams`. */
   sync(targets: readonly LogTarget[]): void {
     if (this.#stopped) return;
+    this.#targets = targets;
     for (const t of targets) {
       if (this.#streams.size >= this.settings.maxStreams) return;
       const key = `${t.pod}/${t.container}/${t.instance}`;
@@ -47,6 +72,8 @@ export class LogFollower {
   /** Closes every stream; nothing is emitted afterwards. */
   stop(): void {
     this.#stopped = true;
+    for (const timer of this.#retries) clearTimeout(timer);
+    this.#retries.clear();
     for (const s of this.#streams.values()) s.stop();
     this.#streams.clear();
   }
@@ -56,26 +83,62 @@ export class LogFollower {
   }
 
   #open(key: string, t: LogTarget): void {
-    const attempt = (this.#attempts.get(key) ?? 0) + 1;
-    this.#attempts.set(key, attempt);
-    let count = 0;
+    const progress = this.#progress.get(key) ?? { lines: 0, atLastTime: 0, attempts: 0, resumes: 0 };
+    this.#progress.set(key, progress);
+    progress.attempts++;
+    const resumeAfter = progress.lastTime;
+    let repeatsToSkip = progress.atLastTime;
     const stream = followLog(this.kc, this.namespace, t.pod, t.container, {
-      onLine: (raw) => {
+      timestamps: true,
+      ...(progress.lastSecond !== undefined ? { sinceTime: progress.lastSecond } : {}),
+      onLine: (raw, time) => {
         if (this.#stopped) return;
-        count++;
-        if (count > this.settings.maxLines) {
-          if (count === this.settings.maxLines + 1) this.emit(t, `… later lines of this instance are left out (limit ${this.settings.maxLines} lines)`);
-          return;
+        const at = time !== undefined ? comparableTime(time) : undefined;
+        // A resumed stream starts at the last line's second: skip what was already delivered.
+        if (resumeAfter !== undefined && at !== undefined) {
+          if (at < resumeAfter) return;
+          if (at === resumeAfter && repeatsToSkip > 0) {
+            repeatsToSkip--;
+            return;
+          }
         }
-        const line = this.settings.filter(raw);
-        if (line !== undefined) this.emit(t, line);
+        if (at !== undefined) {
+          if (at === progress.lastTime) progress.atLastTime++;
+          else Object.assign(progress, { lastTime: at, lastSecond: `${at.slice(0, 19)}Z`, atLastTime: 1 });
+        }
+        this.#deliver(t, raw, progress);
       },
       onEnd: (error) => {
         this.#streams.delete(key);
+        if (error === undefined) this.#done.add(key);
         // A refused read (container not started yet, pod gone) is tried again on a later sync.
-        if (error === undefined || count > 0 || attempt >= MAX_ATTEMPTS) this.#done.add(key);
+        else if (progress.lines === 0 && progress.attempts >= MAX_ATTEMPTS) this.#done.add(key);
+        // Cut mid-way while the instance may still run: resume soon, even if the cluster stays quiet.
+        else if (progress.lines > 0 && ++progress.resumes > MAX_RESUMES) this.#done.add(key);
+        else if (progress.lines > 0) this.#retrySoon(progress.resumes * 1000);
       },
     });
     if (!this.#done.has(key)) this.#streams.set(key, stream);
+  }
+
+  #retrySoon(ms: number): void {
+    if (this.#stopped) return;
+    const timer = setTimeout(() => {
+      this.#retries.delete(timer);
+      this.sync(this.#targets);
+    }, ms);
+    timer.unref();
+    this.#retries.add(timer);
+  }
+
+  #deliver(t: LogTarget, raw: string, progress: Progress): void {
+    progress.lines++;
+    const max = this.settings.maxLines;
+    if (progress.lines > max) {
+      if (progress.lines === max + 1) this.emit(t, `… later lines of this instance are left out (limit ${max} lines)`);
+      return;
+    }
+    const line = this.settings.filter(raw);
+    if (line !== undefined) this.emit(t, line);
   }
 }

@@ -20,11 +20,13 @@ export interface Behaviour {
   transientPullFailures: number;
   /** Extra stdout lines (`logs=a|b`). */
   logs: string[];
+  /** Prints `tick N` every this many seconds while running (`tick=1`); 0: never. */
+  tickSeconds: number;
 }
 
 /** Reads the behaviour for `container` from the pod's annotations (a plain container when absent). */
 export function behaviourFor(annotations: Record<string, string> | undefined, container: string): Behaviour {
-  const result: Behaviour = { notReady: false, notLive: false, slowStartSeconds: 0, transientPullFailures: 0, logs: [] };
+  const result: Behaviour = { notReady: false, notLive: false, slowStartSeconds: 0, transientPullFailures: 0, logs: [], tickSeconds: 0 };
   const raw = annotations?.[`${BEHAVIOUR_ANNOTATION_PREFIX}${container}`];
   if (!raw) return result;
   const parts = raw.split(';').map((p) => p.trim()).filter(Boolean);
@@ -68,6 +70,8 @@ export function behaviourFor(annotations: Record<string, string> | undefined, co
         break;
     }
   }
+  const tick = num('tick', 0);
+  if (tick > 0) result.tickSeconds = tick;
   const logs = kv.get('logs');
   if (logs) result.logs = logs.split('|');
   return result;

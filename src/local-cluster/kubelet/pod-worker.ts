@@ -354,6 +354,7 @@ export class PodWorker {
     } else if (c.init) {
       this.timer(c, 300 + (hashNumber(c.name) % 500), () => this.onExit(c, instance, 0, 'Completed', undefined));
     }
+    if (c.behaviour.tickSeconds > 0) this.scheduleTicks(c, instance, c.behaviour.tickSeconds * 1000);
     if (c.init) return;
     if (c.spec.startupProbe) {
       this.timer(c, (c.spec.startupProbe.initialDelaySeconds ?? 0) * 1000 + 100, () => {
@@ -381,6 +382,17 @@ export class PodWorker {
       void this.writeStatus();
     };
     this.timer(c, firstProbe, runProbe);
+  }
+
+  /** `tick=N`: a steady trickle of output (`tick 1`, `tick 2`...) while the instance runs. */
+  private scheduleTicks(c: ContainerRuntime, instance: Instance, periodMs: number): void {
+    let n = 0;
+    const tick = (): void => {
+      if (instance.finishedAt || this.terminating) return;
+      appendLogs(instance, [`tick ${++n}`]);
+      this.timer(c, periodMs, tick);
+    };
+    this.timer(c, periodMs, tick);
   }
 
   /** `not-live`: the liveness probe fails failureThreshold times, then the kubelet kills the container. */

@@ -50,4 +50,6 @@ test('behaviour annotations parse into the documented behaviours', () => {
   assert.deepEqual(b.logs, ['a', 'b']);
   assert.equal(behaviourFor({ 'sim.rollout-trace.dev/app': 'oom' }, 'app').exit?.code, 137);
   assert.equal(behaviourFor({}, 'app').exit, undefined);
+  assert.equal(behaviourFor({ 'sim.rollout-trace.dev/app': 'tick=0.5' }, 'app').tickSeconds, 0.5);
+  assert.equal(behaviourFor({}, 'app').tickSeconds, 0);
 });

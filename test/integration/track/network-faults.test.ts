@@ -139,4 +139,26 @@ describe('reconnect with back-off through network faults', { concurrency: true }
     assert.ok(sum(after.opened) > sum(before.opened), 're-watched');
     assert.equal(sum(after.lists), sum(before.lists), 'an inactivity timeout re-watches from the resourceVersion (no re-list)');
   });
+
+  it('(d) a live log stream cut by a reset resumes where it stopped: no line lost, none repeated', async (t) => {
+    const ns = await namespaceFor(t, 'net-logs');
+    const { proxy, kc } = await proxied(t);
+    // Prints `tick N` every 0.5 s; ready only after 120 s, so the rollout stays open for the test.
+    const readinessProbe = { httpGet: { path: '/ready', port: 80 }, initialDelaySeconds: 120 };
+    await createDeployment(ns, 'ticker', { behaviour: { app: 'tick=0.5' }, container: { readinessProbe } });
+    const tracking = trackRolloutWith({ name: 'ticker', namespace: ns, kubeconfig: kc, timeoutSeconds: 90, logs: { follow: true } }, {});
+    const events: RolloutEvent[] = [];
+    tracking.subscribe((e) => events.push(e));
+    const ticks = () => events.flatMap((e) => (e.type === 'log' && /^tick \d+$/.test(e.line) ? [Number(e.line.slice(5))] : []));
+    await waitUntil(() => ticks().length >= 4, { what: '4 ticks streamed', timeoutMs: 45_000 });
+    const cut = ticks().length;
+    const reset = proxy.resetAll();
+    await waitUntil(() => ticks().length >= cut + 6, { what: 'ticks streamed after the reset', timeoutMs: 30_000 });
+    tracking.stop('test done');
+    await tracking.verdict;
+    const seen = ticks();
+    t.diagnostic(`${reset} connections reset after tick ${cut}; ${seen.length} ticks streamed in all`);
+    assert.ok(reset >= 1);
+    assert.deepEqual(seen, seen.map((_, i) => i + 1), 'every tick once, in order, across the cut');
+  });
 });
