@@ -17,6 +17,8 @@ export class LogLines {
   readonly #waitingTexts = new Map<string, Set<string>>();
   /** `ready/desired` of each Deployment's new ReplicaSet as last printed. */
   readonly #newReplicaSetCounts = new Map<string, string>();
+  /** Per `deployment\0gist`: the pod whose problem or warning first said it (this revision). */
+  readonly #firstPod = new Map<string, string>();
 
   /** The line to print for `e`, or undefined when it would only repeat what the log says. */
   next(key: string, e: RolloutEvent): EventLine | undefined {
@@ -26,10 +28,44 @@ export class LogLines {
     // A log says what it says: a repeated line is the application's, not a repeated state.
     if (e.type === 'log') return line;
     const memo = `${key}\u0000${line.subject}`;
-    if (this.#lastText.get(memo) === line.text) return undefined;
-    if (this.#isWaitingCycle(memo, e, line.text)) return undefined;
-    this.#lastText.set(memo, line.text);
-    return line;
+    const shown = this.#sameAsEarlierPod(key, e, line);
+    if (this.#lastText.get(memo) === shown.text) return undefined;
+    if (this.#isWaitingCycle(memo, e, shown.text)) return undefined;
+    this.#lastText.set(memo, shown.text);
+    return shown;
+  }
+
+  /**
+   * Every pod of a ReplicaSet usually fails the same way (a missing volume, a bad image): the
+   * first pod's problem or warning is printed whole, the others' as `same as Pod/<first>`, so
+   * a 10-replica failure stays readable. A new revision starts over.
+   */
+  #sameAsEarlierPod(key: string, e: RolloutEvent, line: EventLine): EventLine {
+    if (e.type === 'revision') {
+      for (const k of [...this.#firstPod.keys()]) if (k.startsWith(`${key}\u0000`)) this.#firstPod.delete(k);
+      return line;
+    }
+    let pod: string;
+    let gist: string;
+    let text: (first: string) => string;
+    if (e.type === 'problem' && e.problem.object.kind === 'Pod') {
+      const p = e.problem;
+      pod = p.object.name;
+      const subject = `Pod/${pod}${p.container !== undefined ? ` container ${p.container}` : ''}`;
+      if (!line.text.startsWith(`problem: ${subject}`)) return line;
+      gist = `problem\u0000${p.class}\u0000${p.container ?? ''}\u0000${line.text.slice(`problem: ${subject}`.length)}`;
+      text = (first) => `problem: ${subject}: same as Pod/${first}`;
+    } else if (e.type === 'k8s-event' && e.event.type === 'Warning' && e.event.object.startsWith('Pod/')) {
+      pod = e.event.object.slice('Pod/'.length);
+      gist = `event\u0000${e.event.reason}\u0000${e.event.message.split(pod).join('\u0001')}`;
+      text = (first) => `event [Pod/${pod}] ${e.event.reason}: same as [Pod/${first}]`;
+    } else {
+      return line;
+    }
+    const at = `${key}\u0000${gist}`;
+    const first = this.#firstPod.get(at);
+    if (first === undefined) this.#firstPod.set(at, pod);
+    return first === undefined || first === pod ? line : { ...line, text: text(first) };
   }
 
   /**

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { createSink, PlainSink, type SinkTimers } from '../../../src/report/index.js';
 import type { RolloutEvent } from '../../../src/core/types.js';
-import { crashProblem, failedRollout, NGINX, successfulRollout, T0 } from './fixtures.js';
+import { crashProblem, failedRollout, imageProblem, NGINX, successfulRollout, T0 } from './fixtures.js';
 
 function capture(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
@@ -65,6 +65,41 @@ test('plain sink - the kubelet\'s bare echo events are left out, Normal events t
   const out = await render([started!, pod!, { ...d, type: 'k8s-event', event: echo }, { ...d, type: 'k8s-event', event: normal }]);
   assert.doesNotMatch(out, /Error: ErrImagePull|Pulling image/);
   assert.match(out, /waiting - ErrImagePull/);
+});
+
+test('plain sink - pods failing the same way: the first is printed whole, the others as "same as"; a new revision starts over', async () => {
+  const d = { deployment: NGINX };
+  const mount = (pod: string): RolloutEvent => ({
+    ...d,
+    at: T0 + 1000,
+    type: 'k8s-event',
+    event: { type: 'Warning', reason: 'FailedMount', message: 'MountVolume.SetUp failed for volume "config" : configmap "web-config" not found', object: `Pod/${pod}`, count: 1, lastSeen: '' },
+  });
+  const problem = (pod: string, at = T0 + 2000): RolloutEvent => {
+    const p = imageProblem(pod);
+    return { ...d, at, type: 'problem', problem: { ...p, firstSeen: at }, failsAt: at + 10_000 };
+  };
+  const revision = (r: string): RolloutEvent => ({ ...d, at: T0 + 5000, type: 'revision', revision: r, change: 'new' });
+  const out = await render([
+    { ...d, at: T0, type: 'started' },
+    mount('nginx-2-a'), mount('nginx-2-b'), mount('nginx-2-c'),
+    problem('nginx-2-a'), problem('nginx-2-b'), problem('nginx-2-c'),
+    revision('3'),
+    problem('nginx-3-x', T0 + 6000), problem('nginx-3-y', T0 + 6000),
+  ]);
+  const bodies = out.trimEnd().split('\n').map((l) => l.slice(9));
+  assert.deepEqual(bodies.filter((l) => l.includes('FailedMount')), [
+    'demo/nginx event [Pod/nginx-2-a] FailedMount: MountVolume.SetUp failed for volume "config" : configmap "web-config" not found',
+    'demo/nginx event [Pod/nginx-2-b] FailedMount: same as [Pod/nginx-2-a]',
+    'demo/nginx event [Pod/nginx-2-c] FailedMount: same as [Pod/nginx-2-a]',
+  ]);
+  assert.deepEqual(bodies.filter((l) => l.includes('problem:')), [
+    'demo/nginx problem: Pod/nginx-2-a container nginx: image "nginx:nonexistent" does not exist in its registry; fails the rollout if it persists 10s',
+    'demo/nginx problem: Pod/nginx-2-b container nginx: same as Pod/nginx-2-a',
+    'demo/nginx problem: Pod/nginx-2-c container nginx: same as Pod/nginx-2-a',
+    'demo/nginx problem: Pod/nginx-3-x container nginx: image "nginx:nonexistent" does not exist in its registry; fails the rollout if it persists 10s',
+    'demo/nginx problem: Pod/nginx-3-y container nginx: same as Pod/nginx-3-x',
+  ]);
 });
 
 test('plain sink - several Deployments interleave, each line names its own', async () => {
