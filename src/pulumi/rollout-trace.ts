@@ -158,9 +158,14 @@ export class RolloutTrace extends pulumi.ComponentResource {
   /** Lines already sent: like the provider's de-duplicating logger, each line is logged once. */
   private readonly said = new Set<string>();
 
-  private say(line: StatusLine, ephemeral = true): void {
+  /**
+   * Logs a line on this component's row. `fromTracker` lines were already chosen by LogLines (one
+   * per state change; an application's repeated log line is news): they are never dropped here.
+   * Other lines (preview, summaries) are said once.
+   */
+  private say(line: StatusLine, ephemeral = true, fromTracker = false): void {
     const key = `${line.severity}\u0000${ephemeral}\u0000${line.text}`;
-    if (this.said.has(key)) return;
+    if (!fromTracker && this.said.has(key)) return;
     this.said.add(key);
     const log = line.severity === 'warn' ? pulumi.log.warn : pulumi.log.info;
     const sent = log(line.text, this, undefined, ephemeral).catch(() => undefined);
@@ -305,7 +310,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       const lines = new StatusLines();
       const unsubscribe = tracking.subscribe((e) => {
         const line = lines.next(e);
-        if (line) this.say(line);
+        if (line) this.say(line, true, true);
       });
       if (!gate) this.stopWhenProviderFinishes(tracking, deploymentP, args.settleSeconds ?? 30);
       const verdict = await tracking.verdict;
