@@ -300,6 +300,28 @@ describe('rollout-trace CLI', () => {
     assert.doesNotMatch(run.stdout, /: FAILED/);
   });
 
+  test('three pods missing the same ConfigMap volume: one whole problem and warning, the others "same as"', async (t) => {
+    const ns = await withNamespace(t, 'cli-same-as');
+    const d = deployment('web', 'nginx:1.15-alpine', {}, 3);
+    d.spec!.template.spec!.volumes = [{ name: 'config', configMap: { name: 'web-config' } }];
+    d.spec!.template.spec!.containers[0]!.volumeMounts = [{ name: 'config', mountPath: '/etc/web' }];
+    await create(ns, d);
+    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain']);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const live = run.stdout.slice(0, run.stdout.indexOf('✖'));
+    const problems = live.split('\n').filter((l) => / problem: Pod\//.test(l));
+    const podOf = (l: string) => /problem: Pod\/(web-\S+?):/.exec(l)![1]!;
+    assert.equal(new Set(problems.map(podOf)).size, 3, live);
+    const whole = new Set(problems.filter((l) => /volume "config" cannot be mounted: ConfigMap "web-config" does not exist/.test(l)).map(podOf));
+    assert.equal(whole.size, 1, live);
+    const [first] = [...whole];
+    assert.equal(new Set(problems.filter((l) => l.endsWith(`: same as Pod/${first}`)).map(podOf)).size, 2, live);
+    const mounts = live.split('\n').filter((l) => / event \[Pod\/web-\S+\] FailedMount: /.test(l));
+    assert.equal(mounts.filter((l) => /configmap "web-config" not found/.test(l)).length, 1, live);
+    assert.ok(mounts.slice(1).every((l) => /FailedMount: same as \[Pod\/web-\S+\]$/.test(l)), live);
+    assert.match(run.stdout, /also on {6}Pod\/web-\S+, Pod\/web-\S+/, 'the summary still names every pod');
+  });
+
   test('an unknown Deployment exits 3 with a paragraph listing what exists', async (t) => {
     const ns = await withNamespace(t, 'cli-missing');
     await create(ns, deployment('real', 'nginx:1.15-alpine', {}, 1));
