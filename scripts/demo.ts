@@ -1,10 +1,11 @@
 /**
- * `npm run demo`: replays the kubespy articles (the seeds) against the embedded control plane and
- * shows what rollout-trace prints for each scene:
- *   1. deploy nginx (revision 1)             4. relabel a pod: orphaned and replaced
- *   2. roll out nginx:1.12-alpine (the three  5. a broken rollout: nonexistent image tag
- *      phases of a rollout)                   6. a pod whose volume does not exist
- *   3. kill a pod: the ReplicaSet replaces it
+ * `npm run demo`: replays the seed articles against the embedded control plane and shows what
+ * rollout-trace prints for each scene:
+ *   1. deploy nginx (revision 1)             5. a broken rollout: nonexistent image tag
+ *   2. roll out nginx:1.12-alpine (the three  6. roll it back (kubectl rollout undo)
+ *      phases of a rollout)                   7. a pod whose volume does not exist
+ *   3. kill a pod: the ReplicaSet replaces it 8. a crashing app, its logs streamed live
+ *   4. relabel a pod: orphaned and replaced
  * The CLI runs as a subprocess, exactly as a user would run it (`-o plain` when stdout is not a
  * terminal). The cluster is stopped at the end, on Ctrl-C and on failure.
  */
@@ -27,10 +28,12 @@ function say(text: string): void {
   process.stdout.write(`${text}\n`);
 }
 
+const SCENES = 8;
+
 function scene(n: number, title: string, narrative: string[]): void {
   const line = '─'.repeat(Math.max(10, 72 - title.length - 12));
   say('');
-  say(bold(`── Scene ${n}/7: ${title} ${line}`));
+  say(bold(`── Scene ${n}/${SCENES}: ${title} ${line}`));
   for (const l of narrative) say(dim(`   ${l}`));
   say('');
 }
@@ -173,7 +176,18 @@ async function main(): Promise<void> {
   });
   await rolloutTrace(['nginx'], kubeconfig);
 
-  scene(6, 'a volume that does not exist', [
+  scene(6, 'roll back (kubectl rollout undo)', [
+    'From the Deployment controller article: "you can rollback a deployment with kubectl rollout undo".',
+    'The template of revision 2 comes back: the controller scales its old ReplicaSet up again (as revision 4)',
+    'and the broken one down. rollout-trace reports the rollback and waits for it like any rollout.',
+  ]);
+  const beforeUndo = (await apps.readNamespacedDeployment({ name: 'nginx', namespace: NS })).metadata!.generation!;
+  say(dim('(once rollout-trace has started, the demo runs: kubectl rollout undo deployment/nginx)'));
+  await rolloutTrace(['nginx', '--min-generation', String(beforeUndo + 1)], kubeconfig, {
+    afterStart: () => rolloutUndo(apps, 'nginx'),
+  });
+
+  scene(7, 'a volume that does not exist', [
     'Part 1\'s other exercise: "add a volume that doesn\'t exist". The pod mounts a ConfigMap that was',
     'never created; the kubelet cannot mount it, so the container never starts.',
   ]);
@@ -183,7 +197,7 @@ async function main(): Promise<void> {
   await apps.createNamespacedDeployment({ namespace: NS, body: web });
   await rolloutTrace(['web'], kubeconfig);
 
-  scene(7, 'a crashing app, its logs streamed live', [
+  scene(8, 'a crashing app, its logs streamed live', [
     'Part 1\'s third exercise: a container that exits. With --follow-logs the new pods\' output streams',
     'into the log while it happens (secrets masked), and the summary keeps the crashed instance\'s last lines.',
   ]);
@@ -213,6 +227,23 @@ async function updateDeployment(apps: AppsV1Api, name: string, change: (d: V1Dep
       if (attempt >= 5 || (err as { code?: number }).code !== 409) throw err;
     }
   }
+}
+
+/** What `kubectl rollout undo` does: put the previous revision's pod template back. */
+async function rolloutUndo(apps: AppsV1Api, name: string): Promise<void> {
+  const d = await apps.readNamespacedDeployment({ name, namespace: NS });
+  const revision = (o: { metadata?: { annotations?: Record<string, string> } }) => Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+  const current = revision(d);
+  const owned = (await apps.listNamespacedReplicaSet({ namespace: NS })).items.filter((rs) =>
+    rs.metadata?.ownerReferences?.some((o) => o.uid === d.metadata?.uid),
+  );
+  const previous = owned.filter((rs) => revision(rs) < current).sort((a, b) => revision(b) - revision(a))[0];
+  if (!previous?.spec?.template) throw new Error(`no revision of ${name} before ${current} to roll back to`);
+  const template = structuredClone(previous.spec.template);
+  delete template.metadata?.labels?.['pod-template-hash'];
+  await updateDeployment(apps, name, (live) => {
+    live.spec!.template = template;
+  });
 }
 
 async function somePod(core: CoreV1Api, app: string): Promise<string> {

@@ -31,6 +31,21 @@ function isRollback(state: RolloutState, memo: EmittedMemo, revision: string): b
   });
 }
 
+/**
+ * The older revision whose pod template `revision` brings back, if any: the controller re-uses
+ * that ReplicaSet and lists its earlier revisions in `revision-history` (or has not bumped it yet).
+ */
+function restoredRevision(state: RolloutState, revision: string): string | undefined {
+  const template = stableJson(state.deployment?.spec?.template?.spec);
+  for (const rs of ownedReplicaSets(state)) {
+    if (stableJson(rs.spec?.template?.spec) !== template) continue;
+    const history = rs.metadata?.annotations?.[REVISION_HISTORY_ANNOTATION]?.split(',') ?? [];
+    const older = [...history, revisionOf(rs)].map((r) => r.trim()).filter((r) => r !== '' && Number(r) < Number(revision));
+    if (older.length > 0) return older.sort((a, b) => Number(a) - Number(b)).at(-1);
+  }
+  return undefined;
+}
+
 /** revision / superseded. */
 export function emitRevision(state: RolloutState, memo: EmittedMemo, emit: Emit): void {
   const rev = revisionOf(state.deployment);
@@ -39,7 +54,8 @@ export function emitRevision(state: RolloutState, memo: EmittedMemo, emit: Emit)
   const previous = memo.revision ?? (base !== undefined && base !== rev ? base : undefined);
   if (memo.revision !== undefined) emit({ type: 'superseded', revision: memo.revision, by: rev });
   const change = previous === undefined ? 'initial' : isRollback(state, memo, rev) ? 'rollback' : 'new';
-  emit({ type: 'revision', revision: rev, ...(previous !== undefined ? { previous } : {}), change });
+  const restores = change === 'new' ? undefined : restoredRevision(state, rev);
+  emit({ type: 'revision', revision: rev, ...(previous !== undefined ? { previous } : {}), change, ...(restores !== undefined ? { restores } : {}) });
   memo.revision = rev;
   memo.oldReplicas = {};
 }

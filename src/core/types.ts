@@ -328,6 +328,8 @@ export type RolloutEvent = EventBase &
         previous?: string;
         /** initial: first seen; new: template change; rollback: an older template returned. */
         change: 'initial' | 'new' | 'rollback';
+        /** The older revision whose pod template this one brings back (a rollback, also when first seen). */
+        restores?: string;
       }
     | { type: 'superseded'; revision: string; by: string }
     | { type: 'phase'; phase: RolloutPhase; message: string }

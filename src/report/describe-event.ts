@@ -22,12 +22,13 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
     case 'waiting':
       return { subject: 'waiting', text: `waiting: ${e.message}`, level: 'info' };
     case 'revision': {
+      const restores = e.restores !== undefined ? `the template of revision ${e.restores}` : undefined;
       const text =
         e.change === 'initial'
-          ? `revision ${e.revision}`
+          ? `revision ${e.revision}${restores ? ` (a rollback: ${restores})` : ''}`
           : e.change === 'new'
             ? `new revision ${e.revision}${e.previous !== undefined ? ` (was ${e.previous})` : ''}: rollout started`
-            : `rollback to revision ${e.revision}${e.previous !== undefined ? ` (was ${e.previous})` : ''}`;
+            : `rollback to revision ${e.revision}${e.previous !== undefined ? ` (was ${e.previous})` : ''}${restores ? `: ${restores}` : ''}`;
       return { subject: 'revision', text, level: 'info' };
     }
     case 'superseded':

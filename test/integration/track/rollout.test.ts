@@ -130,7 +130,7 @@ describe('rollout scenarios', { concurrency: true }, () => {
     t.diagnostic(describeVerdict(r));
     assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
     assert.equal(r.verdict.revision, '3');
-    assert.ok(r.of('revision').some((e) => e.revision === '3' && e.change === 'rollback'), JSON.stringify(r.of('revision')));
+    assert.ok(r.of('revision').some((e) => e.revision === '3' && e.change === 'rollback' && e.restores === '1'), JSON.stringify(r.of('revision')));
   });
 
   it('superseded: a newer revision replaces the one being rolled out', async (t) => {

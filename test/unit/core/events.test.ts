@@ -135,7 +135,20 @@ describe('revisions', () => {
       [up('ReplicaSet', back), up('ReplicaSet', rs2(3, 3)), up('Deployment', deployment({ revision: '3', generation: 3, conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-1')] }))],
       { baselineRevision: '2', minGeneration: 3 },
     );
-    assert.deepEqual(ofType(events, 'revision').map((e) => [e.revision, e.previous, e.change]), [['3', '2', 'rollback']]);
+    assert.deepEqual(ofType(events, 'revision').map((e) => [e.revision, e.previous, e.change, e.restores]), [['3', '2', 'rollback', '1']]);
+  });
+
+  it('a rollback first seen after the fact (traced from its generation) still names the template it restores', () => {
+    const back = replicaSet({ name: 'web-1', revision: '3', ready: 3, history: '1' });
+    const { events } = run([up('ReplicaSet', back), up('ReplicaSet', rs2(0, 0)), up('Deployment', deployment({ revision: '3', generation: 3, conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-1')] }))], {
+      minGeneration: 3,
+    });
+    assert.deepEqual(ofType(events, 'revision').map((e) => [e.revision, e.change, e.restores]), [['3', 'initial', '1']]);
+  });
+
+  it('a plain new revision restores nothing', () => {
+    const { events } = run([up('ReplicaSet', rs1(3)), up('ReplicaSet', rs2(1, 0)), up('Deployment', d2(), 1)], UPDATE);
+    assert.deepEqual(ofType(events, 'revision').map((e) => [e.revision, e.change, e.restores]), [['2', 'new', undefined]]);
   });
 
   it('a newer revision while one is in progress supersedes it', () => {

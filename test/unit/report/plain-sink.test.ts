@@ -102,6 +102,17 @@ test('plain sink - pods failing the same way: the first is printed whole, the ot
   ]);
 });
 
+test('plain sink - a rollback names the revision whose template it brings back', async () => {
+  const d = { deployment: NGINX, at: T0 };
+  const out = await render([
+    { ...d, type: 'started' },
+    { ...d, type: 'revision', revision: '4', change: 'initial', restores: '2' },
+    { ...d, type: 'revision', revision: '6', previous: '5', change: 'rollback', restores: '4' },
+  ]);
+  assert.match(out, / revision 4 \(a rollback: the template of revision 2\)\n/);
+  assert.match(out, / rollback to revision 6 \(was 5\): the template of revision 4\n/);
+});
+
 test('plain sink - several Deployments interleave, each line names its own', async () => {
   const a = successfulRollout({ namespace: 'demo', name: 'api' });
   const b = successfulRollout({ namespace: 'demo', name: 'web' });
