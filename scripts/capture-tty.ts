@@ -24,7 +24,6 @@ const MOMENTS: Moment[] = [
   { title: 'scene 3, --watch-for after the verdict: a killed pod terminates, its replacement is created', matches: (f) => /watching for changes/.test(f) && /✗ .* terminating/.test(f) && /◔|pending/.test(f) },
   { title: 'scene 4, --watch-for: a relabeled pod was released (orphaned) and is being replaced', matches: (f) => /watching for changes/.test(f) && /orphaned/.test(f) },
   { title: 'scene 5: a pod with a problem gets the ⚠ marker and the cause in plain words', matches: (f) => /revision 3/.test(f) && /⚠ nginx-/.test(f) },
-  { title: 'scene 6: rolling back: the revision-2 template returns as revision 4, the broken ReplicaSet drains', matches: (f) => /revision 4/.test(f) && /\(old, revision 3\)/.test(f) && /ReplicaSet/.test(f) },
   { title: 'scene 7: every pod of the new ReplicaSet waits on a ConfigMap volume that does not exist', matches: (f) => /Deployment rollout-trace-demo\/web/.test(f) && (f.match(/⚠ web-/g) ?? []).length >= 3 },
   { title: 'scene 8: a crashing app, its latest log line under its pod (--follow-logs)', matches: (f) => /Deployment rollout-trace-demo\/api/.test(f) && /› [\w-]+: /.test(f) },
 ];

@@ -178,8 +178,8 @@ async function main(): Promise<void> {
 
   scene(6, 'roll back (kubectl rollout undo)', [
     'From the Deployment controller article: "you can rollback a deployment with kubectl rollout undo".',
-    'The template of revision 2 comes back: the controller scales its old ReplicaSet up again (as revision 4)',
-    'and the broken one down. rollout-trace reports the rollback and waits for it like any rollout.',
+    'The template of revision 2 comes back as revision 4: the controller re-uses revision 2\'s ReplicaSet (its',
+    'pods never stopped: maxUnavailable is 0) and scales the broken one down. rollout-trace names the rollback.',
   ]);
   const beforeUndo = (await apps.readNamespacedDeployment({ name: 'nginx', namespace: NS })).metadata!.generation!;
   say(dim('(once rollout-trace has started, the demo runs: kubectl rollout undo deployment/nginx)'));

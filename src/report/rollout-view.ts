@@ -25,6 +25,8 @@ export interface DeploymentView {
   namespace: string;
   name: string;
   revision?: string;
+  /** The older revision whose template `revision` brings back (a rollback). */
+  restores?: string;
   phase?: RolloutPhase;
   phaseMessage?: string;
   progress?: { desired: number; ready: number; updated: number; available: number; message: string };
@@ -82,6 +84,7 @@ export class RolloutView {
         break;
       case 'revision':
         v.revision = e.revision;
+        v.restores = e.restores;
         v.waiting = undefined;
         break;
       case 'phase':

@@ -36,7 +36,7 @@ const STATE_MARK: Record<PodState, string> = {
 /** The header line: `Deployment ns/name · revision N · phase`. */
 export function treeHeader(v: DeploymentView, c: Palette): string {
   const parts = [`Deployment ${c.bold(v.key)}`];
-  if (v.revision !== undefined) parts.push(`revision ${v.revision}`);
+  if (v.revision !== undefined) parts.push(`revision ${v.revision}${v.restores !== undefined ? ` (rollback to revision ${v.restores}'s template)` : ''}`);
   if (v.paused) parts.push(c.yellow('paused'));
   if (v.verdict && v.watchingAfterVerdict) parts.push(c.cyan('watching for changes'));
   else if (v.phase !== undefined) parts.push(phaseLabel(v.phase));

@@ -141,3 +141,12 @@ test('tty sink - a streamed log line shows under its pod, the latest one only, c
     await sink.close();
   }
 });
+
+test('tty sink - a rollback says in the header whose template came back', async () => {
+  const stream = new FakeTty();
+  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' } });
+  const events = successfulRollout().map((e) => (e.type === 'revision' ? { ...e, revision: '4', change: 'initial' as const, restores: '2' } : e));
+  for (const e of events) sink.write(e);
+  await sink.close();
+  assert.equal(screen(stream.output)[0], "Deployment demo/nginx · revision 4 (rollback to revision 2's template) · complete");
+});
