@@ -106,7 +106,7 @@ function nginxDeployment(name: string, image: string): V1Deployment {
 }
 
 async function main(): Promise<void> {
-  say(bold('rollout-trace demo: the kubespy articles, replayed on an embedded Kubernetes 1.20 control plane'));
+  say(bold('rollout-trace demo: the seed articles (kubespy, the Deployment controller), replayed on an embedded Kubernetes 1.20 control plane'));
   say(dim('Starting etcd, kube-apiserver, controller-manager, scheduler and the simulated kubelet...'));
   cluster = await startLocalCluster({ log: (l) => process.stderr.write(dim(`   ${l}`) + '\n') });
   const kc = cluster.kubeConfig;
