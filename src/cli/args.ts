@@ -20,7 +20,10 @@ export class UsageError extends Error {
 /** What `rollout-trace deploy ...` was asked to do. */
 export interface CliOptions {
   command: 'deploy';
+  /** The Deployments to trace; empty when `selector` picks them. */
   names: string[];
+  /** A label selector (`-l`) choosing the Deployments instead of names. */
+  selector?: string;
   namespace?: string;
   context?: string;
   kubeconfig?: string;
@@ -45,6 +48,7 @@ export type ParsedArgs = { kind: 'run'; options: CliOptions } | { kind: 'help' }
 
 const OPTIONS = {
   namespace: { type: 'string', short: 'n' },
+  selector: { type: 'string', short: 'l' },
   context: { type: 'string' },
   kubeconfig: { type: 'string' },
   timeout: { type: 'string' },
@@ -96,7 +100,14 @@ export function parseCli(argv: string[]): ParsedArgs {
   if (command === 'help') return { kind: 'help' };
   const normalized = ['deploy', 'deployment', 'deployments', 'deployment.apps'].includes(command) ? 'deploy' : undefined;
   if (normalized === undefined) throw new UsageError(`unknown command "${command}"; the only command is "deploy" (rollout-trace deploy NAME [NAME...]).`);
-  if (names.length === 0) throw new UsageError('no Deployment named; usage: rollout-trace deploy NAME [NAME...] (for example: rollout-trace deploy nginx -n web).');
+  const selector = values.selector;
+  if (selector !== undefined && selector.trim() === '') throw new UsageError('--selector (-l) is empty; give a label selector such as -l app=web or -l "tier in (web,api)".');
+  if (selector !== undefined && names.length > 0) {
+    throw new UsageError(`give Deployment names or a label selector, not both (names ${names.join(', ')} and -l ${JSON.stringify(selector)}).`);
+  }
+  if (names.length === 0 && selector === undefined) {
+    throw new UsageError('no Deployment named; usage: rollout-trace deploy NAME [NAME...] or rollout-trace deploy -l SELECTOR (for example: rollout-trace deploy nginx -n web).');
+  }
   // Names and the namespace are validated by the tracker (resolveTrackOptions), so the CLI rejects
   // exactly what the library rejects, with the same wording.
   const cleaned = names.map((n) => n.replace(/^deployments?(\.apps)?\//, ''));
@@ -154,6 +165,7 @@ export function parseCli(argv: string[]): ParsedArgs {
     options: {
       command: 'deploy',
       names: [...new Set(cleaned)],
+      ...(selector !== undefined ? { selector } : {}),
       namespace: values.namespace,
       context: values.context,
       kubeconfig: values.kubeconfig,

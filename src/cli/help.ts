@@ -7,6 +7,7 @@ export function helpText(): string {
 
 Usage:
   rollout-trace deploy NAME [NAME...] [flags]
+  rollout-trace deploy -l SELECTOR [flags]
 
 Watches each Deployment, its ReplicaSets, Pods and Events until the rollout succeeds (Pulumi's
 exact success predicate), fails (a failing pod is diagnosed within seconds), or times out. Prints
@@ -15,6 +16,7 @@ the failing pod/container, the reason in plain words, last log lines, events and
 
 Flags:
   -n, --namespace NS        namespace (default: the kubeconfig context's, else "default")
+  -l, --selector SELECTOR   trace every Deployment of the namespace matching this label selector
       --context NAME        kubeconfig context to use
       --kubeconfig PATH     kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)
       --timeout DURATION    give up after DURATION (90s, 5m, 1m30s or seconds; default 10m, Pulumi's)
@@ -66,6 +68,7 @@ Environment:
 Examples:
   rollout-trace deploy nginx -n web
   kubectl apply -f app.yaml && rollout-trace deploy api worker -n prod --timeout 5m
+  kubectl apply -k overlays/prod && rollout-trace deploy -l app.kubernetes.io/part-of=shop -n prod
   rollout-trace deploy nginx --fail-after crash-loop=60s --warn-only readiness-probe
   rollout-trace deploy nginx -o json | jq -c 'select(.type=="verdict") | .verdict.outcome'
   rollout-trace deploy nginx --watch          # then kubectl delete pod ... in another terminal

@@ -64,9 +64,10 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<E
   }
 }
 
-async function trace(options: CliOptions, io: CliIo): Promise<ExitCode> {
+async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   // Loaded lazily so --help and usage errors answer instantly, without client-node's start-up.
   const { trackRollouts, resolveTrackOptions } = await import('../track/index.js');
+  const options = asked.selector !== undefined ? await selected(asked, io, resolveTrackOptions) : asked;
   const common = {
     ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
     ...(options.noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds: options.noProgressTimeoutSeconds } : {}),
@@ -126,6 +127,23 @@ async function trace(options: CliOptions, io: CliIo): Promise<ExitCode> {
   } finally {
     removeInterrupt();
   }
+}
+
+/**
+ * `-l SELECTOR`: the Deployments it matches become the names (said on stderr, so a CI log shows
+ * what was traced). The kubeconfig and namespace are resolved and validated as for named ones.
+ */
+async function selected(
+  options: CliOptions,
+  io: CliIo,
+  resolve: typeof import('../track/index.js').resolveTrackOptions,
+): Promise<CliOptions> {
+  const { deploymentsMatching } = await import('../cluster/index.js');
+  // Any valid name: only the kubeconfig, context and namespace are used from it.
+  const { kc, namespace } = resolve({ name: 'selector', namespace: options.namespace, kubeconfig: options.kubeconfig, context: options.context });
+  const names = await deploymentsMatching(kc, namespace, options.selector!);
+  io.stderr.write(`rollout-trace: -l ${options.selector} selects ${names.length} Deployment${names.length === 1 ? '' : 's'} in ${namespace}: ${names.join(', ')}\n`);
+  return { ...options, names };
 }
 
 async function followAfterVerdict(

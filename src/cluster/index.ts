@@ -13,4 +13,5 @@ export {
 } from './namespace-source.js';
 export { fetchLogTail, type LogTailOptions } from './logs.js';
 export { checkReachable } from './reachability.js';
+export { deploymentsMatching } from './select.js';
 export { Backoff, type BackoffOptions } from './backoff.js';

@@ -322,6 +322,32 @@ describe('rollout-trace CLI', () => {
     assert.match(run.stdout, /also on {6}Pod\/web-\S+, Pod\/web-\S+/, 'the summary still names every pod');
   });
 
+  test('-l SELECTOR traces every matching Deployment (names on stderr); no match exits 3, a bad selector 2', async (t) => {
+    const ns = await withNamespace(t, 'cli-selector');
+    const labelled = (name: string, tier: string) => {
+      const d = deployment(name, 'nginx:1.15-alpine', {}, 1);
+      d.metadata!.labels = { ...d.metadata!.labels, tier };
+      return d;
+    };
+    await create(ns, labelled('web', 'front'));
+    await create(ns, labelled('api', 'front'));
+    await create(ns, labelled('db', 'back'));
+    const base = ['deploy', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain'];
+    const run = await runCli([...base, '-l', 'tier=front']);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.equal(run.stderr, `rollout-trace: -l tier=front selects 2 Deployments in ${ns}: api, web\n`);
+    assert.match(run.stdout, new RegExp(`✔ Deployment ${ns}/web: SUCCEEDED`));
+    assert.match(run.stdout, new RegExp(`✔ Deployment ${ns}/api: SUCCEEDED`));
+    assert.doesNotMatch(run.stdout, new RegExp(`${ns}/db`));
+    const none = await runCli([...base, '-l', 'tier=nothing']);
+    assert.equal(none.code, 3, none.stdout + none.stderr);
+    assert.match(none.stderr, new RegExp(`^rollout-trace: No Deployment in namespace "${ns}" .* matches the label selector "tier=nothing"\\. See their labels with: kubectl -n ${ns} get deployments --show-labels\n$`));
+    const bad = await runCli([...base, '-l', 'tier==front==x']);
+    assert.equal(bad.code, 2, bad.stdout + bad.stderr);
+    assert.match(bad.stderr, /^rollout-trace: The label selector "tier==front==x" is not valid: .+ Write it as kubectl does: /);
+    assert.ok(isOneParagraph(bad.stderr), bad.stderr);
+  });
+
   test('an unknown Deployment exits 3 with a paragraph listing what exists', async (t) => {
     const ns = await withNamespace(t, 'cli-missing');
     await create(ns, deployment('real', 'nginx:1.15-alpine', {}, 1));
