@@ -1,4 +1,5 @@
 /** Emitting change-only events derived from the cached objects. */
+import type { V1ReplicaSet } from '@kubernetes/client-node';
 import { digestEvent } from './diagnose/events.js';
 import { eventTime, REVISION_HISTORY_ANNOTATION, revisionOf, stableJson } from './k8s.js';
 import { pulumiProgressMessage, replicaSetReadiness } from './pulumi-await.js';
@@ -16,11 +17,14 @@ const NORMAL_REASONS = new Set(['ScalingReplicaSet', 'SuccessfulCreate', 'Succes
 /** Events older than this before tracking started are history, not news (krane uses 5 s). */
 const EVENT_HISTORY_SLACK_MS = 5_000;
 
+/** Owned ReplicaSets whose pod template is the Deployment's current one. */
+function sameTemplateReplicaSets(state: RolloutState): V1ReplicaSet[] {
+  const template = stableJson(state.deployment?.spec?.template?.spec);
+  return ownedReplicaSets(state).filter((rs) => stableJson(rs.spec?.template?.spec) === template);
+}
+
 function isRollback(state: RolloutState, memo: EmittedMemo, revision: string): boolean {
-  const d = state.deployment;
-  const template = stableJson(d?.spec?.template?.spec);
-  return ownedReplicaSets(state).some((rs) => {
-    if (stableJson(rs.spec?.template?.spec) !== template) return false;
+  return sameTemplateReplicaSets(state).some((rs) => {
     const rev = revisionOf(rs);
     const before = memo.rsRevisions[rs.metadata?.uid ?? ''];
     return (
@@ -36,9 +40,7 @@ function isRollback(state: RolloutState, memo: EmittedMemo, revision: string): b
  * that ReplicaSet and lists its earlier revisions in `revision-history` (or has not bumped it yet).
  */
 function restoredRevision(state: RolloutState, revision: string): string | undefined {
-  const template = stableJson(state.deployment?.spec?.template?.spec);
-  for (const rs of ownedReplicaSets(state)) {
-    if (stableJson(rs.spec?.template?.spec) !== template) continue;
+  for (const rs of sameTemplateReplicaSets(state)) {
     const history = rs.metadata?.annotations?.[REVISION_HISTORY_ANNOTATION]?.split(',') ?? [];
     const older = [...history, revisionOf(rs)].map((r) => r.trim()).filter((r) => r !== '' && Number(r) < Number(revision));
     if (older.length > 0) return older.sort((a, b) => Number(a) - Number(b)).at(-1);

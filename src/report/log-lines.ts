@@ -17,8 +17,8 @@ export class LogLines {
   readonly #waitingTexts = new Map<string, Set<string>>();
   /** `ready/desired` of each Deployment's new ReplicaSet as last printed. */
   readonly #newReplicaSetCounts = new Map<string, string>();
-  /** Per `deployment\0gist`: the pod whose problem or warning first said it (this revision). */
-  readonly #firstPod = new Map<string, string>();
+  /** Per deployment, per gist: the pod whose problem or warning first said it (this revision). */
+  readonly #firstPod = new Map<string, Map<string, string>>();
 
   /** The line to print for `e`, or undefined when it would only repeat what the log says. */
   next(key: string, e: RolloutEvent): EventLine | undefined {
@@ -42,7 +42,7 @@ export class LogLines {
    */
   #sameAsEarlierPod(key: string, e: RolloutEvent, line: EventLine): EventLine {
     if (e.type === 'revision') {
-      for (const k of [...this.#firstPod.keys()]) if (k.startsWith(`${key}\u0000`)) this.#firstPod.delete(k);
+      this.#firstPod.delete(key);
       return line;
     }
     let pod: string;
@@ -62,9 +62,10 @@ export class LogLines {
     } else {
       return line;
     }
-    const at = `${key}\u0000${gist}`;
-    const first = this.#firstPod.get(at);
-    if (first === undefined) this.#firstPod.set(at, pod);
+    const firsts = this.#firstPod.get(key) ?? new Map<string, string>();
+    this.#firstPod.set(key, firsts);
+    const first = firsts.get(gist);
+    if (first === undefined) firsts.set(gist, pod);
     return first === undefined || first === pod ? line : { ...line, text: text(first) };
   }
 

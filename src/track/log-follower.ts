@@ -26,8 +26,6 @@ interface Progress {
   lines: number;
   /** The latest line's kubelet timestamp, normalized to sort as text. */
   lastTime?: string;
-  /** Its RFC3339 second, for `sinceTime`. */
-  lastSecond?: string;
   /** Lines received with exactly `lastTime`. */
   atLastTime: number;
   attempts: number;
@@ -90,7 +88,8 @@ export class LogFollower {
     let repeatsToSkip = progress.atLastTime;
     const stream = followLog(this.kc, this.namespace, t.pod, t.container, {
       timestamps: true,
-      ...(progress.lastSecond !== undefined ? { sinceTime: progress.lastSecond } : {}),
+      // Its RFC3339 second: the API's sinceTime has second precision.
+      ...(resumeAfter !== undefined ? { sinceTime: `${resumeAfter.slice(0, 19)}Z` } : {}),
       onLine: (raw, time) => {
         if (this.#stopped) return;
         const at = time !== undefined ? comparableTime(time) : undefined;
@@ -104,7 +103,7 @@ export class LogFollower {
         }
         if (at !== undefined) {
           if (at === progress.lastTime) progress.atLastTime++;
-          else Object.assign(progress, { lastTime: at, lastSecond: `${at.slice(0, 19)}Z`, atLastTime: 1 });
+          else Object.assign(progress, { lastTime: at, atLastTime: 1 });
         }
         this.#deliver(t, raw, progress);
       },
