@@ -8,9 +8,9 @@
  * reducers). Ticks and `synced` go only to their own tracker, as in the tracker.
  */
 import { createHash } from 'node:crypto';
-import { initialState, reduce, resolvePolicy } from '../src/core/index.js';
-import type { Observation, RolloutState } from '../src/core/index.js';
 import { mayConcern } from '../src/cluster/relevance.js';
+import type { Observation, RolloutState } from '../src/core/index.js';
+import { initialState, reduce, resolvePolicy } from '../src/core/index.js';
 import { loadFixture } from '../test/fixtures/replay.js';
 
 const N = Number(process.argv[2] ?? 20);
@@ -58,7 +58,15 @@ function run(): { ms: number; events: number; verdicts: number; digest: string }
     });
   }
   const ms = performance.now() - start;
-  return { ms, events, digest: createHash('sha256').update(hashes.map((h) => h.digest('hex')).join()).digest('hex').slice(0, 16), verdicts: states.filter((s) => s.verdict?.outcome === 'succeeded').length };
+  return {
+    ms,
+    events,
+    digest: createHash('sha256')
+      .update(hashes.map((h) => h.digest('hex')).join())
+      .digest('hex')
+      .slice(0, 16),
+    verdicts: states.filter((s) => s.verdict?.outcome === 'succeeded').length,
+  };
 }
 
 run(); // warm-up
@@ -72,5 +80,9 @@ times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)];
 const objects = stream.filter(({ obs }) => isObject(obs)).length;
 const deliveries = objects * N + (stream.length - objects);
-console.log(`${FILTERED ? 'source-filtered: ' : ''}${N} reducers × ${stream.length} observations = ${deliveries} deliveries; ${last.events} events, ${last.verdicts}/${N} succeeded; events digest ${last.digest}`);
-console.log(`median ${median.toFixed(1)} ms/run: ${((median * 1000) / deliveries).toFixed(2)} µs/delivery, ${((median * 1000) / objects).toFixed(1)} µs/watch observation (all ${N} reducers)`);
+console.log(
+  `${FILTERED ? 'source-filtered: ' : ''}${N} reducers × ${stream.length} observations = ${deliveries} deliveries; ${last.events} events, ${last.verdicts}/${N} succeeded; events digest ${last.digest}`,
+);
+console.log(
+  `median ${median.toFixed(1)} ms/run: ${((median * 1000) / deliveries).toFixed(2)} µs/delivery, ${((median * 1000) / objects).toFixed(1)} µs/watch observation (all ${N} reducers)`,
+);

@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { AppsV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node';
-import { startLocalCluster } from '../src/local-cluster/index.js';
+import { startLocalCluster } from '../local-cluster/index.js';
 import { trackRollout, trackRollouts } from '../src/track/index.js';
 
 const PROGRESS_DEADLINE = 30;
@@ -66,7 +66,10 @@ async function main(): Promise<void> {
     await waitForToken(core, ns);
 
     // Healthy rollout: both start right after the apply.
-    for (const [label, image] of [['healthy rollout (s)', 'nginx:1.15-alpine'], ['broken image (s)', 'nginx:nonexistent-tag']] as const) {
+    for (const [label, image] of [
+      ['healthy rollout (s)', 'nginx:1.15-alpine'],
+      ['broken image (s)', 'nginx:nonexistent-tag'],
+    ] as const) {
       const name = label.startsWith('healthy') ? 'healthy' : 'broken';
       await apps.createNamespacedDeployment({ namespace: ns, body: deployment(name, image) });
       const ours = (async () => {
@@ -76,7 +79,12 @@ async function main(): Promise<void> {
       })();
       const peer = kubectlRolloutStatus(cluster.kubeconfigPath, ns, name);
       const [o, p] = await Promise.all([ours, peer]);
-      rows.push([label, `${o.seconds.toFixed(1)} (${o.outcome})`, `${p.seconds.toFixed(1)} (exit ${p.code})`, (p.seconds / o.seconds).toFixed(2)]);
+      rows.push([
+        label,
+        `${o.seconds.toFixed(1)} (${o.outcome})`,
+        `${p.seconds.toFixed(1)} (exit ${p.code})`,
+        (p.seconds / o.seconds).toFixed(2),
+      ]);
     }
 
     // 20 Deployments tracked at once.
@@ -96,8 +104,18 @@ async function main(): Promise<void> {
     const peerRssMb = peers.reduce((a, p) => a + p.rssKb, 0) / 1024;
     const oursHeapMb = Math.max(0, peakHeap - before.heapUsed) / 1024 / 1024;
     const ok = verdicts.filter((v) => v.outcome === 'succeeded').length;
-    rows.push(['20 Deployments: all verdicts (s)', `${oursSeconds.toFixed(1)} (${ok}/20 ok)`, `${Math.max(...peers.map((p) => p.seconds)).toFixed(1)}`, '']);
-    rows.push(['20 Deployments: memory (MB)', `${oursHeapMb.toFixed(1)} extra heap, 1 process`, `${peerRssMb.toFixed(0)} RSS, 20 processes`, (peerRssMb / Math.max(oursHeapMb, 0.1)).toFixed(0)]);
+    rows.push([
+      '20 Deployments: all verdicts (s)',
+      `${oursSeconds.toFixed(1)} (${ok}/20 ok)`,
+      `${Math.max(...peers.map((p) => p.seconds)).toFixed(1)}`,
+      '',
+    ]);
+    rows.push([
+      '20 Deployments: memory (MB)',
+      `${oursHeapMb.toFixed(1)} extra heap, 1 process`,
+      `${peerRssMb.toFixed(0)} RSS, 20 processes`,
+      (peerRssMb / Math.max(oursHeapMb, 0.1)).toFixed(0),
+    ]);
   } finally {
     await cluster.stop();
   }

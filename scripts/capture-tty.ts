@@ -18,14 +18,38 @@ interface Moment {
 }
 
 const MOMENTS: Moment[] = [
-  { title: "scene 2, phase 1-2: revision 2's ReplicaSet exists and starts its first pod", matches: (f) => /revision 2 · scaling up/.test(f) && /\(new, revision 2\) 0\/1 ready/.test(f) && /◔/.test(f) },
-  { title: 'scene 2, phase 2-3: the new ReplicaSet scales up while the old one scales down', matches: (f) => /revision 2 · scaling down old/.test(f) && /\(new, revision 2\) 1\/2 ready/.test(f) && /◔/.test(f) },
-  { title: 'scene 2, phase 3: the old ReplicaSet drains (pods that left the tree get a note)', matches: (f) => /revision 2 · scaling down old/.test(f) && /\(new, revision 2\) 2\/3 ready/.test(f) && /deleted/.test(f) },
-  { title: 'scene 3, --watch-for after the verdict: a killed pod terminates, its replacement is created', matches: (f) => /watching for changes/.test(f) && /✗ .* terminating/.test(f) && /◔|pending/.test(f) },
-  { title: 'scene 4, --watch-for: a relabeled pod was released (orphaned) and is being replaced', matches: (f) => /watching for changes/.test(f) && /orphaned/.test(f) },
-  { title: 'scene 5: a pod with a problem gets the ⚠ marker and the cause in plain words', matches: (f) => /revision 3/.test(f) && /⚠ nginx-/.test(f) },
-  { title: 'scene 7: every pod of the new ReplicaSet waits on a ConfigMap volume that does not exist', matches: (f) => /Deployment rollout-trace-demo\/web/.test(f) && (f.match(/⚠ web-/g) ?? []).length >= 3 },
-  { title: 'scene 8: a crashing app, its latest log line under its pod (--follow-logs)', matches: (f) => /Deployment rollout-trace-demo\/api/.test(f) && /› [\w-]+: /.test(f) },
+  {
+    title: "scene 2, phase 1-2: revision 2's ReplicaSet exists and starts its first pod",
+    matches: (f) => /revision 2 · scaling up/.test(f) && /\(new, revision 2\) 0\/1 ready/.test(f) && /◔/.test(f),
+  },
+  {
+    title: 'scene 2, phase 2-3: the new ReplicaSet scales up while the old one scales down',
+    matches: (f) => /revision 2 · scaling down old/.test(f) && /\(new, revision 2\) 1\/2 ready/.test(f) && /◔/.test(f),
+  },
+  {
+    title: 'scene 2, phase 3: the old ReplicaSet drains (pods that left the tree get a note)',
+    matches: (f) => /revision 2 · scaling down old/.test(f) && /\(new, revision 2\) 2\/3 ready/.test(f) && /deleted/.test(f),
+  },
+  {
+    title: 'scene 3, --watch-for after the verdict: a killed pod terminates, its replacement is created',
+    matches: (f) => /watching for changes/.test(f) && /✗ .* terminating/.test(f) && /◔|pending/.test(f),
+  },
+  {
+    title: 'scene 4, --watch-for: a relabeled pod was released (orphaned) and is being replaced',
+    matches: (f) => /watching for changes/.test(f) && /orphaned/.test(f),
+  },
+  {
+    title: 'scene 5: a pod with a problem gets the ⚠ marker and the cause in plain words',
+    matches: (f) => /revision 3/.test(f) && /⚠ nginx-/.test(f),
+  },
+  {
+    title: 'scene 7: every pod of the new ReplicaSet waits on a ConfigMap volume that does not exist',
+    matches: (f) => /Deployment rollout-trace-demo\/web/.test(f) && (f.match(/⚠ web-/g) ?? []).length >= 3,
+  },
+  {
+    title: 'scene 8: a crashing app, its latest log line under its pod (--follow-logs)',
+    matches: (f) => /Deployment rollout-trace-demo\/api/.test(f) && /› [\w-]+: /.test(f),
+  },
 ];
 
 function tmux(...args: string[]): string {
@@ -75,7 +99,7 @@ async function main(): Promise<void> {
       [
         'rollout-trace: TTY output, captured from a real terminal (tmux 120x50, `tmux capture-pane -p`)',
         'while `npm run demo` ran on the embedded control plane (Kubernetes 1.20.2 + simulated kubelet).',
-        'Colours are not kept by capture-pane; wrapped lines are joined; the spinner is ora\'s. Regenerate: `node --import tsx scripts/capture-tty.ts`.',
+        "Colours are not kept by capture-pane; wrapped lines are joined; the spinner is ora's. Regenerate: `node --import tsx scripts/capture-tty.ts`.",
         '',
         'The live view (frames sampled mid-run; the whole block is redrawn in place on every change):',
         '',
@@ -87,7 +111,9 @@ async function main(): Promise<void> {
         '',
       ].join('\n'),
     );
-    console.log(`wrote ${OUT.pathname}: ${picked.size}/${MOMENTS.length} live frames${missing.length ? `; not seen: ${missing.join('; ')}` : ''}`);
+    console.log(
+      `wrote ${OUT.pathname}: ${picked.size}/${MOMENTS.length} live frames${missing.length ? `; not seen: ${missing.join('; ')}` : ''}`,
+    );
   } finally {
     spawnSync('tmux', ['kill-session', '-t', SESSION]);
   }

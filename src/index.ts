@@ -9,48 +9,49 @@
  *
  * @packageDocumentation
  */
+
+export { fetchLogTail, type KubeConfigSource, loadKubeConfig } from './cluster/index.js';
 export {
-  trackRollout,
-  trackRollouts,
-  type Tracking,
-  type MultiTracking,
-  type TrackOptions,
-  type LogOptions,
-  type LogFollowOptions,
-} from './track/index.js';
-export { compileLogFilter, redactLine, REDACTED, type LogFilter, type LogFilterOptions } from './core/log-filter.js';
-export {
-  createSink,
-  pipeToSink,
-  formatVerdict,
-  MemorySink,
-  PlainSink,
-  JsonSink,
-  TtySink,
-  JSON_SCHEMA_VERSION,
-  type Sink,
-  type SinkOptions,
-  type OutputFormat,
-  type JsonLine,
-  type FormatVerdictOptions,
-  RolloutFailedError,
-  isRolloutFailedError,
-  assertSucceeded,
-  type RolloutFailure,
-} from './report/index.js';
-export {
+  customClassOf,
   defaultPolicy,
-  resolvePolicy,
-  initialState,
-  reduce,
   diagnosePod,
+  FAILURE_CLASSES,
+  initialState,
+  isCustomClass,
   kubectlHints,
   pulumiSucceeded,
-  FAILURE_CLASSES,
-  isCustomClass,
-  customClassOf,
   type RolloutState,
+  reduce,
+  resolvePolicy,
 } from './core/index.js';
+export { compileLogFilter, type LogFilter, type LogFilterOptions, REDACTED, redactLine } from './core/log-filter.js';
 export type * from './core/types.js';
-export { loadKubeConfig, fetchLogTail, type KubeConfigSource } from './cluster/index.js';
-export { RolloutTraceError, isRolloutTraceError, type RolloutTraceErrorCode } from './errors.js';
+export { isRolloutTraceError, RolloutTraceError, type RolloutTraceErrorCode } from './errors.js';
+export {
+  assertSucceeded,
+  createSink,
+  type FormatVerdictOptions,
+  formatVerdict,
+  isRolloutFailedError,
+  JSON_SCHEMA_VERSION,
+  type JsonLine,
+  JsonSink,
+  MemorySink,
+  type OutputFormat,
+  PlainSink,
+  pipeToSink,
+  RolloutFailedError,
+  type RolloutFailure,
+  type Sink,
+  type SinkOptions,
+  TtySink,
+} from './report/index.js';
+export {
+  type LogFollowOptions,
+  type LogOptions,
+  type MultiTracking,
+  type Tracking,
+  type TrackOptions,
+  trackRollout,
+  trackRollouts,
+} from './track/index.js';

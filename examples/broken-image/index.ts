@@ -4,8 +4,9 @@
 //
 //   pulumi up                                        # fails: image "nginx:1.99-does-not-exist" not found
 //   pulumi config set image nginx:1.19 && pulumi up  # succeeds; the ConfigMap is created after the rollout
-import * as pulumi from '@pulumi/pulumi';
+
 import * as k8s from '@pulumi/kubernetes';
+import * as pulumi from '@pulumi/pulumi';
 import { gatedDeployment } from 'rollout-trace/pulumi';
 
 const config = new pulumi.Config();

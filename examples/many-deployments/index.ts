@@ -1,9 +1,10 @@
 // Several Deployments traced at once, on an explicit kubernetes provider: each gets its own
 // `<name>-rollout` row, all watched through one shared watch per kind per namespace. The traces
 // use the provider's own kubeconfig/context (captured because traceDeployments() ran first).
-import * as pulumi from '@pulumi/pulumi';
+
 import * as k8s from '@pulumi/kubernetes';
-import { traceDeployments, rolloutOf } from 'rollout-trace/pulumi';
+import * as pulumi from '@pulumi/pulumi';
+import { rolloutOf, traceDeployments } from 'rollout-trace/pulumi';
 
 traceDeployments({ policy: { classes: { 'crash-loop': { afterSeconds: 30 } } } });
 

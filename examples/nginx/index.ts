@@ -6,9 +6,10 @@
 //
 // Observe mode: the kubernetes provider keeps its own await; rollout-trace streams each
 // ReplicaSet and pod change into the `nginx-rollout` row while it runs.
-import * as pulumi from '@pulumi/pulumi';
+
 import * as k8s from '@pulumi/kubernetes';
-import { traceDeployments, rolloutOf } from 'rollout-trace/pulumi';
+import * as pulumi from '@pulumi/pulumi';
+import { rolloutOf, traceDeployments } from 'rollout-trace/pulumi';
 
 // Before any Deployment (and provider) is created: every Deployment below gets a trace.
 traceDeployments();

@@ -3,11 +3,11 @@
  * {@link UsageError} whose message names the bad value and what would be valid.
  */
 import { parseArgs } from 'node:util';
+import { compileLogFilter } from '../core/log-filter.js';
 import { FAILURE_CLASSES } from '../core/policy.js';
 import type { FailureClass, PolicyOverrides, SuccessCriterion } from '../core/types.js';
-import { parseDuration } from './duration.js';
-import { compileLogFilter } from '../core/log-filter.js';
 import type { LogOptions } from '../track/log-options.js';
+import { parseDuration } from './duration.js';
 
 /** A command-line mistake (exit code 2). */
 export class UsageError extends Error {
@@ -84,41 +84,52 @@ function checkPattern(flag: string, pattern: string, compile: () => unknown): vo
   }
 }
 
-/** Parses `argv` (without node and script). */
-export function parseCli(argv: string[]): ParsedArgs {
-  let parsed;
+function parseOrUsageError(argv: string[]) {
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
     throw new UsageError(rephraseParseError((err as Error).message));
   }
-  const { values, positionals } = parsed;
+}
+
+/** Parses `argv` (without node and script). */
+export function parseCli(argv: string[]): ParsedArgs {
+  const { values, positionals } = parseOrUsageError(argv);
   if (values.help === true) return { kind: 'help' };
   if (values.version === true) return { kind: 'version' };
   const [command, ...names] = positionals;
-  if (command === undefined) throw new UsageError('no command given; usage: rollout-trace deploy NAME [NAME...] [flags] (see rollout-trace --help).');
+  if (command === undefined)
+    throw new UsageError('no command given; usage: rollout-trace deploy NAME [NAME...] [flags] (see rollout-trace --help).');
   if (command === 'help') return { kind: 'help' };
   const normalized = ['deploy', 'deployment', 'deployments', 'deployment.apps'].includes(command) ? 'deploy' : undefined;
-  if (normalized === undefined) throw new UsageError(`unknown command "${command}"; the only command is "deploy" (rollout-trace deploy NAME [NAME...]).`);
+  if (normalized === undefined)
+    throw new UsageError(`unknown command "${command}"; the only command is "deploy" (rollout-trace deploy NAME [NAME...]).`);
   const selector = values.selector;
-  if (selector !== undefined && selector.trim() === '') throw new UsageError('--selector (-l) is empty; give a label selector such as -l app=web or -l "tier in (web,api)".');
+  if (selector !== undefined && selector.trim() === '')
+    throw new UsageError('--selector (-l) is empty; give a label selector such as -l app=web or -l "tier in (web,api)".');
   if (selector !== undefined && names.length > 0) {
-    throw new UsageError(`give Deployment names or a label selector, not both (names ${names.join(', ')} and -l ${JSON.stringify(selector)}).`);
+    throw new UsageError(
+      `give Deployment names or a label selector, not both (names ${names.join(', ')} and -l ${JSON.stringify(selector)}).`,
+    );
   }
   if (names.length === 0 && selector === undefined) {
-    throw new UsageError('no Deployment named; usage: rollout-trace deploy NAME [NAME...] or rollout-trace deploy -l SELECTOR (for example: rollout-trace deploy nginx -n web).');
+    throw new UsageError(
+      'no Deployment named; usage: rollout-trace deploy NAME [NAME...] or rollout-trace deploy -l SELECTOR (for example: rollout-trace deploy nginx -n web).',
+    );
   }
   // Names and the namespace are validated by the tracker (resolveTrackOptions), so the CLI rejects
   // exactly what the library rejects, with the same wording.
   const cleaned = names.map((n) => n.replace(/^deployments?(\.apps)?\//, ''));
 
   const output = values.output ?? 'auto';
-  if (!(OUTPUTS as readonly string[]).includes(output)) throw new UsageError(`--output "${output}" is not supported; use one of ${OUTPUTS.join(', ')}.`);
+  if (!(OUTPUTS as readonly string[]).includes(output))
+    throw new UsageError(`--output "${output}" is not supported; use one of ${OUTPUTS.join(', ')}.`);
 
   let timeoutSeconds: number | undefined;
   if (values.timeout !== undefined) timeoutSeconds = positiveDuration('--timeout', values.timeout);
   let noProgressTimeoutSeconds: number | undefined;
-  if (values['no-progress-timeout'] !== undefined) noProgressTimeoutSeconds = positiveDuration('--no-progress-timeout', values['no-progress-timeout']);
+  if (values['no-progress-timeout'] !== undefined)
+    noProgressTimeoutSeconds = positiveDuration('--no-progress-timeout', values['no-progress-timeout']);
   let watchSeconds: number | undefined;
   if (values['watch-for'] !== undefined) watchSeconds = positiveDuration('--watch-for', values['watch-for']);
 
@@ -126,7 +137,10 @@ export function parseCli(argv: string[]): ParsedArgs {
   let waitForCreationSeconds = 5;
   if (values['wait-for-creation'] !== undefined) {
     const seconds = parseDuration(values['wait-for-creation']);
-    if (seconds === undefined) throw new UsageError(`--wait-for-creation "${values['wait-for-creation']}" is not a duration; use seconds or a Go-style duration such as 30s.`);
+    if (seconds === undefined)
+      throw new UsageError(
+        `--wait-for-creation "${values['wait-for-creation']}" is not a duration; use seconds or a Go-style duration such as 30s.`,
+      );
     waitForCreationSeconds = seconds;
   }
 
@@ -134,14 +148,17 @@ export function parseCli(argv: string[]): ParsedArgs {
   if (values['min-generation'] !== undefined) {
     minGeneration = Number(values['min-generation']);
     if (!Number.isInteger(minGeneration) || minGeneration < 1) {
-      throw new UsageError(`--min-generation "${values['min-generation']}" must be a whole number >= 1 (a Deployment's metadata.generation).`);
+      throw new UsageError(
+        `--min-generation "${values['min-generation']}" must be a whole number >= 1 (a Deployment's metadata.generation).`,
+      );
     }
   }
 
   let logs: CliOptions['logs'] = { tailLines: 20 };
   if (values['log-lines'] !== undefined) {
     const n = Number(values['log-lines']);
-    if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--log-lines "${values['log-lines']}" must be a whole number between 1 and 10000.`);
+    if (!Number.isInteger(n) || n < 1 || n > 10_000)
+      throw new UsageError(`--log-lines "${values['log-lines']}" must be a whole number between 1 and 10000.`);
     logs = { tailLines: n };
   }
   const redact = values.redact ?? [];
@@ -152,7 +169,9 @@ export function parseCli(argv: string[]): ParsedArgs {
   const containers = values['log-container'] ?? [];
   const follow = values['follow-logs'] === true;
   if (!follow && (grep !== undefined || containers.length > 0)) {
-    throw new UsageError(`${grep !== undefined ? '--log-grep' : '--log-container'} filters the live log stream, which is off; add --follow-logs.`);
+    throw new UsageError(
+      `${grep !== undefined ? '--log-grep' : '--log-container'} filters the live log stream, which is off; add --follow-logs.`,
+    );
   }
   if (follow) logs = { ...logs, follow: { ...(grep !== undefined ? { grep } : {}), ...(containers.length ? { containers } : {}) } };
   if (values['no-logs'] === true) {
@@ -173,7 +192,13 @@ export function parseCli(argv: string[]): ParsedArgs {
       ...(noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds } : {}),
       output: output as CliOptions['output'],
       logs,
-      policy: policyOverrides(values['fail-after'] ?? [], values['warn-only'] ?? [], values.ignore ?? [], values.tolerate ?? [], values.success),
+      policy: policyOverrides(
+        values['fail-after'] ?? [],
+        values['warn-only'] ?? [],
+        values.ignore ?? [],
+        values.tolerate ?? [],
+        values.success,
+      ),
       watch: values.watch === true || watchSeconds !== undefined,
       watchSeconds,
       pulumiMessages: values['pulumi-messages'] === true,
@@ -208,17 +233,25 @@ function policyOverrides(
   const classes: NonNullable<PolicyOverrides['classes']> = {};
   for (const spec of failAfter) {
     const m = /^([a-z-]+)=(.+)$/.exec(spec);
-    if (!m) throw new UsageError(`--fail-after "${spec}" must look like CLASS=SECONDS, e.g. --fail-after crash-loop=30 or --fail-after image-pull-transient=5m.`);
+    if (!m)
+      throw new UsageError(
+        `--fail-after "${spec}" must look like CLASS=SECONDS, e.g. --fail-after crash-loop=30 or --fail-after image-pull-transient=5m.`,
+      );
     const cls = failureClass('--fail-after', m[1]!);
     const seconds = parseDuration(m[2]!);
-    if (seconds === undefined) throw new UsageError(`--fail-after ${cls}="${m[2]}" is not a duration; use seconds or a Go-style duration such as 30s or 2m.`);
+    if (seconds === undefined)
+      throw new UsageError(`--fail-after ${cls}="${m[2]}" is not a duration; use seconds or a Go-style duration such as 30s or 2m.`);
     classes[cls] = { ...classes[cls], action: 'fail', afterSeconds: seconds };
   }
   for (const spec of tolerate) {
     const m = /^([a-z-]+)=(.*)$/.exec(spec);
-    if (!m) throw new UsageError(`--tolerate "${spec}" must look like CLASS=PODS, e.g. --tolerate crash-loop=1 (one crashing pod does not fail the rollout; two do).`);
+    if (!m)
+      throw new UsageError(
+        `--tolerate "${spec}" must look like CLASS=PODS, e.g. --tolerate crash-loop=1 (one crashing pod does not fail the rollout; two do).`,
+      );
     const cls = failureClass('--tolerate', m[1]!);
-    if (!/^\d{1,6}$/.test(m[2]!)) throw new UsageError(`--tolerate ${cls}="${m[2]}" is not a number of pods; use an integer >= 0, e.g. --tolerate ${cls}=1.`);
+    if (!/^\d{1,6}$/.test(m[2]!))
+      throw new UsageError(`--tolerate ${cls}="${m[2]}" is not a number of pods; use an integer >= 0, e.g. --tolerate ${cls}=1.`);
     classes[cls] = { ...classes[cls], tolerate: Number(m[2]) };
   }
   for (const name of warnOnly) classes[failureClass('--warn-only', name)] = { action: 'warn' };

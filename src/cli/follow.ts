@@ -8,7 +8,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KindWatcher } from '../cluster/kind-watcher.js';
 import { kindApis } from '../cluster/kinds.js';
-import { defaultPolicy, initialState, reduce, type RolloutState } from '../core/index.js';
+import { defaultPolicy, initialState, type RolloutState, reduce } from '../core/index.js';
 import type { Observation, Policy, RolloutEvent, WatchedKind } from '../core/types.js';
 import type { RolloutTraceError } from '../errors.js';
 

@@ -7,8 +7,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { resolvePolicy } from '../core/policy.js';
 import type { RolloutEvent, Verdict } from '../core/types.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
-import { createSink, TtySink, type Sink } from '../report/index.js';
-import { parseCli, UsageError, type CliOptions } from './args.js';
+import { createSink, type Sink, TtySink } from '../report/index.js';
+import { type CliOptions, parseCli, UsageError } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { followDeployments } from './follow.js';
 import { helpText } from './help.js';
@@ -114,7 +114,8 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     }
     // The verdict event normally precedes the promise; make sure every verdict was rendered.
     for (const v of verdicts) {
-      if (!seenVerdicts.has(`${v.deployment.namespace}/${v.deployment.name}`)) write({ type: 'verdict', at: v.finishedAt, deployment: v.deployment, verdict: v });
+      if (!seenVerdicts.has(`${v.deployment.namespace}/${v.deployment.name}`))
+        write({ type: 'verdict', at: v.finishedAt, deployment: v.deployment, verdict: v });
     }
     if (options.watch && interrupts === 0) {
       await followAfterVerdict(kc, namespace, options, sink, io, (wake) => (wakeWatch = wake));
@@ -140,9 +141,16 @@ async function selected(
 ): Promise<CliOptions> {
   const { deploymentsMatching } = await import('../cluster/index.js');
   // Any valid name: only the kubeconfig, context and namespace are used from it.
-  const { kc, namespace } = resolve({ name: 'selector', namespace: options.namespace, kubeconfig: options.kubeconfig, context: options.context });
+  const { kc, namespace } = resolve({
+    name: 'selector',
+    namespace: options.namespace,
+    kubeconfig: options.kubeconfig,
+    context: options.context,
+  });
   const names = await deploymentsMatching(kc, namespace, options.selector!);
-  io.stderr.write(`rollout-trace: -l ${options.selector} selects ${names.length} Deployment${names.length === 1 ? '' : 's'} in ${namespace}: ${names.join(', ')}\n`);
+  io.stderr.write(
+    `rollout-trace: -l ${options.selector} selects ${names.length} Deployment${names.length === 1 ? '' : 's'} in ${namespace}: ${names.join(', ')}\n`,
+  );
   return { ...options, names };
 }
 
@@ -158,7 +166,10 @@ async function followAfterVerdict(
     policy: resolvePolicy(options.policy),
     // The TTY tree says so itself; elsewhere stdout is the log or JSON, so this goes to stderr.
     onLive: () => {
-      if (!(sink instanceof TtySink)) io.stderr.write(`rollout-trace: watching for changes ${options.watchSeconds !== undefined ? `for ${options.watchSeconds}s` : 'until Ctrl-C'}\n`);
+      if (!(sink instanceof TtySink))
+        io.stderr.write(
+          `rollout-trace: watching for changes ${options.watchSeconds !== undefined ? `for ${options.watchSeconds}s` : 'until Ctrl-C'}\n`,
+        );
     },
   });
   try {

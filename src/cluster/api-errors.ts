@@ -63,13 +63,7 @@ const GROUP_OF: Record<string, string> = {
  * The error for a 401/403: names the verb, resource and namespace, the credentials used and the
  * RBAC rule that would allow it.
  */
-export function forbiddenError(
-  kc: KubeConfig,
-  verb: string,
-  resource: string,
-  namespace: string,
-  err: unknown,
-): RolloutTraceError {
+export function forbiddenError(kc: KubeConfig, verb: string, resource: string, namespace: string, err: unknown): RolloutTraceError {
   const user = kc.getCurrentUser()?.name ?? '(none)';
   const status = statusOf(err);
   const msg = serverMessage(err);

@@ -9,11 +9,11 @@
  * 429 and 5xx, retry with jittered exponential back-off; on 401/403, give up with a
  * RolloutTraceError('forbidden').
  */
-import { Watch, type KubeConfig } from '@kubernetes/client-node';
-import type { RolloutTraceError } from '../errors.js';
+import { type KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/types.js';
+import type { RolloutTraceError } from '../errors.js';
 import { forbiddenError, isTransient, statusOf } from './api-errors.js';
-import { Backoff, sleep, type BackoffOptions } from './backoff.js';
+import { Backoff, type BackoffOptions, sleep } from './backoff.js';
 import type { KindApi } from './kinds.js';
 
 /** Callbacks of a {@link KindWatcher}. */

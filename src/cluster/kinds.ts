@@ -26,9 +26,10 @@ export interface KindApi<K extends WatchedKind> {
 export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
   const apps = kc.makeApiClient(AppsV1Api);
   const core = kc.makeApiClient(CoreV1Api);
-  const page = <K extends WatchedKind>(
-    list: { items: KindToObject[K][]; metadata?: { resourceVersion?: string; _continue?: string } },
-  ): ListPage<K> => ({
+  const page = <K extends WatchedKind>(list: {
+    items: KindToObject[K][];
+    metadata?: { resourceVersion?: string; _continue?: string };
+  }): ListPage<K> => ({
     items: list.items,
     resourceVersion: list.metadata?.resourceVersion ?? '',
     continueToken: list.metadata?._continue || undefined,
@@ -39,14 +40,18 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
       resource: 'deployments',
       path: (ns) => `/apis/apps/v1/namespaces/${ns}/deployments`,
       listPage: async (namespace, o) =>
-        page<'Deployment'>(await apps.listNamespacedDeployment({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal))),
+        page<'Deployment'>(
+          await apps.listNamespacedDeployment({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal)),
+        ),
     },
     ReplicaSet: {
       kind: 'ReplicaSet',
       resource: 'replicasets',
       path: (ns) => `/apis/apps/v1/namespaces/${ns}/replicasets`,
       listPage: async (namespace, o) =>
-        page<'ReplicaSet'>(await apps.listNamespacedReplicaSet({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal))),
+        page<'ReplicaSet'>(
+          await apps.listNamespacedReplicaSet({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal)),
+        ),
     },
     Pod: {
       kind: 'Pod',

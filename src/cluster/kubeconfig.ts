@@ -30,10 +30,7 @@ export function loadKubeConfig(source: KubeConfigSource = {}): KubeConfig {
   const { kc, origin } = loadRaw(source.kubeconfig);
   if (source.context !== undefined) {
     if (!kc.getContextObject(source.context)) {
-      throw new RolloutTraceError(
-        'kubeconfig',
-        `Context "${source.context}" is not defined in ${origin}. ${describeContexts(kc)}`,
-      );
+      throw new RolloutTraceError('kubeconfig', `Context "${source.context}" is not defined in ${origin}. ${describeContexts(kc)}`);
     }
     kc.setCurrentContext(source.context);
   }
@@ -51,7 +48,12 @@ export function loadKubeConfig(source: KubeConfigSource = {}): KubeConfig {
     throw new RolloutTraceError(
       'kubeconfig',
       `Context "${current}" in ${origin} refers to cluster "${ctx.cluster}", which is not defined there; ` +
-        `defined clusters: ${kc.getClusters().map((c) => `"${c.name}"`).join(', ') || 'none'}.`,
+        `defined clusters: ${
+          kc
+            .getClusters()
+            .map((c) => `"${c.name}"`)
+            .join(', ') || 'none'
+        }.`,
     );
   }
   return kc;
@@ -78,7 +80,10 @@ function loadRaw(input: string | KubeConfig | undefined): { kc: KubeConfig; orig
   }
   if (typeof input === 'string') {
     if (input.trim() === '') {
-      throw new RolloutTraceError('kubeconfig', 'kubeconfig is an empty string; pass kubeconfig text, a path, or leave it unset to use $KUBECONFIG or ~/.kube/config.');
+      throw new RolloutTraceError(
+        'kubeconfig',
+        'kubeconfig is an empty string; pass kubeconfig text, a path, or leave it unset to use $KUBECONFIG or ~/.kube/config.',
+      );
     }
     if (looksLikeContent(input)) return { kc: parseContent(input, 'the kubeconfig text'), origin: 'the kubeconfig text' };
     return { kc: loadFile(expandHome(input), `kubeconfig path "${input}"`), origin: `kubeconfig "${input}"` };
@@ -210,7 +215,9 @@ function expandHome(p: string): string {
 }
 
 function firstLine(err: unknown): string {
-  return String((err as Error)?.message ?? err).split('\n')[0].replace(/\.$/, '');
+  return String((err as Error)?.message ?? err)
+    .split('\n')[0]
+    .replace(/\.$/, '');
 }
 
 function capitalize(s: string): string {

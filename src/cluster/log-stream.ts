@@ -5,8 +5,9 @@
  * Plain `https` rather than client-node's `Log`: aborting `Log`'s stream emits an unhandled
  * 'error' on a Readable the caller cannot reach, which would crash the process.
  */
-import https from 'node:https';
+
 import http from 'node:http';
+import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 
 /** Callbacks and limits of {@link followLog}. */
@@ -59,7 +60,9 @@ export function followLog(kc: KubeConfig, namespace: string, pod: string, contai
   async function open(): Promise<void> {
     const server = kc.getCurrentCluster()?.server;
     if (!server) throw new Error('the kubeconfig has no current cluster');
-    const url = new URL(`${server.replace(/\/$/, '')}/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`);
+    const url = new URL(
+      `${server.replace(/\/$/, '')}/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`,
+    );
     url.searchParams.set('container', container);
     url.searchParams.set('follow', 'true');
     if (options.tailLines !== undefined) url.searchParams.set('tailLines', String(options.tailLines));

@@ -10,12 +10,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
-import { RolloutTraceError } from '../errors.js';
 import type { KindToObject, Observation, WatchedKind } from '../core/types.js';
-import { checkReachable } from './reachability.js';
-import { kindApis } from './kinds.js';
-import { mayConcern } from './relevance.js';
+import { RolloutTraceError } from '../errors.js';
 import { KindWatcher, type KindWatcherOptions } from './kind-watcher.js';
+import { kindApis } from './kinds.js';
+import { checkReachable } from './reachability.js';
+import { mayConcern } from './relevance.js';
 
 /** Receives one tracked Deployment's observations. */
 export interface SourceSubscriber {
@@ -161,17 +161,20 @@ export class NamespaceSource {
     this.lastContact = this.now();
     for (const kind of BASE_KINDS) this.startWatcher(kind);
     const lostMs = (this.options.lostContactSeconds ?? 120) * 1000;
-    this.contactTimer = setInterval(() => {
-      if (this.now() - this.lastContact > lostMs) {
-        this.fail(
-          new RolloutTraceError(
-            'cluster-unreachable',
-            `Lost contact with the Kubernetes API server ${this.kc.getCurrentCluster()?.server} (context "${this.kc.getCurrentContext()}"): ` +
-              `no list or watch of namespace "${this.namespace}" succeeded for ${lostMs / 1000} s.`,
-          ),
-        );
-      }
-    }, Math.min(5000, lostMs / 4));
+    this.contactTimer = setInterval(
+      () => {
+        if (this.now() - this.lastContact > lostMs) {
+          this.fail(
+            new RolloutTraceError(
+              'cluster-unreachable',
+              `Lost contact with the Kubernetes API server ${this.kc.getCurrentCluster()?.server} (context "${this.kc.getCurrentContext()}"): ` +
+                `no list or watch of namespace "${this.namespace}" succeeded for ${lostMs / 1000} s.`,
+            ),
+          );
+        }
+      },
+      Math.min(5000, lostMs / 4),
+    );
     this.contactTimer.unref();
   }
 

@@ -2,7 +2,7 @@
  * User failure rules ({@link Classifier}): validation, and the policy of a `custom:<name>` class.
  * Running them is `diagnose/custom.ts`.
  */
-import type { ClassPolicy, Classifier, CustomClass, FailureClass, Policy, ProblemClass, ResolvedClassifier } from './types.js';
+import type { Classifier, ClassPolicy, CustomClass, FailureClass, Policy, ProblemClass, ResolvedClassifier } from './types.js';
 import { bad, checkKnobs, show } from './validate.js';
 
 /** Prefix of the problem class of a user classifier. */
@@ -44,7 +44,8 @@ export function resolveClassifiers(raw: unknown, builtIns: readonly FailureClass
   const seen = new Map<string, number>();
   return raw.map((c: unknown, i): ResolvedClassifier => {
     const at = `policy.classifiers[${i}]`;
-    if (c === null || typeof c !== 'object' || Array.isArray(c)) bad(`${at} is ${show(c)}; each classifier must be an object like ${SHAPE}.`);
+    if (c === null || typeof c !== 'object' || Array.isArray(c))
+      bad(`${at} is ${show(c)}; each classifier must be an object like ${SHAPE}.`);
     const { name, classify } = c as Partial<Classifier>;
     if (typeof name !== 'string' || !NAME.test(name)) {
       bad(
@@ -60,15 +61,21 @@ export function resolveClassifiers(raw: unknown, builtIns: readonly FailureClass
     }
     const first = seen.get(name);
     if (first !== undefined) {
-      bad(`${at}.name "${name}" is already used by policy.classifiers[${first}]; classifier names must be unique because each becomes the problem class "custom:${name}".`);
+      bad(
+        `${at}.name "${name}" is already used by policy.classifiers[${first}]; classifier names must be unique because each becomes the problem class "custom:${name}".`,
+      );
     }
     seen.set(name, i);
     const path = `${at} ("${name}")`;
     if (typeof classify !== 'function') {
-      bad(`${path}.classify is ${show(classify)}; it must be a synchronous function ({ pod, container, spec, init, events, deployment, now }) => ({ reason, explanation }) or undefined.`);
+      bad(
+        `${path}.classify is ${show(classify)}; it must be a synchronous function ({ pod, container, spec, init, events, deployment, now }) => ({ reason, explanation }) or undefined.`,
+      );
     }
     if (classify.constructor?.name === 'AsyncFunction') {
-      bad(`${path}.classify is an async function; classifiers must be synchronous and pure (the core never waits), returning { reason, explanation } or undefined.`);
+      bad(
+        `${path}.classify is an async function; classifiers must be synchronous and pure (the core never waits), returning { reason, explanation } or undefined.`,
+      );
     }
     const knobs = c as Partial<ClassPolicy>;
     checkKnobs(path, knobs);

@@ -1,12 +1,12 @@
 /** Emitting change-only events derived from the cached objects. */
 import type { V1ReplicaSet } from '@kubernetes/client-node';
 import { digestEvent } from './diagnose/events.js';
+import type { DistributiveOmit } from './intake.js';
 import { eventTime, REVISION_HISTORY_ANNOTATION, revisionOf, stableJson } from './k8s.js';
-import { pulumiProgressMessage, replicaSetReadiness } from './pulumi-await.js';
 import { podView } from './pod-state.js';
+import { pulumiProgressMessage, replicaSetReadiness } from './pulumi-await.js';
 import { newReplicaSet, oldReplicaSets, ownedReplicaSets, podsOf, referencedPvcNames } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
-import type { DistributiveOmit } from './intake.js';
 import type { RolloutEvent, RolloutPhase } from './types.js';
 
 /** Emits one event (the reducer stamps `at` and `deployment`). */
@@ -57,7 +57,13 @@ export function emitRevision(state: RolloutState, memo: EmittedMemo, emit: Emit)
   if (memo.revision !== undefined) emit({ type: 'superseded', revision: memo.revision, by: rev });
   const change = previous === undefined ? 'initial' : isRollback(state, memo, rev) ? 'rollback' : 'new';
   const restores = change === 'new' ? undefined : restoredRevision(state, rev);
-  emit({ type: 'revision', revision: rev, ...(previous !== undefined ? { previous } : {}), change, ...(restores !== undefined ? { restores } : {}) });
+  emit({
+    type: 'revision',
+    revision: rev,
+    ...(previous !== undefined ? { previous } : {}),
+    change,
+    ...(restores !== undefined ? { restores } : {}),
+  });
   memo.revision = rev;
   memo.oldReplicas = {};
 }

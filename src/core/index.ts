@@ -9,17 +9,18 @@
  *
  * @packageDocumentation
  */
-export type * from './types.js';
-export type { RolloutState, PulumiAwaitState, EmittedMemo } from './state.js';
-export { initialState, reduce, problemsOf } from './reducer.js';
-export { defaultPolicy, resolvePolicy, failDeadline, FAILURE_CLASSES, AUTOSCALER_GRACE_SECONDS } from './policy.js';
-export { isCustomClass, customClassOf, CUSTOM_PREFIX } from './classifiers.js';
-export { diagnosePod, classifyPull, parseMissing, probeHandler, probeBudgetSeconds } from './diagnose/index.js';
+
+export { CUSTOM_PREFIX, customClassOf, isCustomClass } from './classifiers.js';
 export type { PullKind } from './diagnose/index.js';
-export { kubectlHints, type HintSubject } from './hints.js';
-export { pulumiPodMessage, pulumiErrorMessages, trimImagePullMsg } from './pulumi-messages.js';
-export { pulumiSucceeded, pulumiProgressMessage } from './pulumi-await.js';
-export { podView, type PodView } from './pod-state.js';
-export { problemLine, problemSubject } from './verdict.js';
-export { resolveMaxUnavailable } from './success.js';
+export { classifyPull, diagnosePod, parseMissing, probeBudgetSeconds, probeHandler } from './diagnose/index.js';
+export { type HintSubject, kubectlHints } from './hints.js';
 export { REVISION_ANNOTATION } from './k8s.js';
+export { type PodView, podView } from './pod-state.js';
+export { AUTOSCALER_GRACE_SECONDS, defaultPolicy, FAILURE_CLASSES, failDeadline, resolvePolicy } from './policy.js';
+export { pulumiProgressMessage, pulumiSucceeded } from './pulumi-await.js';
+export { pulumiErrorMessages, pulumiPodMessage, trimImagePullMsg } from './pulumi-messages.js';
+export { initialState, problemsOf, reduce } from './reducer.js';
+export type { EmittedMemo, PulumiAwaitState, RolloutState } from './state.js';
+export { resolveMaxUnavailable } from './success.js';
+export type * from './types.js';
+export { problemLine, problemSubject } from './verdict.js';

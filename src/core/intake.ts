@@ -21,7 +21,10 @@ function recheckReplicaSet(s: Draft): void {
 }
 
 /** Whether `next` is the very version already cached (a re-list re-delivers unchanged objects). */
-function sameVersion(cached: { metadata?: { resourceVersion?: string } } | undefined, next: { metadata?: { resourceVersion?: string } }): boolean {
+function sameVersion(
+  cached: { metadata?: { resourceVersion?: string } } | undefined,
+  next: { metadata?: { resourceVersion?: string } },
+): boolean {
   const rv = next.metadata?.resourceVersion;
   return rv !== undefined && cached?.metadata?.resourceVersion === rv;
 }

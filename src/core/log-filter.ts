@@ -67,6 +67,9 @@ function toRegExp(p: string | RegExp, what: string): RegExp {
 
 function globalRegExp(p: string | RegExp, what: string): RegExp {
   const re = toRegExp(p, what);
-  if (re.source === '' || re.test('')) throw new Error(`${what} pattern ${JSON.stringify(String(p))} matches the empty string, so it would mask everything or nothing; give a pattern that matches the secret itself.`);
+  if (re.source === '' || re.test(''))
+    throw new Error(
+      `${what} pattern ${JSON.stringify(String(p))} matches the empty string, so it would mask everything or nothing; give a pattern that matches the secret itself.`,
+    );
   return re.global ? re : new RegExp(re.source, `${re.flags}g`);
 }

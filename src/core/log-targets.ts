@@ -3,8 +3,8 @@
  * (init containers included) of the new ReplicaSet's pods. Pure: the tracker opens the streams.
  */
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
-import { newReplicaSet, podsOf } from './relations.js';
 import { revisionOf } from './k8s.js';
+import { newReplicaSet, podsOf } from './relations.js';
 import type { RolloutState } from './state.js';
 
 /** One container instance whose log can be streamed. */
@@ -34,7 +34,13 @@ export function logTargets(state: RolloutState, containers?: readonly string[]):
       if (wanted && !wanted.has(s.name)) continue;
       const started = s.state?.running !== undefined || s.state?.terminated !== undefined;
       if (!started || !s.containerID) continue;
-      out.push({ pod: pod.metadata?.name ?? '', container: s.name, instance: s.containerID, revision, finished: s.state?.terminated !== undefined });
+      out.push({
+        pod: pod.metadata?.name ?? '',
+        container: s.name,
+        instance: s.containerID,
+        revision,
+        finished: s.state?.terminated !== undefined,
+      });
     }
   }
   return out;

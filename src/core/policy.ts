@@ -101,7 +101,8 @@ function validateSuccess(s: SuccessCriterion): void {
 export function resolvePolicy(overrides?: PolicyOverrides): Policy {
   const policy = defaultPolicy();
   if (overrides === undefined) return policy;
-  if (overrides === null || typeof overrides !== 'object') bad(`policy is ${String(overrides)}; it must be an object like { classes: {...}, success: {...} }.`);
+  if (overrides === null || typeof overrides !== 'object')
+    bad(`policy is ${String(overrides)}; it must be an object like { classes: {...}, success: {...} }.`);
   for (const [name, o] of Object.entries(overrides.classes ?? {})) {
     if (name.startsWith(CUSTOM_PREFIX)) {
       bad(

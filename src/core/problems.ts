@@ -1,15 +1,15 @@
 /** Tracking problems over time and applying the failure policy. */
 import { classPolicyOf } from './classifiers.js';
 import {
+  type ClassifierFailure,
   classifyPod,
   diagnoseDeployment,
   diagnosePodFindings,
   diagnosePvc,
   diagnoseReplicaSet,
-  toProblem,
-  type ClassifierFailure,
   type Finding,
   type PullKind,
+  toProblem,
 } from './diagnose/index.js';
 import { probeBudgetSeconds } from './diagnose/probe.js';
 import { compareProblems, failDeadline } from './policy.js';
@@ -130,7 +130,8 @@ export function failingProblems(state: RolloutState, at: number): Problem[] {
   const livePods = podsOf(state, newReplicaSet(state))
     .filter((pod) => !pod.metadata?.deletionTimestamp)
     .map((pod) => pod.metadata?.name ?? '');
-  const podsWith = (cls: Problem['class']) => new Set(expired.filter((q) => q.class === cls && q.object.kind === 'Pod').map((q) => q.object.name));
+  const podsWith = (cls: Problem['class']) =>
+    new Set(expired.filter((q) => q.class === cls && q.object.kind === 'Pod').map((q) => q.object.name));
   return expired
     .filter((p) => {
       if (p.object.kind !== 'Pod') return true;
@@ -146,6 +147,8 @@ export function failingProblems(state: RolloutState, at: number): Problem[] {
 /** Current problems for a verdict: failing ones first, then the rest by relevance. */
 export function orderedProblems(state: RolloutState, failing: Problem[]): Problem[] {
   const ids = new Set(failing.map((p) => p.id));
-  const rest = Object.values(state.problems).filter((p) => !ids.has(p.id)).sort(compareProblems);
+  const rest = Object.values(state.problems)
+    .filter((p) => !ids.has(p.id))
+    .sort(compareProblems);
   return [...failing, ...rest];
 }

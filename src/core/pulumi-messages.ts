@@ -24,7 +24,7 @@ function containerErrors(cs: V1ContainerStatus): string[] {
     out.push(`[${waiting.reason ?? ''}] ${trimImagePullMsg(waiting.message ?? '')}`);
   }
   const terminated = cs.state?.terminated;
-  if (terminated && terminated.reason) {
+  if (terminated?.reason) {
     out.push(
       terminated.message
         ? `[${terminated.reason}] ${trimImagePullMsg(terminated.message)}`
@@ -72,11 +72,7 @@ export function pulumiPodMessage(pod: V1Pod): string | undefined {
  * `errorMessages()`: Deployment condition errors, unbound PVCs, one summary line, then one line
  * per pod of the current ReplicaSet.
  */
-export function pulumiErrorMessages(
-  s: PulumiAwaitState,
-  pvcs: V1PersistentVolumeClaim[],
-  currentPods: V1Pod[],
-): string[] {
+export function pulumiErrorMessages(s: PulumiAwaitState, pvcs: V1PersistentVolumeClaim[], currentPods: V1Pod[]): string[] {
   const out = s.deploymentErrors.map(([, m]) => m);
   if (!everyPvcReady(pvcs)) {
     const failed = pvcs.filter((p) => p.status?.phase !== 'Bound').map((p) => p.metadata?.name ?? '');

@@ -2,19 +2,19 @@
  * The pure rollout reducer: (state, observation) -> [state, events]. No I/O, no clock: time is
  * `obs.at`. Once a verdict was emitted the state is final and further observations emit nothing.
  */
-import type { ClassifierFailure } from './diagnose/index.js';
-import { emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows, type Emit } from './emit.js';
+
 import { classPolicyOf } from './classifiers.js';
+import type { ClassifierFailure } from './diagnose/index.js';
+import { type Emit, emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows } from './emit.js';
 import { kubectlHints } from './hints.js';
 import { intake } from './intake.js';
-import { initialPulumiState } from './pulumi-await.js';
 import { currentProblems, deadlineOf, failingProblems, orderedProblems, trackNotReady } from './problems.js';
+import { initialPulumiState, replicaSetReadiness } from './pulumi-await.js';
+import { newReplicaSet } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import { criterionMet } from './success.js';
 import type { Observation, Policy, Problem, RolloutEvent, TrackTarget, Verdict } from './types.js';
 import { buildVerdict, replicaCounts } from './verdict.js';
-import { newReplicaSet } from './relations.js';
-import { replicaSetReadiness } from './pulumi-await.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
 
@@ -109,7 +109,14 @@ function reportClassifierFailures(failures: ClassifierFailure[], memo: EmittedMe
     memo.classifierFailures[f.classifier] = message;
     emit({
       type: 'k8s-event',
-      event: { type: 'Warning', reason: 'ClassifierFailed', message, object: `Pod/${f.pod}`, count: 1, lastSeen: new Date(at).toISOString() },
+      event: {
+        type: 'Warning',
+        reason: 'ClassifierFailed',
+        message,
+        object: `Pod/${f.pod}`,
+        count: 1,
+        lastSeen: new Date(at).toISOString(),
+      },
     });
   }
 }
@@ -134,7 +141,12 @@ function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): vo
     if (memo.problems[p.id] === key) continue;
     memo.problems[p.id] = key;
     const tolerated = p.object.kind === 'Pod' ? classPolicyOf(s.policy, p.class).tolerate : undefined;
-    emit({ type: 'problem', problem: p, ...(failsAt !== undefined ? { failsAt } : {}), ...(failsAt !== undefined && tolerated ? { tolerated } : {}) });
+    emit({
+      type: 'problem',
+      problem: p,
+      ...(failsAt !== undefined ? { failsAt } : {}),
+      ...(failsAt !== undefined && tolerated ? { tolerated } : {}),
+    });
   }
 }
 
@@ -184,7 +196,11 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, owned: Reco
     const key = `${memo.revision ?? ''}:complete`;
     if (!memo.phases.includes(key)) {
       memo.phases = [...memo.phases, key];
-      emit({ type: 'phase', phase: 'complete', message: `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready` });
+      emit({
+        type: 'phase',
+        phase: 'complete',
+        message: `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready`,
+      });
     }
     finish(s, emit, buildVerdict(s, { outcome: 'succeeded', at, problems: orderedProblems(s, []) }));
     return;
@@ -234,7 +250,13 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
         s,
         emit,
         obs.type === 'timeout'
-          ? buildVerdict(s, { outcome: 'timed-out', at, problems, timeoutSeconds: obs.timeoutSeconds, timeoutKind: obs.timeoutKind ?? 'overall' })
+          ? buildVerdict(s, {
+              outcome: 'timed-out',
+              at,
+              problems,
+              timeoutSeconds: obs.timeoutSeconds,
+              timeoutKind: obs.timeoutKind ?? 'overall',
+            })
           : buildVerdict(s, { outcome: 'cancelled', at, problems, ...(obs.reason ? { reason: obs.reason } : {}) }),
       );
       return [s, events];

@@ -3,13 +3,7 @@
  * name) because objects can arrive before the Deployment; ownership is decided here, by
  * ownerReference UID exactly as Pulumi does.
  */
-import type {
-  CoreV1Event,
-  V1Deployment,
-  V1PersistentVolumeClaim,
-  V1Pod,
-  V1ReplicaSet,
-} from '@kubernetes/client-node';
+import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { isOwnedBy, ownerOfKind, revisionOf } from './k8s.js';
 import { eventKey, type RolloutState } from './state.js';
 import type { TrackTarget } from './types.js';
@@ -89,5 +83,7 @@ export function trackedPvcs(state: RolloutState): V1PersistentVolumeClaim[] {
 export function eventsAbout(state: RolloutState, kind: string, name: string): CoreV1Event[] {
   const uids = state.eventsByObject[eventKey(kind, name)] ?? [];
   // An index entry is only made for an event whose involved object has this kind and name.
-  return uids.map((uid) => state.events[uid]).filter((e): e is CoreV1Event => e?.involvedObject?.kind === kind && e.involvedObject?.name === name);
+  return uids
+    .map((uid) => state.events[uid])
+    .filter((e): e is CoreV1Event => e?.involvedObject?.kind === kind && e.involvedObject?.name === name);
 }

@@ -2,13 +2,7 @@
  * The reducer's state. Treated as immutable: `reduce` returns a new object and never mutates
  * the one it was given.
  */
-import type {
-  CoreV1Event,
-  V1Deployment,
-  V1PersistentVolumeClaim,
-  V1Pod,
-  V1ReplicaSet,
-} from '@kubernetes/client-node';
+import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import type { Policy, Problem, TrackTarget, Verdict } from './types.js';
 
 /**

@@ -11,7 +11,13 @@ export function bad(message: string): never {
 export function show(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   if (typeof value === 'string') return JSON.stringify(value);
-  if (value === undefined || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || typeof value === 'symbol') {
+  if (
+    value === undefined ||
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    typeof value === 'bigint' ||
+    typeof value === 'symbol'
+  ) {
     return String(value);
   }
   try {
@@ -42,6 +48,8 @@ export function checkKnobs(path: string, o: Partial<ClassPolicy>): void {
     bad(`${path}.minRestarts is ${show(o.minRestarts)}; it must be an integer >= 0.`);
   }
   if (o.tolerate !== undefined && (!Number.isInteger(o.tolerate) || o.tolerate < 0)) {
-    bad(`${path}.tolerate is ${show(o.tolerate)}; it must be an integer >= 0 (the number of pods that may have the problem without failing the rollout).`);
+    bad(
+      `${path}.tolerate is ${show(o.tolerate)}; it must be an integer >= 0 (the number of pods that may have the problem without failing the rollout).`,
+    );
   }
 }

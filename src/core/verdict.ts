@@ -1,9 +1,9 @@
 /** Building the final {@link Verdict}. */
 import { formatDuration } from './format-duration.js';
 import { kubectlHints } from './hints.js';
+import { podView } from './pod-state.js';
 import { pulumiErrorMessages } from './pulumi-messages.js';
 import { newReplicaSet, podsOf, replicaSetOfRevision, trackedPvcs } from './relations.js';
-import { podView } from './pod-state.js';
 import type { RolloutState } from './state.js';
 import type { Problem, Verdict } from './types.js';
 

@@ -2,12 +2,13 @@
  * The program-facing helpers: trace every Deployment of a stack, or create one traced/gated
  * Deployment.
  */
-import * as pulumi from '@pulumi/pulumi';
+
 import * as k8s from '@pulumi/kubernetes';
+import * as pulumi from '@pulumi/pulumi';
 import type { TraceOptions } from './options.js';
 import { withDependency } from './outputs.js';
 import { SKIP_AWAIT } from './plan.js';
-import { RolloutTrace, type ProviderSettings } from './rollout-trace.js';
+import { type ProviderSettings, RolloutTrace } from './rollout-trace.js';
 
 const DEPLOYMENT_TYPE = 'kubernetes:apps/v1:Deployment';
 const PROVIDER_TYPE = 'pulumi:providers:kubernetes';
@@ -103,7 +104,13 @@ export function traceDeployments(options: TraceOptions = {}): void {
     const props = gate ? (withSkipAwait(args.props as k8s.apps.v1.DeploymentArgs) as pulumi.Inputs) : args.props;
     const trace = new RolloutTrace(
       traceName(args.name),
-      { ...options, inputs: props, deploymentName: args.name, deployment: args.resource as k8s.apps.v1.Deployment, provider: settingsFor(args.opts, options) },
+      {
+        ...options,
+        inputs: props,
+        deploymentName: args.name,
+        deployment: args.resource as k8s.apps.v1.Deployment,
+        provider: settingsFor(args.opts, options),
+      },
       { parent: args.opts.parent },
     );
     traces.set(args.resource, trace);

@@ -3,8 +3,9 @@
  * ApiException message spans lines (HTTP-Code, Message, Body, Headers): users get the status and
  * the apiserver's own message instead.
  */
-import { isRolloutTraceError } from '../errors.js';
+
 import { describeFailure } from '../cluster/api-errors.js';
+import { isRolloutTraceError } from '../errors.js';
 
 /** One paragraph describing `err`, never a stack trace, never response headers. */
 export function userMessage(err: unknown): string {

@@ -10,16 +10,16 @@
  * - Preview: never writes or waits; reports whether the planned change starts a new rollout.
  * @module
  */
-export { traceDeployments, tracedDeployment, gatedDeployment, withSkipAwait, rolloutOf, type TracedDeployment } from './deployments.js';
+export { gatedDeployment, rolloutOf, type TracedDeployment, traceDeployments, tracedDeployment, withSkipAwait } from './deployments.js';
+export { type StatusLine, StatusLines, statusLine } from './lines.js';
+export type { TraceMode, TraceOptions, TraceOutcome } from './options.js';
+export { type PlannedDeployment, planFromInputs, SKIP_AWAIT } from './plan.js';
 export {
-  RolloutTrace,
-  ROLLOUT_TRACE_TYPE,
-  type RolloutTraceArgs,
-  type RolloutResult,
   type ChangeKind,
   type ProviderSettings,
+  ROLLOUT_TRACE_TYPE,
+  type RolloutResult,
+  RolloutTrace,
+  type RolloutTraceArgs,
 } from './rollout-trace.js';
-export type { TraceOptions, TraceMode, TraceOutcome } from './options.js';
-export { statusLine, StatusLines, type StatusLine } from './lines.js';
-export { templateChanges, describeChange, type TemplateChange, type TemplateChangeOptions } from './template-diff.js';
-export { planFromInputs, SKIP_AWAIT, type PlannedDeployment } from './plan.js';
+export { describeChange, type TemplateChange, type TemplateChangeOptions, templateChanges } from './template-diff.js';

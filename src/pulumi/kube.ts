@@ -46,7 +46,12 @@ function listDeployments(kc: KubeConfig, namespace: string, maxAgeMs: number): P
 }
 
 /** Reads one Deployment; undefined when it does not exist. */
-export async function readDeployment(kc: KubeConfig, namespace: string, name: string, signal?: AbortSignal): Promise<V1Deployment | undefined> {
+export async function readDeployment(
+  kc: KubeConfig,
+  namespace: string,
+  name: string,
+  signal?: AbortSignal,
+): Promise<V1Deployment | undefined> {
   try {
     return await kc.makeApiClient(AppsV1Api).readNamespacedDeployment({ name, namespace }, signal ? withSignal(signal) : undefined);
   } catch (err) {

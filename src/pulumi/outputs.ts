@@ -29,7 +29,7 @@ export async function settle<T>(input: pulumi.Input<T> | undefined): Promise<Set
 }
 
 /** The value of an Output once it resolves (rejects if the resource failed). */
-export async function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
+export async function outputValue<T>(output: pulumi.Output<T>): Promise<T> {
   return (output as unknown as OutputInternals<T>).promise();
 }
 

@@ -6,23 +6,24 @@
  * so lines logged against it would all arrive at the end (and hold back every later log line).
  * A component's URN resolves right after registration, so its row can show live lines.
  */
-import * as pulumi from '@pulumi/pulumi';
-import type * as k8s from '@pulumi/kubernetes';
+
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
-import type { Verdict } from '../core/types.js';
-import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
+import type * as k8s from '@pulumi/kubernetes';
+import * as pulumi from '@pulumi/pulumi';
 import { sleep } from '../cluster/backoff.js';
+import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
 import { revisionOf as annotatedRevision } from '../core/k8s.js';
-import { formatVerdict, rolloutFailureOf, type RolloutFailure } from '../report/index.js';
+import type { Verdict } from '../core/types.js';
+import { formatVerdict, type RolloutFailure, rolloutFailureOf } from '../report/index.js';
 import type { Tracking } from '../track/index.js';
 import { cancellable } from './cancel.js';
 import { userMessage } from './errors.js';
 import { findDeployments } from './kube.js';
-import { StatusLines, type StatusLine } from './lines.js';
+import { type StatusLine, StatusLines } from './lines.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
-import { settle, valueOf } from './outputs.js';
-import { planFromInputs, type PlannedDeployment } from './plan.js';
-import { describeChange, templateChanges, type TemplateChange } from './template-diff.js';
+import { outputValue, settle } from './outputs.js';
+import { type PlannedDeployment, planFromInputs } from './plan.js';
+import { describeChange, type TemplateChange, templateChanges } from './template-diff.js';
 
 /** The Pulumi type token of {@link RolloutTrace}. */
 export const ROLLOUT_TRACE_TYPE = 'rollout-trace:pulumi:RolloutTrace';
@@ -128,7 +129,12 @@ export class RolloutTrace extends pulumi.ComponentResource {
     const result = failed.catch((err: unknown) => this.failedResult(err));
     // The deliberate unhandled leaf that reports a gate failure to the language host.
     failed.then(() => undefined);
-    this.baseline = pulumi.output(baseline.then((): pulumi.Resource => this, (): pulumi.Resource => this));
+    this.baseline = pulumi.output(
+      baseline.then(
+        (): pulumi.Resource => this,
+        (): pulumi.Resource => this,
+      ),
+    );
     this.outcome = pulumi.output(result.then((r) => r.outcome));
     this.summary = pulumi.output(result.then((r) => r.summary));
     this.revision = pulumi.output(result.then((r) => r.revision));
@@ -257,7 +263,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       const state = liveState(baseline.live);
       switch (baseline.change) {
         case 'create':
-          summary = `preview: Deployment ${where} does not exist yet: the update creates it (revision 1, ${plural(baseline.plan.replicas ?? 1, "replica")})`;
+          summary = `preview: Deployment ${where} does not exist yet: the update creates it (revision 1, ${plural(baseline.plan.replicas ?? 1, 'replica')})`;
           break;
         case 'rollout':
           summary =
@@ -331,7 +337,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
     if (gate) {
       // skipAwait: the provider returns right after the write, with the exact name and generation.
       const d = await deploymentP;
-      const metadata = await valueOf(d.metadata).catch((err: unknown) => {
+      const metadata = await outputValue(d.metadata).catch((err: unknown) => {
         throw new Error(`the Deployment was not written (${userMessage(err)})`);
       });
       return { name: metadata.name, generation: metadata.generation };
@@ -339,7 +345,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
     if (b.plan.name) return { name: b.plan.name };
     if (b.live?.metadata?.name) return { name: b.live.metadata.name };
     // A new auto-named Deployment: its name appears when the provider creates it.
-    const fromOutputs = deploymentP.then((d) => valueOf(d.metadata)).then((m) => m.name);
+    const fromOutputs = deploymentP.then((d) => outputValue(d.metadata)).then((m) => m.name);
     fromOutputs.catch(() => undefined);
     while (!signal.aborted) {
       const winner = await Promise.race([fromOutputs, sleep(500, signal).then(() => undefined)]).catch(() => undefined);
@@ -359,7 +365,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       timer = setTimeout(() => tracking.stop('the kubernetes provider finished its await'), settleSeconds * 1000);
       timer.unref();
     };
-    deploymentP.then((d) => valueOf(d.urn)).then(arm, arm);
+    deploymentP.then((d) => outputValue(d.urn)).then(arm, arm);
   }
 
   private conclude(verdict: Verdict, change: ChangeKind, timeout: { seconds: number; source: string }): RolloutResult {
@@ -397,9 +403,9 @@ export class RolloutTrace extends pulumi.ComponentResource {
 function timeoutOf(args: TraceOptions, plan: PlannedDeployment): { seconds: number; source: string } {
   if (args.timeoutSeconds !== undefined) return { seconds: args.timeoutSeconds, source: 'the timeoutSeconds option of rollout-trace' };
   if (plan.timeoutSeconds !== undefined) {
-    return { seconds: plan.timeoutSeconds, source: 'the Deployment\'s pulumi.com/timeoutSeconds annotation' };
+    return { seconds: plan.timeoutSeconds, source: "the Deployment's pulumi.com/timeoutSeconds annotation" };
   }
-  return { seconds: 600, source: 'the default timeout (600s, the same as the kubernetes provider\'s await)' };
+  return { seconds: 600, source: "the default timeout (600s, the same as the kubernetes provider's await)" };
 }
 
 function changeLine(b: Baseline): string {

@@ -48,7 +48,9 @@ function walk(planned: unknown, live: unknown, path: string, out: TemplateChange
       out.push({ path, planned, live });
       return;
     }
-    planned.forEach((item, i) => walk(item, live[i], `${path}[${label(item, i)}]`, out));
+    planned.forEach((item, i) => {
+      walk(item, live[i], `${path}[${label(item, i)}]`, out);
+    });
     return;
   }
   if (isObject(planned)) {

@@ -38,10 +38,7 @@ export function palette(enabled: boolean): Palette {
  * or `FORCE_COLOR=0`; always when `FORCE_COLOR` is set to anything else; otherwise only when the
  * stream is a terminal (so CI logs and files stay clean).
  */
-export function shouldColor(
-  stream: { isTTY?: boolean } | undefined,
-  env: Record<string, string | undefined>,
-): boolean {
+export function shouldColor(stream: { isTTY?: boolean } | undefined, env: Record<string, string | undefined>): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   const force = env.FORCE_COLOR;
   if (force !== undefined) return force !== '0' && force !== 'false';

@@ -4,8 +4,8 @@
  * so an unchanged pod or a re-sent progress message never repeats.
  */
 import type { RolloutEvent } from '../core/types.js';
-import { readableMessage } from './format-verdict.js';
 import { formatWindow } from './format-time.js';
+import { readableMessage } from './format-verdict.js';
 
 /** A printable line about one subject, or nothing. */
 export interface EventLine {
@@ -40,7 +40,11 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
     }
     case 'replicaset': {
       // (`created` means first seen by this trace, not created in the cluster: not worth a word.)
-      return { subject: `rs/${e.name}`, text: `ReplicaSet ${e.name} (${e.role}, revision ${e.revision}): ${replicaCounts(e)}`, level: 'info' };
+      return {
+        subject: `rs/${e.name}`,
+        text: `ReplicaSet ${e.name} (${e.role}, revision ${e.revision}): ${replicaCounts(e)}`,
+        level: 'info',
+      };
     }
     case 'pod': {
       const rev = e.revision !== undefined ? ` (revision ${e.revision})` : '';
@@ -95,7 +99,8 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
       let fails = '';
       if (window !== undefined && window <= 0) fails = `; fails the rollout${pods}`;
       // A crash class waits for its restarts: its window may be over by the time it can fail.
-      else if (window !== undefined && e.failsAt! <= e.at) fails = `; persisted past its ${formatWindow(window)} window: fails the rollout${pods}`;
+      else if (window !== undefined && e.failsAt! <= e.at)
+        fails = `; persisted past its ${formatWindow(window)} window: fails the rollout${pods}`;
       else if (window !== undefined) fails = `; fails the rollout if it persists ${formatWindow(window)}${pods}`;
       return {
         subject: `problem/${p.id}`,

@@ -4,7 +4,7 @@
  * events, kubectl hints) for our typed {@link Verdict}.
  */
 import type { EventDigest, LogTail, Problem, Verdict } from '../core/types.js';
-import { palette, type Palette } from './colors.js';
+import { type Palette, palette } from './colors.js';
 import { formatDuration } from './format-time.js';
 
 /** Options for {@link formatVerdict}. */
@@ -41,7 +41,9 @@ export function outcomeLabel(v: Verdict): string {
     case 'timed-out':
       if (v.timeoutSeconds === undefined) return 'TIMED OUT';
       // Say which deadline fired: the overall one, or nothing moving for a while.
-      return v.timeoutKind === 'no-progress' ? `TIMED OUT (no progress for ${v.timeoutSeconds}s)` : `TIMED OUT (after ${v.timeoutSeconds}s)`;
+      return v.timeoutKind === 'no-progress'
+        ? `TIMED OUT (no progress for ${v.timeoutSeconds}s)`
+        : `TIMED OUT (after ${v.timeoutSeconds}s)`;
     case 'cancelled':
       return 'CANCELLED';
   }
@@ -139,7 +141,10 @@ function formatLog(log: LogTail, c: Palette): string[] {
   const head = `      ${c.dim(`logs of "${log.container}" (${which}`)}`;
   if (log.error !== undefined) return [`${head}${c.dim(`): unavailable: ${oneLine(log.error)}`)}`];
   if (log.lines.length === 0) return [`${head}${c.dim('): no output')}`];
-  return [`${head}${c.dim(`, last ${log.lines.length} line${log.lines.length === 1 ? '' : 's'})`)}`, ...log.lines.map((l) => `        ${c.dim('│')} ${l}`)];
+  return [
+    `${head}${c.dim(`, last ${log.lines.length} line${log.lines.length === 1 ? '' : 's'})`)}`,
+    ...log.lines.map((l) => `        ${c.dim('│')} ${l}`),
+  ];
 }
 
 /**

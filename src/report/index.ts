@@ -10,15 +10,15 @@ import { PlainSink } from './plain-sink.js';
 import type { OutputFormat, Sink, SinkOptions } from './sink.js';
 import { TtySink } from './tty-sink.js';
 
-export type { Sink, SinkOptions, OutputFormat, SinkTimers } from './sink.js';
-export { formatVerdict, outcomeLabel, deploymentKey, type FormatVerdictOptions } from './format-verdict.js';
+export { describeEvent } from './describe-event.js';
 export { formatDuration } from './format-time.js';
+export { deploymentKey, type FormatVerdictOptions, formatVerdict, outcomeLabel } from './format-verdict.js';
+export { JSON_SCHEMA_VERSION, type JsonLine, JsonSink, toJsonLine } from './json-sink.js';
 export { MemorySink } from './memory-sink.js';
 export { PlainSink } from './plain-sink.js';
-export { JsonSink, JSON_SCHEMA_VERSION, toJsonLine, type JsonLine } from './json-sink.js';
+export { assertSucceeded, isRolloutFailedError, RolloutFailedError, type RolloutFailure, rolloutFailureOf } from './rollout-failed.js';
+export type { OutputFormat, Sink, SinkOptions, SinkTimers } from './sink.js';
 export { TtySink } from './tty-sink.js';
-export { describeEvent } from './describe-event.js';
-export { RolloutFailedError, isRolloutFailedError, assertSucceeded, rolloutFailureOf, type RolloutFailure } from './rollout-failed.js';
 
 /**
  * Resolves `auto` like ora does: a TTY stream, `TERM` not `dumb`, and no `CI` variable (any value)

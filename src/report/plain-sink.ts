@@ -5,13 +5,13 @@
  * sections, for failure details.
  */
 import type { RolloutEvent, Verdict } from '../core/types.js';
-import { palette, shouldColor, type Palette } from './colors.js';
+import { type Palette, palette, shouldColor } from './colors.js';
 import type { EventLine } from './describe-event.js';
-import { LogLines } from './log-lines.js';
 import { formatClock } from './format-time.js';
 import { deploymentKey, formatVerdict, outcomeLabel } from './format-verdict.js';
 import { errorAnnotation, GROUP_END, groupStart, isGitHubActions } from './github.js';
 import { isGitLabCi, sectionEnd, sectionStart } from './gitlab.js';
+import { LogLines } from './log-lines.js';
 import { describeWaitingFor, RolloutView } from './rollout-view.js';
 import { flush, realTimers, type Sink, type SinkOptions } from './sink.js';
 

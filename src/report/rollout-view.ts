@@ -107,7 +107,14 @@ export class RolloutView {
         }
         break;
       case 'pod':
-        v.pods.set(e.name, { name: e.name, replicaSet: e.replicaSet, revision: e.revision, state: e.state, detail: e.detail, lastLog: v.pods.get(e.name)?.lastLog });
+        v.pods.set(e.name, {
+          name: e.name,
+          replicaSet: e.replicaSet,
+          revision: e.revision,
+          state: e.state,
+          detail: e.detail,
+          lastLog: v.pods.get(e.name)?.lastLog,
+        });
         break;
       case 'log': {
         const pod = v.pods.get(e.pod);
@@ -118,7 +125,10 @@ export class RolloutView {
       case 'pod-orphaned':
         // kubespy's view: a pod that left the ReplicaSet leaves the tree (a note says why).
         v.pods.delete(e.name);
-        note(v, e.type === 'pod-deleted' ? `pod ${e.name} deleted` : `pod ${e.name} orphaned: relabeled, released by ReplicaSet ${e.replicaSet}`);
+        note(
+          v,
+          e.type === 'pod-deleted' ? `pod ${e.name} deleted` : `pod ${e.name} orphaned: relabeled, released by ReplicaSet ${e.replicaSet}`,
+        );
         break;
       case 'scaled':
         note(v, `scaled from ${e.from} to ${e.to} replicas`);

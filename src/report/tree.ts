@@ -11,14 +11,7 @@
 import type { PodState } from '../core/types.js';
 import type { Palette } from './colors.js';
 import { phaseLabel } from './describe-event.js';
-import {
-  orderedReplicaSets,
-  podHasWarning,
-  podsOf,
-  podProblems,
-  type DeploymentView,
-  type PodView,
-} from './rollout-view.js';
+import { type DeploymentView, orderedReplicaSets, type PodView, podHasWarning, podProblems, podsOf } from './rollout-view.js';
 
 const STATE_MARK: Record<PodState, string> = {
   pending: '○',
@@ -36,7 +29,8 @@ const STATE_MARK: Record<PodState, string> = {
 /** The header line: `Deployment ns/name · revision N · phase`. */
 export function treeHeader(v: DeploymentView, c: Palette): string {
   const parts = [`Deployment ${c.bold(v.key)}`];
-  if (v.revision !== undefined) parts.push(`revision ${v.revision}${v.restores !== undefined ? ` (rollback to revision ${v.restores}'s template)` : ''}`);
+  if (v.revision !== undefined)
+    parts.push(`revision ${v.revision}${v.restores !== undefined ? ` (rollback to revision ${v.restores}'s template)` : ''}`);
   if (v.paused) parts.push(c.yellow('paused'));
   if (v.verdict && v.watchingAfterVerdict) parts.push(c.cyan('watching for changes'));
   else if (v.phase !== undefined) parts.push(phaseLabel(v.phase));
@@ -63,7 +57,8 @@ export function treeBody(v: DeploymentView, c: Palette): string[] {
     g.pods.forEach((pod, pi) => {
       const lastPod = pi === g.pods.length - 1;
       lines.push(`${lastGroup ? '   ' : '│  '}${lastPod ? '└─' : '├─'} ${podRow(v, pod, c)}`);
-      if (pod.lastLog !== undefined) lines.push(`${lastGroup ? '   ' : '│  '}${lastPod ? '   ' : '│  '}  ${c.dim(`› ${clip(pod.lastLog, MAX_LOG_WIDTH)}`)}`);
+      if (pod.lastLog !== undefined)
+        lines.push(`${lastGroup ? '   ' : '│  '}${lastPod ? '   ' : '│  '}  ${c.dim(`› ${clip(pod.lastLog, MAX_LOG_WIDTH)}`)}`);
     });
   });
   for (const n of v.notes) lines.push(c.dim(`• ${n}`));

@@ -5,9 +5,9 @@
  */
 import ora, { type Ora } from 'ora';
 import type { RolloutEvent } from '../core/types.js';
-import { palette, shouldColor, type Palette } from './colors.js';
+import { type Palette, palette, shouldColor } from './colors.js';
 import { formatVerdict } from './format-verdict.js';
-import { RolloutView, type DeploymentView } from './rollout-view.js';
+import { type DeploymentView, RolloutView } from './rollout-view.js';
 import { flush, type Sink, type SinkOptions } from './sink.js';
 import { renderTree } from './tree.js';
 
@@ -41,7 +41,9 @@ export class TtySink implements Sink {
     const view = this.#view.apply(e);
     if (e.type === 'verdict') {
       this.#live.delete(view.key);
-      this.#persist(`${renderTree(view, this.#c)}\n${formatVerdict(e.verdict, { color: this.#c.enabled, pulumiMessages: this.#pulumiMessages })}`);
+      this.#persist(
+        `${renderTree(view, this.#c)}\n${formatVerdict(e.verdict, { color: this.#c.enabled, pulumiMessages: this.#pulumiMessages })}`,
+      );
     } else {
       this.#live.add(view.key);
     }

@@ -47,11 +47,14 @@ export type ResolvedLogOptions =
  */
 export function resolveLogOptions(logs: false | LogOptions | undefined, bad: (message: string) => never): ResolvedLogOptions {
   if (logs === false) return false;
-  const shape = 'logs must be false or { tailLines?: <positive integer>, follow?: boolean | { containers?, grep?, maxStreams?, maxLines? }, redact?: [<regular expression>...] }';
-  if (logs !== undefined && (logs === null || typeof logs !== 'object' || Array.isArray(logs))) bad(`${shape}; got ${JSON.stringify(logs)}.`);
+  const shape =
+    'logs must be false or { tailLines?: <positive integer>, follow?: boolean | { containers?, grep?, maxStreams?, maxLines? }, redact?: [<regular expression>...] }';
+  if (logs !== undefined && (logs === null || typeof logs !== 'object' || Array.isArray(logs)))
+    bad(`${shape}; got ${JSON.stringify(logs)}.`);
   const o = logs ?? {};
   const tailLines = o.tailLines ?? 20;
-  if (!Number.isInteger(tailLines) || tailLines <= 0) bad(`logs.tailLines must be a positive integer (default 20); got ${JSON.stringify(o.tailLines)}.`);
+  if (!Number.isInteger(tailLines) || tailLines <= 0)
+    bad(`logs.tailLines must be a positive integer (default 20); got ${JSON.stringify(o.tailLines)}.`);
   if (o.redact !== undefined && (!Array.isArray(o.redact) || o.redact.some((p) => typeof p !== 'string' && !(p instanceof RegExp)))) {
     bad(`logs.redact must be a list of regular expressions (strings or RegExp), e.g. ["hunter\\\\d+"]; got ${JSON.stringify(o.redact)}.`);
   }
@@ -69,9 +72,11 @@ export function resolveLogOptions(logs: false | LogOptions | undefined, bad: (me
     bad(`logs.follow.grep must be a regular expression (a string or RegExp); got ${JSON.stringify(f.grep)}.`);
   }
   const maxStreams = f.maxStreams ?? 4;
-  if (!Number.isInteger(maxStreams) || maxStreams <= 0) bad(`logs.follow.maxStreams must be a positive integer (default 4); got ${JSON.stringify(f.maxStreams)}.`);
+  if (!Number.isInteger(maxStreams) || maxStreams <= 0)
+    bad(`logs.follow.maxStreams must be a positive integer (default 4); got ${JSON.stringify(f.maxStreams)}.`);
   const maxLines = f.maxLines ?? 200;
-  if (!Number.isInteger(maxLines) || maxLines <= 0) bad(`logs.follow.maxLines must be a positive integer (default 200); got ${JSON.stringify(f.maxLines)}.`);
+  if (!Number.isInteger(maxLines) || maxLines <= 0)
+    bad(`logs.follow.maxLines must be a positive integer (default 200); got ${JSON.stringify(f.maxLines)}.`);
   const filter = compiled(() => compileLogFilter({ redact: o.redact, grep: f.grep }), 'logs.follow.grep or logs.redact', bad);
   return { tailLines, redact, follow: { ...(f.containers?.length ? { containers: f.containers } : {}), filter, maxStreams, maxLines } };
 }

@@ -4,7 +4,7 @@
 import type { RolloutEvent, Verdict } from '../core/types.js';
 import { EventHub } from './event-hub.js';
 import { resolveTrackOptions, type TrackOptions } from './options.js';
-import { failedTracking, trackResolved, type TrackInternals, type Tracking } from './tracker.js';
+import { failedTracking, type TrackInternals, type Tracking, trackResolved } from './tracker.js';
 
 /** Several rollouts tracked together. */
 export interface MultiTracking {
@@ -42,14 +42,16 @@ export function trackRolloutsWith(opts: TrackOptions[], internals: TrackInternal
   let firstError: unknown;
   for (const t of trackings) {
     t.subscribe((e) => hub.push(e));
-    t.verdict.then(
-      () => undefined,
-      (err: unknown) => {
-        firstError ??= err;
-      },
-    ).finally(() => {
-      if (--open === 0) hub.end(firstError);
-    });
+    t.verdict
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          firstError ??= err;
+        },
+      )
+      .finally(() => {
+        if (--open === 0) hub.end(firstError);
+      });
   }
   if (trackings.length === 0) hub.end();
   const verdicts = Promise.all(trackings.map((t) => t.verdict));
@@ -58,6 +60,8 @@ export function trackRolloutsWith(opts: TrackOptions[], internals: TrackInternal
     events: { [Symbol.asyncIterator]: () => hub[Symbol.asyncIterator]() },
     subscribe: (l) => hub.subscribe(l),
     verdicts,
-    stop: () => trackings.forEach((t) => t.stop()),
+    stop: () => {
+      for (const t of trackings) t.stop();
+    },
   };
 }

@@ -3,11 +3,11 @@
  * anything is opened.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { RolloutTraceError } from '../errors.js';
+import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
 import { resolvePolicy } from '../core/index.js';
 import type { Policy, PolicyOverrides } from '../core/types.js';
-import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
-import { resolveLogOptions, type LogOptions, type ResolvedLogOptions } from './log-options.js';
+import { RolloutTraceError } from '../errors.js';
+import { type LogOptions, type ResolvedLogOptions, resolveLogOptions } from './log-options.js';
 
 /** What to track and how. */
 export interface TrackOptions {
@@ -85,7 +85,9 @@ export function resolveTrackOptions(opts: TrackOptions): ResolvedTrackOptions {
   }
   const noProgress = opts.noProgressTimeoutSeconds;
   if (noProgress !== undefined && (typeof noProgress !== 'number' || !Number.isFinite(noProgress) || noProgress <= 0)) {
-    bad(`noProgressTimeoutSeconds must be a positive finite number of seconds, or left out to turn it off (the default); got ${String(noProgress)}.`);
+    bad(
+      `noProgressTimeoutSeconds must be a positive finite number of seconds, or left out to turn it off (the default); got ${String(noProgress)}.`,
+    );
   }
   const grace = opts.notFoundGraceSeconds ?? 30;
   if (typeof grace !== 'number' || !Number.isFinite(grace) || grace < 0) {
@@ -100,11 +102,12 @@ export function resolveTrackOptions(opts: TrackOptions): ResolvedTrackOptions {
     );
   }
   const logs = resolveLogOptions(opts.logs, bad);
-  if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) bad('signal must be an AbortSignal (e.g. from an AbortController).');
+  if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal))
+    bad('signal must be an AbortSignal (e.g. from an AbortController).');
   const policy = resolvePolicy(opts.policy);
   const kc = loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
   const namespace = opts.namespace ?? contextNamespace(kc);
-  if (opts.namespace === undefined) checkNamespace(namespace, 'the kubeconfig context\'s namespace');
+  if (opts.namespace === undefined) checkNamespace(namespace, "the kubeconfig context's namespace");
   return {
     name,
     namespace,

@@ -3,16 +3,17 @@
  * overall timeout, the not-found grace), cancellation and log enrichment, and closes everything it
  * opened once the verdict is known.
  */
-import { RolloutTraceError } from '../errors.js';
-import { initialState, reduce, type RolloutState } from '../core/index.js';
-import type { Observation, RolloutEvent, Verdict } from '../core/types.js';
+
 import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions } from '../cluster/index.js';
-import { EventHub } from './event-hub.js';
-import { NoProgressWatchdog } from './no-progress.js';
-import { withLogTails } from './enrich.js';
-import { LogFollower } from './log-follower.js';
+import { initialState, type RolloutState, reduce } from '../core/index.js';
 import { logTargets } from '../core/log-targets.js';
-import { resolveTrackOptions, type ResolvedTrackOptions, type TrackOptions } from './options.js';
+import type { Observation, RolloutEvent, Verdict } from '../core/types.js';
+import { RolloutTraceError } from '../errors.js';
+import { withLogTails } from './enrich.js';
+import { EventHub } from './event-hub.js';
+import { LogFollower } from './log-follower.js';
+import { NoProgressWatchdog } from './no-progress.js';
+import { type ResolvedTrackOptions, resolveTrackOptions, type TrackOptions } from './options.js';
 
 /** A running rollout trace: an event stream (listeners and async iteration) and its verdict. */
 export interface Tracking extends AsyncIterable<RolloutEvent> {
@@ -162,7 +163,15 @@ class RolloutTracker {
       this.logFollower = new LogFollower(this.opts.kc, this.opts.namespace, follow, (target, line) => {
         if (this.finished) return;
         const { pod, container, revision } = target;
-        this.hub.push({ type: 'log', at: Date.now(), deployment: { namespace: this.opts.namespace, name: this.opts.name }, pod, container, ...(revision !== undefined ? { revision } : {}), line });
+        this.hub.push({
+          type: 'log',
+          at: Date.now(),
+          deployment: { namespace: this.opts.namespace, name: this.opts.name },
+          pod,
+          container,
+          ...(revision !== undefined ? { revision } : {}),
+          line,
+        });
       });
     }
     try {
@@ -246,9 +255,15 @@ class RolloutTracker {
   private notFound(): void {
     if (this.finished || this.deploymentPresent) return;
     const { namespace, name, kc } = this.opts;
-    const others = (this.source?.deployments() ?? []).map((d) => d.metadata?.name ?? '').filter(Boolean).sort();
+    const others = (this.source?.deployments() ?? [])
+      .map((d) => d.metadata?.name ?? '')
+      .filter(Boolean)
+      .sort();
     const listed = others.length
-      ? `Deployments in "${namespace}": ${others.slice(0, 8).map((n) => `"${n}"`).join(', ')}${others.length > 8 ? `, and ${others.length - 8} more` : ''}.`
+      ? `Deployments in "${namespace}": ${others
+          .slice(0, 8)
+          .map((n) => `"${n}"`)
+          .join(', ')}${others.length > 8 ? `, and ${others.length - 8} more` : ''}.`
       : `Namespace "${namespace}" has no Deployments.`;
     this.fail(
       new RolloutTraceError(

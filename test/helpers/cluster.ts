@@ -42,17 +42,24 @@ export function clients(kc: KubeConfig = kubeConfig()) {
  */
 export async function withNamespace(t: TestContext, prefix = 'test'): Promise<string> {
   const { core } = clients();
-  const clean = prefix.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 40).replace(/-+$/, '');
+  const clean = prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .slice(0, 40)
+    .replace(/-+$/, '');
   const name = `${clean}-${randomBytes(3).toString('hex')}`;
   await core.createNamespace({ body: { metadata: { name, labels: { 'rollout-trace.dev/test': 'true' } } } });
   t.after(async () => {
     if (process.env.ROLLOUT_TRACE_KEEP_NAMESPACES) return;
     await core.deleteNamespace({ name }).catch(() => undefined);
   });
-  await waitUntil(async () => {
-    const sa = await core.readNamespacedServiceAccount({ name: 'default', namespace: name }).catch(() => undefined);
-    return (sa?.secrets ?? []).length > 0;
-  }, { what: `ServiceAccount default/${name} token`, timeoutMs: 20_000 });
+  await waitUntil(
+    async () => {
+      const sa = await core.readNamespacedServiceAccount({ name: 'default', namespace: name }).catch(() => undefined);
+      return (sa?.secrets ?? []).length > 0;
+    },
+    { what: `ServiceAccount default/${name} token`, timeoutMs: 20_000 },
+  );
   return name;
 }
 

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { startLocalCluster } from '../../src/local-cluster/index.js';
-import { isAlive } from '../../src/local-cluster/processes.js';
+import { startLocalCluster } from '../../local-cluster/index.js';
+import { isAlive } from '../../local-cluster/processes.js';
 
 const run = promisify(execFile);
 
@@ -21,10 +21,7 @@ test('a warm start is ready quickly, serves the API, and stop leaves no process 
     assert.ok(seconds < 60, `warm start took ${seconds}s`);
     const core = cluster.kubeConfig.makeApiClient(CoreV1Api);
     const namespaces = await core.listNamespace();
-    assert.deepEqual(
-      namespaces.items.map((n) => n.metadata?.name).sort(),
-      ['default', 'kube-node-lease', 'kube-public', 'kube-system'],
-    );
+    assert.deepEqual(namespaces.items.map((n) => n.metadata?.name).sort(), ['default', 'kube-node-lease', 'kube-public', 'kube-system']);
     // The token controller runs, so ReplicaSets will not fail with "No API token found".
     const sa = await core.readNamespacedServiceAccount({ name: 'default', namespace: 'default' });
     assert.ok((sa.secrets ?? []).length > 0);
@@ -37,7 +34,7 @@ test('a warm start is ready quickly, serves the API, and stop leaves no process 
 
 test('cluster:up leaves a background cluster and prints export KUBECONFIG last; cluster:down stops it', async () => {
   const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'rt-up-')), 'cluster');
-  const cli = path.resolve('src/local-cluster/cli.ts');
+  const cli = path.resolve('local-cluster/cli.ts');
   const up = await run(process.execPath, ['--import', 'tsx', cli, 'up', '--dir', dir, '--no-kubelet']);
   const last = up.stdout.trim().split('\n').at(-1)!;
   assert.match(last, /^export KUBECONFIG=\//);
@@ -57,7 +54,7 @@ test('cluster:up leaves a background cluster and prints export KUBECONFIG last; 
 });
 
 test('cluster:up rejects a bad --nodes value with a one-paragraph error and exit code 2', async () => {
-  const cli = path.resolve('src/local-cluster/cli.ts');
+  const cli = path.resolve('local-cluster/cli.ts');
   const err = await run(process.execPath, ['--import', 'tsx', cli, 'up', '--nodes', 'many']).catch((e) => e);
   assert.equal(err.code, 2);
   assert.match(err.stderr, /--nodes "many" is not valid: give a whole number from 1 to 50/);

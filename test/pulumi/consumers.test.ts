@@ -6,11 +6,12 @@
  *   declarations (`rollout-trace/pulumi` resolved to this repo through tsconfig `paths`);
  * - compiles a CommonJS consumer with tsc and runs it with Node 22 (require(esm)).
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -70,7 +71,14 @@ test('examples type-check and a CommonJS program uses the built library', async 
     writeFileSync(
       join(app, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, outDir: 'bin', target: 'es2020', module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: true },
+        compilerOptions: {
+          strict: true,
+          outDir: 'bin',
+          target: 'es2020',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          skipLibCheck: true,
+        },
         files: ['index.ts'],
       }),
     );

@@ -4,13 +4,14 @@
  * resource must fail within the policy window (image-pull-not-found: 10 s) with the full summary,
  * and a resource that depends on `trace.ready` must never be created.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
+import { test } from 'node:test';
 import { withNamespace } from '../helpers/cluster.js';
+import { applyReady, nginxArgs } from './harness/fixtures.js';
 import { runProgram, visible } from './harness/program.js';
 import { renderTranscript } from './harness/transcript.js';
-import { applyReady, nginxArgs } from './harness/fixtures.js';
 
 test('gate: a broken image fails the trace resource within the policy window', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-gate');
@@ -55,13 +56,24 @@ test('gate: a broken image fails the trace resource within the policy window', a
   assert.ok(elapsed < 40, `took ${elapsed}s`);
   // Live lines came before the verdict: the pull failure was visible while it was happening.
   const live = visible(run).filter((l) => l.ephemeral && l.urn.endsWith('::web-rollout'));
-  assert.ok(live.some((l) => l.severity === 2 && /ErrImagePull|ImagePullBackOff|does not exist|not found/i.test(l.message)), live.map((l) => l.message).join('\n'));
+  assert.ok(
+    live.some((l) => l.severity === 2 && /ErrImagePull|ImagePullBackOff|does not exist|not found/i.test(l.message)),
+    live.map((l) => l.message).join('\n'),
+  );
   assert.ok(live.every((l) => l.at <= error!.at));
   // Downstream never ran; the gate's outcome output says failed.
   assert.equal(downstreamCreated, false);
   assert.equal(gateOutcome, 'failed');
   // The machine-readable cause, as a stack output would carry it.
-  const failure = gateFailure as { class?: string; pod?: string; container?: string; reason?: string; resource?: { kind: string }; hint?: string; deployment?: { namespace: string } };
+  const failure = gateFailure as {
+    class?: string;
+    pod?: string;
+    container?: string;
+    reason?: string;
+    resource?: { kind: string };
+    hint?: string;
+    deployment?: { namespace: string };
+  };
   assert.equal(failure.class, 'image-pull-not-found');
   assert.match(failure.pod ?? '', /^web-/);
   assert.equal(failure.container, 'nginx');

@@ -3,13 +3,14 @@
  * `trace stopped` line and the process exits at once by the signal (as it would without rollout-trace); aborting the `signal` option ends the trace
  * as `cancelled`, fails the gate resource, and the program finishes (no watch left open).
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { test } from 'node:test';
 import { withNamespace } from '../helpers/cluster.js';
-import { runProgram, visible } from './harness/program.js';
 import { nginxArgs } from './harness/fixtures.js';
+import { runProgram, visible } from './harness/program.js';
 
 test('Ctrl-C during a gated rollout: the program exits at once', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-sigint');
@@ -36,7 +37,15 @@ test('Ctrl-C during a gated rollout: the program exits at once', async (t) => {
   assert.ok(ms < 5000, `took ${ms} ms`);
   assert.ok(!out.includes('PROGRAM-ENDED'));
   // The trace's cancelled line reached the engine before the signal was re-raised.
-  assert.match(out, /^LOG 2 trace stopped: .*/m, out.split('\n').filter((l) => l.startsWith('LOG')).slice(-5).join('\n'));
+  assert.match(
+    out,
+    /^LOG 2 trace stopped: .*/m,
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('LOG'))
+      .slice(-5)
+      .join('\n'),
+  );
 });
 
 test('aborting the signal option cancels the gate and the program ends', async (t) => {
@@ -46,10 +55,15 @@ test('aborting the signal option cancels the gate and the program ends', async (
   const run = await runProgram({
     program: async () => {
       const lib = await import('../../src/pulumi/index.js');
-      const { trace } = lib.gatedDeployment('web', nginxArgs(namespace, 'nginx:1.99-does-not-exist', 1, 'web'), {}, {
-        policy: { classes: { 'image-pull-not-found': { afterSeconds: 600 } } },
-        signal: controller.signal,
-      });
+      const { trace } = lib.gatedDeployment(
+        'web',
+        nginxArgs(namespace, 'nginx:1.99-does-not-exist', 1, 'web'),
+        {},
+        {
+          policy: { classes: { 'image-pull-not-found': { afterSeconds: 600 } } },
+          signal: controller.signal,
+        },
+      );
       trace.urn.apply(() =>
         setTimeout(() => {
           abortedAt = Date.now();

@@ -3,11 +3,12 @@
  * `noProgressTimeoutSeconds: 5` and a long overall timeout: the trace resource fails saying the
  * no-progress timeout fired, long before the overall one.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { withNamespace } from '../helpers/cluster.js';
-import { runProgram, visible } from './harness/program.js';
 import { nginxArgs } from './harness/fixtures.js';
+import { runProgram, visible } from './harness/program.js';
 
 test('gate: the no-progress timeout fails the resource and is named', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-noprogress');

@@ -3,11 +3,12 @@
  * *content* (like a provider's `kubeconfig` argument) traces a crash-looping rollout and its
  * failure summary includes the container's log tail (pods/log) and events, with nothing denied.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { clients, waitUntil, withNamespace } from '../helpers/cluster.js';
-import { runProgram, visible } from './harness/program.js';
 import { nginxArgs } from './harness/fixtures.js';
+import { runProgram, visible } from './harness/program.js';
 import { renderTranscript } from './harness/transcript.js';
 
 async function restrictedKubeconfig(namespace: string): Promise<string> {
@@ -75,5 +76,11 @@ test('gate with the minimal Role: crash loop diagnosed with log tail and events'
   assert.match(errors[0]!.urn, /::web-rollout$/);
   assert.match(errors[0]!.message, /FATAL: config missing/, 'log tail via pods/log');
   assert.match(errors[0]!.message, /exited with code 3/);
-  assert.ok(!run.logs.some((l) => /forbidden/i.test(l.message)), run.logs.filter((l) => /forbidden/i.test(l.message)).map((l) => l.message).join('\n'));
+  assert.ok(
+    !run.logs.some((l) => /forbidden/i.test(l.message)),
+    run.logs
+      .filter((l) => /forbidden/i.test(l.message))
+      .map((l) => l.message)
+      .join('\n'),
+  );
 });

@@ -3,11 +3,12 @@
  * first rollout: the Deployment gets `pulumi.com/skipAwait` (the provider does not wait), and a
  * resource depending on `rolloutOf(deployment).ready` is created only after the verdict.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { clients, withNamespace } from '../helpers/cluster.js';
-import { runProgram, visible } from './harness/program.js';
 import { nginxArgs } from './harness/fixtures.js';
+import { runProgram, visible } from './harness/program.js';
 
 test('gate: dependents wait for a successful rollout', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-gate-ok');
@@ -39,7 +40,12 @@ test('gate: dependents wait for a successful rollout', async (t) => {
   const live = await clients().apps.readNamespacedDeployment({ name: 'web', namespace });
   assert.equal(live.metadata?.annotations?.['pulumi.com/skipAwait'], 'true');
   const verdict = visible(run).find((l) => /^revision 1 rolled out: 3\/3 pods ready/.test(l.message));
-  assert.ok(verdict, visible(run).map((l) => l.message).join('\n'));
+  assert.ok(
+    verdict,
+    visible(run)
+      .map((l) => l.message)
+      .join('\n'),
+  );
   // The provider returned at once (skipAwait), yet the dependent came only after all 3 were ready.
   assert.equal(readyWhenDependentCreated, 3);
 });

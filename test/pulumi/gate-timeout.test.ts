@@ -2,11 +2,12 @@
  * Gate mode, a rollout that is slow but not failing (image pull takes 60 s) with a 6 s
  * `pulumi.com/timeoutSeconds` annotation: the trace resource fails saying which timeout fired.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { withNamespace } from '../helpers/cluster.js';
-import { runProgram, visible } from './harness/program.js';
 import { nginxArgs } from './harness/fixtures.js';
+import { runProgram, visible } from './harness/program.js';
 
 test('gate: a timeout names the timeout that fired', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-timeout');

@@ -4,14 +4,15 @@
  * (maxAgeMs 0) sees a Deployment created a moment ago; an aborted lookup rejects at once; a
  * refused lookup explains the missing RBAC rule in one paragraph.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
-import { clients, kubeConfig, waitUntil, withNamespace } from '../helpers/cluster.js';
 import { isRolloutTraceError } from '../../src/errors.js';
 import { userMessage } from '../../src/pulumi/errors.js';
 import { findDeployments } from '../../src/pulumi/kube.js';
 import { planFromInputs } from '../../src/pulumi/plan.js';
+import { clients, kubeConfig, waitUntil, withNamespace } from '../helpers/cluster.js';
 
 function autoNamed(namespace: string, name: string) {
   return {
@@ -32,11 +33,18 @@ test('auto-named lookups share a recent namespace list; maxAgeMs 0 lists afresh'
   await apps.createNamespacedDeployment({ namespace, body: autoNamed(namespace, 'web-aaaaaaaa') });
 
   const first = await findDeployments(kc, namespace, plan, { maxAgeMs: 60_000 });
-  assert.deepEqual(first.map((d) => d.metadata?.name), ['web-aaaaaaaa']);
+  assert.deepEqual(
+    first.map((d) => d.metadata?.name),
+    ['web-aaaaaaaa'],
+  );
   await apps.createNamespacedDeployment({ namespace, body: autoNamed(namespace, 'web-bbbbbbbb') });
 
   const shared = await findDeployments(kc, namespace, plan, { maxAgeMs: 60_000 });
-  assert.deepEqual(shared.map((d) => d.metadata?.name), ['web-aaaaaaaa'], 'served from the shared list');
+  assert.deepEqual(
+    shared.map((d) => d.metadata?.name),
+    ['web-aaaaaaaa'],
+    'served from the shared list',
+  );
   const fresh = await findDeployments(kc, namespace, plan, { maxAgeMs: 0 });
   assert.deepEqual(fresh.map((d) => d.metadata?.name).sort(), ['web-aaaaaaaa', 'web-bbbbbbbb']);
 });

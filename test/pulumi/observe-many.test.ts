@@ -4,12 +4,13 @@
  * nowhere): a named one and an auto-named one (whose name the trace must discover while the
  * provider creates it), both first rollouts. Each trace gets its own row.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { kubeconfigPath, withNamespace } from '../helpers/cluster.js';
+import { nginxArgs } from './harness/fixtures.js';
 import { runProgram, visible } from './harness/program.js';
 import { renderTranscript } from './harness/transcript.js';
-import { nginxArgs } from './harness/fixtures.js';
 
 test('observe: several Deployments (named and auto-named) on an explicit provider', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-many');
@@ -37,10 +38,22 @@ test('observe: several Deployments (named and auto-named) on an explicit provide
 
   assert.deepEqual(run.errors, []);
   assert.deepEqual(outcomes, { frontend: 'succeeded', api: 'succeeded' });
-  const rows = (name: string) => visible(run).filter((l) => l.urn.endsWith(`::${name}-rollout`)).map((l) => l.message);
+  const rows = (name: string) =>
+    visible(run)
+      .filter((l) => l.urn.endsWith(`::${name}-rollout`))
+      .map((l) => l.message);
   assert.ok(rows('frontend').includes(`new Deployment ${namespace}/frontend: tracing its first rollout`));
-  assert.ok(rows('frontend').some((m) => /revision 1 rolled out: 2\/2 pods ready/.test(m)), rows('frontend').join('\n'));
+  assert.ok(
+    rows('frontend').some((m) => /revision 1 rolled out: 2\/2 pods ready/.test(m)),
+    rows('frontend').join('\n'),
+  );
   assert.ok(rows('api').includes(`new Deployment ${namespace}/api-*: tracing its first rollout`));
-  assert.ok(rows('api').some((m) => new RegExp(`tracing Deployment ${namespace}/api-[a-z0-9]{8}$`).test(m)), rows('api').join('\n'));
-  assert.ok(rows('api').some((m) => /revision 1 rolled out: 1\/1 pods ready/.test(m)), rows('api').join('\n'));
+  assert.ok(
+    rows('api').some((m) => new RegExp(`tracing Deployment ${namespace}/api-[a-z0-9]{8}$`).test(m)),
+    rows('api').join('\n'),
+  );
+  assert.ok(
+    rows('api').some((m) => /revision 1 rolled out: 1\/1 pods ready/.test(m)),
+    rows('api').join('\n'),
+  );
 });

@@ -2,12 +2,13 @@
  * Observe mode, scale-only update (replicas 2 → 4, same pod template): reported as "no new
  * rollout", the trace follows the scale-up on the current revision, and no new revision appears.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { clients, withNamespace } from '../helpers/cluster.js';
+import { applyReady, nginxArgs } from './harness/fixtures.js';
 import { runProgram, visible } from './harness/program.js';
 import { renderTranscript } from './harness/transcript.js';
-import { applyReady, nginxArgs } from './harness/fixtures.js';
 
 test('observe: a scale-only update is reported as no new rollout', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-scale');
@@ -26,11 +27,19 @@ test('observe: a scale-only update is reported as no new rollout', async (t) => 
   assert.deepEqual(run.errors, []);
   assert.equal(outcome, 'succeeded');
   assert.equal(run.provider.awaits[0]?.result, 'ready');
-  const texts = visible(run).filter((l) => l.urn.endsWith('::nginx-rollout')).map((l) => l.message);
+  const texts = visible(run)
+    .filter((l) => l.urn.endsWith('::nginx-rollout'))
+    .map((l) => l.message);
   assert.ok(texts.includes('scale-only update (2 → 4 replicas): no new rollout'), texts.join('\n'));
   assert.ok(!texts.some((m) => /new pod template|revision 2/.test(m)), texts.join('\n'));
-  assert.ok(texts.some((m) => /ReplicaSet nginx-\w+ \(new, revision 1\).*4\/4 ready/.test(m)), texts.join('\n'));
-  assert.deepEqual(visible(run).filter((l) => !l.ephemeral), []);
+  assert.ok(
+    texts.some((m) => /ReplicaSet nginx-\w+ \(new, revision 1\).*4\/4 ready/.test(m)),
+    texts.join('\n'),
+  );
+  assert.deepEqual(
+    visible(run).filter((l) => !l.ephemeral),
+    [],
+  );
   const live = await clients().apps.readNamespacedDeployment({ name: 'nginx', namespace });
   assert.equal(live.metadata?.annotations?.['deployment.kubernetes.io/revision'], '1');
 });

@@ -4,13 +4,14 @@
  * ReplicaSet/pod lines must reach the engine WHILE it runs, in order, as ephemeral messages on the
  * trace's row, and leave nothing in Diagnostics.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
+import { test } from 'node:test';
 import { withNamespace } from '../helpers/cluster.js';
+import { applyReady, nginxArgs } from './harness/fixtures.js';
 import { runProgram, visible } from './harness/program.js';
 import { renderTranscript } from './harness/transcript.js';
-import { applyReady, nginxArgs } from './harness/fixtures.js';
 
 test('observe: live ReplicaSet/pod lines during the provider await of a revision change', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-observe');
@@ -37,7 +38,10 @@ test('observe: live ReplicaSet/pod lines during the provider await of a revision
   const lines = visible(run).filter((l) => l.urn.endsWith('::nginx-rollout'));
   const texts = lines.map((l) => l.message);
   // Nothing permanent on success: Diagnostics stays empty.
-  assert.deepEqual(visible(run).filter((l) => !l.ephemeral), []);
+  assert.deepEqual(
+    visible(run).filter((l) => !l.ephemeral),
+    [],
+  );
   // The story, in order (the watch may merge intermediate states under load, so only the
   // milestones that must appear are checked, each after the previous one).
   const index = (re: RegExp, from = 0) => texts.findIndex((m, i) => i >= from && re.test(m));
@@ -57,11 +61,16 @@ test('observe: live ReplicaSet/pod lines during the provider await of a revision
   const revisionLine = index(/^new revision 2 \(was 1\): rollout started$/);
   assert.ok(revisionLine > 0 && revisionLine < from - 1, 'revision 2 announced before the summary');
   // Pulumi's predicate does not wait for the old ReplicaSet to reach 0, so only its scale-down start is certain.
-  assert.ok(texts.some((m) => /^ReplicaSet nginx-\w+ \(old, revision 1\): \d+ ready, scaling down to \d+, \d+ available$/.test(m)), 'old ReplicaSet scaling down');
+  assert.ok(
+    texts.some((m) => /^ReplicaSet nginx-\w+ \(old, revision 1\): \d+ ready, scaling down to \d+, \d+ available$/.test(m)),
+    'old ReplicaSet scaling down',
+  );
   assert.ok(texts.filter((m) => /^pod nginx-\w+-\w+ \(revision 2\): ready$/.test(m)).length >= 3, 'three new pods ready');
   // Live: the ReplicaSet/pod lines arrived while the provider's await was still running.
   const during = lines.filter((l) => l.at >= await_!.start && l.at < await_!.end && /^(ReplicaSet|pod) /.test(l.message));
-  console.log(`provider await ${await_!.end - await_!.start} ms; ${during.length} ReplicaSet/pod lines during it; ${lines.length} lines in all`);
+  console.log(
+    `provider await ${await_!.end - await_!.start} ms; ${during.length} ReplicaSet/pod lines during it; ${lines.length} lines in all`,
+  );
   assert.ok(during.length >= 4, `only ${during.length} ReplicaSet/pod lines arrived during the provider's await`);
   assert.ok(lines.every((l) => l.ephemeral && l.severity >= 1));
 });

@@ -2,10 +2,11 @@
  * A preview never fails because of rollout-trace, even in gate mode with an unreachable cluster:
  * one permanent warning on the trace row, no error, nothing written.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { runProgram, visible } from './harness/program.js';
+import { test } from 'node:test';
 import { nginxArgs } from './harness/fixtures.js';
+import { runProgram, visible } from './harness/program.js';
 
 const unreachable = JSON.stringify({
   apiVersion: 'v1',

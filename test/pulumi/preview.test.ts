@@ -2,12 +2,13 @@
  * Preview (`pulumi preview`): rollout-trace reports what each Deployment's planned change does
  * (new rollout, scale only, create) from the live state, read-only, and says nothing else.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { clients, withNamespace } from '../helpers/cluster.js';
+import { applyReady, nginxArgs } from './harness/fixtures.js';
 import { runProgram, visible } from './harness/program.js';
 import { renderTranscript } from './harness/transcript.js';
-import { applyReady, nginxArgs } from './harness/fixtures.js';
 
 test('preview reports new rollout / scale only / create, writes nothing', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-preview');
@@ -36,7 +37,10 @@ test('preview reports new rollout / scale only / create, writes nothing', async 
   assert.equal(shown.length, 3, shown.map((l) => l.message).join('\n'));
   assert.ok(shown.every((l) => !l.ephemeral && l.severity === 1));
   const on = (name: string) => shown.find((l) => l.urn.endsWith(`::${name}-rollout`))?.message ?? '';
-  assert.match(on('web'), /pod template of .*\/web changes \(.*image: "nginx:1\.19" → "nginx:1\.20"\): the update starts a new rollout \(live: revision 1, 2\/2 ready\)/);
+  assert.match(
+    on('web'),
+    /pod template of .*\/web changes \(.*image: "nginx:1\.19" → "nginx:1\.20"\): the update starts a new rollout \(live: revision 1, 2\/2 ready\)/,
+  );
   assert.match(on('api'), /scales 2 → 5 replicas, pod template unchanged: no new rollout/);
   assert.match(on('worker'), /does not exist yet: the update creates it \(revision 1, 1 replica\)/);
 

@@ -2,12 +2,13 @@
  * The pure parts of the Pulumi integration: reading the plan from declared inputs, deciding
  * whether a planned template starts a rollout, and the one-line status texts.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { RolloutEvent } from '../../src/core/types.js';
+import { StatusLines, statusLine } from '../../src/pulumi/lines.js';
 import { isAutoNameOf, planFromInputs } from '../../src/pulumi/plan.js';
 import { describeChange, templateChanges } from '../../src/pulumi/template-diff.js';
-import { statusLine, StatusLines } from '../../src/pulumi/lines.js';
-import type { RolloutEvent } from '../../src/core/types.js';
 
 const live = {
   metadata: { labels: { app: 'web' }, creationTimestamp: null },
@@ -28,12 +29,16 @@ const live = {
 };
 
 test('a plan equal to the live template (server defaults aside) is no rollout', () => {
-  const planned = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.19', ports: [{ containerPort: '80' }], resources: { limits: { cpu: '500m' } } }] } };
+  const planned = {
+    metadata: { labels: { app: 'web' } },
+    spec: { containers: [{ name: 'web', image: 'nginx:1.19', ports: [{ containerPort: '80' }], resources: { limits: { cpu: '500m' } } }] },
+  };
   assert.deepEqual(templateChanges(planned, live), []);
 });
 
 test('image, env, added/removed containers and labels are rollouts', () => {
-  const base = () => structuredClone({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.19' }] } });
+  const base = () =>
+    structuredClone({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.19' }] } });
   const image = base();
   image.spec.containers[0]!.image = 'nginx:1.20';
   assert.deepEqual(templateChanges(image, live).map(describeChange), ['spec.containers[web].image: "nginx:1.19" → "nginx:1.20"']);
@@ -65,25 +70,56 @@ test('plan: name, auto-name prefix, namespace, skipAwait and timeout annotations
   assert.ok(!isAutoNameOf('web', 'webx-1a2b3c4d'));
 });
 
-test('status lines are single lines in the CI log\'s words; normal events are left out; problems warn with the deadline', () => {
+test("status lines are single lines in the CI log's words; normal events are left out; problems warn with the deadline", () => {
   const base = { at: 10_000, deployment: { namespace: 'ns', name: 'web' } };
   const e = (x: object) => ({ ...base, ...x }) as RolloutEvent;
   assert.deepEqual(statusLine(e({ type: 'started' })), { severity: 'info', text: 'tracing Deployment ns/web' });
-  assert.equal(statusLine(e({ type: 'replicaset', name: 'web-1', revision: '1', role: 'old', desired: 1, ready: 3, available: 3, created: false }))?.text, 'ReplicaSet web-1 (old, revision 1): 3 ready, scaling down to 1, 3 available');
-  assert.equal(statusLine(e({ type: 'pod', name: 'p', revision: '2', state: 'ready', previous: 'running' }))?.text, 'pod p (revision 2): ready');
-  assert.equal(statusLine(e({ type: 'k8s-event', event: { type: 'Normal', reason: 'Pulled', message: 'ok', object: 'Pod/p', count: 1, lastSeen: '' } })), undefined);
-  const warning = statusLine(e({ type: 'k8s-event', event: { type: 'Warning', reason: 'BackOff', message: 'a\nb', object: 'Pod/p', count: 4, lastSeen: '' } }));
+  assert.equal(
+    statusLine(e({ type: 'replicaset', name: 'web-1', revision: '1', role: 'old', desired: 1, ready: 3, available: 3, created: false }))
+      ?.text,
+    'ReplicaSet web-1 (old, revision 1): 3 ready, scaling down to 1, 3 available',
+  );
+  assert.equal(
+    statusLine(e({ type: 'pod', name: 'p', revision: '2', state: 'ready', previous: 'running' }))?.text,
+    'pod p (revision 2): ready',
+  );
+  assert.equal(
+    statusLine(
+      e({ type: 'k8s-event', event: { type: 'Normal', reason: 'Pulled', message: 'ok', object: 'Pod/p', count: 1, lastSeen: '' } }),
+    ),
+    undefined,
+  );
+  const warning = statusLine(
+    e({ type: 'k8s-event', event: { type: 'Warning', reason: 'BackOff', message: 'a\nb', object: 'Pod/p', count: 4, lastSeen: '' } }),
+  );
   assert.deepEqual(warning, { severity: 'warn', text: 'event [Pod/p] BackOff: a b' });
   const problem = statusLine(
     e({
       type: 'problem',
       failsAt: 17_000,
-      problem: { id: 'x', class: 'crash-loop', object: { kind: 'Pod', name: 'p' }, reason: 'CrashLoopBackOff', message: '', explanation: 'container exited with code 1', firstSeen: 7_000, lastSeen: 10_000, events: [], hints: [] },
+      problem: {
+        id: 'x',
+        class: 'crash-loop',
+        object: { kind: 'Pod', name: 'p' },
+        reason: 'CrashLoopBackOff',
+        message: '',
+        explanation: 'container exited with code 1',
+        firstSeen: 7_000,
+        lastSeen: 10_000,
+        events: [],
+        hints: [],
+      },
     }),
   );
-  assert.deepEqual(problem, { severity: 'warn', text: 'problem: Pod/p: container exited with code 1; fails the rollout if it persists 10s' });
+  assert.deepEqual(problem, {
+    severity: 'warn',
+    text: 'problem: Pod/p: container exited with code 1; fails the rollout if it persists 10s',
+  });
   assert.equal(statusLine(e({ type: 'verdict', verdict: {} })), undefined);
-  assert.deepEqual(statusLine(e({ type: 'log', pod: 'web-2-a', container: 'app', line: 'DB_PASSWORD=***' })), { severity: 'info', text: 'log web-2-a/app | DB_PASSWORD=***' });
+  assert.deepEqual(statusLine(e({ type: 'log', pod: 'web-2-a', container: 'app', line: 'DB_PASSWORD=***' })), {
+    severity: 'info',
+    text: 'log web-2-a/app | DB_PASSWORD=***',
+  });
 });
 
 test('StatusLines: one line per real state change, like the CI log', () => {
@@ -97,7 +133,14 @@ test('StatusLines: one line per real state change, like the CI log', () => {
     waiting('ErrImagePull'),
     waiting('ImagePullBackOff'),
     e({ type: 'replicaset', name: 'web-2', revision: '2', role: 'new', desired: 2, ready: 1, available: 1, created: false }),
-    e({ type: 'progress', message: 'Waiting for app ReplicaSet to be available (1/2 Pods available)', ready: 1, desired: 2, updated: 2, available: 1 }),
+    e({
+      type: 'progress',
+      message: 'Waiting for app ReplicaSet to be available (1/2 Pods available)',
+      ready: 1,
+      desired: 2,
+      updated: 2,
+      available: 1,
+    }),
     e({ type: 'replicaset', name: 'web-1', revision: '1', role: 'old', desired: 0, ready: 0, available: 0, created: true }),
   ]
     .map((x) => lines.next(x)?.text)
@@ -118,7 +161,22 @@ test('secrets never print: env / args / command / volumes values and secret-deri
   const lines = templateChanges(withEnv('new-password'), withEnv('old-password')).map(describeChange);
   assert.deepEqual(lines, ['spec.containers[app].env[DB_PASSWORD].value changed', 'spec.containers[app].args[1] changed']);
   // A whole env list added or removed is printed as a path too (its objects hold the values).
-  const grown = templateChanges({ spec: { containers: [{ name: 'app', env: [{ name: 'A', value: 'a' }, { name: 'B', value: 'new-password' }] }] } }, withEnv('x'));
+  const grown = templateChanges(
+    {
+      spec: {
+        containers: [
+          {
+            name: 'app',
+            env: [
+              { name: 'A', value: 'a' },
+              { name: 'B', value: 'new-password' },
+            ],
+          },
+        ],
+      },
+    },
+    withEnv('x'),
+  );
   assert.deepEqual(grown.map(describeChange), ['spec.containers[app].env changed']);
 
   // The image itself is a Pulumi secret here: settle says so and the change prints as [secret].
@@ -126,13 +184,18 @@ test('secrets never print: env / args / command / volumes values and secret-deri
   assert.ok(settled.known && settled.secret);
   const plain = await settle({ spec: { containers: [{ name: 'app', image: 'nginx:1.20' }] } });
   assert.ok(plain.known && !plain.secret);
-  const secretLines = templateChanges(settled.known ? settled.value : undefined, withEnv('x'), { secret: settled.known && settled.secret }).map(describeChange);
+  const secretLines = templateChanges(settled.known ? settled.value : undefined, withEnv('x'), {
+    secret: settled.known && settled.secret,
+  }).map(describeChange);
   assert.deepEqual(secretLines, ['spec.containers[app].image changed [secret]']);
   for (const line of [...lines, ...secretLines]) assert.doesNotMatch(line, /password|secret-tag/);
   // Scalars outside credential fields still show both values.
-  assert.deepEqual(templateChanges(withEnv('x'), { spec: { containers: [{ ...withEnv('x').spec.containers[0], image: 'nginx:1.18' }] } }).map(describeChange), [
-    'spec.containers[app].image: "nginx:1.18" → "nginx:1.19"',
-  ]);
+  assert.deepEqual(
+    templateChanges(withEnv('x'), { spec: { containers: [{ ...withEnv('x').spec.containers[0], image: 'nginx:1.18' }] } }).map(
+      describeChange,
+    ),
+    ['spec.containers[app].image: "nginx:1.18" → "nginx:1.19"'],
+  );
 });
 
 test('API failures become one paragraph: status and the apiserver message, never headers', async () => {

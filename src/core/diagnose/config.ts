@@ -22,9 +22,7 @@ export function parseMissing(message: string): Missing | undefined {
 
 /** `the ConfigMap "x" does not exist` / `key "k" is missing from Secret "x"`. */
 export function explainMissing(m: Missing): string {
-  return m.key
-    ? `key "${m.key}" is missing from ${m.kind} "${m.name}"`
-    : `${m.kind} "${m.name}" does not exist`;
+  return m.key ? `key "${m.key}" is missing from ${m.kind} "${m.name}"` : `${m.kind} "${m.name}" does not exist`;
 }
 
 /** The volume name in `MountVolume.SetUp failed for volume "v" : ...`. */

@@ -4,8 +4,8 @@ import { timeOf } from '../k8s.js';
 import type { FailureClass, Problem } from '../types.js';
 import { explainMissing, parseMissing } from './config.js';
 import { latestEvent } from './events.js';
-import { PULL_REASONS, classifyPull, explainPull, type PullKind } from './pull.js';
 import { probeHandler } from './probe.js';
+import { classifyPull, explainPull, PULL_REASONS, type PullKind } from './pull.js';
 
 /** The parts of a Problem that diagnosis decides (timing, events and hints are added later). */
 export type Finding = Omit<Problem, 'id' | 'firstSeen' | 'lastSeen' | 'events' | 'hints'>;
@@ -35,7 +35,10 @@ function pullFinding(ctx: ContainerContext, reason: string, message: string): Fi
   const image = ctx.status.image || ctx.spec?.image || '';
   let kind = classifyPull(reason, message);
   if (kind === 'unknown') {
-    const failed = latestEvent(ctx.events, (e) => e.reason === 'Failed' && (e.message ?? '').includes(image) && /pull/i.test(e.message ?? ''));
+    const failed = latestEvent(
+      ctx.events,
+      (e) => e.reason === 'Failed' && (e.message ?? '').includes(image) && /pull/i.test(e.message ?? ''),
+    );
     if (failed) kind = classifyPull(reason, failed.message ?? '');
   }
   if (kind === 'unknown') kind = ctx.previousPull ?? 'unknown';

@@ -37,7 +37,13 @@ function describeError(e: unknown): string {
 function malformed(r: unknown): string | undefined {
   if (typeof (r as { then?: unknown }).then === 'function') return 'returned a Promise; classifiers must be synchronous';
   const o = r as Partial<ClassifierResult>;
-  if (typeof r !== 'object' || typeof o.reason !== 'string' || o.reason === '' || typeof o.explanation !== 'string' || o.explanation === '') {
+  if (
+    typeof r !== 'object' ||
+    typeof o.reason !== 'string' ||
+    o.reason === '' ||
+    typeof o.explanation !== 'string' ||
+    o.explanation === ''
+  ) {
     let shown: string;
     try {
       shown = typeof r === 'object' ? JSON.stringify(r) : String(r);
@@ -50,7 +56,8 @@ function malformed(r: unknown): string | undefined {
 }
 
 function finding(c: ResolvedClassifier, pod: V1Pod, status: V1ContainerStatus, init: boolean, r: ClassifierResult): Finding {
-  const exitCode = typeof r.exitCode === 'number' ? r.exitCode : (status.state?.terminated?.exitCode ?? status.lastState?.terminated?.exitCode);
+  const exitCode =
+    typeof r.exitCode === 'number' ? r.exitCode : (status.state?.terminated?.exitCode ?? status.lastState?.terminated?.exitCode);
   return {
     class: customClassOf(c.name),
     object: { kind: 'Pod', name: pod.metadata?.name ?? '' },
@@ -87,7 +94,8 @@ export function classifyPod(
     const spec = specs.find((s) => s.name === status.name);
     const input = { pod, container: status, ...(spec ? { spec } : {}), init, events, ...(deployment ? { deployment } : {}), now };
     for (const c of classifiers) {
-      const fail = (error: string) => out.failures.push({ classifier: c.name, pod: pod.metadata?.name ?? '', container: status.name, error });
+      const fail = (error: string) =>
+        out.failures.push({ classifier: c.name, pod: pod.metadata?.name ?? '', container: status.name, error });
       try {
         const r: unknown = c.classify(input);
         if (r === undefined || r === null || r === false) continue;

@@ -5,21 +5,22 @@ import { kubectlHints } from '../hints.js';
 import type { DeploymentRef, Problem } from '../types.js';
 import type { Finding } from './container.js';
 import { warningDigests } from './events.js';
-import { diagnosePodFindings, problemId, type PodDiagnosisOptions } from './pod.js';
+import { diagnosePodFindings, type PodDiagnosisOptions, problemId } from './pod.js';
 
-export type { Finding } from './container.js';
-export { classifyPull, type PullKind } from './pull.js';
 export { parseMissing } from './config.js';
-export { probeHandler, probeBudgetSeconds } from './probe.js';
+export type { Finding } from './container.js';
+export { type ClassifierFailure, type CustomDiagnosis, classifyPod } from './custom.js';
 export { diagnosePodFindings, problemId } from './pod.js';
-export { diagnoseReplicaSet, diagnoseDeployment, diagnosePvc } from './workload.js';
-export { classifyPod, type ClassifierFailure, type CustomDiagnosis } from './custom.js';
+export { probeBudgetSeconds, probeHandler } from './probe.js';
+export { classifyPull, type PullKind } from './pull.js';
+export { diagnoseDeployment, diagnosePvc, diagnoseReplicaSet } from './workload.js';
 
 /** Turns a finding into a Problem first seen at `now`, with its warning events and kubectl hints. */
 export function toProblem(f: Finding, ref: DeploymentRef, events: CoreV1Event[], now: number): Problem {
   const custom = isCustomClass(f.class);
   // A custom rule's container crashed if it restarted: its previous instance holds the story.
-  const crashed = f.class === 'crash-loop' || f.class === 'oom-killed' || f.class === 'init-container' || (custom && (f.restartCount ?? 0) > 0);
+  const crashed =
+    f.class === 'crash-loop' || f.class === 'oom-killed' || f.class === 'init-container' || (custom && (f.restartCount ?? 0) > 0);
   // A container whose image or config never resolved has no log to read.
   const neverStarted = f.class === 'image-pull-not-found' || f.class === 'image-pull-transient' || f.class === 'config-error';
   return {

@@ -2,8 +2,9 @@
  * The CLI end to end: the real executable against the embedded control plane (simulated kubelet),
  * checking output formats and exit codes.
  */
-import { describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import { AppsV1Api, type V1Deployment } from '@kubernetes/client-node';
 import { clients, kubeConfig, kubeconfigPath, waitUntil, withNamespace } from '../../helpers/cluster.js';
 import { isOneParagraph, runCli } from './run-cli.js';
@@ -48,7 +49,10 @@ describe('rollout-trace CLI', () => {
     await create(ns, deployment('api', 'nginx:nonexistent', {}, 1));
     const run = await runCli(['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'json']);
     assert.equal(run.code, 1, run.stdout + run.stderr);
-    const objects = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { schemaVersion: number; type: string; time: string; deployment: { name: string } });
+    const objects = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { schemaVersion: number; type: string; time: string; deployment: { name: string } });
     for (const o of objects) {
       assert.equal(o.schemaVersion, 1);
       assert.equal(o.deployment.name, 'api');
@@ -57,7 +61,12 @@ describe('rollout-trace CLI', () => {
     assert.equal(objects[0]!.type, 'started');
     const last = objects.at(-1) as unknown as {
       type: string;
-      verdict: { outcome: string; startedAt: number; finishedAt: number; problems: { class: string; object: { kind: string; name: string }; container?: string }[] };
+      verdict: {
+        outcome: string;
+        startedAt: number;
+        finishedAt: number;
+        problems: { class: string; object: { kind: string; name: string }; container?: string }[];
+      };
     };
     assert.equal(last.type, 'verdict');
     assert.equal(last.verdict.outcome, 'failed');
@@ -75,7 +84,9 @@ describe('rollout-trace CLI', () => {
   test('broken image in GitHub Actions: ::error annotation and folded failure details', async (t) => {
     const ns = await withNamespace(t, 'cli-gha');
     await create(ns, deployment('api', 'nginx:1.99-does-not-exist', {}, 1));
-    const run = await runCli(['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath()], { env: { GITHUB_ACTIONS: 'true', CI: 'true' } });
+    const run = await runCli(['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath()], {
+      env: { GITHUB_ACTIONS: 'true', CI: 'true' },
+    });
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.match(run.stdout, new RegExp(`^::error title=Deployment ${ns}/api FAILED::pod api-`, 'm'));
     const group = /^::group::.*failure details\n([\s\S]*?)\n::endgroup::$/m.exec(run.stdout);
@@ -98,9 +109,25 @@ describe('rollout-trace CLI', () => {
     const ns = await withNamespace(t, 'cli-noprogress');
     await create(ns, deployment('stuck', 'nginx:1.15-alpine', { 'sim.rollout-trace.dev/app': 'slow-start;seconds=60' }, 1));
     // The overall deadline is far away: only the no-progress one can end this run.
-    const run = await runCli(['deploy', 'stuck', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--timeout', '50s', '--no-progress-timeout', '5s']);
+    const run = await runCli([
+      'deploy',
+      'stuck',
+      '-n',
+      ns,
+      '--kubeconfig',
+      kubeconfigPath(),
+      '-o',
+      'plain',
+      '--timeout',
+      '50s',
+      '--no-progress-timeout',
+      '5s',
+    ]);
     assert.equal(run.code, 70, run.stdout + run.stderr);
-    assert.match(run.stdout, new RegExp(`✖ Deployment ${ns}/stuck: TIMED OUT \\(no progress for 5s\\) - no progress for 5s waiting for revision 1`));
+    assert.match(
+      run.stdout,
+      new RegExp(`✖ Deployment ${ns}/stuck: TIMED OUT \\(no progress for 5s\\) - no progress for 5s waiting for revision 1`),
+    );
     assert.doesNotMatch(run.stdout, /TIMED OUT \(after/);
     assert.match(run.stdout, /container-creating/);
     const took = Number(/took (\d+(?:\.\d+)?)s/.exec(run.stdout)?.[1]);
@@ -125,19 +152,36 @@ describe('rollout-trace CLI', () => {
     assert.doesNotMatch(run.stdout, /::(error|group)/);
   });
 
-  test('--follow-logs: the new pods\' log lines stream into the CI log before the verdict, redacted', async (t) => {
+  test("--follow-logs: the new pods' log lines stream into the CI log before the verdict, redacted", async (t) => {
     const ns = await withNamespace(t, 'cli-follow-logs');
-    const d = deployment('api', 'nginx:1.19', { 'sim.rollout-trace.dev/app': 'crash;not-ready;after=3;logs=DB_PASSWORD=hunter2|login as hunter7|ERROR db unreachable' }, 1);
+    const d = deployment(
+      'api',
+      'nginx:1.19',
+      { 'sim.rollout-trace.dev/app': 'crash;not-ready;after=3;logs=DB_PASSWORD=hunter2|login as hunter7|ERROR db unreachable' },
+      1,
+    );
     d.spec!.template.spec!.containers[0]!.readinessProbe = { httpGet: { path: '/ready', port: 80 }, periodSeconds: 1 };
     await create(ns, d);
-    const run = await runCli(['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--follow-logs', '--redact', 'hunter\\d']);
+    const run = await runCli([
+      'deploy',
+      'api',
+      '-n',
+      ns,
+      '--kubeconfig',
+      kubeconfigPath(),
+      '-o',
+      'plain',
+      '--follow-logs',
+      '--redact',
+      'hunter\\d',
+    ]);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const verdictAt = run.stdout.indexOf('FAILED');
     const before = run.stdout.slice(0, verdictAt);
     assert.match(before, new RegExp(`^\\d\\d:\\d\\d:\\d\\d ${ns}/api log api-[a-z0-9]+-[a-z0-9]+/app \\| ERROR db unreachable$`, 'm'));
     assert.match(before, / log api-\S+\/app \| DB_PASSWORD=\*\*\*$/m);
     assert.match(before, / log api-\S+\/app \| login as \*\*\*$/m);
-    assert.doesNotMatch(run.stdout, /hunter\d/, 'no secret in the stream nor in the failure summary\'s log tail');
+    assert.doesNotMatch(run.stdout, /hunter\d/, "no secret in the stream nor in the failure summary's log tail");
   });
 
   test('--watch-for keeps tracing after the verdict: a killed pod is shown deleted and replaced', async (t) => {
@@ -194,7 +238,7 @@ describe('rollout-trace CLI', () => {
     assert.equal(after.match(/SUCCEEDED|FAILED/g)?.length, 1, `no second verdict\n${after}`);
   });
 
-  test('--watch-for -o json: after the verdict, the core reducer\'s own events (pod transitions with previous), no second verdict', async (t) => {
+  test("--watch-for -o json: after the verdict, the core reducer's own events (pod transitions with previous), no second verdict", async (t) => {
     const ns = await withNamespace(t, 'cli-watch-json');
     await create(ns, deployment('web', 'nginx:1.15-alpine', {}, 1));
     const { CoreV1Api } = await import('@kubernetes/client-node');
@@ -215,13 +259,26 @@ describe('rollout-trace CLI', () => {
     const victim = await killing;
     assert.equal(run.code, 0, run.stdout + run.stderr);
     type Line = { type: string; name?: string; state?: string; previous?: string; desired?: number; role?: string };
-    const objects = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Line);
+    const objects = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Line);
     const verdictIndex = objects.findIndex((o) => o.type === 'verdict');
     const after = objects.slice(verdictIndex + 1);
-    assert.deepEqual(after.filter((o) => o.type === 'verdict' || o.type === 'started'), [], 'the follower never re-judges nor restarts');
-    assert.ok(after.some((o) => o.type === 'pod-deleted' && o.name === victim), run.stdout);
+    assert.deepEqual(
+      after.filter((o) => o.type === 'verdict' || o.type === 'started'),
+      [],
+      'the follower never re-judges nor restarts',
+    );
+    assert.ok(
+      after.some((o) => o.type === 'pod-deleted' && o.name === victim),
+      run.stdout,
+    );
     const replacement = after.filter((o) => o.type === 'pod' && o.name !== victim);
-    assert.ok(replacement.some((o) => o.state === 'ready' && o.previous !== undefined && o.previous !== 'ready'), run.stdout);
+    assert.ok(
+      replacement.some((o) => o.state === 'ready' && o.previous !== undefined && o.previous !== 'ready'),
+      run.stdout,
+    );
     for (const rs of after.filter((o) => o.type === 'replicaset')) assert.equal(rs.desired, 1, JSON.stringify(rs));
   });
 
@@ -242,7 +299,17 @@ describe('rollout-trace CLI', () => {
   });
 
   test('bad usage exits 2 with one paragraph and no stack trace', async () => {
-    for (const args of [['deploy', 'web', '--timeout', 'banana'], ['deploy', 'web', '--frobnicate'], ['deploy'], ['deploy', 'web', '--fail-after', 'nope=3'], ['deploy', 'web', '-o', 'yaml'], ['deploy', 'web', '--min-generation', '0'], ['deploy', 'web', '--success', '150%'], ['deploy', 'web', '--no-progress-timeout', '0s'], ['deploy', 'web', '--follow-logs', '--redact', '(']]) {
+    for (const args of [
+      ['deploy', 'web', '--timeout', 'banana'],
+      ['deploy', 'web', '--frobnicate'],
+      ['deploy'],
+      ['deploy', 'web', '--fail-after', 'nope=3'],
+      ['deploy', 'web', '-o', 'yaml'],
+      ['deploy', 'web', '--min-generation', '0'],
+      ['deploy', 'web', '--success', '150%'],
+      ['deploy', 'web', '--no-progress-timeout', '0s'],
+      ['deploy', 'web', '--follow-logs', '--redact', '('],
+    ]) {
       const run = await runCli(args);
       assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
       assert.equal(run.stdout, '');
@@ -251,10 +318,13 @@ describe('rollout-trace CLI', () => {
     }
   });
 
-  test('a bad name or namespace exits 2 with the tracker\'s own paragraph', async () => {
+  test("a bad name or namespace exits 2 with the tracker's own paragraph", async () => {
     const cases: [string[], RegExp][] = [
       [['deploy', 'Bad_Name'], /^rollout-trace: name "Bad_Name" is not a valid Deployment name: it must be a DNS-1123 subdomain/],
-      [['deploy', 'web', '-n', 'has.dot'], /^rollout-trace: namespace "has\.dot" is not a valid namespace name: it must be a DNS-1123 label/],
+      [
+        ['deploy', 'web', '-n', 'has.dot'],
+        /^rollout-trace: namespace "has\.dot" is not a valid namespace name: it must be a DNS-1123 label/,
+      ],
       [['deploy', 'web', '-n', 'a'.repeat(64)], /is not a valid namespace name: it must be a DNS-1123 label \(at most 63/],
     ];
     for (const [args, message] of cases) {
@@ -268,7 +338,10 @@ describe('rollout-trace CLI', () => {
 
   test('--success 1 --ignore replica-failure: a quota holding the ReplicaSet to 1 of 3 pods still succeeds; the default fails', async (t) => {
     const ns = await withNamespace(t, 'cli-partial');
-    await clients().core.createNamespacedResourceQuota({ namespace: ns, body: { metadata: { name: 'one-pod' }, spec: { hard: { pods: '1' } } } });
+    await clients().core.createNamespacedResourceQuota({
+      namespace: ns,
+      body: { metadata: { name: 'one-pod' }, spec: { hard: { pods: '1' } } },
+    });
     // Admission enforces a quota only once the quota controller has computed its usage.
     await waitUntil(async () => (await clients().core.readNamespacedResourceQuota({ name: 'one-pod', namespace: ns })).status?.used, {
       what: 'quota usage computed',
@@ -293,9 +366,25 @@ describe('rollout-trace CLI', () => {
     // before the first crash; this one becomes ready only after 120 s.
     d.spec!.template.spec!.containers[0]!.readinessProbe = { httpGet: { path: '/ready', port: 80 }, initialDelaySeconds: 120 };
     await create(ns, d);
-    const run = await runCli(['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--timeout', '30s', '--tolerate', 'crash-loop=2']);
+    const run = await runCli([
+      'deploy',
+      'api',
+      '-n',
+      ns,
+      '--kubeconfig',
+      kubeconfigPath(),
+      '-o',
+      'plain',
+      '--timeout',
+      '30s',
+      '--tolerate',
+      'crash-loop=2',
+    ]);
     assert.equal(run.code, 70, run.stdout + run.stderr);
-    assert.match(run.stdout, /problem: Pod\/api-\S+ container app: .*; (fails the rollout if it persists 10s|persisted past its 10s window: fails the rollout) on more than 2 pods\n/);
+    assert.match(
+      run.stdout,
+      /problem: Pod\/api-\S+ container app: .*; (fails the rollout if it persists 10s|persisted past its 10s window: fails the rollout) on more than 2 pods\n/,
+    );
     assert.match(run.stdout, new RegExp(`✖ Deployment ${ns}/api: TIMED OUT \\(after 30s\\)`));
     assert.doesNotMatch(run.stdout, /: FAILED/);
   });
@@ -312,13 +401,18 @@ describe('rollout-trace CLI', () => {
     const problems = live.split('\n').filter((l) => / problem: Pod\//.test(l));
     const podOf = (l: string) => /problem: Pod\/(web-\S+?):/.exec(l)![1]!;
     assert.equal(new Set(problems.map(podOf)).size, 3, live);
-    const whole = new Set(problems.filter((l) => /volume "config" cannot be mounted: ConfigMap "web-config" does not exist/.test(l)).map(podOf));
+    const whole = new Set(
+      problems.filter((l) => /volume "config" cannot be mounted: ConfigMap "web-config" does not exist/.test(l)).map(podOf),
+    );
     assert.equal(whole.size, 1, live);
     const [first] = [...whole];
     assert.equal(new Set(problems.filter((l) => l.endsWith(`: same as Pod/${first}`)).map(podOf)).size, 2, live);
     const mounts = live.split('\n').filter((l) => / event \[Pod\/web-\S+\] FailedMount: /.test(l));
     assert.equal(mounts.filter((l) => /configmap "web-config" not found/.test(l)).length, 1, live);
-    assert.ok(mounts.slice(1).every((l) => /FailedMount: same as \[Pod\/web-\S+\]$/.test(l)), live);
+    assert.ok(
+      mounts.slice(1).every((l) => /FailedMount: same as \[Pod\/web-\S+\]$/.test(l)),
+      live,
+    );
     assert.match(run.stdout, /also on {6}Pod\/web-\S+, Pod\/web-\S+/, 'the summary still names every pod');
   });
 
@@ -341,7 +435,12 @@ describe('rollout-trace CLI', () => {
     assert.doesNotMatch(run.stdout, new RegExp(`${ns}/db`));
     const none = await runCli([...base, '-l', 'tier=nothing']);
     assert.equal(none.code, 3, none.stdout + none.stderr);
-    assert.match(none.stderr, new RegExp(`^rollout-trace: No Deployment in namespace "${ns}" .* matches the label selector "tier=nothing"\\. See their labels with: kubectl -n ${ns} get deployments --show-labels\n$`));
+    assert.match(
+      none.stderr,
+      new RegExp(
+        `^rollout-trace: No Deployment in namespace "${ns}" .* matches the label selector "tier=nothing"\\. See their labels with: kubectl -n ${ns} get deployments --show-labels\n$`,
+      ),
+    );
     const bad = await runCli([...base, '-l', 'tier==front==x']);
     assert.equal(bad.code, 2, bad.stdout + bad.stderr);
     assert.match(bad.stderr, /^rollout-trace: The label selector "tier==front==x" is not valid: .+ Write it as kubectl does: /);

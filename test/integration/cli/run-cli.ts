@@ -1,5 +1,5 @@
 /** Runs the real `rollout-trace` executable (bin/rollout-trace.js) as a subprocess. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../../bin/rollout-trace.js', import.meta.url));

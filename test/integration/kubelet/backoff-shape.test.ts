@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Backoff, goDuration } from '../../../src/local-cluster/kubelet/backoff.js';
-import { behaviourFor } from '../../../src/local-cluster/kubelet/behaviour.js';
-import { pull, resolvedImageName } from '../../../src/local-cluster/kubelet/registry.js';
+import { Backoff, goDuration } from '../../../local-cluster/kubelet/backoff.js';
+import { behaviourFor } from '../../../local-cluster/kubelet/behaviour.js';
+import { pull, resolvedImageName } from '../../../local-cluster/kubelet/registry.js';
 
 test('container back-off doubles from 10s to a 300s cap and resets after 2x the cap of quiet', () => {
   const b = new Backoff(10_000, 300_000);
@@ -31,7 +31,7 @@ test('Go duration formatting matches time.Duration.String()', () => {
   assert.equal(goDuration(90_000), '1m30s');
 });
 
-test('the simulated registry pulls known images and rejects nonsense with docker\'s messages', () => {
+test("the simulated registry pulls known images and rejects nonsense with docker's messages", () => {
   assert.equal(pull('nginx:1.19').ok, true);
   assert.equal(pull('registry.local/shop/api:2.1.0').ok, true);
   assert.equal(resolvedImageName('nginx'), 'nginx:latest');
@@ -39,7 +39,10 @@ test('the simulated registry pulls known images and rejects nonsense with docker
   assert.equal(notFound.ok, false);
   assert.match(!notFound.ok ? notFound.message : '', /manifest for nginx:nonexistent not found: manifest unknown/);
   const denied = pull('acme/nope');
-  assert.match(!denied.ok ? denied.message : '', /pull access denied for acme\/nope, repository does not exist or may require 'docker login'/);
+  assert.match(
+    !denied.ok ? denied.message : '',
+    /pull access denied for acme\/nope, repository does not exist or may require 'docker login'/,
+  );
   const dns = pull('registry.invalid/app:1');
   assert.match(!dns.ok ? dns.message : '', /lookup registry\.invalid .*no such host/);
 });

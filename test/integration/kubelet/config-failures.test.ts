@@ -13,9 +13,16 @@ describe('config references', { concurrency: true }, () => {
     const { core } = clients();
     const t0 = Date.now();
     await createPod(ns, 'p', {
-      containers: [{ name: 'app', image: 'nginx:1.19', env: [{ name: 'MODE', valueFrom: { configMapKeyRef: { name: 'app-config', key: 'mode' } } }] }],
+      containers: [
+        { name: 'app', image: 'nginx:1.19', env: [{ name: 'MODE', valueFrom: { configMapKeyRef: { name: 'app-config', key: 'mode' } } }] },
+      ],
     });
-    const s = await waitPod(ns, 'p', (p) => cs(p)?.state?.waiting?.reason === 'CreateContainerConfigError' && cs(p), 'CreateContainerConfigError');
+    const s = await waitPod(
+      ns,
+      'p',
+      (p) => cs(p)?.state?.waiting?.reason === 'CreateContainerConfigError' && cs(p),
+      'CreateContainerConfigError',
+    );
     report(t, `CreateContainerConfigError after ${took(t0)}`);
     assert.equal(s.state?.waiting?.message, 'configmap "app-config" not found');
     const failed = await waitEvent(ns, 'p', 'Failed', 'Error: configmap "app-config" not found');
@@ -24,11 +31,21 @@ describe('config references', { concurrency: true }, () => {
 
     // A ConfigMap without the key: the kubelet's "couldn't find key" message.
     await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'app-config' }, data: { other: 'x' } } });
-    const keyMissing = await waitPod(ns, 'p', (p) => cs(p)?.state?.waiting?.message?.startsWith("couldn't") && cs(p), 'missing key message', 30_000);
+    const keyMissing = await waitPod(
+      ns,
+      'p',
+      (p) => cs(p)?.state?.waiting?.message?.startsWith("couldn't") && cs(p),
+      'missing key message',
+      30_000,
+    );
     assert.equal(keyMissing.state?.waiting?.message, `couldn't find key mode in ConfigMap ${ns}/app-config`);
 
     const t1 = Date.now();
-    await core.replaceNamespacedConfigMap({ name: 'app-config', namespace: ns, body: { metadata: { name: 'app-config' }, data: { mode: 'prod' } } });
+    await core.replaceNamespacedConfigMap({
+      name: 'app-config',
+      namespace: ns,
+      body: { metadata: { name: 'app-config' }, data: { mode: 'prod' } },
+    });
     const running = await waitPod(ns, 'p', (p) => cs(p)?.ready && p, 'Ready after the key exists', 30_000);
     report(t, `recovered ${took(t1)} after the key was added`);
     assert.equal(running.status?.phase, 'Running');
@@ -38,7 +55,12 @@ describe('config references', { concurrency: true }, () => {
     const ns = await withNamespace(t, 'kubelet-secret');
     const { core } = clients();
     await createPod(ns, 'p', { containers: [{ name: 'app', image: 'nginx:1.19', envFrom: [{ secretRef: { name: 'db-creds' } }] }] });
-    const s = await waitPod(ns, 'p', (p) => cs(p)?.state?.waiting?.reason === 'CreateContainerConfigError' && cs(p), 'CreateContainerConfigError');
+    const s = await waitPod(
+      ns,
+      'p',
+      (p) => cs(p)?.state?.waiting?.reason === 'CreateContainerConfigError' && cs(p),
+      'CreateContainerConfigError',
+    );
     assert.equal(s.state?.waiting?.message, 'secret "db-creds" not found');
     const t1 = Date.now();
     await core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 'db-creds' }, stringData: { PASSWORD: 'x' } } });
@@ -73,7 +95,12 @@ describe('config references', { concurrency: true }, () => {
       containers: [{ name: 'app', image: 'nginx:1.19', volumeMounts: [{ name: 'site', mountPath: '/usr/share/nginx/html' }] }],
       volumes: [{ name: 'site', configMap: { name: 'site-content' } }],
     });
-    const mount = await waitEvent(ns, 'p', 'FailedMount', 'MountVolume.SetUp failed for volume "site" : configmap "site-content" not found');
+    const mount = await waitEvent(
+      ns,
+      'p',
+      'FailedMount',
+      'MountVolume.SetUp failed for volume "site" : configmap "site-content" not found',
+    );
     report(t, `FailedMount after ${took(t0)}`);
     assert.equal(mount.type, 'Warning');
     assert.equal(mount.involvedObject.fieldPath, undefined);

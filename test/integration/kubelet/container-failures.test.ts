@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Watch, type V1Pod } from '@kubernetes/client-node';
+import { type V1Pod, Watch } from '@kubernetes/client-node';
 import { kubeConfig } from '../../helpers/cluster.js';
 import { createPod, cs, eventsFor, report, took, waitEvent, waitPod, waitUntil, withNamespace } from './support.js';
 
@@ -12,11 +12,19 @@ describe('container failures', { concurrency: true }, () => {
   test('a crashing container: Error, restarts with back-off, CrashLoopBackOff with lastState.terminated', async (t) => {
     const ns = await withNamespace(t, 'kubelet-crash');
     const t0 = Date.now();
-    await createPod(ns, 'p', { containers: [{ name: 'app', image: 'nginx:1.19' }] }, { 'sim.rollout-trace.dev/app': 'crash;exitCode=3;message=boom;after=1' });
+    await createPod(
+      ns,
+      'p',
+      { containers: [{ name: 'app', image: 'nginx:1.19' }] },
+      { 'sim.rollout-trace.dev/app': 'crash;exitCode=3;message=boom;after=1' },
+    );
     const looping = await waitPod(ns, 'p', (p) => cs(p)?.state?.waiting?.reason === 'CrashLoopBackOff' && p, 'CrashLoopBackOff', 60_000);
     report(t, `CrashLoopBackOff after ${took(t0)} (restartCount ${cs(looping)?.restartCount})`);
     const s = cs(looping)!;
-    assert.match(s.state?.waiting?.message ?? '', new RegExp(`^back-off \\d+s restarting failed container=app pod=p_${ns}\\(${looping.metadata?.uid}\\)$`));
+    assert.match(
+      s.state?.waiting?.message ?? '',
+      new RegExp(`^back-off \\d+s restarting failed container=app pod=p_${ns}\\(${looping.metadata?.uid}\\)$`),
+    );
     assert.ok(s.restartCount >= 1);
     assert.equal(s.ready, false);
     assert.equal(s.started, false);
@@ -43,9 +51,14 @@ describe('container failures', { concurrency: true }, () => {
   test('an OOM-killed container: exit 137, reason OOMKilled, CrashLoopBackOff', async (t) => {
     const ns = await withNamespace(t, 'kubelet-oom');
     const t0 = Date.now();
-    await createPod(ns, 'p', { containers: [{ name: 'app', image: 'redis:6.2', resources: { limits: { memory: '64Mi', cpu: '100m' } } }] }, {
-      'sim.rollout-trace.dev/app': 'oom',
-    });
+    await createPod(
+      ns,
+      'p',
+      { containers: [{ name: 'app', image: 'redis:6.2', resources: { limits: { memory: '64Mi', cpu: '100m' } } }] },
+      {
+        'sim.rollout-trace.dev/app': 'oom',
+      },
+    );
     const p = await waitPod(ns, 'p', (p) => cs(p)?.lastState?.terminated && p, 'a terminated instance', 60_000);
     report(t, `OOMKilled after ${took(t0)}`);
     assert.equal(cs(p)?.lastState?.terminated?.exitCode, 137);
@@ -68,10 +81,11 @@ describe('container failures', { concurrency: true }, () => {
     report(t, `first Unhealthy after ${took(t0)}`);
     assert.equal(first.type, 'Warning');
     assert.equal(first.involvedObject.fieldPath, 'spec.containers{app}');
-    const counted = await waitUntil(
-      async () => (await eventsFor(ns, 'p')).find((e) => e.reason === 'Unhealthy' && (e.count ?? 0) >= 3),
-      { what: 'Unhealthy count >= 3', timeoutMs: 30_000, intervalMs: 300 },
-    );
+    const counted = await waitUntil(async () => (await eventsFor(ns, 'p')).find((e) => e.reason === 'Unhealthy' && (e.count ?? 0) >= 3), {
+      what: 'Unhealthy count >= 3',
+      timeoutMs: 30_000,
+      intervalMs: 300,
+    });
     report(t, `Unhealthy count ${counted.count} after ${took(t0)}`);
     assert.equal(counted.metadata.name, first.metadata.name, 'repeats update the same Event');
     const pod = await waitPod(ns, 'p', (p) => p, 'pod');
@@ -81,7 +95,7 @@ describe('container failures', { concurrency: true }, () => {
     assert.equal(pod.status?.conditions?.find((c) => c.type === 'ContainersReady')?.status, 'False');
   });
 
-  test('readiness waits for the probe\'s initialDelaySeconds', async (t) => {
+  test("readiness waits for the probe's initialDelaySeconds", async (t) => {
     const ns = await withNamespace(t, 'kubelet-delay');
     await createPod(ns, 'p', {
       containers: [{ name: 'app', image: 'nginx:1.19', readinessProbe: { tcpSocket: { port: 80 }, initialDelaySeconds: 3 } }],
@@ -110,7 +124,13 @@ describe('container failures', { concurrency: true }, () => {
       },
       { 'sim.rollout-trace.dev/migrate': 'crash;exitCode=2;after=0.5' },
     );
-    const p = await waitPod(ns, 'p', (p) => p.status?.initContainerStatuses?.[1]?.state?.waiting?.reason === 'CrashLoopBackOff' && p, 'Init:CrashLoopBackOff', 60_000);
+    const p = await waitPod(
+      ns,
+      'p',
+      (p) => p.status?.initContainerStatuses?.[1]?.state?.waiting?.reason === 'CrashLoopBackOff' && p,
+      'Init:CrashLoopBackOff',
+      60_000,
+    );
     report(t, `Init:CrashLoopBackOff after ${took(t0)}`);
     const [first, migrate] = p.status!.initContainerStatuses!;
     assert.equal(first.state?.terminated?.reason, 'Completed');
@@ -132,7 +152,12 @@ describe('container failures', { concurrency: true }, () => {
     const ns = await withNamespace(t, 'kubelet-initok');
     // The first init container runs ~0.3 s: a watch sees that status write, a poll could miss it.
     const seen: V1Pod[] = [];
-    const watching = await new Watch(kubeConfig()).watch(`/api/v1/namespaces/${ns}/pods`, {}, (_type, pod: V1Pod) => seen.push(pod), () => undefined);
+    const watching = await new Watch(kubeConfig()).watch(
+      `/api/v1/namespaces/${ns}/pods`,
+      {},
+      (_type, pod: V1Pod) => seen.push(pod),
+      () => undefined,
+    );
     t.after(() => watching.abort());
     const t0 = Date.now();
     await createPod(ns, 'p', {
@@ -142,7 +167,9 @@ describe('container failures', { concurrency: true }, () => {
       ],
       containers: [{ name: 'app', image: 'nginx:1.19' }],
     });
-    const initializing = await waitUntil(() => seen.find((p) => p.status?.initContainerStatuses?.[0]?.state?.running), { what: 'first init running' });
+    const initializing = await waitUntil(() => seen.find((p) => p.status?.initContainerStatuses?.[0]?.state?.running), {
+      what: 'first init running',
+    });
     assert.equal(initializing.status?.initContainerStatuses?.[1]?.state?.waiting?.reason, 'PodInitializing');
     assert.equal(cs(initializing)?.state?.waiting?.reason, 'PodInitializing');
     const ready = await waitPod(ns, 'p', (p) => cs(p)?.ready && p, 'Ready', 30_000);
@@ -157,8 +184,13 @@ describe('container failures', { concurrency: true }, () => {
     const ns = await withNamespace(t, 'kubelet-script');
     const t0 = Date.now();
     await createPod(ns, 'exits', { containers: [{ name: 'app', image: 'busybox:1.32', command: ['sh', '-c', 'echo hello; exit 3'] }] });
-    await createPod(ns, 'sleeps', { containers: [{ name: 'app', image: 'busybox:1.32', command: ['sh', '-c', 'echo hello; sleep 3600'] }] });
-    await createPod(ns, 'once', { restartPolicy: 'Never', containers: [{ name: 'app', image: 'busybox:1.32', command: ['echo', 'done'] }] });
+    await createPod(ns, 'sleeps', {
+      containers: [{ name: 'app', image: 'busybox:1.32', command: ['sh', '-c', 'echo hello; sleep 3600'] }],
+    });
+    await createPod(ns, 'once', {
+      restartPolicy: 'Never',
+      containers: [{ name: 'app', image: 'busybox:1.32', command: ['echo', 'done'] }],
+    });
     const exits = await waitPod(ns, 'exits', (p) => cs(p)?.lastState?.terminated && p, 'a terminated instance');
     assert.equal(cs(exits)?.lastState?.terminated?.exitCode, 3);
     assert.equal(cs(exits)?.lastState?.terminated?.reason, 'Error');
@@ -177,14 +209,29 @@ describe('container failures', { concurrency: true }, () => {
     await createPod(
       ns,
       'p',
-      { terminationGracePeriodSeconds: 1, containers: [{ name: 'app', image: 'nginx:1.19', livenessProbe: { httpGet: { path: '/healthz', port: 80 }, periodSeconds: 1, failureThreshold: 2 } }] },
+      {
+        terminationGracePeriodSeconds: 1,
+        containers: [
+          {
+            name: 'app',
+            image: 'nginx:1.19',
+            livenessProbe: { httpGet: { path: '/healthz', port: 80 }, periodSeconds: 1, failureThreshold: 2 },
+          },
+        ],
+      },
       { 'sim.rollout-trace.dev/app': 'not-live' },
     );
     const unhealthy = await waitEvent(ns, 'p', 'Unhealthy', 'Liveness probe failed: HTTP probe failed with statuscode: 503');
     assert.equal(unhealthy.type, 'Warning');
     const killing = await waitEvent(ns, 'p', 'Killing', 'Container app failed liveness probe, will be restarted');
     assert.equal(killing.involvedObject.fieldPath, 'spec.containers{app}');
-    const restarted = await waitPod(ns, 'p', (p) => (cs(p)?.restartCount ?? 0) >= 1 && cs(p)?.lastState?.terminated && p, 'a restart', 30_000);
+    const restarted = await waitPod(
+      ns,
+      'p',
+      (p) => (cs(p)?.restartCount ?? 0) >= 1 && cs(p)?.lastState?.terminated && p,
+      'a restart',
+      30_000,
+    );
     report(t, `restarted after ${took(t0)}`);
     assert.equal(cs(restarted)?.lastState?.terminated?.reason, 'Completed', 'nginx exits 0 on SIGTERM');
   });

@@ -109,7 +109,7 @@ test('a deleted pod is finished by the kubelet within seconds and replaced witho
   assert.equal(killing?.involvedObject.fieldPath, 'spec.containers{app}');
 });
 
-test('removing a pod\'s labels orphans it and the ReplicaSet creates a replacement', async (t) => {
+test("removing a pod's labels orphans it and the ReplicaSet creates a replacement", async (t) => {
   const ns = await withNamespace(t, 'kubelet-orphan');
   const { apps, core } = clients();
   await apps.createNamespacedDeployment({ namespace: ns, body: deployment('web', 2, { image: 'nginx:1.19' }) });
@@ -117,9 +117,7 @@ test('removing a pod\'s labels orphans it and the ReplicaSet creates a replaceme
   const [pod] = (await core.listNamespacedPod({ namespace: ns })).items;
   const name = pod.metadata!.name!;
   const t0 = Date.now();
-  await core.patchNamespacedPod(
-    { name, namespace: ns, body: [{ op: 'replace', path: '/metadata/labels', value: { app: 'debug' } }] },
-  );
+  await core.patchNamespacedPod({ name, namespace: ns, body: [{ op: 'replace', path: '/metadata/labels', value: { app: 'debug' } }] });
   const orphan = await waitUntil(
     async () => {
       const p = await core.readNamespacedPod({ name, namespace: ns });

@@ -30,7 +30,9 @@ describe('image pulls', { concurrency: true }, () => {
     const pullFailed = await waitEvent(ns, 'p', 'Failed', /^Failed to pull image /);
     assert.equal(pullFailed.type, 'Warning');
     assert.ok(
-      pullFailed.message!.startsWith('Failed to pull image "nginx:1.99-does-not-exist": rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:1.99-does-not-exist not found'),
+      pullFailed.message!.startsWith(
+        'Failed to pull image "nginx:1.99-does-not-exist": rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:1.99-does-not-exist not found',
+      ),
       pullFailed.message,
     );
     assert.equal((await waitEvent(ns, 'p', 'Failed', 'Error: ErrImagePull')).type, 'Warning');
@@ -63,15 +65,30 @@ describe('image pulls', { concurrency: true }, () => {
     const ns = await withNamespace(t, 'kubelet-transient');
     const t0 = Date.now();
     // Always: an IfNotPresent image another test already pulled on that node would not be pulled at all.
-    await createPod(ns, 'p', { containers: [{ name: 'app', image: 'redis:6.2', imagePullPolicy: 'Always' }] }, { 'sim.rollout-trace.dev/app': 'pull-transient;failures=1' });
+    await createPod(
+      ns,
+      'p',
+      { containers: [{ name: 'app', image: 'redis:6.2', imagePullPolicy: 'Always' }] },
+      { 'sim.rollout-trace.dev/app': 'pull-transient;failures=1' },
+    );
     // ErrImagePull lasts about a second before ImagePullBackOff: accept either.
-    const failed = await waitPod(ns, 'p', (p) => ['ErrImagePull', 'ImagePullBackOff'].includes(cs(p)?.state?.waiting?.reason ?? '') && cs(p), 'ErrImagePull');
+    const failed = await waitPod(
+      ns,
+      'p',
+      (p) => ['ErrImagePull', 'ImagePullBackOff'].includes(cs(p)?.state?.waiting?.reason ?? '') && cs(p),
+      'ErrImagePull',
+    );
     report(t, `${failed.state?.waiting?.reason} after ${took(t0)}`);
     const running = await waitPod(ns, 'p', (p) => cs(p)?.state?.running && p, 'Running', 60_000);
     report(t, `recovered (Running) after ${took(t0)}`);
     assert.equal(cs(running)?.ready, true);
     assert.equal(cs(running)?.restartCount, 0);
-    await waitEvent(ns, 'p', 'Failed', /^Failed to pull image "redis:6\.2": rpc error: code = Unknown desc = Error response from daemon: Get https:\/\/registry-1\.docker\.io\/v2\/: net\/http: request canceled while waiting for connection \(Client\.Timeout exceeded while awaiting headers\)$/);
+    await waitEvent(
+      ns,
+      'p',
+      'Failed',
+      /^Failed to pull image "redis:6\.2": rpc error: code = Unknown desc = Error response from daemon: Get https:\/\/registry-1\.docker\.io\/v2\/: net\/http: request canceled while waiting for connection \(Client\.Timeout exceeded while awaiting headers\)$/,
+    );
     await waitEvent(ns, 'p', 'Failed', 'Error: ErrImagePull');
     await waitEvent(ns, 'p', 'Pulled', /^Successfully pulled image "redis:6\.2" in [0-9.]+m?s$/);
     const pulling = (await eventsFor(ns, 'p')).find((e) => e.reason === 'Pulling');
@@ -88,7 +105,12 @@ describe('image pulls', { concurrency: true }, () => {
   test('slow-start keeps the container in ContainerCreating for the given seconds', async (t) => {
     const ns = await withNamespace(t, 'kubelet-slow');
     const t0 = Date.now();
-    await createPod(ns, 'p', { containers: [{ name: 'app', image: 'httpd:2.4', imagePullPolicy: 'Always' }] }, { 'sim.rollout-trace.dev/app': 'slow-start;seconds=4' });
+    await createPod(
+      ns,
+      'p',
+      { containers: [{ name: 'app', image: 'httpd:2.4', imagePullPolicy: 'Always' }] },
+      { 'sim.rollout-trace.dev/app': 'slow-start;seconds=4' },
+    );
     const creating = await waitPod(ns, 'p', (p) => cs(p)?.state?.waiting && p, 'ContainerCreating');
     assert.equal(cs(creating)?.state?.waiting?.reason, 'ContainerCreating');
     await waitPod(ns, 'p', (p) => cs(p)?.state?.running, 'Running', 30_000);

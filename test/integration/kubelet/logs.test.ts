@@ -21,7 +21,12 @@ function apiMessage(err: unknown): string {
 test('logs of a running nginx pod come back through the apiserver, with tailLines and timestamps', async (t) => {
   const ns = await withNamespace(t, 'kubelet-logs');
   const { core } = clients();
-  await createPod(ns, 'web', { containers: [{ name: 'nginx', image: 'nginx:1.19' }] }, { 'sim.rollout-trace.dev/nginx': 'logs=GET / 200|GET /healthz 200' });
+  await createPod(
+    ns,
+    'web',
+    { containers: [{ name: 'nginx', image: 'nginx:1.19' }] },
+    { 'sim.rollout-trace.dev/nginx': 'logs=GET / 200|GET /healthz 200' },
+  );
   await waitPod(ns, 'web', (p) => cs(p)?.state?.running, 'Running');
   const t0 = Date.now();
   const all = await core.readNamespacedPodLog({ name: 'web', namespace: ns, container: 'nginx' });
@@ -40,12 +45,17 @@ test('logs of a running nginx pod come back through the apiserver, with tailLine
   });
 });
 
-test('previous=true returns the crashed instance\'s output including its last line', async (t) => {
+test("previous=true returns the crashed instance's output including its last line", async (t) => {
   const ns = await withNamespace(t, 'kubelet-prevlogs');
   const { core } = clients();
-  await createPod(ns, 'app', { containers: [{ name: 'app', image: 'registry.local/shop/api:2.1.0' }] }, {
-    'sim.rollout-trace.dev/app': 'crash;exitCode=1;message=panic: database unreachable;after=1;logs=starting api|connecting to db',
-  });
+  await createPod(
+    ns,
+    'app',
+    { containers: [{ name: 'app', image: 'registry.local/shop/api:2.1.0' }] },
+    {
+      'sim.rollout-trace.dev/app': 'crash;exitCode=1;message=panic: database unreachable;after=1;logs=starting api|connecting to db',
+    },
+  );
   const p = await waitPod(ns, 'app', (p) => cs(p)?.lastState?.terminated && p, 'a crashed instance', 60_000);
   const t0 = Date.now();
   const previous = await core.readNamespacedPodLog({ name: 'app', namespace: ns, container: 'app', previous: true });

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { CoordinationV1Api } from '@kubernetes/client-node';
-import { startKubelet } from '../../../src/local-cluster/kubelet/index.js';
+import { startKubelet } from '../../../local-cluster/kubelet/index.js';
 import { clients, report, took, waitUntil } from './support.js';
 
-test('the cluster\'s simulated Nodes look like 1.20 kubelets and renew their Leases', async (t) => {
+test("the cluster's simulated Nodes look like 1.20 kubelets and renew their Leases", async (t) => {
   const { core, kc } = clients();
   const nodes = (await core.listNode()).items.filter((n) => n.metadata?.name?.startsWith('sim-node-'));
   assert.ok(nodes.length >= 1, 'simulated nodes registered');
@@ -55,7 +55,10 @@ test('startKubelet() registers Ready Nodes, stop() releases them, a restart re-a
     // Stop first: a running kubelet re-registers a deleted Node, as a real one does.
     for (const k of running) await k.stop();
     await core.deleteNode({ name: `${prefix}-1` }).catch(() => undefined);
-    await kc.makeApiClient(CoordinationV1Api).deleteNamespacedLease({ name: `${prefix}-1`, namespace: 'kube-node-lease' }).catch(() => undefined);
+    await kc
+      .makeApiClient(CoordinationV1Api)
+      .deleteNamespacedLease({ name: `${prefix}-1`, namespace: 'kube-node-lease' })
+      .catch(() => undefined);
   });
   const t0 = Date.now();
   const first = await startKubelet({ kubeconfig: kc, nodes: 1, namePrefix: prefix, taints, cpu: '2', memory: '1Gi', maxPods: 20 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { clients, deployment, report, took, waitEvent, waitUntil, withNamespace } from './support.js';
 
-test('a pod requesting 64 CPUs is unschedulable with the real scheduler\'s message', async (t) => {
+test("a pod requesting 64 CPUs is unschedulable with the real scheduler's message", async (t) => {
   const ns = await withNamespace(t, 'kubelet-unsched');
   const { core } = clients();
   // Only the cluster's own nodes: another test registers (and deletes) a node of its own meanwhile.
@@ -16,7 +16,10 @@ test('a pod requesting 64 CPUs is unschedulable with the real scheduler\'s messa
   const t0 = Date.now();
   await core.createNamespacedPod({
     namespace: ns,
-    body: { metadata: { name: 'big' }, spec: { containers: [{ name: 'app', image: 'nginx:1.19', resources: { requests: { cpu: '64' } } }] } },
+    body: {
+      metadata: { name: 'big' },
+      spec: { containers: [{ name: 'app', image: 'nginx:1.19', resources: { requests: { cpu: '64' } } }] },
+    },
   });
   const event = await waitEvent(ns, 'big', 'FailedScheduling', /Insufficient cpu/);
   report(t, `FailedScheduling after ${took(t0)}: ${event.message}`);

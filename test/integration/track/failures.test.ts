@@ -5,8 +5,17 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
-import { clients, createDeployment, describeVerdict, namespaceFor, trace, waitUntil, type DeploymentShape, type Traced } from './helpers.js';
 import type { FailureClass } from '../../../src/core/types.js';
+import {
+  clients,
+  createDeployment,
+  type DeploymentShape,
+  describeVerdict,
+  namespaceFor,
+  type Traced,
+  trace,
+  waitUntil,
+} from './helpers.js';
 
 async function failing(t: TestContext, prefix: string, shape: DeploymentShape, setup?: (ns: string) => Promise<void>): Promise<Traced> {
   const ns = await namespaceFor(t, prefix);
@@ -39,7 +48,7 @@ describe('failure verdicts', { concurrency: true }, () => {
     assert.deepEqual(p.logs ?? [], [], 'no log tail for a container that never ran');
   });
 
-  it('crash loop: exit code, restarts and the crashed instance\'s log tail', async (t) => {
+  it("crash loop: exit code, restarts and the crashed instance's log tail", async (t) => {
     const r = await failing(t, 'crash', {
       behaviour: { app: 'crash;exitCode=3;message=config file missing;after=1;logs=starting up|fatal: cannot open /etc/app.conf' },
       container: { readinessProbe: SLOW_PROBE },
@@ -49,7 +58,10 @@ describe('failure verdicts', { concurrency: true }, () => {
     assert.ok((p.restartCount ?? 0) >= 1, `restartCount ${p.restartCount}`);
     const previous = p.logs?.find((l) => l.previous);
     assert.ok(previous, `a previous-instance log tail in ${JSON.stringify(p.logs)}`);
-    assert.ok(previous.lines.some((l) => l.includes('fatal: cannot open /etc/app.conf')), JSON.stringify(previous.lines));
+    assert.ok(
+      previous.lines.some((l) => l.includes('fatal: cannot open /etc/app.conf')),
+      JSON.stringify(previous.lines),
+    );
     assert.ok(r.ms < 120_000);
   });
 
@@ -104,7 +116,7 @@ describe('failure verdicts', { concurrency: true }, () => {
     assert.ok(r.ms < 120_000);
   });
 
-  it('unschedulable: the real scheduler\'s message', async (t) => {
+  it("unschedulable: the real scheduler's message", async (t) => {
     const r = await failing(t, 'sched', { container: { resources: { requests: { cpu: '500' } } } });
     const p = mainProblem(r, 'unschedulable');
     assert.equal(p.reason, 'Unschedulable');

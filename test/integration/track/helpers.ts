@@ -4,9 +4,9 @@
  */
 import type { TestContext } from 'node:test';
 import type { V1Container, V1Deployment, V1PodSpec } from '@kubernetes/client-node';
-import { clients, kubeConfig, waitUntil, withNamespace } from '../../helpers/cluster.js';
-import { trackRollout, type TrackOptions } from '../../../src/track/index.js';
 import type { RolloutEvent, Verdict } from '../../../src/core/types.js';
+import { type TrackOptions, trackRollout } from '../../../src/track/index.js';
+import { clients, kubeConfig, waitUntil, withNamespace } from '../../helpers/cluster.js';
 
 export { clients, kubeConfig, waitUntil, withNamespace };
 

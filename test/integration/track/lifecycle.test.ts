@@ -4,12 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
-import { trackRollout } from '../../../src/track/index.js';
 import { openSourceCount, watchStats } from '../../../src/cluster/index.js';
 import { RolloutTraceError } from '../../../src/errors.js';
+import { trackRollout } from '../../../src/track/index.js';
 import { kubeconfigPath } from '../../helpers/cluster.js';
 import { createDeployment, eventSeen, kubeConfig, namespaceFor, waitRolledOut } from './helpers.js';
 
@@ -48,7 +48,7 @@ function runChild(namespace: string, name: string): Promise<{ line: Record<strin
 }
 
 describe('tracker lifecycle', { concurrency: true }, () => {
-  it('a missing Deployment is reported after the grace, listing the namespace\'s Deployments', async (t) => {
+  it("a missing Deployment is reported after the grace, listing the namespace's Deployments", async (t) => {
     const ns = await namespaceFor(t, 'notfound');
     await createDeployment(ns, 'api');
     const t0 = Date.now();
@@ -61,7 +61,9 @@ describe('tracker lifecycle', { concurrency: true }, () => {
     });
     await assert.rejects(tracking.verdict, isError('deployment-not-found', `"apj"`, `namespace "${ns}"`, '"api"'));
     const graceMs = Date.now() - waitingAt;
-    t.diagnostic(`deployment-not-found ${Date.now() - t0} ms after start, ${graceMs} ms after the synced lists showed it missing; events ${events.join(',')}`);
+    t.diagnostic(
+      `deployment-not-found ${Date.now() - t0} ms after start, ${graceMs} ms after the synced lists showed it missing; events ${events.join(',')}`,
+    );
     assert.ok(waitingAt > 0, 'a waiting/not-found event first');
     assert.ok(graceMs >= 1900 && graceMs < 5000, `grace ${graceMs} ms`);
   });
@@ -91,7 +93,10 @@ describe('tracker lifecycle', { concurrency: true }, () => {
       currentContext: 'dead-ctx',
     });
     const t0 = Date.now();
-    await assert.rejects(trackRollout({ name: 'web', namespace: 'default', kubeconfig: kc }).verdict, isError('cluster-unreachable', 'https://127.0.0.1:9', '"dead-ctx"'));
+    await assert.rejects(
+      trackRollout({ name: 'web', namespace: 'default', kubeconfig: kc }).verdict,
+      isError('cluster-unreachable', 'https://127.0.0.1:9', '"dead-ctx"'),
+    );
     const ms = Date.now() - t0;
     t.diagnostic(`cluster-unreachable after ${ms} ms`);
     assert.ok(ms >= 9000 && ms < 15_000, `${ms} ms`);
@@ -138,6 +143,9 @@ describe('tracker lifecycle', { concurrency: true }, () => {
     const deadline = Date.now() + 120_000;
     while (openSourceCount() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     assert.equal(openSourceCount(), 0);
-    assert.ok(Object.values(watchStats().active).every((n) => n === 0), JSON.stringify(watchStats().active));
+    assert.ok(
+      Object.values(watchStats().active).every((n) => n === 0),
+      JSON.stringify(watchStats().active),
+    );
   });
 });

@@ -12,7 +12,7 @@ const PROBE = { readinessProbe: { httpGet: { path: '/ready', port: 80 }, periodS
 const CHATTY = 'crash;not-ready;after=6;logs=booting worker|DB_PASSWORD=hunter2|connecting as hunter7|ERROR cannot reach db:5432';
 
 describe('live log stream', { concurrency: true }, () => {
-  it('streams each new-revision pod\'s log while it rolls out, redacted, and nothing after the verdict', async (t) => {
+  it("streams each new-revision pod's log while it rolls out, redacted, and nothing after the verdict", async (t) => {
     const ns = await namespaceFor(t, 'logs-follow');
     await createDeployment(ns, 'chatty', { replicas: 2, behaviour: { app: CHATTY }, container: PROBE });
     const r = await trace(ns, 'chatty', { logs: { follow: true, redact: ['hunter\\d'] } });
@@ -23,9 +23,18 @@ describe('live log stream', { concurrency: true }, () => {
     assert.equal(new Set(logs.map((l) => l.pod)).size, 2, 'both pods of the new ReplicaSet');
     assert.ok(logs.every((l) => l.container === 'app' && l.revision === '1' && l.deployment.name === 'chatty'));
     assert.ok(logs.some((l) => l.line === 'booting worker'));
-    assert.ok(logs.some((l) => l.line === 'DB_PASSWORD=***'), 'built-in redaction');
-    assert.ok(logs.some((l) => l.line === 'connecting as ***'), 'the user\'s pattern');
-    assert.ok(logs.some((l) => l.line === 'fatal: exiting with status 1'), 'the crash itself, streamed as it happened');
+    assert.ok(
+      logs.some((l) => l.line === 'DB_PASSWORD=***'),
+      'built-in redaction',
+    );
+    assert.ok(
+      logs.some((l) => l.line === 'connecting as ***'),
+      "the user's pattern",
+    );
+    assert.ok(
+      logs.some((l) => l.line === 'fatal: exiting with status 1'),
+      'the crash itself, streamed as it happened',
+    );
     assert.doesNotMatch(JSON.stringify(r.events), /hunter\d/, 'no secret anywhere: log events, verdict tails');
     const tails = r.verdict.problems.flatMap((p) => p.logs ?? []).flatMap((tail) => tail.lines);
     assert.ok(tails.includes('DB_PASSWORD=***'), `the verdict's tails are redacted too: ${JSON.stringify(tails)}`);
@@ -40,7 +49,12 @@ describe('live log stream', { concurrency: true }, () => {
     const ns = await namespaceFor(t, 'logs-grep');
     await createDeployment(ns, 'chatty', {
       behaviour: { app: CHATTY, side: 'logs=sidecar says ERROR too' },
-      podSpec: { containers: [{ name: 'app', image: 'nginx:1.19', ...PROBE }, { name: 'side', image: 'nginx:1.19' }] },
+      podSpec: {
+        containers: [
+          { name: 'app', image: 'nginx:1.19', ...PROBE },
+          { name: 'side', image: 'nginx:1.19' },
+        ],
+      },
     });
     const [filtered, plain] = await Promise.all([
       trace(ns, 'chatty', { logs: { follow: { grep: 'ERROR|fatal', containers: ['app'] } }, timeoutSeconds: 20 }),
@@ -49,7 +63,10 @@ describe('live log stream', { concurrency: true }, () => {
     t.diagnostic(`${describeVerdict(filtered)}; lines: ${JSON.stringify(filtered.of('log').map((l) => `${l.container}: ${l.line}`))}`);
     const lines = filtered.of('log');
     assert.ok(lines.length >= 2, 'the matching lines arrived');
-    assert.ok(lines.every((l) => l.container === 'app' && /ERROR|fatal/.test(l.line)), 'only matching lines of the chosen container');
+    assert.ok(
+      lines.every((l) => l.container === 'app' && /ERROR|fatal/.test(l.line)),
+      'only matching lines of the chosen container',
+    );
     assert.equal(plain.of('log').length, 0, 'the stream is opt-in');
   });
 });

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
-import { trackRolloutWith } from '../../../src/track/tracker.js';
 import { acquireNamespaceSource, type NamespaceSource } from '../../../src/cluster/index.js';
 import type { RolloutEvent, WatchedKind } from '../../../src/core/types.js';
+import { trackRolloutWith } from '../../../src/track/tracker.js';
 import { createDeployment, eventSeen, kubeConfig, namespaceFor, waitUntil } from './helpers.js';
 import { TcpProxy } from './tcp-proxy.js';
 
@@ -71,15 +71,34 @@ describe('reconnect with back-off through network faults', { concurrency: true }
     const after = source.stats();
     const delays = resets.map((r) => (firstAfter(proxy.forwarded, r.at) ?? Infinity) - r.at);
     const retryDelays = retries.map((r) => r.delayMs);
-    t.diagnostic(`reset ${resets.map((r) => r.n).join(' + ')} connection(s) at ${resets.map((r) => `+${((r.at - t0) / 1000).toFixed(1)} s`).join(' and ')}; first reconnect after ${delays.join(' and ')} ms; back-off delays ${retryDelays.join(',')} ms`);
-    t.diagnostic(`watches opened ${sum(before.opened)} -> ${sum(mid.opened)} -> ${sum(after.opened)}, lists ${sum(before.lists)} -> ${sum(after.lists)}; ${verdict.outcome} in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${verdict.summary}`);
-    assert.ok(resets.every((r) => r.n >= 4), 'the watches were cut both times');
+    t.diagnostic(
+      `reset ${resets.map((r) => r.n).join(' + ')} connection(s) at ${resets.map((r) => `+${((r.at - t0) / 1000).toFixed(1)} s`).join(' and ')}; first reconnect after ${delays.join(' and ')} ms; back-off delays ${retryDelays.join(',')} ms`,
+    );
+    t.diagnostic(
+      `watches opened ${sum(before.opened)} -> ${sum(mid.opened)} -> ${sum(after.opened)}, lists ${sum(before.lists)} -> ${sum(after.lists)}; ${verdict.outcome} in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${verdict.summary}`,
+    );
+    assert.ok(
+      resets.every((r) => r.n >= 4),
+      'the watches were cut both times',
+    );
     assert.equal(verdict.outcome, 'succeeded', verdict.summary);
-    assert.ok(sum(mid.opened) >= sum(before.opened) + 4 && sum(after.opened) >= sum(mid.opened) + 4, 'every kind re-watched after each reset');
+    assert.ok(
+      sum(mid.opened) >= sum(before.opened) + 4 && sum(after.opened) >= sum(mid.opened) + 4,
+      'every kind re-watched after each reset',
+    );
     assert.equal(sum(after.lists), sum(before.lists), 'resumed from the resourceVersion: no re-list');
-    assert.ok(delays.every((d) => d <= 2000), `reconnected within the first back-off step both times (${delays.join(', ')} ms)`);
-    assert.ok(retryDelays.every((d) => d <= 500), `only first-step delays (<= 500 ms): ${retryDelays.join(', ')}`);
-    assert.ok(events.some((e) => e.type === 'pod' && e.state === 'ready' && e.at > resets[1]!.at), 'pod readiness seen after the second reset');
+    assert.ok(
+      delays.every((d) => d <= 2000),
+      `reconnected within the first back-off step both times (${delays.join(', ')} ms)`,
+    );
+    assert.ok(
+      retryDelays.every((d) => d <= 500),
+      `only first-step delays (<= 500 ms): ${retryDelays.join(', ')}`,
+    );
+    assert.ok(
+      events.some((e) => e.type === 'pod' && e.state === 'ready' && e.at > resets[1]!.at),
+      'pod readiness seen after the second reset',
+    );
   });
 
   it('(b) connections refused for 5 s: retries are spaced by back-off, then tracking recovers', async (t) => {
@@ -99,8 +118,12 @@ describe('reconnect with back-off through network faults', { concurrency: true }
     const after = source.stats();
     const gaps = refused.slice(1).map((x, i) => x - refused[i]!);
     const recoveredAt = firstAfter(proxy.forwarded, upAt);
-    t.diagnostic(`${refused.length} connection attempts refused in 5 s (4 kinds); first at +${refused[0] ? refused[0] - downAt : '?'} ms; largest gap ${Math.max(0, ...gaps)} ms`);
-    t.diagnostic(`first forwarded connection ${recoveredAt ? recoveredAt - upAt : '?'} ms after the restore; lists ${sum(before.lists)} -> ${sum(after.lists)}; ${verdict.outcome} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    t.diagnostic(
+      `${refused.length} connection attempts refused in 5 s (4 kinds); first at +${refused[0] ? refused[0] - downAt : '?'} ms; largest gap ${Math.max(0, ...gaps)} ms`,
+    );
+    t.diagnostic(
+      `first forwarded connection ${recoveredAt ? recoveredAt - upAt : '?'} ms after the restore; lists ${sum(before.lists)} -> ${sum(after.lists)}; ${verdict.outcome} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
     assert.ok(refused.length >= 4, 'the watchers did retry while refused');
     assert.ok(refused.length < 40, `spaced retries, not a hot loop (${refused.length} attempts in 5 s)`);
     // Full-jitter exponential back-off: each delay is in [base/2, base] and the base doubles, so
@@ -110,10 +133,16 @@ describe('reconnect with back-off through network faults', { concurrency: true }
     t.diagnostic(`back-off delays while refused (ms): ${[...delays].map(([k, d]) => `${k} ${d.join(',')}`).join('; ')}`);
     assert.ok(delays.size >= 4, 'every kind backed off');
     for (const [kind, d] of delays) {
-      assert.ok(d.every((x, i) => i === 0 || x >= d[i - 1]!), `${kind} delays grow: ${d.join(', ')}`);
+      assert.ok(
+        d.every((x, i) => i === 0 || x >= d[i - 1]!),
+        `${kind} delays grow: ${d.join(', ')}`,
+      );
       assert.ok(d.length < 10, `${kind} retried ${d.length} times in 5 s`);
     }
-    assert.ok([...delays.values()].some((d) => d.length >= 3 && d.at(-1)! >= 1000), 'the delay reached >= 1 s');
+    assert.ok(
+      [...delays.values()].some((d) => d.length >= 3 && d.at(-1)! >= 1000),
+      'the delay reached >= 1 s',
+    );
     assert.equal(verdict.outcome, 'succeeded', verdict.summary);
     assert.ok(recoveredAt !== undefined, 'reconnected after the restore');
   });
@@ -130,11 +159,18 @@ describe('reconnect with back-off through network faults', { concurrency: true }
     const after = source.stats();
     const reconnectAt = firstAfter(proxy.forwarded, holeAt);
     const seen = events.find((e) => e.at > holeAt && e.type !== 'verdict');
-    t.diagnostic(`black-holed ${holed} connection(s); re-watch after ${reconnectAt ? ((reconnectAt - holeAt) / 1000).toFixed(1) : '?'} s; first event after the hole at +${seen ? ((seen.at - holeAt) / 1000).toFixed(1) : '?'} s`);
-    t.diagnostic(`watches opened ${sum(before.opened)} -> ${sum(after.opened)}, lists ${sum(before.lists)} -> ${sum(after.lists)}; ${verdict.outcome} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    t.diagnostic(
+      `black-holed ${holed} connection(s); re-watch after ${reconnectAt ? ((reconnectAt - holeAt) / 1000).toFixed(1) : '?'} s; first event after the hole at +${seen ? ((seen.at - holeAt) / 1000).toFixed(1) : '?'} s`,
+    );
+    t.diagnostic(
+      `watches opened ${sum(before.opened)} -> ${sum(after.opened)}, lists ${sum(before.lists)} -> ${sum(after.lists)}; ${verdict.outcome} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
     assert.ok(holed >= 1);
     assert.equal(verdict.outcome, 'succeeded', verdict.summary);
-    assert.ok(reconnectAt !== undefined && reconnectAt - holeAt >= 20_000, 'the silent watch was noticed by the inactivity timeout, not by an error');
+    assert.ok(
+      reconnectAt !== undefined && reconnectAt - holeAt >= 20_000,
+      'the silent watch was noticed by the inactivity timeout, not by an error',
+    );
     assert.ok(reconnectAt! - holeAt <= 40_000, 'and within ~30 s');
     assert.ok(sum(after.opened) > sum(before.opened), 're-watched');
     assert.equal(sum(after.lists), sum(before.lists), 'an inactivity timeout re-watches from the resourceVersion (no re-list)');
@@ -159,6 +195,10 @@ describe('reconnect with back-off through network faults', { concurrency: true }
     const seen = ticks();
     t.diagnostic(`${reset} connections reset after tick ${cut}; ${seen.length} ticks streamed in all`);
     assert.ok(reset >= 1);
-    assert.deepEqual(seen, seen.map((_, i) => i + 1), 'every tick once, in order, across the cut');
+    assert.deepEqual(
+      seen,
+      seen.map((_, i) => i + 1),
+      'every tick once, in order, across the cut',
+    );
   });
 });

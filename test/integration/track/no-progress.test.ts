@@ -15,7 +15,9 @@ describe('no-progress timeout', { concurrency: true }, () => {
     t.diagnostic(describeVerdict(r));
     t.diagnostic(`summary: ${r.verdict.summary}`);
     const lastProgress = r.events.filter((e) => ['pod', 'replicaset', 'progress', 'phase', 'revision'].includes(e.type)).at(-1);
-    t.diagnostic(`last progress event: ${lastProgress?.type} at +${lastProgress ? ((lastProgress.at - r.verdict.startedAt) / 1000).toFixed(1) : '?'} s; verdict at +${((r.verdict.finishedAt - r.verdict.startedAt) / 1000).toFixed(1)} s`);
+    t.diagnostic(
+      `last progress event: ${lastProgress?.type} at +${lastProgress ? ((lastProgress.at - r.verdict.startedAt) / 1000).toFixed(1) : '?'} s; verdict at +${((r.verdict.finishedAt - r.verdict.startedAt) / 1000).toFixed(1)} s`,
+    );
     assert.equal(r.verdict.outcome, 'timed-out', r.verdict.summary);
     assert.equal(r.verdict.timeoutKind, 'no-progress');
     assert.equal(r.verdict.timeoutSeconds, 5);

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { KubeConfig, type V1PolicyRule } from '@kubernetes/client-node';
-import { trackRollout } from '../../../src/track/index.js';
 import { RolloutTraceError } from '../../../src/errors.js';
+import { trackRollout } from '../../../src/track/index.js';
 import { clients, createDeployment, kubeConfig, namespaceFor, waitUntil } from './helpers.js';
 
 const READ = ['get', 'list', 'watch'];

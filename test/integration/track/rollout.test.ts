@@ -5,16 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RolloutEvent } from '../../../src/core/types.js';
-import {
-  clients,
-  createDeployment,
-  describeVerdict,
-  eventSeen,
-  namespaceFor,
-  trace,
-  updateDeployment,
-  waitRolledOut,
-} from './helpers.js';
+import { clients, createDeployment, describeVerdict, eventSeen, namespaceFor, trace, updateDeployment, waitRolledOut } from './helpers.js';
 
 const revisionOf = (d: { metadata?: { annotations?: Record<string, string> } }) =>
   d.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? '';
@@ -45,7 +36,10 @@ describe('rollout scenarios', { concurrency: true }, () => {
     assert.equal(r.verdict.replicas.ready, 2);
     assert.equal(r.events[0]?.type, 'started');
     assert.equal(r.events.at(-1)?.type, 'verdict');
-    assert.deepEqual(r.of('revision').map((e) => [e.revision, e.change]), [['1', 'initial']]);
+    assert.deepEqual(
+      r.of('revision').map((e) => [e.revision, e.change]),
+      [['1', 'initial']],
+    );
     assert.ok(r.of('replicaset').some((e) => e.role === 'new' && e.revision === '1'));
     assert.ok(r.of('phase').some((e) => e.phase === 'complete'));
   });
@@ -59,13 +53,26 @@ describe('rollout scenarios', { concurrency: true }, () => {
     t.diagnostic(describeVerdict(r));
     assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
     assert.equal(r.verdict.revision, '2');
-    assert.ok(r.of('revision').some((e) => e.revision === '2' && e.change === 'new'), JSON.stringify(r.of('revision')));
+    assert.ok(
+      r.of('revision').some((e) => e.revision === '2' && e.change === 'new'),
+      JSON.stringify(r.of('revision')),
+    );
     const phases = r.of('phase').map((e) => e.phase);
     const order = ['new-replicaset', 'scaling-up', 'scaling-down-old', 'complete'] as const;
     const idx = order.map((p) => phases.indexOf(p));
-    assert.ok(idx.every((i) => i >= 0), `all four phases in ${JSON.stringify(phases)}`);
-    assert.deepEqual([...idx].sort((a, b) => a - b), idx, `phases in order: ${JSON.stringify(phases)}`);
-    assert.ok(r.of('replicaset').some((e) => e.role === 'old' && e.revision === '1'), 'the old ReplicaSet is reported');
+    assert.ok(
+      idx.every((i) => i >= 0),
+      `all four phases in ${JSON.stringify(phases)}`,
+    );
+    assert.deepEqual(
+      [...idx].sort((a, b) => a - b),
+      idx,
+      `phases in order: ${JSON.stringify(phases)}`,
+    );
+    assert.ok(
+      r.of('replicaset').some((e) => e.role === 'old' && e.revision === '1'),
+      'the old ReplicaSet is reported',
+    );
   });
 
   it('pod killed: replaced by the ReplicaSet, no revision change', async (t) => {
@@ -79,10 +86,17 @@ describe('rollout scenarios', { concurrency: true }, () => {
     });
     t.diagnostic(`killed ${victim}: ${describeVerdict(r)}`);
     assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
-    assert.ok(r.of('pod-deleted').some((e) => e.name === victim), `pod-deleted for ${victim}`);
+    assert.ok(
+      r.of('pod-deleted').some((e) => e.name === victim),
+      `pod-deleted for ${victim}`,
+    );
     const podNames = new Set(r.of('pod').map((e) => e.name));
     assert.ok(podNames.size >= 3, `a replacement pod appeared: ${[...podNames].join(', ')}`);
-    assert.deepEqual(r.of('revision').map((e) => e.change), ['initial'], 'no revision change');
+    assert.deepEqual(
+      r.of('revision').map((e) => e.change),
+      ['initial'],
+      'no revision change',
+    );
     assert.equal(r.verdict.revision, '1');
   });
 
@@ -97,9 +111,15 @@ describe('rollout scenarios', { concurrency: true }, () => {
     });
     t.diagnostic(`relabeled ${stray}: ${describeVerdict(r)}`);
     assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
-    assert.ok(r.of('pod-orphaned').some((e) => e.name === stray), `pod-orphaned for ${stray}: ${JSON.stringify(r.of('pod-orphaned'))}`);
+    assert.ok(
+      r.of('pod-orphaned').some((e) => e.name === stray),
+      `pod-orphaned for ${stray}: ${JSON.stringify(r.of('pod-orphaned'))}`,
+    );
     assert.ok(!r.of('pod-deleted').some((e) => e.name === stray), 'an orphaned pod is not reported as deleted');
-    assert.deepEqual(r.of('revision').map((e) => e.change), ['initial']);
+    assert.deepEqual(
+      r.of('revision').map((e) => e.change),
+      ['initial'],
+    );
   });
 
   it('scale-only change: no new revision, waits for the new replicas', async (t) => {
@@ -130,7 +150,10 @@ describe('rollout scenarios', { concurrency: true }, () => {
     t.diagnostic(describeVerdict(r));
     assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
     assert.equal(r.verdict.revision, '3');
-    assert.ok(r.of('revision').some((e) => e.revision === '3' && e.change === 'rollback' && e.restores === '1'), JSON.stringify(r.of('revision')));
+    assert.ok(
+      r.of('revision').some((e) => e.revision === '3' && e.change === 'rollback' && e.restores === '1'),
+      JSON.stringify(r.of('revision')),
+    );
   });
 
   it('superseded: a newer revision replaces the one being rolled out', async (t) => {
@@ -143,7 +166,10 @@ describe('rollout scenarios', { concurrency: true }, () => {
       await updateDeployment(ns, 'web', { replicas: 2, image: 'nginx:1.21' });
     });
     t.diagnostic(describeVerdict(r));
-    assert.ok(r.of('superseded').some((e) => e.revision === '2' && e.by === '3'), JSON.stringify(r.of('superseded')));
+    assert.ok(
+      r.of('superseded').some((e) => e.revision === '2' && e.by === '3'),
+      JSON.stringify(r.of('superseded')),
+    );
     assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
     assert.equal(r.verdict.revision, '3');
   });

@@ -4,12 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { HttpMethod, RequestContext, type KubeConfig } from '@kubernetes/client-node';
+import { HttpMethod, type KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { fetch } from 'undici';
-import { trackRollouts } from '../../../src/track/index.js';
 import { watchStats } from '../../../src/cluster/index.js';
-import { createDeployment, eventSeen, kubeConfig, namespaceFor, waitUntil } from './helpers.js';
 import type { RolloutEvent } from '../../../src/core/types.js';
+import { trackRollouts } from '../../../src/track/index.js';
+import { createDeployment, eventSeen, kubeConfig, namespaceFor, waitUntil } from './helpers.js';
 
 const RESOURCES = { Deployment: 'deployments', ReplicaSet: 'replicasets', Pod: 'pods', Event: 'events' } as const;
 
@@ -41,7 +41,12 @@ it('20 Deployments in one namespace share one watch per kind', async (t) => {
   const multi = trackRollouts(names.map((name) => ({ name, namespace: ns, kubeconfig: kc, timeoutSeconds: 120 })));
   const events: RolloutEvent[] = [];
   multi.subscribe((e) => events.push(e));
-  await eventSeen(events, () => new Set(events.filter((e) => e.type === 'pod').map((e) => e.deployment.name)).size === 20, 'pods of all 20 Deployments', 60_000);
+  await eventSeen(
+    events,
+    () => new Set(events.filter((e) => e.type === 'pod').map((e) => e.deployment.name)).size === 20,
+    'pods of all 20 Deployments',
+    60_000,
+  );
 
   // Under load the apiserver may accept the watches a little after the lists.
   await waitUntil(() => (Object.keys(RESOURCES) as (keyof typeof RESOURCES)[]).every((k) => watchStats().active[k] === 1), {
@@ -62,8 +67,12 @@ it('20 Deployments in one namespace share one watch per kind', async (t) => {
     for (const r of Object.values(RESOURCES)) drop[r] = Math.max(drop[r]!, (during[r] ?? 0) - (after[r] ?? 0));
   }
   const rise = Object.fromEntries(Object.values(RESOURCES).map((r) => [r, (during[r] ?? 0) - (before[r] ?? 0)]));
-  t.diagnostic(`our watches: active ${JSON.stringify(ours.active)}, opened ${JSON.stringify(ours.opened)}, lists ${JSON.stringify(ours.lists)}`);
-  t.diagnostic(`apiserver namespace-scoped WATCH gauge: during ${JSON.stringify(during)}; rise on start ${JSON.stringify(rise)}; drop on stop ${JSON.stringify(drop)}`);
+  t.diagnostic(
+    `our watches: active ${JSON.stringify(ours.active)}, opened ${JSON.stringify(ours.opened)}, lists ${JSON.stringify(ours.lists)}`,
+  );
+  t.diagnostic(
+    `apiserver namespace-scoped WATCH gauge: during ${JSON.stringify(during)}; rise on start ${JSON.stringify(rise)}; drop on stop ${JSON.stringify(drop)}`,
+  );
 
   assert.equal(verdicts.length, 20);
   assert.ok(verdicts.every((v) => v.outcome === 'cancelled'));
@@ -74,7 +83,10 @@ it('20 Deployments in one namespace share one watch per kind', async (t) => {
     // Other clients of the shared cluster open and close watches meanwhile, so take the quieter of
     // the two measurements — one watch per Deployment would show 20 in both.
     assert.ok(drop[resource]! >= 1, `apiserver saw our ${resource} watch close: drop ${drop[resource]}`);
-    assert.ok(Math.min(rise[resource]!, drop[resource]!) < 10, `apiserver saw about one ${resource} watch, not 20: rise ${rise[resource]}, drop ${drop[resource]}`);
+    assert.ok(
+      Math.min(rise[resource]!, drop[resource]!) < 10,
+      `apiserver saw about one ${resource} watch, not 20: rise ${rise[resource]}, drop ${drop[resource]}`,
+    );
   }
   assert.equal(ours.active.PersistentVolumeClaim, 0, 'no PVC watch when no template mounts a claim');
 });

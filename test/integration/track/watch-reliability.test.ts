@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Watch, type V1Pod } from '@kubernetes/client-node';
+import { type V1Pod, Watch } from '@kubernetes/client-node';
+import { acquireNamespaceSource } from '../../../src/cluster/index.js';
 import { KindWatcher } from '../../../src/cluster/kind-watcher.js';
 import { kindApis } from '../../../src/cluster/kinds.js';
-import { acquireNamespaceSource } from '../../../src/cluster/index.js';
 import type { Observation } from '../../../src/core/types.js';
 import { clients, createDeployment, kubeConfig, namespaceFor, waitRolledOut, waitUntil } from './helpers.js';
 
@@ -80,7 +80,10 @@ describe('watch loop reliability', { concurrency: true }, () => {
     try {
       await waitUntil(() => w.opened >= 4, { what: '4 watches opened', timeoutMs: 20_000 });
       await createDeployment(ns, 'web');
-      await waitUntil(() => changes.some((c) => c.type === 'upsert' && c.name.startsWith('web-')), { what: 'pod upsert after re-watches', timeoutMs: 20_000 });
+      await waitUntil(() => changes.some((c) => c.type === 'upsert' && c.name.startsWith('web-')), {
+        what: 'pod upsert after re-watches',
+        timeoutMs: 20_000,
+      });
       t.diagnostic(`opened ${w.opened} watches, ${w.lists} list(s)`);
       assert.equal(w.lists, 1, 'clean server-side ends never re-list');
       assert.equal(fatal(), undefined);
@@ -112,13 +115,16 @@ describe('watch loop reliability', { concurrency: true }, () => {
       await waitUntil(() => w.active === 1, { what: 'watching again' });
       t.diagnostic(`lists ${w.lists}, opened ${w.opened}`);
       assert.ok(!w.cache.has('ghost-uid'));
-      assert.ok([...w.cache.values()].some((p) => p.metadata?.name?.startsWith('web-')), 'real pods stay cached');
+      assert.ok(
+        [...w.cache.values()].some((p) => p.metadata?.name?.startsWith('web-')),
+        'real pods stay cached',
+      );
     } finally {
       w.stop();
     }
   });
 
-  it('client-node\'s 30 s inactivity abort on a quiet watch re-watches without an error', async (t) => {
+  it("client-node's 30 s inactivity abort on a quiet watch re-watches without an error", async (t) => {
     const ns = await namespaceFor(t, 'quiet');
     const { w, retries, fatal } = podWatcher(ns, { watchTimeoutSeconds: 290 });
     w.start();
@@ -171,13 +177,20 @@ describe('watch loop reliability', { concurrency: true }, () => {
     await waitUntil(() => plain.some((o) => o.type === 'synced'), { what: 'plain synced' });
     assert.equal(source.stats().opened.PersistentVolumeClaim, 0, 'no PVC watch for a Deployment without claims');
     const stateful: Observation[] = [];
-    const unsubStateful = source.subscribe({ deploymentName: 'stateful', onObservation: (o) => stateful.push(o), onError: () => undefined });
+    const unsubStateful = source.subscribe({
+      deploymentName: 'stateful',
+      onObservation: (o) => stateful.push(o),
+      onError: () => undefined,
+    });
     await waitUntil(() => stateful.some((o) => o.type === 'synced'), { what: 'stateful synced' });
     const pvcSeen = stateful.findIndex((o) => o.type === 'upsert' && o.kind === 'PersistentVolumeClaim');
     const syncedAt = stateful.findIndex((o) => o.type === 'synced');
     assert.ok(pvcSeen >= 0 && pvcSeen < syncedAt, 'the claim is delivered before synced');
     assert.equal(source.stats().active.PersistentVolumeClaim, 1);
-    assert.ok(!stateful.some((o) => o.type === 'upsert' && o.kind === 'Deployment' && o.object.metadata?.name !== 'stateful'), 'only its own Deployment');
+    assert.ok(
+      !stateful.some((o) => o.type === 'upsert' && o.kind === 'Deployment' && o.object.metadata?.name !== 'stateful'),
+      'only its own Deployment',
+    );
     unsubPlain();
     assert.equal(source.isClosed, false, 'still shared by the other subscriber');
     unsubStateful();

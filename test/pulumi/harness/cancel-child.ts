@@ -4,8 +4,9 @@
  * streaming lines, then waits to be interrupted; every log line the engine receives is printed as
  * `LOG <severity> <message>` (stdout to a pipe is synchronous, so nothing is lost at the signal).
  */
-import { runProgram } from './program.js';
+
 import { nginxArgs } from './fixtures.js';
+import { runProgram } from './program.js';
 
 const namespace = process.argv[2]!;
 let tracing = false;
@@ -20,9 +21,14 @@ await runProgram({
   },
   program: async () => {
     const lib = await import('../../../src/pulumi/index.js');
-    lib.gatedDeployment('web', nginxArgs(namespace, 'nginx:1.99-does-not-exist', 1, 'web'), {}, {
-      policy: { classes: { 'image-pull-not-found': { afterSeconds: 600 } } },
-    });
+    lib.gatedDeployment(
+      'web',
+      nginxArgs(namespace, 'nginx:1.99-does-not-exist', 1, 'web'),
+      {},
+      {
+        policy: { classes: { 'image-pull-not-found': { afterSeconds: 600 } } },
+      },
+    );
   },
 });
 process.stdout.write('PROGRAM-ENDED\n');

@@ -27,11 +27,23 @@ export function nginxArgs(namespace: string, image: string, replicas = 3, name?:
 export async function applyReady(namespace: string, name: string, image: string, replicas = 3): Promise<void> {
   const { kc, apps } = clients();
   const body = { apiVersion: 'apps/v1', kind: 'Deployment', ...nginxArgs(namespace, image, replicas, name) };
-  await KubernetesObjectApi.makeApiClient(kc).patch(body as any, undefined, undefined, 'pulumi-kubernetes', true, PatchStrategy.ServerSideApply);
+  await KubernetesObjectApi.makeApiClient(kc).patch(
+    body as any,
+    undefined,
+    undefined,
+    'pulumi-kubernetes',
+    true,
+    PatchStrategy.ServerSideApply,
+  );
   await waitUntil(
     async () => {
       const d = await apps.readNamespacedDeployment({ name, namespace });
-      return d.status?.observedGeneration === d.metadata?.generation && (d.status?.readyReplicas ?? 0) === replicas && (d.status?.updatedReplicas ?? 0) === replicas && (d.status?.replicas ?? 0) === replicas;
+      return (
+        d.status?.observedGeneration === d.metadata?.generation &&
+        (d.status?.readyReplicas ?? 0) === replicas &&
+        (d.status?.updatedReplicas ?? 0) === replicas &&
+        (d.status?.replicas ?? 0) === replicas
+      );
     },
     { what: `Deployment ${namespace}/${name} ready`, timeoutMs: 90_000 },
   );

@@ -10,13 +10,7 @@
  *   every 500 ms, failing with the provider's timeout message after `awaitTimeoutMs`.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  AppsV1Api,
-  KubernetesObjectApi,
-  PatchStrategy,
-  type KubeConfig,
-  type V1Deployment,
-} from '@kubernetes/client-node';
+import { AppsV1Api, type KubeConfig, KubernetesObjectApi, PatchStrategy, type V1Deployment } from '@kubernetes/client-node';
 
 const REVISION = 'deployment.kubernetes.io/revision';
 

@@ -7,7 +7,7 @@
  * each test file in its own process, so each scenario lives in its own file.
  */
 import { kubeConfig } from '../../helpers/cluster.js';
-import { startEngine, type LogRecord } from './engine.js';
+import { type LogRecord, startEngine } from './engine.js';
 import { kubernetesProviderMocks, type ProviderRecord } from './k8s-provider.js';
 
 /** The result of one program run. */
@@ -47,7 +47,10 @@ export async function runProgram(options: RunOptions): Promise<ProgramRun> {
   process.env.KUBECONFIG ??= process.env.ROLLOUT_TRACE_KUBECONFIG;
   const pulumi: Pulumi = await import('@pulumi/pulumi');
   const preview = options.preview ?? false;
-  const { mocks, record } = kubernetesProviderMocks({ kc: kubeConfig(), awaitTimeoutMs: options.awaitTimeoutMs, onResource: options.onResource }, preview);
+  const { mocks, record } = kubernetesProviderMocks(
+    { kc: kubeConfig(), awaitTimeoutMs: options.awaitTimeoutMs, onResource: options.onResource },
+    preview,
+  );
   await pulumi.runtime.setMocks(mocks, 'rollout-trace-test', 'dev', preview);
 
   // What the language host's run harness does with errors that escape the program

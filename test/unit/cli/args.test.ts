@@ -10,12 +10,31 @@ function options(argv: string[]) {
 
 it('log flags: --follow-logs with --log-grep, --log-container and repeatable --redact', () => {
   assert.deepEqual(options(['deploy', 'web']).logs, { tailLines: 20 }, 'default: tails only, no stream');
-  assert.deepEqual(options(['deploy', 'web', '--follow-logs', '--log-grep', 'ERROR|WARN', '--log-container', 'app', '--redact', 'hunter\\d', '--redact', 'sk_\\w+']).logs, {
-    tailLines: 20,
-    redact: ['hunter\\d', 'sk_\\w+'],
-    follow: { grep: 'ERROR|WARN', containers: ['app'] },
-  });
-  assert.deepEqual(options(['deploy', 'web', '--redact', 'x+', '--log-lines', '5']).logs, { tailLines: 5, redact: ['x+'] }, '--redact alone masks the tails');
+  assert.deepEqual(
+    options([
+      'deploy',
+      'web',
+      '--follow-logs',
+      '--log-grep',
+      'ERROR|WARN',
+      '--log-container',
+      'app',
+      '--redact',
+      'hunter\\d',
+      '--redact',
+      'sk_\\w+',
+    ]).logs,
+    {
+      tailLines: 20,
+      redact: ['hunter\\d', 'sk_\\w+'],
+      follow: { grep: 'ERROR|WARN', containers: ['app'] },
+    },
+  );
+  assert.deepEqual(
+    options(['deploy', 'web', '--redact', 'x+', '--log-lines', '5']).logs,
+    { tailLines: 5, redact: ['x+'] },
+    '--redact alone masks the tails',
+  );
   assert.equal(options(['deploy', 'web', '--no-logs']).logs, false);
 });
 
@@ -29,7 +48,11 @@ it('log flags: mistakes name the flag and the value', () => {
     [['deploy', 'web', '--follow-logs', '--no-logs'], /^--no-logs and --follow-logs contradict each other/],
   ];
   for (const [argv, message] of cases) {
-    assert.throws(() => parseCli(argv), (err: unknown) => err instanceof UsageError && message.test(err.message), argv.join(' '));
+    assert.throws(
+      () => parseCli(argv),
+      (err: unknown) => err instanceof UsageError && message.test(err.message),
+      argv.join(' '),
+    );
   }
 });
 
@@ -47,7 +70,11 @@ it('policy flags: --tolerate CLASS=PODS and --success N (ready pods)', () => {
     [['deploy', 'web', '--success', 'most'], /^--success "most" is not supported/],
   ];
   for (const [argv, message] of cases) {
-    assert.throws(() => parseCli(argv), (err: unknown) => err instanceof UsageError && message.test(err.message), argv.join(' '));
+    assert.throws(
+      () => parseCli(argv),
+      (err: unknown) => err instanceof UsageError && message.test(err.message),
+      argv.join(' '),
+    );
   }
 });
 
@@ -63,6 +90,10 @@ it('-l/--selector picks Deployments instead of names; both, neither or an empty 
     [['deploy'], /^no Deployment named; usage: .* or rollout-trace deploy -l SELECTOR/],
   ];
   for (const [argv, message] of cases) {
-    assert.throws(() => parseCli(argv), (err: unknown) => err instanceof UsageError && message.test(err.message), argv.join(' '));
+    assert.throws(
+      () => parseCli(argv),
+      (err: unknown) => err instanceof UsageError && message.test(err.message),
+      argv.join(' '),
+    );
   }
 });

@@ -19,7 +19,15 @@ describe('cluster refusal messages', () => {
     const body = { kind: 'Status', message: 'pods is forbidden: User "ci-bot" cannot watch resource "pods"' };
     const err = forbiddenError(kc(), 'watch', 'pods', 'shop', { code: 403, body });
     assert.equal(err.code, 'forbidden');
-    for (const f of ['User "ci-bot"', 'https://10.0.0.1:6443', 'context "prod"', 'may not watch pods in namespace "shop"', body.message, 'resources: ["pods"]', 'apiGroups: [""]']) {
+    for (const f of [
+      'User "ci-bot"',
+      'https://10.0.0.1:6443',
+      'context "prod"',
+      'may not watch pods in namespace "shop"',
+      body.message,
+      'resources: ["pods"]',
+      'apiGroups: [""]',
+    ]) {
       assert.ok(err.message.includes(f), `lacks ${f}: ${err.message}`);
     }
     assert.ok(!err.message.includes('secret-token-value'));

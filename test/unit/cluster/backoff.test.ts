@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Backoff, sleep } from '../../../src/cluster/backoff.js';
 import { isTransient, statusOf } from '../../../src/cluster/api-errors.js';
+import { Backoff, sleep } from '../../../src/cluster/backoff.js';
 
 describe('Backoff', () => {
   it('doubles from 0.5 s up to 10 s, jittered between half and all of each step', () => {

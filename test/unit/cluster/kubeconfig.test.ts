@@ -85,7 +85,7 @@ describe('loadKubeConfig', () => {
     assert.equal(contextNamespace(kj), 'json-ns');
   });
 
-  it('accepts a loaded KubeConfig, with a context override, without changing the caller\'s object', () => {
+  it("accepts a loaded KubeConfig, with a context override, without changing the caller's object", () => {
     const kc = new KubeConfig();
     kc.loadFromString(yaml('d'));
     kc.addContext({ name: 'other', cluster: 'd-cluster', user: 'd-user', namespace: 'o' });
@@ -108,7 +108,13 @@ describe('loadKubeConfig', () => {
     process.env.KUBECONFIG = [join(dir, 'missing'), a, b].join(delimiter);
     const kc = loadKubeConfig();
     assert.equal(kc.getCurrentContext(), 'a');
-    assert.deepEqual(kc.getContexts().map((c) => c.name).sort(), ['a', 'b']);
+    assert.deepEqual(
+      kc
+        .getContexts()
+        .map((c) => c.name)
+        .sort(),
+      ['a', 'b'],
+    );
     const kb = loadKubeConfig({ context: 'b' });
     assert.equal(kb.getCurrentCluster()?.server, 'https://b.example:6443');
     assert.equal(kb.getCurrentUser()?.name, 'b-user');

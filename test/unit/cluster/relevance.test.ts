@@ -1,13 +1,25 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KindToObject, Observation, WatchedKind } from '../../../src/core/types.js';
 import { mayConcern } from '../../../src/cluster/relevance.js';
+import type { KindToObject, Observation, WatchedKind } from '../../../src/core/types.js';
 import { loadFixture, replay } from '../../fixtures/replay.js';
 
-const ALL = ['first-rollout', 'update-to-2', 'broken-image', 'crash-loop', 'not-ready', 'missing-configmap', 'unschedulable', 'quota', 'rollback'];
+const ALL = [
+  'first-rollout',
+  'update-to-2',
+  'broken-image',
+  'crash-loop',
+  'not-ready',
+  'missing-configmap',
+  'unschedulable',
+  'quota',
+  'rollback',
+];
 
 const rs = (name: string, owner?: string) =>
-  ({ metadata: { name, ownerReferences: owner ? [{ kind: 'Deployment', name: owner, controller: true }] : undefined } }) as KindToObject['ReplicaSet'];
+  ({
+    metadata: { name, ownerReferences: owner ? [{ kind: 'Deployment', name: owner, controller: true }] : undefined },
+  }) as KindToObject['ReplicaSet'];
 const pod = (name: string, owners?: Array<{ kind: string; name: string; controller?: boolean }>) =>
   ({ metadata: { name, ownerReferences: owners } }) as KindToObject['Pod'];
 const event = (kind: string, name: string) => ({ metadata: { name: 'e' }, involvedObject: { kind, name } }) as KindToObject['Event'];

@@ -12,8 +12,8 @@ import type {
   V1PodCondition,
   V1ReplicaSet,
 } from '@kubernetes/client-node';
-import { initialState, reduce, defaultPolicy } from '../../../src/core/index.js';
 import type { Observation, Policy, RolloutEvent, RolloutState, TrackTarget } from '../../../src/core/index.js';
+import { defaultPolicy, initialState, reduce } from '../../../src/core/index.js';
 
 export const NS = 'apps';
 export const DEP_UID = 'd0000000-0000-4000-8000-000000000001';
@@ -26,8 +26,18 @@ export const imageOf = (revision: string | null) => `nginx:1.${18 + Number(revis
 
 type Cond = Pick<V1DeploymentCondition, 'type' | 'status' | 'reason' | 'message'>;
 
-export const availableTrue: Cond = { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' };
-export const availableFalse: Cond = { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' };
+export const availableTrue: Cond = {
+  type: 'Available',
+  status: 'True',
+  reason: 'MinimumReplicasAvailable',
+  message: 'Deployment has minimum availability.',
+};
+export const availableFalse: Cond = {
+  type: 'Available',
+  status: 'False',
+  reason: 'MinimumReplicasUnavailable',
+  message: 'Deployment does not have minimum availability.',
+};
 export const progressing = (reason: string, rs: string, status = 'True'): Cond => ({
   type: 'Progressing',
   status,
@@ -118,13 +128,23 @@ export function replicaSet(o: RsOpts): V1ReplicaSet {
       uid: `rs-${o.name}`,
       annotations,
       ownerReferences: [
-        { apiVersion: 'apps/v1', kind: 'Deployment', name: o.ownerName ?? 'web', uid: o.ownerUid ?? DEP_UID, controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: o.ownerName ?? 'web',
+          uid: o.ownerUid ?? DEP_UID,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ],
     },
     spec: {
       replicas: o.replicas ?? 3,
       selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { labels: { app: 'web', 'pod-template-hash': o.name.split('-').pop() ?? '' } }, spec: { containers: [{ name: 'app', image: o.image ?? imageOf(o.revision) }] } },
+      template: {
+        metadata: { labels: { app: 'web', 'pod-template-hash': o.name.split('-').pop() ?? '' } },
+        spec: { containers: [{ name: 'app', image: o.image ?? imageOf(o.revision) }] },
+      },
     },
     status: {
       replicas: o.statusReplicas ?? o.replicas ?? 3,
@@ -154,7 +174,10 @@ export interface PodOpts {
   memoryLimit?: string;
 }
 
-export function running(name = 'app', o: { ready?: boolean; restarts?: number; startedAt?: string; last?: V1ContainerStatus['lastState'] } = {}): V1ContainerStatus {
+export function running(
+  name = 'app',
+  o: { ready?: boolean; restarts?: number; startedAt?: string; last?: V1ContainerStatus['lastState'] } = {},
+): V1ContainerStatus {
   return {
     name,
     image: 'nginx:1.19',
@@ -167,7 +190,11 @@ export function running(name = 'app', o: { ready?: boolean; restarts?: number; s
   };
 }
 
-export function waiting(reason: string, message: string | undefined, o: { name?: string; image?: string; restarts?: number; last?: V1ContainerStatus['lastState'] } = {}): V1ContainerStatus {
+export function waiting(
+  reason: string,
+  message: string | undefined,
+  o: { name?: string; image?: string; restarts?: number; last?: V1ContainerStatus['lastState'] } = {},
+): V1ContainerStatus {
   return {
     name: o.name ?? 'app',
     image: o.image ?? 'nginx:1.19',
@@ -198,16 +225,41 @@ export function pod(o: PodOpts): V1Pod {
   const scheduled = o.scheduled ?? { status: 'True' };
   const conditions: V1PodCondition[] = [];
   if (scheduled.status === 'True') {
-    conditions.push({ type: 'Initialized', status: o.initContainers && !o.initContainers.every((c) => c.state?.terminated?.exitCode === 0) ? 'False' : 'True', ...(o.initContainers && !o.initContainers.every((c) => c.state?.terminated?.exitCode === 0) ? { reason: 'ContainersNotInitialized', message: `containers with incomplete status: [${o.initContainers.map((c) => c.name).join(' ')}]` } : {}) });
+    conditions.push({
+      type: 'Initialized',
+      status: o.initContainers && !o.initContainers.every((c) => c.state?.terminated?.exitCode === 0) ? 'False' : 'True',
+      ...(o.initContainers && !o.initContainers.every((c) => c.state?.terminated?.exitCode === 0)
+        ? {
+            reason: 'ContainersNotInitialized',
+            message: `containers with incomplete status: [${o.initContainers.map((c) => c.name).join(' ')}]`,
+          }
+        : {}),
+    });
     conditions.push(
       ready
         ? { type: 'Ready', status: 'True' }
-        : { type: 'Ready', status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: [${(o.containers ?? []).filter((c) => !c.ready).map((c) => c.name).join(' ')}]` },
+        : {
+            type: 'Ready',
+            status: 'False',
+            reason: 'ContainersNotReady',
+            message: `containers with unready status: [${(o.containers ?? [])
+              .filter((c) => !c.ready)
+              .map((c) => c.name)
+              .join(' ')}]`,
+          },
     );
     conditions.push(
       ready
         ? { type: 'ContainersReady', status: 'True' }
-        : { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: [${(o.containers ?? []).filter((c) => !c.ready).map((c) => c.name).join(' ')}]` },
+        : {
+            type: 'ContainersReady',
+            status: 'False',
+            reason: 'ContainersNotReady',
+            message: `containers with unready status: [${(o.containers ?? [])
+              .filter((c) => !c.ready)
+              .map((c) => c.name)
+              .join(' ')}]`,
+          },
     );
   }
   conditions.push({ type: 'PodScheduled', ...scheduled } as V1PodCondition);
@@ -224,7 +276,11 @@ export function pod(o: PodOpts): V1Pod {
       ...(o.deleting ? { deletionTimestamp: iso(30) as unknown as Date } : {}),
       ...(o.ownerless
         ? {}
-        : { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: o.rs, uid: `rs-${o.rs}`, controller: true, blockOwnerDeletion: true }] }),
+        : {
+            ownerReferences: [
+              { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: o.rs, uid: `rs-${o.rs}`, controller: true, blockOwnerDeletion: true },
+            ],
+          }),
     },
     spec: {
       ...(node ? { nodeName: node } : {}),
@@ -239,7 +295,8 @@ export function pod(o: PodOpts): V1Pod {
       ],
     },
     status: {
-      phase: o.phase ?? (scheduled.status === 'True' && (o.containers ?? [running()]).some((c) => c.state?.running) ? 'Running' : 'Pending'),
+      phase:
+        o.phase ?? (scheduled.status === 'True' && (o.containers ?? [running()]).some((c) => c.state?.running) ? 'Running' : 'Pending'),
       conditions,
       ...(scheduled.status === 'True' ? { containerStatuses: o.containers ?? [running()] } : {}),
       ...(o.initContainers ? { initContainerStatuses: o.initContainers } : {}),
@@ -248,7 +305,16 @@ export function pod(o: PodOpts): V1Pod {
 }
 
 let eventSeq = 0;
-export function event(o: { kind: string; name: string; reason: string; message: string; type?: 'Normal' | 'Warning'; count?: number; at?: number; uid?: string }): CoreV1Event {
+export function event(o: {
+  kind: string;
+  name: string;
+  reason: string;
+  message: string;
+  type?: 'Normal' | 'Warning';
+  count?: number;
+  at?: number;
+  uid?: string;
+}): CoreV1Event {
   eventSeq += 1;
   return {
     apiVersion: 'v1',
@@ -272,13 +338,18 @@ export function pvc(name: string, phase: string): V1PersistentVolumeClaim {
 /** Observation helpers (at = seconds after T0). */
 export const up = <K extends Observation & { kind: string }>(kind: K['kind'], object: unknown, s = 0): Observation =>
   ({ type: 'upsert', kind, object, at: T0 + s * 1000 }) as Observation;
-export const del = (kind: string, object: unknown, s = 0): Observation => ({ type: 'delete', kind, object, at: T0 + s * 1000 }) as Observation;
+export const del = (kind: string, object: unknown, s = 0): Observation =>
+  ({ type: 'delete', kind, object, at: T0 + s * 1000 }) as Observation;
 export const tick = (s: number): Observation => ({ type: 'tick', at: T0 + s * 1000 });
 
 export const TARGET: TrackTarget = { namespace: NS, name: 'web' };
 
 /** Runs observations through the reducer; returns the final state and all events. */
-export function run(observations: Observation[], target: Partial<TrackTarget> = {}, policy: Policy = defaultPolicy()): { state: RolloutState; events: RolloutEvent[] } {
+export function run(
+  observations: Observation[],
+  target: Partial<TrackTarget> = {},
+  policy: Policy = defaultPolicy(),
+): { state: RolloutState; events: RolloutEvent[] } {
   let state = initialState({ ...TARGET, ...target }, policy, T0);
   const events: RolloutEvent[] = [];
   for (const obs of observations) {

@@ -1,12 +1,12 @@
 /** Pluggable classifiers: user rules as pure functions, under the same policy as built-in classes. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RolloutTraceError } from '../../../src/errors.js';
-import { defaultPolicy, problemsOf, resolvePolicy } from '../../../src/core/index.js';
 import type { Classifier, ClassifierInput, Observation, PolicyOverrides } from '../../../src/core/index.js';
-import { event, ofType, pod, run, running, T0, terminatedLast, tick, up, verdictOf, waiting } from './builders.js';
-import { UPDATE, doneAt2, newPod, rollingTo2 } from './scenario.js';
+import { defaultPolicy, problemsOf, resolvePolicy } from '../../../src/core/index.js';
+import { RolloutTraceError } from '../../../src/errors.js';
 import { loadFixture, replay } from '../../fixtures/replay.js';
+import { event, ofType, pod, run, running, T0, terminatedLast, tick, up, verdictOf, waiting } from './builders.js';
+import { doneAt2, newPod, rollingTo2, UPDATE } from './scenario.js';
 
 /** The README's example rule: exit code 3 means the schema migration failed. */
 const migration = (o: Partial<Classifier> = {}): Classifier => ({
@@ -45,8 +45,15 @@ describe('custom classifiers: policy windows', () => {
     assert.equal(p?.firstSeen, T0 + 1_000);
     assert.ok(p?.hints.includes('kubectl -n apps logs web-2-aaa -c app --previous'), JSON.stringify(p?.hints));
     assert.deepEqual(v?.hints, p?.hints);
-    assert.deepEqual(p?.events.map((e) => [e.reason, e.object]), [['BackOff', 'Pod/web-2-aaa']], 'the pod\'s warning events');
-    assert.ok(v?.problems.some((q) => q.class === 'crash-loop'), 'the built-in diagnosis is still reported');
+    assert.deepEqual(
+      p?.events.map((e) => [e.reason, e.object]),
+      [['BackOff', 'Pod/web-2-aaa']],
+      "the pod's warning events",
+    );
+    assert.ok(
+      v?.problems.some((q) => q.class === 'crash-loop'),
+      'the built-in diagnosis is still reported',
+    );
   });
 
   it('afterSeconds 0 fails on the observation that shows the problem', () => {
@@ -58,7 +65,11 @@ describe('custom classifiers: policy windows', () => {
   it('defaults are fail after 10 s, any pod', () => {
     const policy = policyWith(migration());
     assert.deepEqual(
-      { action: policy.classifiers?.[0]?.action, afterSeconds: policy.classifiers?.[0]?.afterSeconds, scope: policy.classifiers?.[0]?.scope },
+      {
+        action: policy.classifiers?.[0]?.action,
+        afterSeconds: policy.classifiers?.[0]?.afterSeconds,
+        scope: policy.classifiers?.[0]?.scope,
+      },
       { action: 'fail', afterSeconds: 10, scope: 'any-pod' },
     );
     assert.equal(verdictOf(run([...rollingTo2(), exit3(), tick(10.9)], UPDATE, policy).events), undefined);
@@ -80,7 +91,11 @@ describe('custom classifiers: policy windows', () => {
         assert.ok(problem, 'reported');
         assert.equal(problem.failsAt, undefined);
       }
-      assert.equal(ofType(events, 'problem').find((e) => e.problem.class === 'crash-loop'), undefined, 'the ignored built-in class is not reported');
+      assert.equal(
+        ofType(events, 'problem').find((e) => e.problem.class === 'crash-loop'),
+        undefined,
+        'the ignored built-in class is not reported',
+      );
       const done = run([...rollingTo2({ replicas: 3 }), exit3(), tick(300), ...doneAt2(301)], UPDATE, policy);
       assert.equal(verdictOf(done.events)?.outcome, 'succeeded');
     });
@@ -93,7 +108,9 @@ describe('custom classifiers: policy windows', () => {
       policyWith(migration()),
     );
     assert.deepEqual(
-      ofType(events, 'problem-cleared').map((e) => e.id).sort(),
+      ofType(events, 'problem-cleared')
+        .map((e) => e.id)
+        .sort(),
       ['crash-loop/Pod/web-2-aaa/app', 'custom:migration-failed/Pod/web-2-aaa/app'],
     );
     assert.equal(verdictOf(events)?.outcome, 'succeeded');
@@ -115,7 +132,11 @@ describe('custom classifiers: scope all-new-pods', () => {
     // (Scope counts the pods seen so far: with afterSeconds 0, a lone first pod would be "all".)
     ['one of two pods matching does not fail', [newPod('web-2-bbb', running(), 1), exit3('web-2-aaa'), tick(30)], undefined],
     ['both pods matching fails', [exit3('web-2-aaa'), exit3('web-2-bbb', 2), tick(3)], 'failed'],
-    ['a matching pod being deleted does not count as the last live pod', [exit3('web-2-aaa'), up('Pod', pod({ name: 'web-2-bbb', rs: 'web-2', deleting: true, containers: [running()] }), 1), tick(30)], 'failed'],
+    [
+      'a matching pod being deleted does not count as the last live pod',
+      [exit3('web-2-aaa'), up('Pod', pod({ name: 'web-2-bbb', rs: 'web-2', deleting: true, containers: [running()] }), 1), tick(30)],
+      'failed',
+    ],
   ];
   for (const [name, obs, outcome] of table) {
     it(name, () => {
@@ -140,7 +161,11 @@ describe('custom classifiers: what a classifier sees', () => {
         ...rollingTo2(),
         up('Pod', pod({ name: 'web-1-old', rs: 'web-1', containers: [running()] }), 1),
         up('Pod', pod({ name: 'web-2-gone', rs: 'web-2', deleting: true, containers: [running()] }), 1),
-        up('Event', event({ kind: 'Pod', name: 'web-2-aaa', reason: 'Pulled', message: 'Successfully pulled image', type: 'Normal', at: 2 }), 2),
+        up(
+          'Event',
+          event({ kind: 'Pod', name: 'web-2-aaa', reason: 'Pulled', message: 'Successfully pulled image', type: 'Normal', at: 2 }),
+          2,
+        ),
         up('Pod', initPod, 3),
       ],
       UPDATE,
@@ -154,9 +179,16 @@ describe('custom classifiers: what a classifier sees', () => {
         ['web-2-aaa', 'app', false, 'nginx:1.19'],
       ],
     );
-    assert.deepEqual(last[0]?.events.map((e) => e.reason), ['Pulled'], 'Normal events included');
+    assert.deepEqual(
+      last[0]?.events.map((e) => e.reason),
+      ['Pulled'],
+      'Normal events included',
+    );
     assert.equal(last[0]?.deployment?.metadata?.name, 'web');
-    assert.ok(!calls.some((c) => c.pod.metadata?.name === 'web-1-old' || c.pod.metadata?.name === 'web-2-gone'), 'old and deleting pods are not classified');
+    assert.ok(
+      !calls.some((c) => c.pod.metadata?.name === 'web-1-old' || c.pod.metadata?.name === 'web-2-gone'),
+      'old and deleting pods are not classified',
+    );
   });
 
   it('a failing init container is reported as such', () => {
@@ -164,7 +196,9 @@ describe('custom classifiers: what a classifier sees', () => {
       name: 'migration-failed',
       afterSeconds: 0,
       classify: ({ init, container }) =>
-        init && container.state?.terminated?.exitCode === 3 ? { reason: 'MigrationFailed', explanation: 'the schema migration failed', message: 'see the migrate log' } : undefined,
+        init && container.state?.terminated?.exitCode === 3
+          ? { reason: 'MigrationFailed', explanation: 'the schema migration failed', message: 'see the migrate log' }
+          : undefined,
     };
     const initPod = pod({
       name: 'web-2-aaa',
@@ -186,7 +220,9 @@ describe('custom classifiers: what a classifier sees', () => {
       afterSeconds = 0;
       constructor(private readonly code: number) {}
       classify(input: ClassifierInput) {
-        return input.container.lastState?.terminated?.exitCode === this.code ? { reason: 'BadExit', explanation: `exit ${this.code}` } : undefined;
+        return input.container.lastState?.terminated?.exitCode === this.code
+          ? { reason: 'BadExit', explanation: `exit ${this.code}` }
+          : undefined;
       }
     }
     const v = verdictOf(run([...rollingTo2(), exit3()], UPDATE, resolvePolicy({ classifiers: [new ExitCodeRule(3)] })).events);
@@ -196,22 +232,49 @@ describe('custom classifiers: what a classifier sees', () => {
 
 describe('custom classifiers: a broken classifier never crashes the rollout', () => {
   const broken: Array<[string, Classifier['classify'], RegExp]> = [
-    ['throws', () => { throw new TypeError('x is undefined'); }, /classifier "broken" threw TypeError: x is undefined \(pod web-2-aaa, container "app"\); it is skipped/],
-    ['throws a non-Error', () => { throw 'nope'; }, /classifier "broken" threw nope/],
-    ['returns no explanation', () => ({ reason: 'X' }) as never, /classifier "broken" returned \{"reason":"X"\}; a classifier returns \{ reason: string, explanation: string \}/],
+    [
+      'throws',
+      () => {
+        throw new TypeError('x is undefined');
+      },
+      /classifier "broken" threw TypeError: x is undefined \(pod web-2-aaa, container "app"\); it is skipped/,
+    ],
+    [
+      'throws a non-Error',
+      () => {
+        throw 'nope';
+      },
+      /classifier "broken" threw nope/,
+    ],
+    [
+      'returns no explanation',
+      () => ({ reason: 'X' }) as never,
+      /classifier "broken" returned \{"reason":"X"\}; a classifier returns \{ reason: string, explanation: string \}/,
+    ],
     ['returns a string', () => 'bad' as never, /classifier "broken" returned bad;/],
-    ['returns a Promise', () => Promise.resolve(undefined) as never, /classifier "broken" returned a Promise; classifiers must be synchronous/],
+    [
+      'returns a Promise',
+      () => Promise.resolve(undefined) as never,
+      /classifier "broken" returned a Promise; classifiers must be synchronous/,
+    ],
   ];
   for (const [name, classify, re] of broken) {
     it(`${name}: reported once as a ClassifierFailed warning; other rules and the rollout go on`, () => {
       const policy = policyWith({ name: 'broken', classify, afterSeconds: 0 }, migration({ action: 'warn' }));
-      const { events, state } = run([...rollingTo2({ replicas: 3 }), exit3(), tick(2), tick(3), newPod('web-2-bbb', running(), 4), ...doneAt2(5)], UPDATE, policy);
+      const { events, state } = run(
+        [...rollingTo2({ replicas: 3 }), exit3(), tick(2), tick(3), newPod('web-2-bbb', running(), 4), ...doneAt2(5)],
+        UPDATE,
+        policy,
+      );
       const warnings = ofType(events, 'k8s-event').filter((e) => e.event.reason === 'ClassifierFailed');
       assert.equal(warnings.length, 1, 'once, not per observation or per pod');
       assert.equal(warnings[0]?.event.type, 'Warning');
       assert.equal(warnings[0]?.event.object, 'Pod/web-2-aaa');
       assert.match(warnings[0]?.event.message ?? '', re);
-      assert.ok(ofType(events, 'problem').some((e) => e.problem.class === 'custom:migration-failed'), 'the other classifier still works');
+      assert.ok(
+        ofType(events, 'problem').some((e) => e.problem.class === 'custom:migration-failed'),
+        'the other classifier still works',
+      );
       assert.ok(!Object.values(state.problems).some((p) => p.class === 'custom:broken'));
       assert.equal(verdictOf(events)?.outcome, 'succeeded');
     });
@@ -222,7 +285,10 @@ describe('custom classifiers: ordering and built-ins', () => {
   it('a custom problem ranks before built-in ones (after deployment-deleted) in problemsOf', () => {
     const policy = resolvePolicy({ classes: { 'crash-loop': { action: 'warn' } }, classifiers: [migration({ action: 'warn' })] });
     const { state } = run([...rollingTo2(), exit3()], UPDATE, policy);
-    assert.deepEqual(problemsOf(state).map((p) => p.class), ['custom:migration-failed', 'crash-loop']);
+    assert.deepEqual(
+      problemsOf(state).map((p) => p.class),
+      ['custom:migration-failed', 'crash-loop'],
+    );
   });
 
   it('no classifiers: the policy is exactly the default one', () => {
@@ -240,26 +306,62 @@ describe('custom classifiers: ordering and built-ins', () => {
 describe('custom classifiers: validation', () => {
   const classify = () => undefined;
   const table: Array<[string, unknown, RegExp]> = [
-    ['not an array', { name: 'x', classify }, /^policy\.classifiers is \{"name":"x"\}; it must be an array of classifiers like \[\{ name: "migration-failed", classify:/],
+    [
+      'not an array',
+      { name: 'x', classify },
+      /^policy\.classifiers is \{"name":"x"\}; it must be an array of classifiers like \[\{ name: "migration-failed", classify:/,
+    ],
     ['a null entry', [null], /^policy\.classifiers\[0\] is null; each classifier must be an object like/],
-    ['a missing name', [{ classify }], /^policy\.classifiers\[0\]\.name is undefined; a classifier name must be a non-empty string of lower-case letters, digits and "-"/],
-    ['an upper-case name', [{ name: 'Migration_Failed', classify }], /name is "Migration_Failed"; .*e\.g\. "migration-failed".*"custom:<name>"/],
+    [
+      'a missing name',
+      [{ classify }],
+      /^policy\.classifiers\[0\]\.name is undefined; a classifier name must be a non-empty string of lower-case letters, digits and "-"/,
+    ],
+    [
+      'an upper-case name',
+      [{ name: 'Migration_Failed', classify }],
+      /name is "Migration_Failed"; .*e\.g\. "migration-failed".*"custom:<name>"/,
+    ],
     ['an empty name', [{ name: '', classify }], /name is ""; a classifier name must be/],
-    ['a built-in class name', [{ name: 'crash-loop', classify }], /name is "crash-loop", the name of a built-in failure class; choose another name \(e\.g\. "crash-loop-custom"\), or tune the built-in class with policy\.classes\["crash-loop"\]/],
-    ['a duplicate name', [{ name: 'a', classify }, { name: 'a', classify }], /^policy\.classifiers\[1\]\.name "a" is already used by policy\.classifiers\[0\]; classifier names must be unique/],
+    [
+      'a built-in class name',
+      [{ name: 'crash-loop', classify }],
+      /name is "crash-loop", the name of a built-in failure class; choose another name \(e\.g\. "crash-loop-custom"\), or tune the built-in class with policy\.classes\["crash-loop"\]/,
+    ],
+    [
+      'a duplicate name',
+      [
+        { name: 'a', classify },
+        { name: 'a', classify },
+      ],
+      /^policy\.classifiers\[1\]\.name "a" is already used by policy\.classifiers\[0\]; classifier names must be unique/,
+    ],
     ['no classify', [{ name: 'a' }], /^policy\.classifiers\[0\] \("a"\)\.classify is undefined; it must be a synchronous function/],
     ['classify not a function', [{ name: 'a', classify: 'exit 3' }], /classify is "exit 3"; it must be a synchronous function/],
-    ['an async classify', [{ name: 'a', classify: async () => undefined }], /classify is an async function; classifiers must be synchronous and pure/],
-    ['a bad action', [{ name: 'a', classify, action: 'explode' }], /^policy\.classifiers\[0\] \("a"\)\.action is "explode"; valid actions are "fail", "warn" and "ignore"/],
+    [
+      'an async classify',
+      [{ name: 'a', classify: async () => undefined }],
+      /classify is an async function; classifiers must be synchronous and pure/,
+    ],
+    [
+      'a bad action',
+      [{ name: 'a', classify, action: 'explode' }],
+      /^policy\.classifiers\[0\] \("a"\)\.action is "explode"; valid actions are "fail", "warn" and "ignore"/,
+    ],
     ['a bad scope', [{ name: 'a', classify, scope: 'most' }], /\.scope is "most"; valid scopes are "any-pod" and "all-new-pods"/],
-    ['negative seconds', [{ name: 'a', classify, afterSeconds: -1 }], /\("a"\)\.afterSeconds is -1; it must be a finite number of seconds >= 0/],
+    [
+      'negative seconds',
+      [{ name: 'a', classify, afterSeconds: -1 }],
+      /\("a"\)\.afterSeconds is -1; it must be a finite number of seconds >= 0/,
+    ],
     ['fractional minRestarts', [{ name: 'a', classify, minRestarts: 1.5 }], /\("a"\)\.minRestarts is 1\.5; it must be an integer >= 0/],
   ];
   for (const [name, classifiers, re] of table) {
     it(`rejects ${name}`, () => {
       assert.throws(
         () => resolvePolicy({ classifiers } as PolicyOverrides),
-        (err: unknown) => err instanceof RolloutTraceError && err.code === 'bad-input' && re.test(err.message) && !err.message.includes('\n'),
+        (err: unknown) =>
+          err instanceof RolloutTraceError && err.code === 'bad-input' && re.test(err.message) && !err.message.includes('\n'),
       );
     });
   }
@@ -268,7 +370,9 @@ describe('custom classifiers: validation', () => {
       () => resolvePolicy({ classes: { 'custom:migration-failed': { action: 'warn' } } } as PolicyOverrides),
       (err: unknown) =>
         err instanceof RolloutTraceError &&
-        /policy\.classes has "custom:migration-failed", a custom class; set action, afterSeconds and scope on the classifier itself/.test(err.message),
+        /policy\.classes has "custom:migration-failed", a custom class; set action, afterSeconds and scope on the classifier itself/.test(
+          err.message,
+        ),
     );
   });
 });
@@ -281,7 +385,9 @@ describe('custom classifiers on recorded rollouts', () => {
       name: 'boom',
       afterSeconds: 0,
       classify: ({ container }) =>
-        (container.state?.terminated ?? container.lastState?.terminated)?.message === 'boom' ? { reason: 'Boom', explanation: 'the app reported "boom"' } : undefined,
+        (container.state?.terminated ?? container.lastState?.terminated)?.message === 'boom'
+          ? { reason: 'Boom', explanation: 'the app reported "boom"' }
+          : undefined,
     };
     const custom = verdictOf(replay(f, { classifiers: [boom] }).events);
     assert.equal(builtIn?.outcome, 'failed');
@@ -290,13 +396,25 @@ describe('custom classifiers on recorded rollouts', () => {
     assert.match(custom?.summary ?? '', /^pod web-\S+ container "app": the app reported "boom" \(Boom\)$/);
     assert.equal(custom?.problems[0]?.exitCode, 1);
     assert.equal(custom?.finishedAt, f.t0 + 2264, 'the first terminated status');
-    assert.ok((builtIn?.finishedAt ?? 0) - (custom?.finishedAt ?? 0) > 10_000, `built-in ${builtIn?.finishedAt} vs custom ${custom?.finishedAt}`);
+    assert.ok(
+      (builtIn?.finishedAt ?? 0) - (custom?.finishedAt ?? 0) > 10_000,
+      `built-in ${builtIn?.finishedAt} vs custom ${custom?.finishedAt}`,
+    );
   });
 
   it('update-to-2: a throwing classifier changes nothing but one warning', () => {
     const f = loadFixture('update-to-2');
     const plain = replay(f).events;
-    const withBroken = replay(f, { classifiers: [{ name: 'broken', classify: () => { throw new Error('bug'); } }] }).events;
+    const withBroken = replay(f, {
+      classifiers: [
+        {
+          name: 'broken',
+          classify: () => {
+            throw new Error('bug');
+          },
+        },
+      ],
+    }).events;
     const strip = (v: ReturnType<typeof verdictOf>) => ({ ...v, problems: v?.problems.map((p) => p.id) });
     assert.deepEqual(strip(verdictOf(withBroken)), strip(verdictOf(plain)));
     assert.equal(withBroken.length, plain.length + 1);

@@ -1,23 +1,59 @@
 /** Diagnosis tables: every failure class, permanent vs transient pulls, parsing, hints. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifyPull, diagnosePod, parseMissing, probeHandler } from '../../../src/core/index.js';
 import { diagnoseDeployment, diagnoseReplicaSet } from '../../../src/core/diagnose/index.js';
+import { classifyPull, diagnosePod, parseMissing, probeHandler } from '../../../src/core/index.js';
 import { availableTrue, deployment, event, NS, pod, progressing, replicaSet, running, terminatedLast, waiting } from './builders.js';
 
 const NOW = Date.parse('2026-11-22T04:00:30Z');
 
 describe('classifyPull', () => {
   const rows: Array<[string, string, 'permanent' | 'transient' | 'unknown']> = [
-    ['ErrImagePull', 'rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:nope not found: manifest unknown: manifest unknown', 'permanent'],
-    ['ErrImagePull', 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:nope": failed to resolve reference "docker.io/library/nginx:nope": docker.io/library/nginx:nope: not found', 'permanent'],
-    ['ErrImagePull', "rpc error: code = Unknown desc = Error response from daemon: pull access denied for acme/nope, repository does not exist or may require 'docker login': denied: requested access to the resource is denied", 'permanent'],
-    ['ErrImagePull', 'rpc error: code = Unknown desc = failed to pull and unpack image "ghcr.io/acme/app:1": failed to authorize: 401 Unauthorized', 'permanent'],
-    ['InvalidImageName', 'Failed to apply default image tag "NGINX:": couldn\'t parse image reference "NGINX:": invalid reference format', 'permanent'],
-    ['ErrImagePull', 'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.invalid/v2/: dial tcp: lookup registry.invalid on 10.0.0.10:53: no such host', 'transient'],
-    ['ErrImagePull', 'rpc error: code = Unknown desc = Error response from daemon: Get "https://registry-1.docker.io/v2/": net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)', 'transient'],
-    ['ErrImagePull', 'rpc error: code = Unknown desc = Error response from daemon: toomanyrequests: You have reached your pull rate limit.', 'transient'],
-    ['ErrImagePull', 'rpc error: code = Unknown desc = Error response from daemon: Get https://quay.io/v2/: net/http: TLS handshake timeout', 'transient'],
+    [
+      'ErrImagePull',
+      'rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:nope not found: manifest unknown: manifest unknown',
+      'permanent',
+    ],
+    [
+      'ErrImagePull',
+      'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:nope": failed to resolve reference "docker.io/library/nginx:nope": docker.io/library/nginx:nope: not found',
+      'permanent',
+    ],
+    [
+      'ErrImagePull',
+      "rpc error: code = Unknown desc = Error response from daemon: pull access denied for acme/nope, repository does not exist or may require 'docker login': denied: requested access to the resource is denied",
+      'permanent',
+    ],
+    [
+      'ErrImagePull',
+      'rpc error: code = Unknown desc = failed to pull and unpack image "ghcr.io/acme/app:1": failed to authorize: 401 Unauthorized',
+      'permanent',
+    ],
+    [
+      'InvalidImageName',
+      'Failed to apply default image tag "NGINX:": couldn\'t parse image reference "NGINX:": invalid reference format',
+      'permanent',
+    ],
+    [
+      'ErrImagePull',
+      'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.invalid/v2/: dial tcp: lookup registry.invalid on 10.0.0.10:53: no such host',
+      'transient',
+    ],
+    [
+      'ErrImagePull',
+      'rpc error: code = Unknown desc = Error response from daemon: Get "https://registry-1.docker.io/v2/": net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)',
+      'transient',
+    ],
+    [
+      'ErrImagePull',
+      'rpc error: code = Unknown desc = Error response from daemon: toomanyrequests: You have reached your pull rate limit.',
+      'transient',
+    ],
+    [
+      'ErrImagePull',
+      'rpc error: code = Unknown desc = Error response from daemon: Get https://quay.io/v2/: net/http: TLS handshake timeout',
+      'transient',
+    ],
     ['ErrImagePull', 'failed to pull: unexpected status code 429 Too Many Requests', 'transient'],
     ['ErrImagePull', 'read tcp 10.0.0.5:40000->1.2.3.4:443: read: connection reset by peer', 'transient'],
     ['ImagePullBackOff', 'Back-off pulling image "nginx:nope"', 'unknown'],
@@ -29,7 +65,18 @@ describe('classifyPull', () => {
 
 describe('diagnosePod', () => {
   it('ErrImagePull "not found" is image-pull-not-found with the image named', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', image: 'nginx:nope', containers: [waiting('ErrImagePull', 'rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:nope not found: manifest unknown: manifest unknown', { image: 'nginx:nope' })] });
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      image: 'nginx:nope',
+      containers: [
+        waiting(
+          'ErrImagePull',
+          'rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:nope not found: manifest unknown: manifest unknown',
+          { image: 'nginx:nope' },
+        ),
+      ],
+    });
     const [problem, ...rest] = diagnosePod(p, [], NOW, { deployment: 'web' });
     assert.equal(rest.length, 0);
     assert.equal(problem?.class, 'image-pull-not-found');
@@ -42,9 +89,19 @@ describe('diagnosePod', () => {
     assert.ok(!problem?.hints.some((h) => h.includes(' logs ')), 'a container that never started has no logs to suggest');
   });
 
-  it('ImagePullBackOff is classified from the pod\'s Failed pull event', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('ImagePullBackOff', 'Back-off pulling image "nginx:nope"', { image: 'nginx:nope' })] });
-    const failed = event({ kind: 'Pod', name: 'web-2-abc', reason: 'Failed', message: 'Failed to pull image "nginx:nope": rpc error: code = NotFound desc = failed to resolve reference "docker.io/library/nginx:nope": docker.io/library/nginx:nope: not found' });
+  it("ImagePullBackOff is classified from the pod's Failed pull event", () => {
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      containers: [waiting('ImagePullBackOff', 'Back-off pulling image "nginx:nope"', { image: 'nginx:nope' })],
+    });
+    const failed = event({
+      kind: 'Pod',
+      name: 'web-2-abc',
+      reason: 'Failed',
+      message:
+        'Failed to pull image "nginx:nope": rpc error: code = NotFound desc = failed to resolve reference "docker.io/library/nginx:nope": docker.io/library/nginx:nope: not found',
+    });
     const [problem] = diagnosePod(p, [failed], NOW);
     assert.equal(problem?.class, 'image-pull-not-found');
     assert.equal(problem?.reason, 'ImagePullBackOff');
@@ -52,10 +109,17 @@ describe('diagnosePod', () => {
   });
 
   it('keeps up to 5 distinct warning events: repeats and `Error: <Reason>` echoes do not crowd them out', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('ImagePullBackOff', 'Back-off pulling image "nginx:nope"', { image: 'nginx:nope' })] });
-    const detail = 'Failed to pull image "nginx:nope": rpc error: code = NotFound desc = failed to resolve reference "docker.io/library/nginx:nope": not found';
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      containers: [waiting('ImagePullBackOff', 'Back-off pulling image "nginx:nope"', { image: 'nginx:nope' })],
+    });
+    const detail =
+      'Failed to pull image "nginx:nope": rpc error: code = NotFound desc = failed to resolve reference "docker.io/library/nginx:nope": not found';
     const evs = [
-      ...[20, 19, 18, 17, 16, 15].map((at) => event({ kind: 'Pod', name: 'web-2-abc', reason: 'Failed', message: 'Error: ErrImagePull', at })),
+      ...[20, 19, 18, 17, 16, 15].map((at) =>
+        event({ kind: 'Pod', name: 'web-2-abc', reason: 'Failed', message: 'Error: ErrImagePull', at }),
+      ),
       ...[14, 13, 12].map((at) => event({ kind: 'Pod', name: 'web-2-abc', reason: 'Failed', message: detail, at })),
       event({ kind: 'Pod', name: 'web-2-abc', reason: 'BackOff', message: 'Back-off pulling image "nginx:nope"', at: 11 }),
       event({ kind: 'Pod', name: 'web-2-abc', reason: 'FailedMount', message: 'MountVolume.SetUp failed for volume "x"', at: 10 }),
@@ -70,9 +134,20 @@ describe('diagnosePod', () => {
   });
 
   it('keeps a lone `Error: <Reason>` echo when no detailed event of that reason is left', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('ImagePullBackOff', 'Back-off pulling image "nginx:nope"', { image: 'nginx:nope' })] });
-    const [problem] = diagnosePod(p, [event({ kind: 'Pod', name: 'web-2-abc', reason: 'Failed', message: 'Error: ImagePullBackOff' })], NOW);
-    assert.deepEqual(problem?.events.map((e) => e.message), ['Error: ImagePullBackOff']);
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      containers: [waiting('ImagePullBackOff', 'Back-off pulling image "nginx:nope"', { image: 'nginx:nope' })],
+    });
+    const [problem] = diagnosePod(
+      p,
+      [event({ kind: 'Pod', name: 'web-2-abc', reason: 'Failed', message: 'Error: ImagePullBackOff' })],
+      NOW,
+    );
+    assert.deepEqual(
+      problem?.events.map((e) => e.message),
+      ['Error: ImagePullBackOff'],
+    );
   });
 
   it('ImagePullBackOff without evidence is treated as transient (never fail fast on a guess)', () => {
@@ -81,14 +156,33 @@ describe('diagnosePod', () => {
   });
 
   it('a dial/lookup failure is image-pull-transient', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('ErrImagePull', 'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.invalid/v2/: dial tcp: lookup registry.invalid: no such host', { image: 'registry.invalid/app:1' })] });
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      containers: [
+        waiting(
+          'ErrImagePull',
+          'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.invalid/v2/: dial tcp: lookup registry.invalid: no such host',
+          { image: 'registry.invalid/app:1' },
+        ),
+      ],
+    });
     const [problem] = diagnosePod(p, [], NOW);
     assert.equal(problem?.class, 'image-pull-transient');
     assert.match(problem?.explanation ?? '', /registry or network error/);
   });
 
   it('CrashLoopBackOff reports exit code, restarts and the termination message', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('CrashLoopBackOff', 'back-off 20s restarting failed container=app pod=web-2-abc_apps(pod-web-2-abc)', { restarts: 2, last: terminatedLast(1, 'Error', 'boom') })] });
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      containers: [
+        waiting('CrashLoopBackOff', 'back-off 20s restarting failed container=app pod=web-2-abc_apps(pod-web-2-abc)', {
+          restarts: 2,
+          last: terminatedLast(1, 'Error', 'boom'),
+        }),
+      ],
+    });
     const [problem] = diagnosePod(p, [], NOW, { deployment: 'web' });
     assert.equal(problem?.class, 'crash-loop');
     assert.equal(problem?.exitCode, 1);
@@ -99,7 +193,17 @@ describe('diagnosePod', () => {
   });
 
   it('OOMKilled is its own class with the memory limit', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', memoryLimit: '64Mi', containers: [waiting('CrashLoopBackOff', 'back-off 10s restarting failed container=app', { restarts: 1, last: terminatedLast(137, 'OOMKilled') })] });
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      memoryLimit: '64Mi',
+      containers: [
+        waiting('CrashLoopBackOff', 'back-off 10s restarting failed container=app', {
+          restarts: 1,
+          last: terminatedLast(137, 'OOMKilled'),
+        }),
+      ],
+    });
     const [problem] = diagnosePod(p, [], NOW);
     assert.equal(problem?.class, 'oom-killed');
     assert.equal(problem?.exitCode, 137);
@@ -107,12 +211,20 @@ describe('diagnosePod', () => {
   });
 
   it('a container that crashed once and is Ready again has no problem', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [running('app', { restarts: 1, last: terminatedLast(1), startedAt: '2026-11-22T04:00:25Z' })] });
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      containers: [running('app', { restarts: 1, last: terminatedLast(1), startedAt: '2026-11-22T04:00:25Z' })],
+    });
     assert.deepEqual(diagnosePod(p, [], NOW), []);
   });
 
   it('a container restarting repeatedly is crash-looping even while briefly running', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [running('app', { restarts: 3, last: terminatedLast(2), startedAt: '2026-11-22T04:00:28Z' })] });
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      containers: [running('app', { restarts: 3, last: terminatedLast(2), startedAt: '2026-11-22T04:00:28Z' })],
+    });
     assert.equal(diagnosePod(p, [], NOW)[0]?.class, 'crash-loop');
   });
 
@@ -123,15 +235,28 @@ describe('diagnosePod', () => {
       readinessProbe: { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 5, failureThreshold: 3 },
       containers: [running('app', { ready: false })],
     });
-    const unhealthy = event({ kind: 'Pod', name: 'web-2-abc', reason: 'Unhealthy', message: 'Readiness probe failed: HTTP probe failed with statuscode: 503', count: 4 });
+    const unhealthy = event({
+      kind: 'Pod',
+      name: 'web-2-abc',
+      reason: 'Unhealthy',
+      message: 'Readiness probe failed: HTTP probe failed with statuscode: 503',
+      count: 4,
+    });
     const [problem] = diagnosePod(p, [unhealthy], NOW);
     assert.equal(problem?.class, 'readiness-probe');
     assert.deepEqual(problem?.probe, { kind: 'readiness', handler: 'GET http://:8080/healthz', failures: 4 });
-    assert.equal(problem?.explanation, 'readiness probe GET http://:8080/healthz is failing (4 failures): HTTP probe failed with statuscode: 503');
+    assert.equal(
+      problem?.explanation,
+      'readiness probe GET http://:8080/healthz is failing (4 failures): HTTP probe failed with statuscode: 503',
+    );
   });
 
   it('CreateContainerConfigError names the missing ConfigMap', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('CreateContainerConfigError', 'configmap "app-config" not found')] });
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      containers: [waiting('CreateContainerConfigError', 'configmap "app-config" not found')],
+    });
     const [problem] = diagnosePod(p, [], NOW);
     assert.equal(problem?.class, 'config-error');
     assert.deepEqual(problem?.missing, { kind: 'ConfigMap', name: 'app-config' });
@@ -140,20 +265,34 @@ describe('diagnosePod', () => {
   });
 
   it('CreateContainerConfigError names a missing Secret key', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('CreateContainerConfigError', `couldn't find key DB_URL in Secret ${NS}/db`)] });
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      containers: [waiting('CreateContainerConfigError', `couldn't find key DB_URL in Secret ${NS}/db`)],
+    });
     const [problem] = diagnosePod(p, [], NOW);
     assert.deepEqual(problem?.missing, { kind: 'Secret', name: 'db', key: 'DB_URL' });
     assert.equal(problem?.explanation, 'key "DB_URL" is missing from Secret "db"');
   });
 
   it('"failed to sync configmap cache" is transient and not a problem', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('CreateContainerConfigError', 'failed to sync configmap cache: timed out waiting for the condition')] });
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      containers: [waiting('CreateContainerConfigError', 'failed to sync configmap cache: timed out waiting for the condition')],
+    });
     assert.deepEqual(diagnosePod(p, [], NOW), []);
   });
 
   it('FailedMount names the volume and the missing source', () => {
     const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('ContainerCreating', undefined)] });
-    const ev = event({ kind: 'Pod', name: 'web-2-abc', reason: 'FailedMount', message: 'MountVolume.SetUp failed for volume "config" : configmap "app-config" not found', count: 3 });
+    const ev = event({
+      kind: 'Pod',
+      name: 'web-2-abc',
+      reason: 'FailedMount',
+      message: 'MountVolume.SetUp failed for volume "config" : configmap "app-config" not found',
+      count: 3,
+    });
     const [problem] = diagnosePod(p, [ev], NOW);
     assert.equal(problem?.class, 'mount-failed');
     assert.equal(problem?.explanation, 'volume "config" cannot be mounted: ConfigMap "app-config" does not exist');
@@ -165,7 +304,13 @@ describe('diagnosePod', () => {
       name: 'web-2-abc',
       rs: 'web-2',
       initSpecs: [{ name: 'migrate', image: 'busybox:1.32' }],
-      initContainers: [waiting('CrashLoopBackOff', 'back-off 10s restarting failed container=migrate', { name: 'migrate', restarts: 2, last: terminatedLast(3, 'Error', 'no database') })],
+      initContainers: [
+        waiting('CrashLoopBackOff', 'back-off 10s restarting failed container=migrate', {
+          name: 'migrate',
+          restarts: 2,
+          last: terminatedLast(3, 'Error', 'no database'),
+        }),
+      ],
       containers: [waiting('PodInitializing', undefined)],
     });
     const [problem] = diagnosePod(p, [], NOW);
@@ -182,7 +327,14 @@ describe('diagnosePod', () => {
     assert.equal(problem?.class, 'unschedulable');
     assert.equal(problem?.explanation, `no node can run the pod: ${msg}`);
     assert.equal(problem?.autoscaling, undefined);
-    const scaleUp = event({ kind: 'Pod', name: 'web-2-abc', reason: 'TriggeredScaleUp', type: 'Normal', message: 'pod triggered scale-up: [{pool 1->2 (max: 5)}]', at: 6 });
+    const scaleUp = event({
+      kind: 'Pod',
+      name: 'web-2-abc',
+      reason: 'TriggeredScaleUp',
+      type: 'Normal',
+      message: 'pod triggered scale-up: [{pool 1->2 (max: 5)}]',
+      at: 6,
+    });
     assert.equal(diagnosePod(p, [scaleUp], NOW)[0]?.autoscaling, true);
   });
 
@@ -195,7 +347,9 @@ describe('workload diagnosis', () => {
   it('ReplicaFailure / FailedCreate (quota) is replica-failure with the admission message', () => {
     const message = 'pods "web-2-x" is forbidden: exceeded quota: compute, requested: cpu=2, used: cpu=0, limited: cpu=1';
     const rs = replicaSet({ name: 'web-2', revision: '2', ready: 0, statusReplicas: 0, failure: { reason: 'FailedCreate', message } });
-    const f = diagnoseReplicaSet(rs, [event({ kind: 'ReplicaSet', name: 'web-2', reason: 'FailedCreate', message: `Error creating: ${message}` })]);
+    const f = diagnoseReplicaSet(rs, [
+      event({ kind: 'ReplicaSet', name: 'web-2', reason: 'FailedCreate', message: `Error creating: ${message}` }),
+    ]);
     assert.equal(f?.class, 'replica-failure');
     assert.equal(f?.explanation, `pods cannot be created: Error creating: ${message}`);
   });
@@ -247,16 +401,28 @@ describe('hints and liveness', async () => {
       'kubectl -n apps rollout status deployment/web',
       'kubectl -n apps rollout undo deployment/web',
     ]);
-    assert.deepEqual(kubectlHints({ namespace: 'apps', name: 'web' }, { kind: 'ReplicaSet', name: 'web-1' }).slice(0, 1), ['kubectl -n apps describe rs web-1']);
+    assert.deepEqual(kubectlHints({ namespace: 'apps', name: 'web' }, { kind: 'ReplicaSet', name: 'web-1' }).slice(0, 1), [
+      'kubectl -n apps describe rs web-1',
+    ]);
     assert.deepEqual(kubectlHints({ namespace: 'apps', name: 'web' }, { kind: 'Deployment', name: 'web', deleted: true }), [
       'kubectl -n apps get deployment web',
       'kubectl -n apps get events --field-selector involvedObject.name=web',
     ]);
   });
   it('a liveness-probe restart loop carries the probe on the crash-loop problem', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('CrashLoopBackOff', 'back-off 10s', { restarts: 2, last: terminatedLast(137, 'Error') })] });
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      containers: [waiting('CrashLoopBackOff', 'back-off 10s', { restarts: 2, last: terminatedLast(137, 'Error') })],
+    });
     p.spec!.containers[0]!.livenessProbe = { tcpSocket: { port: 5432 } };
-    const ev = event({ kind: 'Pod', name: 'web-2-abc', reason: 'Unhealthy', message: 'Liveness probe failed: dial tcp 10.0.0.5:5432: connect: connection refused', count: 6 });
+    const ev = event({
+      kind: 'Pod',
+      name: 'web-2-abc',
+      reason: 'Unhealthy',
+      message: 'Liveness probe failed: dial tcp 10.0.0.5:5432: connect: connection refused',
+      count: 6,
+    });
     const [problem] = diagnosePod(p, [ev], NOW);
     assert.equal(problem?.class, 'crash-loop');
     assert.deepEqual(problem?.probe, { kind: 'liveness', handler: 'tcp :5432', failures: 6 });

@@ -12,12 +12,22 @@ describe('eventsAbout', () => {
     const a2 = event({ kind: 'Pod', name: 'web-1-a', reason: 'BackOff', message: 'two', uid: 'u4' });
     const a1again = { ...a1, count: 5, metadata: { ...a1.metadata, resourceVersion: '9' } };
     const foreign = event({ kind: 'Pod', name: 'api-1-a', reason: 'Failed', message: 'not ours', uid: 'u5' });
-    const { state } = run([up('Event', a1, 1), up('Event', b1, 2), up('Event', rs, 3), up('Event', a2, 4), up('Event', a1again, 5), up('Event', foreign, 6)]);
+    const { state } = run([
+      up('Event', a1, 1),
+      up('Event', b1, 2),
+      up('Event', rs, 3),
+      up('Event', a2, 4),
+      up('Event', a1again, 5),
+      up('Event', foreign, 6),
+    ]);
     assert.deepEqual(
       eventsAbout(state, 'Pod', 'web-1-a').map((e) => `${e.message}:${e.count}`),
       ['one:5', 'two:1'],
     );
-    assert.deepEqual(eventsAbout(state, 'ReplicaSet', 'web-1-a').map((e) => e.message), ['same name, other kind']);
+    assert.deepEqual(
+      eventsAbout(state, 'ReplicaSet', 'web-1-a').map((e) => e.message),
+      ['same name, other kind'],
+    );
     assert.deepEqual(eventsAbout(state, 'Pod', 'api-1-a'), []);
   });
 });

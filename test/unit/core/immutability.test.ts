@@ -1,8 +1,8 @@
 /** `reduce` treats its input state as immutable: deep-frozen states must replay identically. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { initialState, reduce, resolvePolicy } from '../../../src/core/index.js';
 import type { Observation, RolloutEvent, RolloutState } from '../../../src/core/index.js';
+import { initialState, reduce, resolvePolicy } from '../../../src/core/index.js';
 import { loadFixture, replay } from '../../fixtures/replay.js';
 
 function deepFreeze<T>(value: T, seen = new Set<unknown>()): T {

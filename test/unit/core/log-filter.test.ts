@@ -19,7 +19,7 @@ describe('log redaction and filtering', () => {
     for (const [raw, want] of table) assert.equal(redactLine(raw), want, raw);
   });
 
-  it('adds the user\'s patterns (strings are regular expressions; every match is masked)', () => {
+  it("adds the user's patterns (strings are regular expressions; every match is masked)", () => {
     const f = compileLogFilter({ redact: ['hunter\\d', /sk_live_\w+/] });
     assert.equal(f('login with hunter2 then hunter3'), 'login with *** then ***');
     assert.equal(f('stripe key sk_live_abc123 used'), 'stripe key *** used');

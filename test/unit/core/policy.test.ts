@@ -1,14 +1,32 @@
 /** Policy windows on a simulated clock (ticks), scopes, tolerance, timeouts and validation. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RolloutTraceError } from '../../../src/errors.js';
-import { defaultPolicy, resolvePolicy } from '../../../src/core/index.js';
 import type { Observation, PolicyOverrides } from '../../../src/core/index.js';
-import { availableTrue, deployment, event, ofType, pod, progressing, replicaSet, run, running, T0, terminatedLast, tick, up, verdictOf, waiting } from './builders.js';
-import { UPDATE, doneAt2, newPod, rollingTo2 } from './scenario.js';
+import { defaultPolicy, resolvePolicy } from '../../../src/core/index.js';
+import { RolloutTraceError } from '../../../src/errors.js';
+import {
+  availableTrue,
+  deployment,
+  event,
+  ofType,
+  pod,
+  progressing,
+  replicaSet,
+  run,
+  running,
+  T0,
+  terminatedLast,
+  tick,
+  up,
+  verdictOf,
+  waiting,
+} from './builders.js';
+import { doneAt2, newPod, rollingTo2, UPDATE } from './scenario.js';
 
-const NOT_FOUND = 'rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:nope not found: manifest unknown: manifest unknown';
-const TRANSIENT = 'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.invalid/v2/: dial tcp: lookup registry.invalid: no such host';
+const NOT_FOUND =
+  'rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:nope not found: manifest unknown: manifest unknown';
+const TRANSIENT =
+  'rpc error: code = Unknown desc = Error response from daemon: Get https://registry.invalid/v2/: dial tcp: lookup registry.invalid: no such host';
 
 describe('policy windows', () => {
   it('image-pull-not-found fails exactly 10 s after the first signal', () => {
@@ -22,7 +40,11 @@ describe('policy windows', () => {
     assert.equal(verdict?.finishedAt, T0 + 11_000);
     assert.equal(verdict?.summary, 'pod web-2-aaa container "app": image "nginx:nope" not found (ErrImagePull)');
     assert.equal(verdict?.problems[0]?.class, 'image-pull-not-found');
-    assert.ok(verdict?.pulumiMessages.some((m) => m.startsWith('[Pod apps/web-2-aaa]: containers with unready status: [app][ErrImagePull] manifest for nginx:nope not found')));
+    assert.ok(
+      verdict?.pulumiMessages.some((m) =>
+        m.startsWith('[Pod apps/web-2-aaa]: containers with unready status: [app][ErrImagePull] manifest for nginx:nope not found'),
+      ),
+    );
   });
 
   it('a pull first seen as a bare back-off, then proven "not found" by its event, fails 10 s after the first sighting', () => {
@@ -30,7 +52,18 @@ describe('policy windows', () => {
       [
         ...rollingTo2(),
         newPod('web-2-aaa', waiting('ImagePullBackOff', 'Back-off pulling image "nginx:nope"', { image: 'nginx:nope' }), 1),
-        up('Event', event({ kind: 'Pod', name: 'web-2-aaa', reason: 'Failed', message: `Failed to pull image "nginx:nope": ${NOT_FOUND}`, type: 'Warning', at: 4 }), 4),
+        up(
+          'Event',
+          event({
+            kind: 'Pod',
+            name: 'web-2-aaa',
+            reason: 'Failed',
+            message: `Failed to pull image "nginx:nope": ${NOT_FOUND}`,
+            type: 'Warning',
+            at: 4,
+          }),
+          4,
+        ),
         tick(8),
         tick(11),
       ],
@@ -71,7 +104,11 @@ describe('policy windows', () => {
     const { events } = run(
       [
         ...rollingTo2({ replicas: 3 }),
-        newPod('web-2-aaa', waiting('CrashLoopBackOff', 'back-off 10s restarting failed container=app', { restarts: 1, last: terminatedLast(1) }), 1),
+        newPod(
+          'web-2-aaa',
+          waiting('CrashLoopBackOff', 'back-off 10s restarting failed container=app', { restarts: 1, last: terminatedLast(1) }),
+          1,
+        ),
         tick(20),
         tick(40),
         newPod('web-2-aaa', running('app', { restarts: 1, last: terminatedLast(1) }), 41),
@@ -121,11 +158,21 @@ describe('policy windows', () => {
     const one = run([...rollingTo2({ replicas: 3 }), bad('web-2-aaa', 1), tick(60)], UPDATE, policy);
     assert.equal(verdictOf(one.events), undefined, 'one failing pod is tolerated');
     assert.equal(ofType(one.events, 'problem')[0]?.tolerated, 1);
-    const two = run([...rollingTo2({ replicas: 3 }), bad('web-2-aaa', 1), tick(30), bad('web-2-bbb', 31), tick(40), tick(42)], UPDATE, policy);
+    const two = run(
+      [...rollingTo2({ replicas: 3 }), bad('web-2-aaa', 1), tick(30), bad('web-2-bbb', 31), tick(40), tick(42)],
+      UPDATE,
+      policy,
+    );
     const verdict = verdictOf(two.events);
     assert.equal(verdict?.outcome, 'failed');
     assert.equal(verdict?.finishedAt, T0 + 42_000, 'the second pod still needs its own 10 s window');
-    assert.deepEqual(verdict?.problems.slice(0, 2).map((p) => p.object.name).sort(), ['web-2-aaa', 'web-2-bbb']);
+    assert.deepEqual(
+      verdict?.problems
+        .slice(0, 2)
+        .map((p) => p.object.name)
+        .sort(),
+      ['web-2-aaa', 'web-2-bbb'],
+    );
     const untolerated = run([...rollingTo2({ replicas: 3 }), bad('web-2-aaa', 1), tick(12)], UPDATE);
     assert.equal(verdictOf(untolerated.events)?.outcome, 'failed', 'the default (0) fails on the first pod');
     assert.equal(ofType(untolerated.events, 'problem')[0]?.tolerated, undefined);
@@ -133,7 +180,10 @@ describe('policy windows', () => {
 
   it('tolerate does not apply to ReplicaSet problems (they are not counted in pods)', () => {
     const policy = resolvePolicy({ classes: { 'replica-failure': { tolerate: 5 } } });
-    const failure = { reason: 'FailedCreate', message: 'pods "web-2-x" is forbidden: exceeded quota: q, requested: pods=1, used: pods=3, limited: pods=3' };
+    const failure = {
+      reason: 'FailedCreate',
+      message: 'pods "web-2-x" is forbidden: exceeded quota: q, requested: pods=1, used: pods=3, limited: pods=3',
+    };
     const rs = replicaSet({ name: 'web-2', revision: '2', replicas: 3, ready: 0, failure });
     const { events } = run([...rollingTo2({ replicas: 3 }), up('ReplicaSet', rs, 1), tick(12)], UPDATE, policy);
     assert.equal(verdictOf(events)?.outcome, 'failed');
@@ -141,7 +191,11 @@ describe('policy windows', () => {
   });
 
   it('problems of old ReplicaSet pods never fail the new rollout', () => {
-    const oldPod = up('Pod', pod({ name: 'web-1-old', rs: 'web-1', containers: [waiting('CrashLoopBackOff', 'x', { restarts: 9, last: terminatedLast(1) })] }), 1);
+    const oldPod = up(
+      'Pod',
+      pod({ name: 'web-1-old', rs: 'web-1', containers: [waiting('CrashLoopBackOff', 'x', { restarts: 9, last: terminatedLast(1) })] }),
+      1,
+    );
     const { events } = run([...rollingTo2(), oldPod, tick(60)], UPDATE);
     assert.equal(ofType(events, 'problem').length, 0);
     assert.equal(verdictOf(events), undefined);
@@ -156,7 +210,16 @@ describe('policy windows', () => {
 
   it('action ignore neither reports nor fails: no problem event, no marker, absent from the verdict', () => {
     const policy = resolvePolicy({ classes: { 'image-pull-not-found': { action: 'ignore' } } });
-    const { events } = run([...rollingTo2(), newPod('web-2-aaa', waiting('ErrImagePull', NOT_FOUND), 1), tick(100), { type: 'timeout', at: T0 + 200_000, timeoutSeconds: 200 }], UPDATE, policy);
+    const { events } = run(
+      [
+        ...rollingTo2(),
+        newPod('web-2-aaa', waiting('ErrImagePull', NOT_FOUND), 1),
+        tick(100),
+        { type: 'timeout', at: T0 + 200_000, timeoutSeconds: 200 },
+      ],
+      UPDATE,
+      policy,
+    );
     assert.equal(ofType(events, 'problem').length, 0);
     const verdict = verdictOf(events);
     assert.equal(verdict?.outcome, 'timed-out');
@@ -167,7 +230,19 @@ describe('policy windows', () => {
     const probe = { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 5, failureThreshold: 3 };
     const notReady = (s: number, count: number): Observation[] => [
       up('Pod', pod({ name: 'web-2-aaa', rs: 'web-2', readinessProbe: probe, containers: [running('app', { ready: false })] }), s),
-      up('Event', event({ kind: 'Pod', name: 'web-2-aaa', reason: 'Unhealthy', message: 'Readiness probe failed: HTTP probe failed with statuscode: 503', count, uid: 'unhealthy-1', at: s }), s),
+      up(
+        'Event',
+        event({
+          kind: 'Pod',
+          name: 'web-2-aaa',
+          reason: 'Unhealthy',
+          message: 'Readiness probe failed: HTTP probe failed with statuscode: 503',
+          count,
+          uid: 'unhealthy-1',
+          at: s,
+        }),
+        s,
+      ),
     ];
     const base = [...rollingTo2(), ...notReady(2, 1), ...notReady(12, 3)];
     assert.equal(verdictOf(run([...base, tick(26.9)], UPDATE).events), undefined);
@@ -182,25 +257,50 @@ describe('policy windows', () => {
     const p = up('Pod', pod({ name: 'web-2-aaa', rs: 'web-2', scheduled: { status: 'False', reason: 'Unschedulable', message: msg } }), 1);
     const plain = run([...rollingTo2(), p, tick(11)], UPDATE);
     assert.equal(verdictOf(plain.events)?.problems[0]?.class, 'unschedulable');
-    const scaleUp = up('Event', event({ kind: 'Pod', name: 'web-2-aaa', reason: 'TriggeredScaleUp', type: 'Normal', message: 'pod triggered scale-up: [{pool 1->2 (max: 3)}]', at: 2 }), 2);
+    const scaleUp = up(
+      'Event',
+      event({
+        kind: 'Pod',
+        name: 'web-2-aaa',
+        reason: 'TriggeredScaleUp',
+        type: 'Normal',
+        message: 'pod triggered scale-up: [{pool 1->2 (max: 3)}]',
+        at: 2,
+      }),
+      2,
+    );
     const waitingForNode = run([...rollingTo2(), p, scaleUp, tick(60)], UPDATE);
     assert.equal(verdictOf(waitingForNode.events), undefined);
     assert.equal(verdictOf(run([...rollingTo2(), p, scaleUp, tick(301)], UPDATE).events)?.outcome, 'failed');
   });
 
   it('ProgressDeadlineExceeded fails at once', () => {
-    const d = deployment({ revision: '2', generation: 2, conditions: [availableTrue, progressing('ProgressDeadlineExceeded', 'web-2', 'False')] });
+    const d = deployment({
+      revision: '2',
+      generation: 2,
+      conditions: [availableTrue, progressing('ProgressDeadlineExceeded', 'web-2', 'False')],
+    });
     const { events } = run([...rollingTo2(), up('Deployment', d, 3)], UPDATE);
     assert.equal(verdictOf(events)?.problems[0]?.class, 'progress-deadline');
     assert.equal(verdictOf(events)?.finishedAt, T0 + 3000);
   });
 
   it('ReplicaFailure on the new ReplicaSet fails after 10 s', () => {
-    const rs = replicaSet({ name: 'web-2', revision: '2', replicas: 1, ready: 0, statusReplicas: 0, failure: { reason: 'FailedCreate', message: 'pods "web-2-x" is forbidden: exceeded quota: compute' } });
+    const rs = replicaSet({
+      name: 'web-2',
+      revision: '2',
+      replicas: 1,
+      ready: 0,
+      statusReplicas: 0,
+      failure: { reason: 'FailedCreate', message: 'pods "web-2-x" is forbidden: exceeded quota: compute' },
+    });
     const { events } = run([...rollingTo2(), up('ReplicaSet', rs, 1), tick(10), tick(11)], UPDATE);
     const v = verdictOf(events);
     assert.equal(v?.problems[0]?.class, 'replica-failure');
-    assert.equal(v?.summary, 'replicaset web-2: pods cannot be created: pods "web-2-x" is forbidden: exceeded quota: compute (FailedCreate)');
+    assert.equal(
+      v?.summary,
+      'replicaset web-2: pods cannot be created: pods "web-2-x" is forbidden: exceeded quota: compute (FailedCreate)',
+    );
     assert.equal(v?.finishedAt, T0 + 11_000);
   });
 });
@@ -208,7 +308,15 @@ describe('policy windows', () => {
 describe('timeout, cancel, verdict once', () => {
   it('timeout gives timed-out with Pulumi messages, problems and timeoutSeconds', () => {
     const policy = resolvePolicy({ classes: { 'image-pull-transient': { action: 'warn' } } });
-    const { events } = run([...rollingTo2(), newPod('web-2-aaa', waiting('ErrImagePull', TRANSIENT), 1), { type: 'timeout', at: T0 + 600_000, timeoutSeconds: 600 }], UPDATE, policy);
+    const { events } = run(
+      [
+        ...rollingTo2(),
+        newPod('web-2-aaa', waiting('ErrImagePull', TRANSIENT), 1),
+        { type: 'timeout', at: T0 + 600_000, timeoutSeconds: 600 },
+      ],
+      UPDATE,
+      policy,
+    );
     const v = verdictOf(events);
     assert.equal(v?.outcome, 'timed-out');
     assert.equal(v?.timeoutSeconds, 600);
@@ -227,7 +335,10 @@ describe('timeout, cancel, verdict once', () => {
     const { state, events } = run([...rollingTo2({ replicas: 3 }), ...doneAt2(5)], UPDATE);
     assert.equal(ofType(events, 'verdict').length, 1);
     assert.equal(verdictOf(events)?.summary, 'revision 2 rolled out: 3/3 pods ready in 5.0s');
-    const again = run([...rollingTo2({ replicas: 3 }), ...doneAt2(5), tick(6), { type: 'timeout', at: T0 + 9000, timeoutSeconds: 9 }], UPDATE);
+    const again = run(
+      [...rollingTo2({ replicas: 3 }), ...doneAt2(5), tick(6), { type: 'timeout', at: T0 + 9000, timeoutSeconds: 9 }],
+      UPDATE,
+    );
     assert.equal(ofType(again.events, 'verdict').length, 1);
     assert.equal(again.state.verdict, again.state.verdict);
     assert.equal(state.verdict?.outcome, 'succeeded');
@@ -237,7 +348,11 @@ describe('timeout, cancel, verdict once', () => {
 describe('success criteria', () => {
   const four = (ready: number): Observation[] => [
     up('ReplicaSet', replicaSet({ name: 'web-2', revision: '2', replicas: 4, ready }), 1),
-    up('Deployment', deployment({ revision: '2', generation: 2, replicas: 4, conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-2')] }), 1),
+    up(
+      'Deployment',
+      deployment({ revision: '2', generation: 2, replicas: 4, conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-2')] }),
+      1,
+    ),
   ];
   it('maxUnavailable (krane): ready >= desired - maxUnavailable (25% of 4 = 1)', () => {
     const policy = resolvePolicy({ success: { mode: 'maxUnavailable' } });
@@ -291,19 +406,36 @@ describe('resolvePolicy', () => {
 });
 
 describe('pvc-pending', () => {
-  it('a referenced Pending PVC fails after 60 s, and Pulumi\'s bind line is in the verdict', async () => {
+  it("a referenced Pending PVC fails after 60 s, and Pulumi's bind line is in the verdict", async () => {
     const { pvc } = await import('./builders.js');
-    const d = deployment({ revision: '2', generation: 2, pvcs: ['data'], conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-2')] });
+    const d = deployment({
+      revision: '2',
+      generation: 2,
+      pvcs: ['data'],
+      conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-2')],
+    });
     const obs: Observation[] = [
       ...rollingTo2(),
       up('Deployment', d, 0),
       up('PersistentVolumeClaim', pvc('data', 'Pending'), 1),
-      up('Event', event({ kind: 'PersistentVolumeClaim', name: 'data', reason: 'FailedBinding', message: 'no persistent volumes available for this claim and no storage class is set' }), 1),
+      up(
+        'Event',
+        event({
+          kind: 'PersistentVolumeClaim',
+          name: 'data',
+          reason: 'FailedBinding',
+          message: 'no persistent volumes available for this claim and no storage class is set',
+        }),
+        1,
+      ),
     ];
     assert.equal(verdictOf(run([...obs, tick(60)], UPDATE).events), undefined);
     const v = verdictOf(run([...obs, tick(61)], UPDATE).events);
     assert.equal(v?.problems[0]?.class, 'pvc-pending');
-    assert.equal(v?.summary, 'persistentvolumeclaim data: PersistentVolumeClaim "data" is Pending: no persistent volumes available for this claim and no storage class is set (FailedBinding)');
+    assert.equal(
+      v?.summary,
+      'persistentvolumeclaim data: PersistentVolumeClaim "data" is Pending: no persistent volumes available for this claim and no storage class is set (FailedBinding)',
+    );
     assert.ok(v?.pulumiMessages.includes('Failed to bind PersistentVolumeClaim(s): "data"'));
   });
 });

@@ -7,18 +7,18 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Observation, TrackTarget } from '../../../src/core/index.js';
 import {
-  NS,
-  T0,
   availableFalse,
   availableTrue,
   del,
   deployment,
+  NS,
   ofType,
   pod,
   progressing,
   pvc,
   replicaSet,
   run,
+  T0,
   up,
   verdictOf,
   waiting,
@@ -62,7 +62,10 @@ const rows: Row[] = [
   },
   {
     rule: 'Available=False records [reason] message and blocks',
-    obs: [up('ReplicaSet', rs1Ready), up('Deployment', deployment({ conditions: [availableFalse, progressing('NewReplicaSetAvailable', 'web-1')] }))],
+    obs: [
+      up('ReplicaSet', rs1Ready),
+      up('Deployment', deployment({ conditions: [availableFalse, progressing('NewReplicaSetAvailable', 'web-1')] })),
+    ],
     expect: [UNAVAILABLE, LIVE],
   },
   {
@@ -72,7 +75,13 @@ const rows: Row[] = [
   },
   {
     rule: 'revision 2 needs Progressing=True/NewReplicaSetAvailable',
-    obs: [up('ReplicaSet', rs2(3)), up('Deployment', deployment({ revision: '2', generation: 2, conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-2')] }))],
+    obs: [
+      up('ReplicaSet', rs2(3)),
+      up(
+        'Deployment',
+        deployment({ revision: '2', generation: 2, conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-2')] }),
+      ),
+    ],
     expect: [CONSIDER],
   },
   {
@@ -84,7 +93,14 @@ const rows: Row[] = [
     rule: 'Progressing=False/ProgressDeadlineExceeded is a sub-error (Pulumi never fails on it)',
     obs: [
       up('ReplicaSet', rs2(1)),
-      up('Deployment', deployment({ revision: '2', generation: 2, conditions: [availableTrue, progressing('ProgressDeadlineExceeded', 'web-2', 'False')] })),
+      up(
+        'Deployment',
+        deployment({
+          revision: '2',
+          generation: 2,
+          conditions: [availableTrue, progressing('ProgressDeadlineExceeded', 'web-2', 'False')],
+        }),
+      ),
     ],
     expect: ['[ProgressDeadlineExceeded] ReplicaSet "web-2" has timed out progressing.', CONSIDER],
     ours: 'failed',
@@ -126,27 +142,44 @@ const rows: Row[] = [
   {
     rule: 'with a baseline, the old revision being ready is not success',
     target: { baselineRevision: '1', minGeneration: 2 },
-    obs: [up('ReplicaSet', rs1Ready), up('Deployment', deployment({ revision: '1', generation: 2, observedGeneration: 1, conditions: [availableTrue] }))],
+    obs: [
+      up('ReplicaSet', rs1Ready),
+      up('Deployment', deployment({ revision: '1', generation: 2, observedGeneration: 1, conditions: [availableTrue] })),
+    ],
     expect: [LIVE],
   },
   {
     rule: 'an unbound PVC referenced by the template blocks',
-    obs: [up('PersistentVolumeClaim', pvc('data', 'Pending')), up('ReplicaSet', rs1Ready), up('Deployment', deployment({ pvcs: ['data'], conditions: [availableTrue] }))],
+    obs: [
+      up('PersistentVolumeClaim', pvc('data', 'Pending')),
+      up('ReplicaSet', rs1Ready),
+      up('Deployment', deployment({ pvcs: ['data'], conditions: [availableTrue] })),
+    ],
     expect: ['Failed to bind PersistentVolumeClaim(s): "data"'],
   },
   {
     rule: 'a Bound PVC does not block',
-    obs: [up('PersistentVolumeClaim', pvc('data', 'Bound')), up('ReplicaSet', rs1Ready), up('Deployment', deployment({ pvcs: ['data'], conditions: [availableTrue] }))],
+    obs: [
+      up('PersistentVolumeClaim', pvc('data', 'Bound')),
+      up('ReplicaSet', rs1Ready),
+      up('Deployment', deployment({ pvcs: ['data'], conditions: [availableTrue] })),
+    ],
     expect: 'succeeded',
   },
   {
     rule: 'replicas 0: absent readyReplicas with spec 0 is done',
-    obs: [up('ReplicaSet', replicaSet({ name: 'web-1', revision: '1', replicas: 0, ready: null })), up('Deployment', deployment({ replicas: 0, conditions: [availableTrue] }))],
+    obs: [
+      up('ReplicaSet', replicaSet({ name: 'web-1', revision: '1', replicas: 0, ready: null })),
+      up('Deployment', deployment({ replicas: 0, conditions: [availableTrue] })),
+    ],
     expect: 'succeeded',
   },
   {
     rule: 'absent readyReplicas with spec 3 is not done',
-    obs: [up('ReplicaSet', replicaSet({ name: 'web-1', revision: '1', ready: null })), up('Deployment', deployment({ conditions: [availableTrue] }))],
+    obs: [
+      up('ReplicaSet', replicaSet({ name: 'web-1', revision: '1', ready: null })),
+      up('Deployment', deployment({ conditions: [availableTrue] })),
+    ],
     expect: [CONSIDER],
   },
   {
@@ -197,21 +230,31 @@ describe('Pulumi await conformance', () => {
     assert.deepEqual(verdict?.pulumiMessages, [LIVE]);
   });
 
-  it('progress events carry Pulumi\'s line (ready/spec of the revision ReplicaSet)', () => {
+  it("progress events carry Pulumi's line (ready/spec of the revision ReplicaSet)", () => {
     const { events } = run([
       up('ReplicaSet', rs2(1, { available: 0 })),
-      up('Deployment', deployment({ revision: '2', generation: 2, conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-2')] })),
+      up(
+        'Deployment',
+        deployment({ revision: '2', generation: 2, conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-2')] }),
+      ),
     ]);
     const progress = ofType(events, 'progress');
     assert.equal(progress.at(-1)?.message, 'Waiting for app ReplicaSet to be available (1/3 Pods available)');
   });
 
   it('pod sub-errors use the pod checker format (namespace shown unless default)', () => {
-    const p = pod({ name: 'web-2-abc', rs: 'web-2', containers: [waiting('ImagePullBackOff', 'Back-off pulling image "nginx:nope"', { image: 'nginx:nope' })] });
+    const p = pod({
+      name: 'web-2-abc',
+      rs: 'web-2',
+      containers: [waiting('ImagePullBackOff', 'Back-off pulling image "nginx:nope"', { image: 'nginx:nope' })],
+    });
     const { events } = run([
       up('ReplicaSet', rs2(0)),
       up('Pod', p),
-      up('Deployment', deployment({ revision: '2', generation: 2, conditions: [availableFalse, progressing('ReplicaSetUpdated', 'web-2')] })),
+      up(
+        'Deployment',
+        deployment({ revision: '2', generation: 2, conditions: [availableFalse, progressing('ReplicaSetUpdated', 'web-2')] }),
+      ),
       timeout,
     ]);
     assert.deepEqual(verdictOf(events)?.pulumiMessages, [
@@ -227,7 +270,10 @@ describe('Pulumi pod checker messages (pulumi-await.md §2)', async () => {
   const { running, terminatedLast } = await import('./builders.js');
   const base = { name: 'web-2-abc', rs: 'web-2' };
   it('unscheduled pods yield nothing (Info severity is dropped)', () => {
-    assert.equal(pulumiPodMessage(pod({ ...base, scheduled: { status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available' } })), undefined);
+    assert.equal(
+      pulumiPodMessage(pod({ ...base, scheduled: { status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available' } })),
+      undefined,
+    );
   });
   it('a pod without an Initialized condition yields nothing', () => {
     const p = pod({ ...base });
@@ -241,7 +287,15 @@ describe('Pulumi pod checker messages (pulumi-await.md §2)', async () => {
     );
   });
   it('CrashLoopBackOff plus the last termination, newline-joined, RFC 3339 UTC', () => {
-    const p = pod({ ...base, containers: [waiting('CrashLoopBackOff', 'back-off 20s restarting failed container=app pod=web-2-abc_apps(pod-web-2-abc)', { restarts: 2, last: terminatedLast(1, 'Error', 'boom') })] });
+    const p = pod({
+      ...base,
+      containers: [
+        waiting('CrashLoopBackOff', 'back-off 20s restarting failed container=app pod=web-2-abc_apps(pod-web-2-abc)', {
+          restarts: 2,
+          last: terminatedLast(1, 'Error', 'boom'),
+        }),
+      ],
+    });
     assert.equal(
       pulumiPodMessage(p),
       '[Pod apps/web-2-abc]: containers with unready status: [app][CrashLoopBackOff] back-off 20s restarting failed container=app pod=web-2-abc_apps(pod-web-2-abc)\n' +
@@ -249,9 +303,20 @@ describe('Pulumi pod checker messages (pulumi-await.md §2)', async () => {
     );
   });
   it('the namespace is omitted for `default`', () => {
-    const p = pod({ ...base, containers: [waiting('ErrImagePull', 'rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:nope not found: manifest unknown')] });
+    const p = pod({
+      ...base,
+      containers: [
+        waiting(
+          'ErrImagePull',
+          'rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:nope not found: manifest unknown',
+        ),
+      ],
+    });
     p.metadata!.namespace = 'default';
-    assert.equal(pulumiPodMessage(p), '[Pod web-2-abc]: containers with unready status: [app][ErrImagePull] manifest for nginx:nope not found');
+    assert.equal(
+      pulumiPodMessage(p),
+      '[Pod web-2-abc]: containers with unready status: [app][ErrImagePull] manifest for nginx:nope not found',
+    );
   });
   it('init failures: Initialized=False with the main container waiting PodInitializing', () => {
     const p = pod({

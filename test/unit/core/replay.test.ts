@@ -8,7 +8,17 @@ import type { RolloutEvent } from '../../../src/core/index.js';
 import { loadFixture, replay } from '../../fixtures/replay.js';
 import { ofType } from './builders.js';
 
-const ALL = ['first-rollout', 'update-to-2', 'broken-image', 'crash-loop', 'not-ready', 'missing-configmap', 'unschedulable', 'quota', 'rollback'];
+const ALL = [
+  'first-rollout',
+  'update-to-2',
+  'broken-image',
+  'crash-loop',
+  'not-ready',
+  'missing-configmap',
+  'unschedulable',
+  'quota',
+  'rollback',
+];
 
 function firstProblemAt(events: RolloutEvent[], cls: string): number | undefined {
   return ofType(events, 'problem').find((e) => e.problem.class === cls)?.at;
@@ -29,7 +39,11 @@ describe('recorded fixtures: invariants', () => {
         last.set(e.name, key);
       }
       const times = events.map((e) => e.at);
-      assert.deepEqual(times, [...times].sort((a, b) => a - b), 'events in time order');
+      assert.deepEqual(
+        times,
+        [...times].sort((a, b) => a - b),
+        'events in time order',
+      );
     });
   }
 });
@@ -37,8 +51,14 @@ describe('recorded fixtures: invariants', () => {
 describe('recorded fixtures: outcomes', () => {
   it('first-rollout: revision 1 (initial) succeeds after the new-replicaset and scaling-up phases', () => {
     const { events } = replay(loadFixture('first-rollout'));
-    assert.deepEqual(ofType(events, 'revision').map((e) => [e.revision, e.change]), [['1', 'initial']]);
-    assert.deepEqual(ofType(events, 'phase').map((e) => e.phase), ['new-replicaset', 'scaling-up', 'complete']);
+    assert.deepEqual(
+      ofType(events, 'revision').map((e) => [e.revision, e.change]),
+      [['1', 'initial']],
+    );
+    assert.deepEqual(
+      ofType(events, 'phase').map((e) => e.phase),
+      ['new-replicaset', 'scaling-up', 'complete'],
+    );
     const v = ofType(events, 'verdict')[0]?.verdict;
     assert.equal(v?.outcome, 'succeeded');
     assert.match(v?.summary ?? '', /^revision 1 rolled out: 3\/3 pods ready in \d+\.\ds$/);
@@ -48,8 +68,14 @@ describe('recorded fixtures: outcomes', () => {
   it('update-to-2: revision 2 (new, from 1) emits the three phases in order and succeeds', () => {
     const f = loadFixture('update-to-2');
     const { events } = replay(f);
-    assert.deepEqual(ofType(events, 'revision').map((e) => [e.revision, e.previous, e.change]), [['2', '1', 'new']]);
-    assert.deepEqual(ofType(events, 'phase').map((e) => e.phase), ['new-replicaset', 'scaling-up', 'scaling-down-old', 'complete']);
+    assert.deepEqual(
+      ofType(events, 'revision').map((e) => [e.revision, e.previous, e.change]),
+      [['2', '1', 'new']],
+    );
+    assert.deepEqual(
+      ofType(events, 'phase').map((e) => e.phase),
+      ['new-replicaset', 'scaling-up', 'scaling-down-old', 'complete'],
+    );
     const v = ofType(events, 'verdict')[0]?.verdict;
     assert.equal(v?.outcome, 'succeeded');
     assert.deepEqual(v?.replicas, { desired: 3, ready: 3, updated: 3, available: 3 });
@@ -66,10 +92,18 @@ describe('recorded fixtures: outcomes', () => {
     assert.equal(v?.outcome, 'failed');
     const p = v?.problems[0];
     assert.equal(p?.class, 'image-pull-not-found');
-    assert.match(v?.summary ?? '', /^pod web-[a-z0-9]+-[a-z0-9]+ container "app": image "nginx:nonexistent" not found \((ErrImagePull|ImagePullBackOff)\)$/);
+    assert.match(
+      v?.summary ?? '',
+      /^pod web-[a-z0-9]+-[a-z0-9]+ container "app": image "nginx:nonexistent" not found \((ErrImagePull|ImagePullBackOff)\)$/,
+    );
     const first = firstProblemAt(events, 'image-pull-not-found')!;
-    assert.ok(v!.finishedAt - first >= 10_000 && v!.finishedAt - first < 15_000, `failed ${v!.finishedAt - first} ms after the first signal`);
-    const podLine = v?.pulumiMessages.find((m) => m.startsWith(`[Pod ${f.target.namespace}/${p?.object.name}]: containers with unready status: [app]`));
+    assert.ok(
+      v!.finishedAt - first >= 10_000 && v!.finishedAt - first < 15_000,
+      `failed ${v!.finishedAt - first} ms after the first signal`,
+    );
+    const podLine = v?.pulumiMessages.find((m) =>
+      m.startsWith(`[Pod ${f.target.namespace}/${p?.object.name}]: containers with unready status: [app]`),
+    );
     assert.ok(podLine, JSON.stringify(v?.pulumiMessages));
     assert.ok(v?.pulumiMessages.includes('Minimum number of Pods to consider the application live was not attained'));
     assert.ok(p?.events.some((e) => e.reason === 'Failed'));
@@ -119,29 +153,41 @@ describe('recorded fixtures: outcomes', () => {
 });
 
 describe('recorded fixtures: scheduling, quota, rollback', () => {
-  it('unschedulable: fails with the real scheduler\'s message 10 s after the first signal', () => {
+  it("unschedulable: fails with the real scheduler's message 10 s after the first signal", () => {
     const { events } = replay(loadFixture('unschedulable'));
     const v = ofType(events, 'verdict')[0]?.verdict;
     assert.equal(v?.problems[0]?.class, 'unschedulable');
-    assert.match(v?.summary ?? '', /^pod web-[a-z0-9]+-[a-z0-9]+: no node can run the pod: 0\/\d nodes are available: .*Insufficient cpu\. \(Unschedulable\)$/);
+    assert.match(
+      v?.summary ?? '',
+      /^pod web-[a-z0-9]+-[a-z0-9]+: no node can run the pod: 0\/\d nodes are available: .*Insufficient cpu\. \(Unschedulable\)$/,
+    );
     const first = firstProblemAt(events, 'unschedulable')!;
     assert.ok(v!.finishedAt - first >= 10_000 && v!.finishedAt - first < 12_000);
   });
 
-  it('quota: the new ReplicaSet\'s FailedCreate fails the rollout, announced once', () => {
+  it("quota: the new ReplicaSet's FailedCreate fails the rollout, announced once", () => {
     const { events } = replay(loadFixture('quota'));
     const v = ofType(events, 'verdict')[0]?.verdict;
     assert.equal(v?.problems[0]?.class, 'replica-failure');
     assert.equal(v?.problems[0]?.object.kind, 'ReplicaSet');
-    assert.match(v?.summary ?? '', /^replicaset web-[a-z0-9]+: pods cannot be created: Error creating: pods "web-[a-z0-9-]+" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=3, limited: pods=3 \(FailedCreate\)$/);
+    assert.match(
+      v?.summary ?? '',
+      /^replicaset web-[a-z0-9]+: pods cannot be created: Error creating: pods "web-[a-z0-9-]+" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=3, limited: pods=3 \(FailedCreate\)$/,
+    );
     assert.equal(ofType(events, 'problem').length, 1, 'a new pod name in the same rejection is not news');
     assert.ok(v?.hints.some((h) => h.includes('describe rs web-')));
   });
 
-  it('rollback: restoring revision 1\'s template is revision 3, a rollback, and succeeds', () => {
+  it("rollback: restoring revision 1's template is revision 3, a rollback, and succeeds", () => {
     const { events } = replay(loadFixture('rollback'));
-    assert.deepEqual(ofType(events, 'revision').map((e) => [e.revision, e.previous, e.change]), [['3', '2', 'rollback']]);
+    assert.deepEqual(
+      ofType(events, 'revision').map((e) => [e.revision, e.previous, e.change]),
+      [['3', '2', 'rollback']],
+    );
     assert.equal(ofType(events, 'verdict')[0]?.verdict.outcome, 'succeeded');
-    assert.deepEqual(ofType(events, 'phase').map((e) => e.phase), ['new-replicaset', 'scaling-up', 'scaling-down-old', 'complete']);
+    assert.deepEqual(
+      ofType(events, 'phase').map((e) => e.phase),
+      ['new-replicaset', 'scaling-up', 'scaling-down-old', 'complete'],
+    );
   });
 });

@@ -11,8 +11,21 @@ export function rollingTo2(o: { replicas?: number; ready?: number; image?: strin
   const at = o.at ?? 0;
   return [
     up('ReplicaSet', replicaSet({ name: 'web-1', revision: '1', ready: 3 }), at),
-    up('ReplicaSet', replicaSet({ name: 'web-2', revision: '2', replicas: o.replicas ?? 1, ready: o.ready ?? 0, image: o.image ?? 'nginx:nope' }), at),
-    up('Deployment', deployment({ revision: '2', generation: 2, image: o.image ?? 'nginx:nope', conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-2')] }), at),
+    up(
+      'ReplicaSet',
+      replicaSet({ name: 'web-2', revision: '2', replicas: o.replicas ?? 1, ready: o.ready ?? 0, image: o.image ?? 'nginx:nope' }),
+      at,
+    ),
+    up(
+      'Deployment',
+      deployment({
+        revision: '2',
+        generation: 2,
+        image: o.image ?? 'nginx:nope',
+        conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-2')],
+      }),
+      at,
+    ),
   ];
 }
 
@@ -21,11 +34,20 @@ export function doneAt2(at: number): Observation[] {
   return [
     up('ReplicaSet', replicaSet({ name: 'web-2', revision: '2', replicas: 3, ready: 3 }), at),
     up('ReplicaSet', replicaSet({ name: 'web-1', revision: '1', replicas: 0, ready: 0, statusReplicas: 0 }), at),
-    up('Deployment', deployment({ revision: '2', generation: 2, conditions: [availableTrue, progressing('NewReplicaSetAvailable', 'web-2')] }), at),
+    up(
+      'Deployment',
+      deployment({ revision: '2', generation: 2, conditions: [availableTrue, progressing('NewReplicaSetAvailable', 'web-2')] }),
+      at,
+    ),
   ];
 }
 
 /** A pod of web-2 with the given container status. */
-export function newPod(name: string, c: V1ContainerStatus, at: number, extra: Parameters<typeof pod>[0] extends infer P ? Partial<P> : never = {}): Observation {
+export function newPod(
+  name: string,
+  c: V1ContainerStatus,
+  at: number,
+  extra: Parameters<typeof pod>[0] extends infer P ? Partial<P> : never = {},
+): Observation {
   return up('Pod', pod({ name, rs: 'web-2', containers: [c], ...extra }), at);
 }

@@ -5,11 +5,21 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { initialState, reduce, resolvePolicy } from '../../../src/core/index.js';
 import type { Observation, RolloutEvent } from '../../../src/core/index.js';
-import { loadFixture, replay, type Fixture } from '../../fixtures/replay.js';
+import { initialState, reduce, resolvePolicy } from '../../../src/core/index.js';
+import { type Fixture, loadFixture, replay } from '../../fixtures/replay.js';
 
-const ALL = ['first-rollout', 'update-to-2', 'broken-image', 'crash-loop', 'not-ready', 'missing-configmap', 'unschedulable', 'quota', 'rollback'];
+const ALL = [
+  'first-rollout',
+  'update-to-2',
+  'broken-image',
+  'crash-loop',
+  'not-ready',
+  'missing-configmap',
+  'unschedulable',
+  'quota',
+  'rollback',
+];
 
 /** The fixture's watch observations as if for Deployment `other` (names and UIDs changed). */
 function otherDeployment(f: Fixture, other: string): Observation[] {

@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatVerdict } from '../../../src/report/index.js';
+import { test } from 'node:test';
 import { stripAnsi } from '../../../src/report/colors.js';
+import { formatVerdict } from '../../../src/report/index.js';
 import { crashProblem, failedVerdict, imageProblem, successVerdict } from './fixtures.js';
 
 test('formatVerdict - success names revision, ready/desired and duration', () => {
@@ -62,7 +62,14 @@ test('formatVerdict - strips the runtime wrapping and drops bare echo events', (
   const p = imageProblem();
   p.message = 'rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:nope not found: manifest unknown';
   p.events = [
-    { type: 'Warning', reason: 'Failed', message: `Failed to pull image "nginx:nope": ${p.message}`, object: 'Pod/nginx-2-a', count: 2, lastSeen: '' },
+    {
+      type: 'Warning',
+      reason: 'Failed',
+      message: `Failed to pull image "nginx:nope": ${p.message}`,
+      object: 'Pod/nginx-2-a',
+      count: 2,
+      lastSeen: '',
+    },
     { type: 'Warning', reason: 'Failed', message: 'Error: ErrImagePull', object: 'Pod/nginx-2-a', count: 2, lastSeen: '' },
   ];
   const text = formatVerdict(failedVerdict([p]), { color: false });
@@ -74,9 +81,15 @@ test('formatVerdict - strips the runtime wrapping and drops bare echo events', (
 
 test('formatVerdict - a timeout says which deadline fired', () => {
   const base = { ...failedVerdict([]), outcome: 'timed-out' as const, timeoutSeconds: 5 };
-  const overall = formatVerdict({ ...base, timeoutKind: 'overall', summary: 'timed out after 5s waiting for revision 2: 0/2 ready' }, { color: false });
+  const overall = formatVerdict(
+    { ...base, timeoutKind: 'overall', summary: 'timed out after 5s waiting for revision 2: 0/2 ready' },
+    { color: false },
+  );
   assert.match(overall, /^✖ Deployment demo\/nginx: TIMED OUT \(after 5s\) - timed out after 5s/m);
-  const quiet = formatVerdict({ ...base, timeoutKind: 'no-progress', summary: 'no progress for 5s waiting for revision 2: 0/2 ready' }, { color: false });
+  const quiet = formatVerdict(
+    { ...base, timeoutKind: 'no-progress', summary: 'no progress for 5s waiting for revision 2: 0/2 ready' },
+    { color: false },
+  );
   assert.match(quiet, /^✖ Deployment demo\/nginx: TIMED OUT \(no progress for 5s\) - no progress for 5s/m);
   assert.doesNotMatch(quiet, /after 5s/);
 });

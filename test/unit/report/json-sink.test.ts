@@ -1,6 +1,6 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
+import { test } from 'node:test';
 import { createSink, JSON_SCHEMA_VERSION } from '../../../src/report/index.js';
 import { failedRollout } from './fixtures.js';
 

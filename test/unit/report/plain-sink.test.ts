@@ -1,8 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { createSink, PlainSink, type SinkTimers } from '../../../src/report/index.js';
+import { test } from 'node:test';
 import type { RolloutEvent } from '../../../src/core/types.js';
+import { createSink, PlainSink, type SinkTimers } from '../../../src/report/index.js';
 import { crashProblem, failedRollout, imageProblem, NGINX, successfulRollout, T0 } from './fixtures.js';
 
 function capture(): { stream: PassThrough; text: () => string } {
@@ -57,10 +57,17 @@ test('plain sink - never repeats a line (same pod state, same progress message, 
   assert.equal(bodies.filter((l) => l.includes('Failed to pull image')).length, 1);
 });
 
-test('plain sink - the kubelet\'s bare echo events are left out, Normal events too', async () => {
+test("plain sink - the kubelet's bare echo events are left out, Normal events too", async () => {
   const [started, , , pod] = failedRollout();
   const d = { deployment: started!.deployment, at: started!.at };
-  const echo = { type: 'Warning' as const, reason: 'Failed', message: 'Error: ErrImagePull', object: 'Pod/nginx-2-a', count: 1, lastSeen: '' };
+  const echo = {
+    type: 'Warning' as const,
+    reason: 'Failed',
+    message: 'Error: ErrImagePull',
+    object: 'Pod/nginx-2-a',
+    count: 1,
+    lastSeen: '',
+  };
   const normal = { ...echo, type: 'Normal' as const, reason: 'Pulling', message: 'Pulling image "nginx:nonexistent"' };
   const out = await render([started!, pod!, { ...d, type: 'k8s-event', event: echo }, { ...d, type: 'k8s-event', event: normal }]);
   assert.doesNotMatch(out, /Error: ErrImagePull|Pulling image/);
@@ -73,7 +80,14 @@ test('plain sink - pods failing the same way: the first is printed whole, the ot
     ...d,
     at: T0 + 1000,
     type: 'k8s-event',
-    event: { type: 'Warning', reason: 'FailedMount', message: 'MountVolume.SetUp failed for volume "config" : configmap "web-config" not found', object: `Pod/${pod}`, count: 1, lastSeen: '' },
+    event: {
+      type: 'Warning',
+      reason: 'FailedMount',
+      message: 'MountVolume.SetUp failed for volume "config" : configmap "web-config" not found',
+      object: `Pod/${pod}`,
+      count: 1,
+      lastSeen: '',
+    },
   });
   const problem = (pod: string, at = T0 + 2000): RolloutEvent => {
     const p = imageProblem(pod);
@@ -82,24 +96,38 @@ test('plain sink - pods failing the same way: the first is printed whole, the ot
   const revision = (r: string): RolloutEvent => ({ ...d, at: T0 + 5000, type: 'revision', revision: r, change: 'new' });
   const out = await render([
     { ...d, at: T0, type: 'started' },
-    mount('nginx-2-a'), mount('nginx-2-b'), mount('nginx-2-c'),
-    problem('nginx-2-a'), problem('nginx-2-b'), problem('nginx-2-c'),
+    mount('nginx-2-a'),
+    mount('nginx-2-b'),
+    mount('nginx-2-c'),
+    problem('nginx-2-a'),
+    problem('nginx-2-b'),
+    problem('nginx-2-c'),
     revision('3'),
-    problem('nginx-3-x', T0 + 6000), problem('nginx-3-y', T0 + 6000),
+    problem('nginx-3-x', T0 + 6000),
+    problem('nginx-3-y', T0 + 6000),
   ]);
-  const bodies = out.trimEnd().split('\n').map((l) => l.slice(9));
-  assert.deepEqual(bodies.filter((l) => l.includes('FailedMount')), [
-    'demo/nginx event [Pod/nginx-2-a] FailedMount: MountVolume.SetUp failed for volume "config" : configmap "web-config" not found',
-    'demo/nginx event [Pod/nginx-2-b] FailedMount: same as [Pod/nginx-2-a]',
-    'demo/nginx event [Pod/nginx-2-c] FailedMount: same as [Pod/nginx-2-a]',
-  ]);
-  assert.deepEqual(bodies.filter((l) => l.includes('problem:')), [
-    'demo/nginx problem: Pod/nginx-2-a container nginx: image "nginx:nonexistent" does not exist in its registry; fails the rollout if it persists 10s',
-    'demo/nginx problem: Pod/nginx-2-b container nginx: same as Pod/nginx-2-a',
-    'demo/nginx problem: Pod/nginx-2-c container nginx: same as Pod/nginx-2-a',
-    'demo/nginx problem: Pod/nginx-3-x container nginx: image "nginx:nonexistent" does not exist in its registry; fails the rollout if it persists 10s',
-    'demo/nginx problem: Pod/nginx-3-y container nginx: same as Pod/nginx-3-x',
-  ]);
+  const bodies = out
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.slice(9));
+  assert.deepEqual(
+    bodies.filter((l) => l.includes('FailedMount')),
+    [
+      'demo/nginx event [Pod/nginx-2-a] FailedMount: MountVolume.SetUp failed for volume "config" : configmap "web-config" not found',
+      'demo/nginx event [Pod/nginx-2-b] FailedMount: same as [Pod/nginx-2-a]',
+      'demo/nginx event [Pod/nginx-2-c] FailedMount: same as [Pod/nginx-2-a]',
+    ],
+  );
+  assert.deepEqual(
+    bodies.filter((l) => l.includes('problem:')),
+    [
+      'demo/nginx problem: Pod/nginx-2-a container nginx: image "nginx:nonexistent" does not exist in its registry; fails the rollout if it persists 10s',
+      'demo/nginx problem: Pod/nginx-2-b container nginx: same as Pod/nginx-2-a',
+      'demo/nginx problem: Pod/nginx-2-c container nginx: same as Pod/nginx-2-a',
+      'demo/nginx problem: Pod/nginx-3-x container nginx: image "nginx:nonexistent" does not exist in its registry; fails the rollout if it persists 10s',
+      'demo/nginx problem: Pod/nginx-3-y container nginx: same as Pod/nginx-3-x',
+    ],
+  );
 });
 
 test('plain sink - a rollback names the revision whose template it brings back', async () => {
@@ -148,7 +176,10 @@ test('plain sink - "still waiting" after the quiet period, repeated per period, 
 
 test('plain sink - GitHub Actions: ::error annotation and the failure details folded in a group', async () => {
   const out = await render(failedRollout(), { GITHUB_ACTIONS: 'true' });
-  assert.match(out, /^::error title=Deployment demo\/nginx FAILED::pod nginx-2-a: image "nginx:nonexistent" does not exist in its registry$/m);
+  assert.match(
+    out,
+    /^::error title=Deployment demo\/nginx FAILED::pod nginx-2-a: image "nginx:nonexistent" does not exist in its registry$/m,
+  );
   const group = /^::group::Deployment demo\/nginx: FAILED - failure details\n([\s\S]*?)\n::endgroup::$/m.exec(out);
   assert.ok(group, out);
   assert.match(group[1]!, /To dig further:/);
@@ -218,13 +249,28 @@ test('plain sink - GitLab CI: a success is not folded; GitHub Actions wins when 
   assert.doesNotMatch(neither, /section_|\u001b/);
 });
 
-test('plain sink - de-noised: Pulumi\'s progress line only when it says more than the new ReplicaSet line', async () => {
+test("plain sink - de-noised: Pulumi's progress line only when it says more than the new ReplicaSet line", async () => {
   const d = { deployment: { namespace: 'demo', name: 'nginx' } };
   const rs = (ready: number, desired: number, at: number): RolloutEvent => ({
-    ...d, at: T0 + at * 1000, type: 'replicaset', name: 'nginx-2', revision: '2', role: 'new', desired, ready, available: ready, created: false,
+    ...d,
+    at: T0 + at * 1000,
+    type: 'replicaset',
+    name: 'nginx-2',
+    revision: '2',
+    role: 'new',
+    desired,
+    ready,
+    available: ready,
+    created: false,
   });
   const progress = (ready: number, spec: number, at: number): RolloutEvent => ({
-    ...d, at: T0 + at * 1000, type: 'progress', desired: 3, ready, updated: spec, available: ready,
+    ...d,
+    at: T0 + at * 1000,
+    type: 'progress',
+    desired: 3,
+    ready,
+    updated: spec,
+    available: ready,
     message: `Waiting for app ReplicaSet to be available (${ready}/${spec} Pods available)`,
   });
   const out = await render([rs(0, 1, 0), progress(0, 1, 0), rs(1, 2, 1), progress(1, 2, 1), progress(1, 3, 2)]);
@@ -237,7 +283,16 @@ test('plain sink - de-noised: Pulumi\'s progress line only when it says more tha
 test('plain sink - de-noised: a scaling-down ReplicaSet says so, the "complete" phase leaves the words to the verdict', async () => {
   const d = { deployment: { namespace: 'demo', name: 'nginx' } };
   const old = (ready: number, desired: number, available: number): RolloutEvent => ({
-    ...d, at: T0, type: 'replicaset', name: 'nginx-1', revision: '1', role: 'old', desired, ready, available, created: false,
+    ...d,
+    at: T0,
+    type: 'replicaset',
+    name: 'nginx-1',
+    revision: '1',
+    role: 'old',
+    desired,
+    ready,
+    available,
+    created: false,
   });
   const out = await render([old(3, 2, 3), old(2, 2, 2), old(0, 0, 0), ...successfulRollout().slice(-2)]);
   assert.match(out, /ReplicaSet nginx-1 \(old, revision 1\): 3 ready, scaling down to 2, 3 available\n/);
@@ -251,24 +306,45 @@ test('plain sink - de-noised: a pod flipping ErrImagePull <-> ImagePullBackOff p
   const d = { deployment: { namespace: 'demo', name: 'nginx' } };
   let s = 0;
   const pod = (state: 'waiting' | 'running', detail?: string): RolloutEvent => ({
-    ...d, at: T0 + s++ * 1000, type: 'pod', name: 'nginx-2-a', replicaSet: 'nginx-2', revision: '2', state, ...(detail ? { detail } : {}),
+    ...d,
+    at: T0 + s++ * 1000,
+    type: 'pod',
+    name: 'nginx-2-a',
+    replicaSet: 'nginx-2',
+    revision: '2',
+    state,
+    ...(detail ? { detail } : {}),
   });
   const out = await render([
-    pod('waiting', 'ErrImagePull'), pod('waiting', 'ImagePullBackOff'), pod('waiting', 'ErrImagePull'), pod('waiting', 'ImagePullBackOff'),
-    pod('running'), pod('waiting', 'ErrImagePull'),
+    pod('waiting', 'ErrImagePull'),
+    pod('waiting', 'ImagePullBackOff'),
+    pod('waiting', 'ErrImagePull'),
+    pod('waiting', 'ImagePullBackOff'),
+    pod('running'),
+    pod('waiting', 'ErrImagePull'),
   ]);
-  assert.deepEqual(out.trimEnd().split('\n').map((l) => l.replace(/^\S+ demo\/nginx pod nginx-2-a \(revision 2\): /, '')), [
-    'waiting - ErrImagePull',
-    'waiting - ImagePullBackOff',
-    'running',
-    'waiting - ErrImagePull',
-  ]);
+  assert.deepEqual(
+    out
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.replace(/^\S+ demo\/nginx pod nginx-2-a \(revision 2\): /, '')),
+    ['waiting - ErrImagePull', 'waiting - ImagePullBackOff', 'running', 'waiting - ErrImagePull'],
+  );
 });
 
 test('plain sink - de-noised: old ReplicaSets already at 0 when the trace starts are history, not news', async () => {
   const d = { deployment: { namespace: 'demo', name: 'nginx' } };
   const old = (ready: number, desired: number, created: boolean): RolloutEvent => ({
-    ...d, at: T0, type: 'replicaset', name: 'nginx-1', revision: '1', role: 'old', desired, ready, available: ready, created,
+    ...d,
+    at: T0,
+    type: 'replicaset',
+    name: 'nginx-1',
+    revision: '1',
+    role: 'old',
+    desired,
+    ready,
+    available: ready,
+    created,
   });
   assert.equal(await render([old(0, 0, true)]), '');
   // A rollback scales it up again: that is printed, and so is its later scale-down to 0.
@@ -276,7 +352,7 @@ test('plain sink - de-noised: old ReplicaSets already at 0 when the trace starts
   assert.match(out, /nginx-1 \(old, revision 1\): 0\/1 ready, 0 available\n.*nginx-1 \(old, revision 1\): scaled to 0\n$/);
 });
 
-test('plain sink - a problem line says how long it may persist, in the sinks\' one duration format', async () => {
+test("plain sink - a problem line says how long it may persist, in the sinks' one duration format", async () => {
   const p = crashProblem();
   const out = await render([
     { deployment: NGINX, at: T0, type: 'started' },
@@ -307,7 +383,8 @@ test('plain sink - a tolerated problem says how many pods may have it', async ()
 
 test('plain sink - streamed log lines print as they come, repeats included, prefixed with pod/container', async () => {
   const d = { deployment: NGINX };
-  const log = (s: number, line: string) => ({ ...d, at: T0 + s * 1000, type: 'log', pod: 'nginx-2-a', container: 'app', revision: '2', line }) as RolloutEvent;
+  const log = (s: number, line: string) =>
+    ({ ...d, at: T0 + s * 1000, type: 'log', pod: 'nginx-2-a', container: 'app', revision: '2', line }) as RolloutEvent;
   const out = await render([{ ...d, at: T0, type: 'started' }, log(1, 'retrying db'), log(2, 'retrying db'), log(3, 'DB_PASSWORD=***')]);
   const logLines = out.split('\n').filter((l) => l.includes(' log '));
   assert.deepEqual(logLines, [

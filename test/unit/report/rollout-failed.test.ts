@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { assertSucceeded, isRolloutFailedError, RolloutFailedError } from '../../../src/index.js';
 import type { Verdict } from '../../../src/index.js';
+import { assertSucceeded, isRolloutFailedError, type RolloutFailedError } from '../../../src/index.js';
 import { crashProblem, failedVerdict, NGINX, successVerdict, T0 } from './fixtures.js';
 
 function thrown(fn: () => void): RolloutFailedError {
@@ -33,7 +33,7 @@ it('a failed verdict throws RolloutFailedError with the main problem flattened a
   assert.equal(err.reason, 'ImagePullBackOff');
   assert.equal(err.hint, 'kubectl -n demo describe pod nginx-2-a');
   assert.match(err.message, /^Deployment demo\/nginx: FAILED - pod nginx-2-a: image "nginx:nonexistent" does not exist/);
-  assert.match(err.message, /fatal: config missing/, 'the crashed instance\'s log tail is in the message');
+  assert.match(err.message, /fatal: config missing/, "the crashed instance's log tail is in the message");
   assert.doesNotMatch(err.message, /\u001b\[/, 'no colours');
   assert.equal(err.headline, 'Deployment demo/nginx FAILED - pod nginx-2-a: image "nginx:nonexistent" does not exist in its registry');
 });
@@ -49,7 +49,13 @@ it('several verdicts: successes are left out, failed comes before timed-out, eve
   };
   const crashed = failedVerdict([crashProblem()]);
   const err = thrown(() => assertSucceeded([successVerdict(), timedOut, crashed]));
-  assert.deepEqual(err.failures.map((f) => [f.deployment.name, f.outcome]), [['nginx', 'failed'], ['slow', 'timed-out']]);
+  assert.deepEqual(
+    err.failures.map((f) => [f.deployment.name, f.outcome]),
+    [
+      ['nginx', 'failed'],
+      ['slow', 'timed-out'],
+    ],
+  );
   assert.equal(err.class, 'crash-loop');
   assert.equal(err.hint, 'kubectl -n demo logs nginx-2-b -c nginx --previous');
   const slow = err.failures[1]!;

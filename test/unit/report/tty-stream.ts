@@ -1,6 +1,7 @@
 /** A PassThrough that behaves like a terminal for ora (isTTY + cursor methods), recording output. */
-import { PassThrough } from 'node:stream';
+
 import * as readline from 'node:readline';
+import { PassThrough } from 'node:stream';
 
 export class FakeTty extends PassThrough {
   readonly isTTY = true;

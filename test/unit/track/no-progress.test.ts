@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { NoProgressWatchdog, isProgressEvent, type WatchdogClock } from '../../../src/track/no-progress.js';
 import type { RolloutEvent } from '../../../src/core/types.js';
+import { isProgressEvent, NoProgressWatchdog, type WatchdogClock } from '../../../src/track/no-progress.js';
 
 /** A manual clock: `advance(ms)` runs the timers that fall due, in order. */
 function fakeClock() {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { resolveTrackOptions, trackRollout, trackRollouts } from '../../../src/track/index.js';
 import { watchStats } from '../../../src/cluster/index.js';
 import { RolloutTraceError } from '../../../src/errors.js';
 import type { TrackOptions } from '../../../src/track/index.js';
+import { resolveTrackOptions, trackRollout, trackRollouts } from '../../../src/track/index.js';
 
 const KC = [
   'apiVersion: v1',
@@ -44,7 +44,11 @@ describe('track option validation', () => {
     }
     badInput({ name: 'web', timeoutSeconds: '60' as unknown as number, kubeconfig: KC }, 'timeoutSeconds');
     for (const t of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '5' as unknown as number]) {
-      badInput({ name: 'web', noProgressTimeoutSeconds: t, kubeconfig: KC }, 'noProgressTimeoutSeconds must be a positive finite number', String(t));
+      badInput(
+        { name: 'web', noProgressTimeoutSeconds: t, kubeconfig: KC },
+        'noProgressTimeoutSeconds must be a positive finite number',
+        String(t),
+      );
     }
   });
 
@@ -59,12 +63,20 @@ describe('track option validation', () => {
   it('validates the logs option: follow, grep, redact, limits', () => {
     badInput({ name: 'web', logs: 'yes' as never, kubeconfig: KC }, 'logs must be false or', '"yes"');
     badInput({ name: 'web', logs: { follow: 'on' as never }, kubeconfig: KC }, 'logs.follow must be true, false or', '"on"');
-    badInput({ name: 'web', logs: { follow: { grep: '(' } }, kubeconfig: KC }, 'logs.follow.grep', 'grep pattern "(" is not a valid regular expression');
+    badInput(
+      { name: 'web', logs: { follow: { grep: '(' } }, kubeconfig: KC },
+      'logs.follow.grep',
+      'grep pattern "(" is not a valid regular expression',
+    );
     badInput({ name: 'web', logs: { redact: ['a|'] }, kubeconfig: KC }, 'logs.redact', 'matches the empty string');
     badInput({ name: 'web', logs: { redact: 'x' as never }, kubeconfig: KC }, 'logs.redact must be a list');
     badInput({ name: 'web', logs: { follow: { maxStreams: 0 } }, kubeconfig: KC }, 'logs.follow.maxStreams must be a positive integer');
     badInput({ name: 'web', logs: { follow: { containers: [''] } }, kubeconfig: KC }, 'logs.follow.containers');
-    const r = resolveTrackOptions({ name: 'web', kubeconfig: KC, logs: { follow: { grep: 'ERR', containers: ['app'] }, redact: ['hunter\\d'] } });
+    const r = resolveTrackOptions({
+      name: 'web',
+      kubeconfig: KC,
+      logs: { follow: { grep: 'ERR', containers: ['app'] }, redact: ['hunter\\d'] },
+    });
     assert.ok(r.logs !== false && r.logs.follow);
     assert.deepEqual(r.logs.follow.containers, ['app']);
     assert.equal(r.logs.follow.maxStreams, 4);
@@ -102,12 +114,18 @@ describe('track option validation', () => {
 
   it('trackRollout reports a bad kubeconfig as a kubeconfig error', async () => {
     const t = trackRollout({ name: 'web', kubeconfig: '/nonexistent/kubeconfig' });
-    await assert.rejects(t.verdict, (err: unknown) => err instanceof RolloutTraceError && err.code === 'kubeconfig' && err.message.includes('/nonexistent/kubeconfig'));
+    await assert.rejects(
+      t.verdict,
+      (err: unknown) => err instanceof RolloutTraceError && err.code === 'kubeconfig' && err.message.includes('/nonexistent/kubeconfig'),
+    );
   });
 
   it('trackRollouts validates every option set before opening anything', async () => {
     const before = JSON.stringify(watchStats());
-    const m = trackRollouts([{ name: 'ok', kubeconfig: KC }, { name: 'web', timeoutSeconds: -1, kubeconfig: KC }]);
+    const m = trackRollouts([
+      { name: 'ok', kubeconfig: KC },
+      { name: 'web', timeoutSeconds: -1, kubeconfig: KC },
+    ]);
     await assert.rejects(m.verdicts, /timeoutSeconds/);
     assert.equal(JSON.stringify(watchStats()), before);
   });

@@ -7,7 +7,10 @@ import { parseImage } from './registry.js';
 
 /** Startup lines for a container, by image family. */
 export function startupLines(container: V1Container, podIP: string, now = new Date()): string[] {
-  const repo = parseImage(container.image ?? '')?.path.split('/').pop() ?? '';
+  const repo =
+    parseImage(container.image ?? '')
+      ?.path.split('/')
+      .pop() ?? '';
   const family = repo.replace(/-.*$/, '');
   switch (family) {
     case 'nginx':

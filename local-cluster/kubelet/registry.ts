@@ -25,19 +25,55 @@ export type PullOutcome =
 
 /** Docker Hub official images the registry knows. */
 const OFFICIAL = new Set([
-  'nginx', 'busybox', 'redis', 'httpd', 'alpine', 'postgres', 'mysql', 'mariadb', 'mongo', 'memcached',
-  'ubuntu', 'debian', 'centos', 'fedora', 'node', 'python', 'golang', 'ruby', 'openjdk', 'php', 'traefik',
-  'haproxy', 'rabbitmq', 'elasticsearch', 'caddy', 'registry', 'hello-world', 'tomcat', 'wordpress',
+  'nginx',
+  'busybox',
+  'redis',
+  'httpd',
+  'alpine',
+  'postgres',
+  'mysql',
+  'mariadb',
+  'mongo',
+  'memcached',
+  'ubuntu',
+  'debian',
+  'centos',
+  'fedora',
+  'node',
+  'python',
+  'golang',
+  'ruby',
+  'openjdk',
+  'php',
+  'traefik',
+  'haproxy',
+  'rabbitmq',
+  'elasticsearch',
+  'caddy',
+  'registry',
+  'hello-world',
+  'tomcat',
+  'wordpress',
 ]);
 
 /** Non-official Docker Hub repositories the registry knows. */
 const KNOWN_USER_REPOS = new Set([
-  'bitnami/nginx', 'bitnami/redis', 'bitnami/postgresql', 'nginxinc/nginx-unprivileged', 'kennethreitz/httpbin',
-  'hashicorp/http-echo', 'paulbouwer/hello-kubernetes', 'gcr.io/google-samples/hello-app', 'stefanprodan/podinfo',
-  'pulumi/pulumi', 'curlimages/curl', 'library/nginx',
+  'bitnami/nginx',
+  'bitnami/redis',
+  'bitnami/postgresql',
+  'nginxinc/nginx-unprivileged',
+  'kennethreitz/httpbin',
+  'hashicorp/http-echo',
+  'paulbouwer/hello-kubernetes',
+  'gcr.io/google-samples/hello-app',
+  'stefanprodan/podinfo',
+  'pulumi/pulumi',
+  'curlimages/curl',
+  'library/nginx',
 ]);
 
-const TAG_WORDS = '(alpine|slim|bullseye|buster|bookworm|stretch|perl|otel|mainline|stable|musl|glibc|uclibc|jammy|focal|noble|lts|edge|jdk|jre|fpm|apache|cli|management)';
+const TAG_WORDS =
+  '(alpine|slim|bullseye|buster|bookworm|stretch|perl|otel|mainline|stable|musl|glibc|uclibc|jammy|focal|noble|lts|edge|jdk|jre|fpm|apache|cli|management)';
 const PLAUSIBLE_TAG = new RegExp(`^(latest|${TAG_WORDS.slice(1, -1)}|v?\\d{1,4}(\\.\\d{1,4}){0,2})(-${TAG_WORDS}[0-9.]*)*$`);
 const NONSENSE = /(nonexist|not-exist|does-not|missing|invalid|bogus|broken|nope|typo|bad)/i;
 
@@ -83,7 +119,9 @@ export function resolvedImageName(image: string): string {
 export function imageDigest(image: string): string {
   const ref = parseImage(image);
   if (ref?.digest) return ref.digest;
-  return `sha256:${createHash('sha256').update(`rollout-trace-sim:${resolvedImageName(image)}`).digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(`rollout-trace-sim:${resolvedImageName(image)}`)
+    .digest('hex')}`;
 }
 
 /** The error docker gives when the registry cannot be reached (`lookup ... no such host`). */
@@ -110,7 +148,9 @@ export function pull(image: string): PullOutcome {
   const tagLabel = ref.tag ?? 'latest';
   const knownRepo =
     ref.host === 'registry.local' ||
-    (ref.host === 'docker.io' ? OFFICIAL.has(ref.path.replace(/^library\//, '')) && ref.path.startsWith('library/') || KNOWN_USER_REPOS.has(ref.path) : !NONSENSE.test(ref.path));
+    (ref.host === 'docker.io'
+      ? (OFFICIAL.has(ref.path.replace(/^library\//, '')) && ref.path.startsWith('library/')) || KNOWN_USER_REPOS.has(ref.path)
+      : !NONSENSE.test(ref.path));
   if (!knownRepo) {
     if (ref.host === 'docker.io') {
       return {

@@ -15,5 +15,5 @@ export function binDir(): string {
   return path.join(cacheDir(), `k8s-v${KUBERNETES_VERSION}`);
 }
 
-/** The repository root (this file is src/local-cluster/paths.ts). */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The repository root (this file is local-cluster/paths.ts). */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

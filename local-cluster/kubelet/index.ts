@@ -1,7 +1,7 @@
 /**
  * The simulated kubelet: Nodes that look, through the API, like real Kubernetes 1.20 kubelets
  * (Node status and Lease heartbeats, pod status, events, container logs), for the embedded
- * control plane. Conventions: docs/simulated-kubelet.md.
+ * control plane. Conventions: local-cluster/simulated-kubelet.md.
  */
 import { CoordinationV1Api, CoreV1Api, KubeConfig, type V1Taint } from '@kubernetes/client-node';
 import { KubeletNode, type KubeletTiming } from './kubelet-node.js';
@@ -76,27 +76,33 @@ export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
     mountTimeoutMs: 123_000,
   };
   const prefix = opts.namePrefix ?? 'sim-node';
-  const kubelets = Array.from({ length: count }, (_, i) =>
-    new KubeletNode({
-      kc,
-      core,
-      coordination,
-      name: `${prefix}-${i + 1}`,
-      index: i,
-      cpu: opts.cpu ?? '4',
-      memory: opts.memory ?? '8Gi',
-      maxPods: opts.maxPods ?? 110,
-      taints: opts.taints,
-      timing,
-      log,
-    }),
+  const kubelets = Array.from(
+    { length: count },
+    (_, i) =>
+      new KubeletNode({
+        kc,
+        core,
+        coordination,
+        name: `${prefix}-${i + 1}`,
+        index: i,
+        cpu: opts.cpu ?? '4',
+        memory: opts.memory ?? '8Gi',
+        maxPods: opts.maxPods ?? 110,
+        taints: opts.taints,
+        timing,
+        log,
+      }),
   );
   const stop = async () => {
     await Promise.all(kubelets.map((k) => k.stop()));
   };
   try {
     await Promise.all(kubelets.map((k) => k.start()));
-    await waitSchedulable(core, kubelets.map((k) => k.name), log);
+    await waitSchedulable(
+      core,
+      kubelets.map((k) => k.name),
+      log,
+    );
   } catch (err) {
     await stop();
     throw err;

@@ -75,7 +75,11 @@ export function podPhase(pod: V1Pod, init: Status[], main: Status[]): string {
       } else pendingInit++;
     } else pendingInit++;
   }
-  let unknown = 0, running = 0, waiting = 0, stopped = 0, succeeded = 0;
+  let unknown = 0,
+    running = 0,
+    waiting = 0,
+    stopped = 0,
+    succeeded = 0;
   for (const s of main) {
     if (s.state?.running) running++;
     else if (s.state?.terminated) {
@@ -118,7 +122,8 @@ export function buildPodStatus(view: PodRuntimeView, now = new Date()): Record<s
   const cond = (type: string, ok: boolean, reason?: string, message?: string): V1PodCondition => {
     const status = ok ? 'True' : 'False';
     const prev = old.get(type);
-    const transition = prev && prev.status === status && prev.lastTransitionTime ? isoSeconds(new Date(prev.lastTransitionTime)) : isoSeconds(now);
+    const transition =
+      prev && prev.status === status && prev.lastTransitionTime ? isoSeconds(new Date(prev.lastTransitionTime)) : isoSeconds(now);
     return {
       type,
       status,

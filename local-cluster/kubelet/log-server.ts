@@ -3,8 +3,9 @@
  * `GET /containerLogs/{ns}/{pod}/{container}?tailLines=&previous=&timestamps=&follow=&limitBytes=&sinceSeconds=&sinceTime=`.
  * Error texts are the kubelet's (validateContainerLogStatus, getContainerLogs).
  */
-import { createServer, type Server } from 'node:https';
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { servingCert } from './cert.js';
 import { rfc3339Nano } from './logs.js';
@@ -70,7 +71,9 @@ function handle(req: IncomingMessage, res: ServerResponse, lookup: PodLookup): v
       let text = format(i);
       if (limitBytes !== undefined) {
         if (written >= limitBytes) return false;
-        text = Buffer.from(text).subarray(0, limitBytes - written).toString();
+        text = Buffer.from(text)
+          .subarray(0, limitBytes - written)
+          .toString();
       }
       written += Buffer.byteLength(text);
       res.write(text);

@@ -1,5 +1,5 @@
 /**
- * Parses the per-container behaviour annotations described in docs/simulated-kubelet.md:
+ * Parses the per-container behaviour annotations described in local-cluster/simulated-kubelet.md:
  * `sim.rollout-trace.dev/<container>: "<behaviour>[;key=value...]"`.
  */
 
@@ -29,7 +29,10 @@ export function behaviourFor(annotations: Record<string, string> | undefined, co
   const result: Behaviour = { notReady: false, notLive: false, slowStartSeconds: 0, transientPullFailures: 0, logs: [], tickSeconds: 0 };
   const raw = annotations?.[`${BEHAVIOUR_ANNOTATION_PREFIX}${container}`];
   if (!raw) return result;
-  const parts = raw.split(';').map((p) => p.trim()).filter(Boolean);
+  const parts = raw
+    .split(';')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const kv = new Map<string, string>();
   const words: string[] = [];
   for (const part of parts) {

@@ -90,7 +90,11 @@ export class EventRecorder {
       previous.count += 1;
       try {
         await this.core.patchNamespacedEvent(
-          { name: previous.name, namespace: previous.namespace, body: { count: previous.count, lastTimestamp: now.toISOString(), message } },
+          {
+            name: previous.name,
+            namespace: previous.namespace,
+            body: { count: previous.count, lastTimestamp: now.toISOString(), message },
+          },
           setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
         );
         return;
@@ -138,6 +142,7 @@ export function errorText(err: unknown): string {
       /* not JSON */
     }
   }
-  if (e?.body && typeof e.body === 'object' && 'message' in (e.body as object)) return `${e.code}: ${(e.body as { message: string }).message}`;
+  if (e?.body && typeof e.body === 'object' && 'message' in (e.body as object))
+    return `${e.code}: ${(e.body as { message: string }).message}`;
   return e?.message ?? String(err);
 }

@@ -25,7 +25,9 @@ export class ObjectLookup {
   secret: Getter<V1Secret> = (name) => memo(this.secrets, name, () => this.core.readNamespacedSecret({ name, namespace: this.namespace }));
 
   pvc: Getter<{ phase?: string }> = (name) =>
-    memo(this.pvcs, name, async () => ({ phase: (await this.core.readNamespacedPersistentVolumeClaim({ name, namespace: this.namespace })).status?.phase }));
+    memo(this.pvcs, name, async () => ({
+      phase: (await this.core.readNamespacedPersistentVolumeClaim({ name, namespace: this.namespace })).status?.phase,
+    }));
 }
 
 function memo<T>(cache: Map<string, Promise<T | undefined>>, name: string, load: () => Promise<T>): Promise<T | undefined> {
@@ -91,31 +93,51 @@ export async function volumeProblems(pod: V1Pod, lookup: ObjectLookup): Promise<
     if (v.configMap) {
       const cm = await lookup.configMap(v.configMap.name ?? '');
       if (!cm) {
-        if (!v.configMap.optional) problems.push({ volume: v.name, event: `MountVolume.SetUp failed for volume "${v.name}" : configmap "${v.configMap.name}" not found` });
+        if (!v.configMap.optional)
+          problems.push({
+            volume: v.name,
+            event: `MountVolume.SetUp failed for volume "${v.name}" : configmap "${v.configMap.name}" not found`,
+          });
         continue;
       }
       const missing = (v.configMap.items ?? []).find((i) => !(cm.data && i.key in cm.data) && !(cm.binaryData && i.key in cm.binaryData));
       if (missing && !v.configMap.optional) {
-        problems.push({ volume: v.name, event: `MountVolume.SetUp failed for volume "${v.name}" : configmap references non-existent config key: ${missing.key}` });
+        problems.push({
+          volume: v.name,
+          event: `MountVolume.SetUp failed for volume "${v.name}" : configmap references non-existent config key: ${missing.key}`,
+        });
       }
     } else if (v.secret) {
       const s = await lookup.secret(v.secret.secretName ?? '');
       if (!s) {
-        if (!v.secret.optional) problems.push({ volume: v.name, event: `MountVolume.SetUp failed for volume "${v.name}" : secret "${v.secret.secretName}" not found` });
+        if (!v.secret.optional)
+          problems.push({
+            volume: v.name,
+            event: `MountVolume.SetUp failed for volume "${v.name}" : secret "${v.secret.secretName}" not found`,
+          });
         continue;
       }
       const missing = (v.secret.items ?? []).find((i) => !(s.data && i.key in s.data));
       if (missing && !v.secret.optional) {
-        problems.push({ volume: v.name, event: `MountVolume.SetUp failed for volume "${v.name}" : references non-existent secret key: ${missing.key}` });
+        problems.push({
+          volume: v.name,
+          event: `MountVolume.SetUp failed for volume "${v.name}" : references non-existent secret key: ${missing.key}`,
+        });
       }
     } else if (v.projected) {
       for (const src of v.projected.sources ?? []) {
         if (src.configMap && !(await lookup.configMap(src.configMap.name ?? '')) && !src.configMap.optional) {
-          problems.push({ volume: v.name, event: `MountVolume.SetUp failed for volume "${v.name}" : configmap "${src.configMap.name}" not found` });
+          problems.push({
+            volume: v.name,
+            event: `MountVolume.SetUp failed for volume "${v.name}" : configmap "${src.configMap.name}" not found`,
+          });
           break;
         }
         if (src.secret && !(await lookup.secret(src.secret.name ?? '')) && !src.secret.optional) {
-          problems.push({ volume: v.name, event: `MountVolume.SetUp failed for volume "${v.name}" : secret "${src.secret.name}" not found` });
+          problems.push({
+            volume: v.name,
+            event: `MountVolume.SetUp failed for volume "${v.name}" : secret "${src.secret.name}" not found`,
+          });
           break;
         }
       }
@@ -123,7 +145,7 @@ export async function volumeProblems(pod: V1Pod, lookup: ObjectLookup): Promise<
       // The real kubelet's volume manager only logs a missing/unbound PVC and waits (the scheduler
       // normally keeps such pods Pending in the first place).
       const pvc = await lookup.pvc(v.persistentVolumeClaim.claimName);
-      if (!pvc || pvc.phase !== 'Bound') problems.push({ volume: v.name });
+      if (pvc?.phase !== 'Bound') problems.push({ volume: v.name });
     }
   }
   return problems;

@@ -18,17 +18,21 @@ interface State {
 
 const USAGE = 'usage: cluster.ts up [--dir DIR] [--nodes N] [--no-kubelet] | down [--dir DIR]';
 
-async function main(): Promise<number> {
-  let parsed;
+function parseCommandLine() {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       allowPositionals: true,
       options: { dir: { type: 'string' }, nodes: { type: 'string' }, 'no-kubelet': { type: 'boolean' } },
     });
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n${USAGE}\n`);
-    return 2;
+    return undefined;
   }
+}
+
+async function main(): Promise<number> {
+  const parsed = parseCommandLine();
+  if (!parsed) return 2;
   const { values, positionals } = parsed;
   const dir = path.resolve(values.dir ?? path.join(cacheDir(), 'cluster'));
   const stateFile = path.join(dir, 'state.json');

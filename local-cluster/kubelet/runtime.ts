@@ -49,7 +49,18 @@ export interface ContainerRuntime {
 
 /** A new runtime record for a container spec. */
 export function newContainerRuntime(spec: V1Container, init: boolean, behaviour: Behaviour): ContainerRuntime {
-  return { name: spec.name, init, spec, behaviour, instances: [], restartOffset: 0, ready: false, started: false, pullAttempts: 0, timers: new Set() };
+  return {
+    name: spec.name,
+    init,
+    spec,
+    behaviour,
+    instances: [],
+    restartOffset: 0,
+    ready: false,
+    started: false,
+    pullAttempts: 0,
+    timers: new Set(),
+  };
 }
 
 /** A docker-style 64-hex container id. */

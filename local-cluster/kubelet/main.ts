@@ -1,5 +1,5 @@
 /**
- * CLI: `node --import tsx src/local-cluster/kubelet/main.ts --kubeconfig PATH [--nodes N]`.
+ * CLI: `node --import tsx local-cluster/kubelet/main.ts --kubeconfig PATH [--nodes N]`.
  * Prints exactly one stdout line, `kubelet ready: <node,node>`, once every Node is Ready; logs go
  * to stderr. Stops cleanly on SIGTERM/SIGINT.
  */

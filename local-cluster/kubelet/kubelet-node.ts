@@ -83,11 +83,17 @@ export class KubeletNode {
       releaseIP: (ip) => this.usedIPs.delete(ip),
       log: opts.log,
     };
-    this.watch = new PodWatch(opts.kc, opts.core, opts.name, {
-      upsert: (pod) => this.upsert(pod),
-      remove: (uid) => this.remove(uid),
-      known: () => [...this.workers.keys()],
-    }, opts.log);
+    this.watch = new PodWatch(
+      opts.kc,
+      opts.core,
+      opts.name,
+      {
+        upsert: (pod) => this.upsert(pod),
+        remove: (uid) => this.remove(uid),
+        known: () => [...this.workers.keys()],
+      },
+      opts.log,
+    );
     await this.watch.start();
   }
 

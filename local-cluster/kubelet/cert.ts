@@ -24,8 +24,25 @@ export function servingCert(): ServingCert {
     const cert = path.join(dir, 'cert.pem');
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '365',
-        '-subj', '/CN=sim-kubelet', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', key, '-out', cert],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '365',
+        '-subj',
+        '/CN=sim-kubelet',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     cached = { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };

@@ -3,6 +3,7 @@
  * kube-scheduler (Kubernetes 1.20.2, built once from Debian's source package and cached under
  * ~/.cache/rollout-trace/), plus a simulated kubelet. Used by the tests, the demo and the bench.
  */
-export { startLocalCluster, type LocalCluster, type LocalClusterOptions } from './control-plane.js';
-export { ensureBinaries, binariesCached } from './binaries.js';
+
+export { binariesCached, ensureBinaries } from './binaries.js';
+export { type LocalCluster, type LocalClusterOptions, startLocalCluster } from './control-plane.js';
 export { KUBERNETES_VERSION } from './paths.js';

@@ -5,9 +5,10 @@
  * runs readiness probes, and on deletion kills the containers and finishes the pod. Every state
  * change is written to `pods/status` and the kubelet's events.
  */
+
+import { createHash } from 'node:crypto';
 import type { CoreV1Api, V1Container, V1Pod, V1Probe } from '@kubernetes/client-node';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { createHash } from 'node:crypto';
 import type { Backoff } from './backoff.js';
 import { goDuration } from './backoff.js';
 import { behaviourFor } from './behaviour.js';
@@ -318,14 +319,22 @@ export class PodWorker {
       this.ctx.recorder.event(ref, 'Normal', 'BackOff', msg);
       c.waiting = { reason: 'ImagePullBackOff', message: msg };
       this.ctx.recorder.event(ref, 'Warning', 'Failed', 'Error: ImagePullBackOff');
-      return { ok: false, retryMs: Math.min(workerBackoffMs(this.ctx.imageBackoff), this.ctx.imageBackoff.remainingSinceUpdate(backoffKey) + 20) };
+      return {
+        ok: false,
+        retryMs: Math.min(workerBackoffMs(this.ctx.imageBackoff), this.ctx.imageBackoff.remainingSinceUpdate(backoffKey) + 20),
+      };
     }
     this.ctx.recorder.event(ref, 'Normal', 'Pulling', `Pulling image "${image}"`);
     const started = performance.now();
     c.pullAttempts += 1;
     const transient = c.pullAttempts <= c.behaviour.transientPullFailures;
     const outcome = transient ? undefined : pull(image);
-    const duration = outcome && !outcome.ok ? failDurationMs(image) : c.behaviour.slowStartSeconds > 0 ? c.behaviour.slowStartSeconds * 1000 : pullDurationMs(image);
+    const duration =
+      outcome && !outcome.ok
+        ? failDurationMs(image)
+        : c.behaviour.slowStartSeconds > 0
+          ? c.behaviour.slowStartSeconds * 1000
+          : pullDurationMs(image);
     await this.sleep(duration);
     if (this.stopped || this.pod.metadata?.deletionTimestamp) return { ok: false, retryMs: 0 };
     const error = transient ? transientPullError(image) : outcome && !outcome.ok ? outcome.message : undefined;
@@ -350,7 +359,9 @@ export class PodWorker {
       this.timer(c, exit.afterSeconds * 1000, () => this.onExit(c, instance, exit.code, exit.reason, exit.message));
     } else if (scriptExit(c.spec) !== undefined) {
       const code = scriptExit(c.spec)!;
-      this.timer(c, 200 + (hashNumber(c.name) % 300), () => this.onExit(c, instance, code, code === 0 ? 'Completed' : 'Error', undefined, true));
+      this.timer(c, 200 + (hashNumber(c.name) % 300), () =>
+        this.onExit(c, instance, code, code === 0 ? 'Completed' : 'Error', undefined, true),
+      );
     } else if (c.init) {
       this.timer(c, 300 + (hashNumber(c.name) % 500), () => this.onExit(c, instance, 0, 'Completed', undefined));
     }
@@ -374,7 +385,12 @@ export class PodWorker {
     const runProbe = (): void => {
       if (instance.finishedAt || this.terminating) return;
       if (c.behaviour.notReady) {
-        this.ctx.recorder.event(this.containerRef(c), 'Warning', 'Unhealthy', `Readiness probe failed: ${probeFailure(probe, this.podIP ?? '', c.spec)}`);
+        this.ctx.recorder.event(
+          this.containerRef(c),
+          'Warning',
+          'Unhealthy',
+          `Readiness probe failed: ${probeFailure(probe, this.podIP ?? '', c.spec)}`,
+        );
         this.timer(c, period, runProbe);
         return;
       }
@@ -405,7 +421,12 @@ export class PodWorker {
     const run = (): void => {
       if (instance.finishedAt || this.terminating) return;
       failures += 1;
-      this.ctx.recorder.event(this.containerRef(c), 'Warning', 'Unhealthy', `Liveness probe failed: ${probeFailure(probe, this.podIP ?? '', c.spec)}`);
+      this.ctx.recorder.event(
+        this.containerRef(c),
+        'Warning',
+        'Unhealthy',
+        `Liveness probe failed: ${probeFailure(probe, this.podIP ?? '', c.spec)}`,
+      );
       if (failures < threshold) {
         this.timer(c, period, run);
         return;
@@ -424,7 +445,11 @@ export class PodWorker {
     if (last && code !== 0) appendLogs(instance, [last], 'stderr');
     let terminationMessage = message;
     if (!terminationMessage && code !== 0 && c.spec.terminationMessagePolicy === 'FallbackToLogsOnError') {
-      terminationMessage = instance.logs.slice(-80).map((l) => l.text).join('\n').slice(-2048);
+      terminationMessage = instance.logs
+        .slice(-80)
+        .map((l) => l.text)
+        .join('\n')
+        .slice(-2048);
     }
     this.clearTimers(c);
     c.ready = c.init && code === 0;
@@ -469,7 +494,9 @@ export class PodWorker {
   writeStatus(): Promise<void> {
     this.statusChain = this.statusChain
       .then(() => this.doWriteStatus())
-      .catch((err) => this.ctx.log(`status of pod ${this.pod.metadata?.namespace}/${this.pod.metadata?.name} not written: ${errorText(err)}`));
+      .catch((err) =>
+        this.ctx.log(`status of pod ${this.pod.metadata?.namespace}/${this.pod.metadata?.name} not written: ${errorText(err)}`),
+      );
     return this.statusChain;
   }
 
@@ -603,7 +630,10 @@ const SHORT_SCRIPT = new RegExp(String.raw`^\s*${SHORT_STEP}(\s*(;|&&)\s*${SHORT
  * running (sleep, servers, loops, anything else).
  */
 function scriptExit(spec: V1Container): number | undefined {
-  const repo = parseImage(spec.image ?? '')?.path.split('/').pop() ?? '';
+  const repo =
+    parseImage(spec.image ?? '')
+      ?.path.split('/')
+      .pop() ?? '';
   if (!SHELL_IMAGES.has(repo) || spec.tty || spec.stdin) return undefined;
   const argv = [...(spec.command ?? []), ...(spec.args ?? [])];
   if (argv.length === 0) return 0;
@@ -616,7 +646,10 @@ function scriptExit(spec: V1Container): number | undefined {
 
 /** Servers that exit 0 on SIGTERM (others are SIGKILLed after the grace period: 137). */
 function handlesSigterm(spec: V1Container): boolean {
-  const repo = parseImage(spec.image ?? '')?.path.split('/').pop() ?? '';
+  const repo =
+    parseImage(spec.image ?? '')
+      ?.path.split('/')
+      .pop() ?? '';
   return ['nginx', 'httpd', 'redis', 'postgres', 'caddy', 'traefik', 'haproxy'].includes(repo.replace(/-.*$/, ''));
 }
 
@@ -628,7 +661,7 @@ function probeFailure(probe: V1Probe, podIP: string, container: V1Container): st
   }
   if (probe.exec) {
     const cmd = probe.exec.command ?? [];
-    const catIdx = cmd.findIndex((a) => a === 'cat');
+    const catIdx = cmd.indexOf('cat');
     if (catIdx >= 0 && cmd[catIdx + 1]) return `cat: can't open '${cmd[catIdx + 1]}': No such file or directory\n`;
     return '';
   }

@@ -7,16 +7,7 @@ import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { binaryPath, ensureBinaries } from './binaries.js';
 import { repoRoot } from './paths.js';
-import {
-  freePort,
-  isAlive,
-  killGroup,
-  killGroupNow,
-  logTail,
-  sleep,
-  startComponent,
-  type Component,
-} from './processes.js';
+import { type Component, freePort, isAlive, killGroup, killGroupNow, logTail, sleep, startComponent } from './processes.js';
 
 /** Options for {@link startLocalCluster}. */
 export interface LocalClusterOptions {
@@ -112,41 +103,51 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     const etcdUrl = `http://127.0.0.1:${etcdPort}`;
     const peerUrl = `http://127.0.0.1:${etcdPeerPort}`;
     const etcd = started(
-      startComponent('etcd', binaryPath('etcd'), [
-        '--name=rollout-trace',
-        `--data-dir=${path.join(dir, 'etcd')}`,
-        `--listen-client-urls=${etcdUrl}`,
-        `--advertise-client-urls=${etcdUrl}`,
-        `--listen-peer-urls=${peerUrl}`,
-        `--initial-advertise-peer-urls=${peerUrl}`,
-        `--initial-cluster=rollout-trace=${peerUrl}`,
-        '--log-level=warn',
-      ], path.join(dir, 'etcd.log')),
+      startComponent(
+        'etcd',
+        binaryPath('etcd'),
+        [
+          '--name=rollout-trace',
+          `--data-dir=${path.join(dir, 'etcd')}`,
+          `--listen-client-urls=${etcdUrl}`,
+          `--advertise-client-urls=${etcdUrl}`,
+          `--listen-peer-urls=${peerUrl}`,
+          `--initial-advertise-peer-urls=${peerUrl}`,
+          `--initial-cluster=rollout-trace=${peerUrl}`,
+          '--log-level=warn',
+        ],
+        path.join(dir, 'etcd.log'),
+      ),
     );
     await waitFor('etcd', etcd, () => httpOk(`${etcdUrl}/health`), 20_000).catch((e) => fail('etcd start', etcd, e.message));
 
     log(`[cluster] starting kube-apiserver on 127.0.0.1:${apiPort}`);
     const certDir = path.join(dir, 'certs');
     const apiserver = started(
-      startComponent('kube-apiserver', binaryPath('kube-apiserver'), [
-        `--etcd-servers=${etcdUrl}`,
-        '--bind-address=127.0.0.1',
-        '--advertise-address=127.0.0.1',
-        `--secure-port=${apiPort}`,
-        '--insecure-port=0',
-        `--cert-dir=${certDir}`,
-        `--token-auth-file=${files.tokenFile}`,
-        '--authorization-mode=RBAC',
-        `--service-account-key-file=${files.saPublic}`,
-        `--service-account-signing-key-file=${files.saPrivate}`,
-        '--service-account-issuer=https://kubernetes.default.svc',
-        `--service-cluster-ip-range=${SERVICE_CIDR}`,
-        '--endpoint-reconciler-type=none',
-        '--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,ResourceQuota,LimitRanger',
-        '--kubelet-preferred-address-types=InternalIP',
-        '--allow-privileged=true',
-        '--v=1',
-      ], path.join(dir, 'kube-apiserver.log')),
+      startComponent(
+        'kube-apiserver',
+        binaryPath('kube-apiserver'),
+        [
+          `--etcd-servers=${etcdUrl}`,
+          '--bind-address=127.0.0.1',
+          '--advertise-address=127.0.0.1',
+          `--secure-port=${apiPort}`,
+          '--insecure-port=0',
+          `--cert-dir=${certDir}`,
+          `--token-auth-file=${files.tokenFile}`,
+          '--authorization-mode=RBAC',
+          `--service-account-key-file=${files.saPublic}`,
+          `--service-account-signing-key-file=${files.saPrivate}`,
+          '--service-account-issuer=https://kubernetes.default.svc',
+          `--service-cluster-ip-range=${SERVICE_CIDR}`,
+          '--endpoint-reconciler-type=none',
+          '--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,ResourceQuota,LimitRanger',
+          '--kubelet-preferred-address-types=InternalIP',
+          '--allow-privileged=true',
+          '--v=1',
+        ],
+        path.join(dir, 'kube-apiserver.log'),
+      ),
     );
     const server = `https://127.0.0.1:${apiPort}`;
     await waitFor('kube-apiserver', apiserver, () => httpOk(`${server}/readyz`, files.token), 60_000).catch((e) =>
@@ -159,26 +160,30 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
 
     log('[cluster] starting kube-controller-manager and kube-scheduler');
     const cm = started(
-      startComponent('kube-controller-manager', binaryPath('kube-controller-manager'), [
-        `--kubeconfig=${kubeconfigPath}`,
-        '--leader-elect=false',
-        '--secure-port=0',
-        '--port=0',
-        `--service-account-private-key-file=${files.saPrivate}`,
-        `--root-ca-file=${path.join(certDir, 'apiserver.crt')}`,
-        `--service-cluster-ip-range=${SERVICE_CIDR}`,
-        '--use-service-account-credentials=false',
-        '--v=1',
-      ], path.join(dir, 'kube-controller-manager.log')),
+      startComponent(
+        'kube-controller-manager',
+        binaryPath('kube-controller-manager'),
+        [
+          `--kubeconfig=${kubeconfigPath}`,
+          '--leader-elect=false',
+          '--secure-port=0',
+          '--port=0',
+          `--service-account-private-key-file=${files.saPrivate}`,
+          `--root-ca-file=${path.join(certDir, 'apiserver.crt')}`,
+          `--service-cluster-ip-range=${SERVICE_CIDR}`,
+          '--use-service-account-credentials=false',
+          '--v=1',
+        ],
+        path.join(dir, 'kube-controller-manager.log'),
+      ),
     );
     const scheduler = started(
-      startComponent('kube-scheduler', binaryPath('kube-scheduler'), [
-        `--kubeconfig=${kubeconfigPath}`,
-        '--leader-elect=false',
-        '--secure-port=0',
-        '--port=0',
-        '--v=1',
-      ], path.join(dir, 'kube-scheduler.log')),
+      startComponent(
+        'kube-scheduler',
+        binaryPath('kube-scheduler'),
+        [`--kubeconfig=${kubeconfigPath}`, '--leader-elect=false', '--secure-port=0', '--port=0', '--v=1'],
+        path.join(dir, 'kube-scheduler.log'),
+      ),
     );
     // The kubelet needs only the apiserver, so it starts while the controller-manager warms up.
     const kubelet =
@@ -188,7 +193,15 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
             startComponent(
               'kubelet',
               process.execPath,
-              ['--import', 'tsx', path.join(repoRoot, 'src/local-cluster/kubelet/main.ts'), '--kubeconfig', kubeconfigPath, '--nodes', String(options.nodes ?? 2)],
+              [
+                '--import',
+                'tsx',
+                path.join(repoRoot, 'local-cluster/kubelet/main.ts'),
+                '--kubeconfig',
+                kubeconfigPath,
+                '--nodes',
+                String(options.nodes ?? 2),
+              ],
               path.join(dir, 'kubelet.log'),
               repoRoot,
             ),
@@ -200,9 +213,12 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     );
     if (!isAlive(scheduler.child.pid!)) await fail('kube-scheduler start', scheduler, 'exited');
     if (kubelet) {
-      await waitFor('simulated kubelet', kubelet, () => Promise.resolve(logTail(kubelet.logFile, 200).includes('kubelet ready:')), 60_000).catch((e) =>
-        fail('simulated kubelet start', kubelet, e.message),
-      );
+      await waitFor(
+        'simulated kubelet',
+        kubelet,
+        () => Promise.resolve(logTail(kubelet.logFile, 200).includes('kubelet ready:')),
+        60_000,
+      ).catch((e) => fail('simulated kubelet start', kubelet, e.message));
     }
 
     const kubeConfig = new KubeConfig();
@@ -262,7 +278,8 @@ function kubeconfigYaml(server: string, ca: Buffer, token: string): string {
 async function waitFor(name: string, c: Component, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (c.child.exitCode !== null || c.child.signalCode !== null) throw new Error(`${name} exited with ${c.child.exitCode ?? c.child.signalCode}`);
+    if (c.child.exitCode !== null || c.child.signalCode !== null)
+      throw new Error(`${name} exited with ${c.child.exitCode ?? c.child.signalCode}`);
     if (await probe().catch(() => false)) return;
     await sleep(200);
   }
