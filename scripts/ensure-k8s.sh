@@ -9,6 +9,9 @@ BIN="$CACHE/k8s-v$VERSION"
 WORK="$CACHE/build"
 LOG="$CACHE/build.log"
 mkdir -p "$CACHE"
+# One build at a time: a second `npm test` (another checkout, a parallel CI job) waits for the first.
+exec 9>"$CACHE/.lock"
+flock 9
 : >"$LOG"
 
 step() { echo "[k8s] $*"; }
