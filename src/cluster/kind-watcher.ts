@@ -4,10 +4,16 @@
  * asks for bookmarks (see docs in platform.md §1.5-1.6).
  *
  * Loop: list (paged; record resourceVersion) → watch from that resourceVersion with bookmarks and
- * a server-side timeout → on a clean close or client-node's 30 s inactivity abort, re-watch from
- * the last resourceVersion; on 410 Gone, re-list and emit the differences; on network errors,
- * 429 and 5xx, retry with jittered exponential back-off; on 401/403, give up with a
+ * a server-side timeout (240-300 s) → on the server's clean close, re-watch from the last
+ * resourceVersion (bookmarks included), so a quiet namespace costs one watch request per kind
+ * every ~4-5 minutes and no list; on 410 Gone, re-list and emit the differences; on network
+ * errors, 429 and 5xx, retry with jittered exponential back-off; on 401/403, give up with a
  * RolloutTraceError('forbidden').
+ *
+ * client-node aborts a watch after 30 s without bytes; the apiserver sends a bookmark about once a
+ * minute (and 2 s before the timeout), so that abort would end every quiet watch early. The
+ * watcher raises it to `inactivitySeconds` (default 100): only a watch that got not even a
+ * bookmark for that long is presumed dead.
  */
 import { type KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/types.js';
@@ -38,7 +44,9 @@ export interface KindWatcherOptions {
   watchTimeoutSeconds?: number;
   /** Page size of lists. */
   pageSize?: number;
-  /** Consecutive silent (30 s, no event or bookmark) watches before a re-list. Default 4. */
+  /** A watch without any byte (event or bookmark) for this long is presumed dead and re-opened. Default 100. */
+  inactivitySeconds?: number;
+  /** Consecutive silent watches (see `inactivitySeconds`) before a re-list. Default 4. */
   silentWatchesBeforeRelist?: number;
   backoff?: BackoffOptions;
 }
@@ -60,6 +68,8 @@ export class KindWatcher<K extends WatchedKind> {
   active = 0;
   /** Lists done so far (1 + re-lists after 410 or errors). */
   lists = 0;
+  /** Bookmarks received so far. */
+  bookmarks = 0;
   /** True once the first list completed. */
   isSynced = false;
   /** True once a watch was accepted (so list AND watch are permitted). */
@@ -81,6 +91,9 @@ export class KindWatcher<K extends WatchedKind> {
   ) {
     this.backoff = new Backoff(options.backoff);
     this.watch = new Watch(kc);
+    // client-node 2.0.1 keeps its inactivity limit in a private field (pinned version; the quiet-watch
+    // integration test fails if it ever stops working).
+    (this.watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs = (options.inactivitySeconds ?? INACTIVITY_SECONDS) * 1000;
   }
 
   /** Starts the loop (once). */
@@ -116,10 +129,10 @@ export class KindWatcher<K extends WatchedKind> {
       if (this.stopped) return;
       switch (end.kind) {
         case 'timeout':
-          // client-node 2.0.1 aborts a watch after 30 s without bytes; that is not a failure. But
-          // a watch that stays silent again and again (not even a bookmark) may be parked on a
-          // resourceVersion the apiserver will never reach (e.g. after an etcd restore): re-list
-          // every few minutes of total silence.
+          // No byte, not even a bookmark, for `inactivitySeconds`: the connection is presumed
+          // dead; re-watch from the last resourceVersion. A watch that stays silent again and
+          // again may be parked on a resourceVersion the apiserver will never reach (e.g. after
+          // an etcd restore): re-list after a few of those.
           silent = end.events === 0 ? silent + 1 : 0;
           if (silent >= (this.options.silentWatchesBeforeRelist ?? SILENT_WATCHES_BEFORE_RELIST)) {
             silent = 0;
@@ -242,6 +255,7 @@ export class KindWatcher<K extends WatchedKind> {
             this.handlers.change('delete', obj);
             break;
           case 'BOOKMARK':
+            this.bookmarks++;
             if (rv) this.resourceVersion = rv;
             break;
           case 'ERROR':
@@ -298,8 +312,11 @@ export class KindWatcher<K extends WatchedKind> {
 /** A watch that lived this long before an error counts as healthy (the back-off starts over). */
 const HEALTHY_WATCH_MS = 10_000;
 
-/** Consecutive 30 s-silent watches (~2 min) after which the loop re-lists. */
+/** Consecutive silent watches after which the loop re-lists. */
 const SILENT_WATCHES_BEFORE_RELIST = 4;
+
+/** More than the apiserver's ~60 s bookmark period, less than the source's 120 s lost-contact limit. */
+const INACTIVITY_SECONDS = 100;
 
 /** 240-300 s, so the watches of many trackers don't all reconnect in the same second. */
 function jitteredWatchTimeout(): number {
