@@ -28,6 +28,13 @@ export interface KindWatcherHandlers<K extends WatchedKind> {
   change(type: 'upsert' | 'delete', object: KindToObject[K]): void;
   /** The first list completed; the cache is complete from now on. */
   synced(): void;
+  /** A list (the first or a re-list) completed and its differences were emitted. */
+  listed?(): void;
+  /**
+   * Whether to cache an object (default: all). Objects nobody traces are passed to `change` but
+   * not kept, so memory follows what is traced rather than the namespace.
+   */
+  keep?(object: KindToObject[K]): boolean;
   /** The apiserver answered (a list, a watch opening, or a watch event). */
   contact(): void;
   /** The first watch was accepted. */
@@ -76,6 +83,7 @@ export class KindWatcher<K extends WatchedKind> {
   hasWatched = false;
 
   private resourceVersion: string | undefined;
+  private relistRequested = false;
   private stopped = false;
   private readonly lifetime = new AbortController();
   private currentWatch: AbortController | undefined;
@@ -110,6 +118,13 @@ export class KindWatcher<K extends WatchedKind> {
     this.currentWatch = undefined;
   }
 
+  /** Re-lists now (e.g. a subscriber joined whose objects were not kept); the watch resumes after it. */
+  relist(): void {
+    if (this.stopped) return;
+    this.relistRequested = true;
+    this.currentWatch?.abort();
+  }
+
   private async run(): Promise<void> {
     let silent = 0;
     while (!this.stopped) {
@@ -127,6 +142,11 @@ export class KindWatcher<K extends WatchedKind> {
       if (this.stopped) return;
       const end = await this.watchOnce();
       if (this.stopped) return;
+      if (this.relistRequested) {
+        this.relistRequested = false;
+        this.resourceVersion = undefined;
+        continue;
+      }
       switch (end.kind) {
         case 'timeout':
           // No byte, not even a bookmark, for `inactivitySeconds`: the connection is presumed
@@ -210,6 +230,7 @@ export class KindWatcher<K extends WatchedKind> {
       this.isSynced = true;
       this.handlers.synced();
     }
+    this.handlers.listed?.();
   }
 
   /** Replaces the cache with a fresh list, emitting deletes for vanished and upserts for changed objects. */
@@ -224,9 +245,20 @@ export class KindWatcher<K extends WatchedKind> {
     }
     for (const [key, item] of fresh) {
       const old = this.cache.get(key);
-      this.cache.set(key, item);
+      if (!this.remember(key, item)) continue;
       if (!old || old.metadata?.resourceVersion !== item.metadata?.resourceVersion) this.handlers.change('upsert', item);
     }
+  }
+
+  /** Caches `object` if it is kept (see {@link KindWatcherHandlers.keep}); returns whether it was. */
+  private remember(key: string, object: KindToObject[K]): boolean {
+    stripManagedFields(object);
+    if (this.handlers.keep && !this.handlers.keep(object)) {
+      this.cache.delete(key);
+      return false;
+    }
+    this.cache.set(key, object);
+    return true;
   }
 
   private watchOnce(): Promise<WatchEnd> {
@@ -246,7 +278,7 @@ export class KindWatcher<K extends WatchedKind> {
           case 'ADDED':
           case 'MODIFIED':
             if (rv) this.resourceVersion = rv;
-            this.cache.set(keyOf(obj), obj);
+            this.remember(keyOf(obj), obj);
             this.handlers.change('upsert', obj);
             break;
           case 'DELETED':
@@ -294,6 +326,7 @@ export class KindWatcher<K extends WatchedKind> {
               return;
             }
             this.currentWatch = controller;
+            if (this.relistRequested) controller.abort();
             counted = true;
             this.opened++;
             this.active++;
@@ -321,6 +354,11 @@ const INACTIVITY_SECONDS = 100;
 /** 240-300 s, so the watches of many trackers don't all reconnect in the same second. */
 function jitteredWatchTimeout(): number {
   return 240 + Math.floor(Math.random() * 60);
+}
+
+/** managedFields are read by nothing here and can be most of an object's size. */
+function stripManagedFields(obj: { metadata?: { managedFields?: unknown } }): void {
+  if (obj.metadata?.managedFields) delete obj.metadata.managedFields;
 }
 
 function keyOf(obj: { metadata?: { uid?: string; name?: string } }): string {
