@@ -10,7 +10,6 @@ import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
 import type { Sink } from '../report/sink.js';
 import { type CliOptions, parseCli, UsageError } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { followDeployments } from './follow.js';
 import { helpText } from './help.js';
 import { openSink } from './sink.js';
 
@@ -163,6 +162,8 @@ async function followAfterVerdict(
   io: CliIo,
   setWake: (wake: () => void) => void,
 ): Promise<void> {
+  // Loaded only for --watch: it brings client-node, which the rest of the start-up loads lazily.
+  const { followDeployments } = await import('./follow.js');
   const follower = followDeployments(kc, namespace, options.names, (e) => sink.write(e), {
     policy: resolvePolicy(options.policy),
     // The TTY tree says so itself; elsewhere stdout is the log or JSON, so this goes to stderr.
