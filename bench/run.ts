@@ -1,139 +1,134 @@
 /**
- * `npm run bench`: speed and memory of rollout-trace against a peer measured in the same run,
- * `kubectl rollout status` (the tool CI scripts use today), on the embedded control plane.
+ * `npm run bench`: rollout-trace beside `kubectl rollout status` on the embedded control plane,
+ * both as whole processes in the same run (compiled rollout-trace: `npm run bench` builds first).
  *
- * Figures printed:
- * - control-plane warm start (s);
- * - healthy rollout: time from apply to verdict, ours vs kubectl (ratio ~1 expected: same predicate);
- * - broken image: time to a failure verdict, ours vs kubectl (kubectl waits for progressDeadlineSeconds);
- * - 20 Deployments at once: our extra heap/RSS in one process and our watch count, vs 20 kubectl
- *   processes' summed RSS.
+ * Per scenario and tool: time from completion (seen by an independent raw watch) to verdict and
+ * to exit, peak RSS and CPU seconds (GNU time), our event-loop lag p99/max (bench/lag-probe.mjs),
+ * LIST and WATCH requests (apiserver_request_total; ours from our own counters). Prints a table;
+ * `--json FILE` writes `{ scenarios: { healthy, failures, big2000, many200, oneInBusyNamespace,
+ * quiet5min } }`. See docs/performance.md for what each scenario does and how long it takes.
+ *
+ * Options: --scenarios a,b (default all) --big N (2000) --many N (200) --busy-pods N (2000)
+ * --busy-events N (45000) --quiet-seconds N (300) --quick (sizes 200/20/200/2000, quiet 60 s)
  */
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { AppsV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node';
+import { writeFileSync } from 'node:fs';
+import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { startLocalCluster } from '../local-cluster/index.js';
-import { trackRollout, trackRollouts } from '../src/track/index.js';
+import { type BenchContext, big, failures, healthy, many, oneInBusy, quiet, type ScenarioResult } from './scenarios.js';
 
-const PROGRESS_DEADLINE = 30;
-
-function deployment(name: string, image: string, replicas = 2): V1Deployment {
-  return {
-    metadata: { name },
-    spec: {
-      replicas,
-      progressDeadlineSeconds: PROGRESS_DEADLINE,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image }] } },
-    },
-  };
+const args = process.argv.slice(2);
+const opt = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const quick = args.includes('--quick');
+const num = (name: string, full: number, small: number) => Number(opt(name) ?? (quick ? small : full));
+const sizes = {
+  big: num('big', 2000, 200),
+  many: num('many', 200, 20),
+  busyPods: num('busy-pods', 2000, 200),
+  busyEvents: num('busy-events', 45_000, 2000),
+  quietSeconds: num('quiet-seconds', 300, 60),
+};
+const ALL = ['healthy', 'failures', 'big2000', 'many200', 'oneInBusyNamespace', 'quiet5min'] as const;
+type Key = (typeof ALL)[number];
+const chosen = (opt('scenarios')?.split(',') ?? [...ALL]) as Key[];
+for (const k of chosen) {
+  if (!ALL.includes(k)) {
+    console.error(`bench: unknown scenario "${k}"; valid: ${ALL.join(', ')}`);
+    process.exit(2);
+  }
 }
 
-/** Runs kubectl rollout status; resolves with seconds elapsed, exit code and peak RSS (kB). */
-function kubectlRolloutStatus(kubeconfig: string, ns: string, name: string): Promise<{ seconds: number; code: number; rssKb: number }> {
-  const t0 = performance.now();
-  const child = spawn('kubectl', ['--kubeconfig', kubeconfig, '-n', ns, 'rollout', 'status', `deployment/${name}`, '--timeout=120s'], {
-    stdio: 'ignore',
-  });
-  let rssKb = 0;
-  const sampler = setInterval(() => {
-    try {
-      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (m) rssKb = Math.max(rssKb, Number(m[1]));
-    } catch {
-      /* exited */
+const RUN: Record<Key, (ctx: BenchContext) => Promise<ScenarioResult>> = {
+  healthy,
+  failures,
+  big2000: (ctx) => big(ctx, sizes.big),
+  many200: (ctx) => many(ctx, sizes.many),
+  oneInBusyNamespace: (ctx) => oneInBusy(ctx, sizes.busyPods, sizes.busyEvents),
+  quiet5min: (ctx) => quiet(ctx, sizes.quietSeconds),
+};
+
+const COLUMNS = [
+  'verdictAfterCompleteMs',
+  'exitAfterCompleteMs',
+  'wallS',
+  'peakRssMB',
+  'cpuS',
+  'lagP99Ms',
+  'lagMaxMs',
+  'lists',
+  'watchOpens',
+] as const;
+
+function table(results: Partial<Record<Key, ScenarioResult>>): string {
+  const rows: string[][] = [['scenario', 'tool', ...COLUMNS, 'processes']];
+  const fmt = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? String(Number(v.toFixed(v < 10 ? 2 : 0))) : '-');
+  for (const [key, r] of Object.entries(results)) {
+    for (const tool of ['rolloutTrace', 'kubectl'] as const) {
+      const f = r[tool] as unknown as Record<string, unknown>;
+      rows.push([key, tool, ...COLUMNS.map((c) => fmt(f[c])), fmt(f.processes)]);
     }
-  }, 100);
-  return new Promise((resolve) =>
-    child.on('exit', (code) => {
-      clearInterval(sampler);
-      resolve({ seconds: (performance.now() - t0) / 1000, code: code ?? -1, rssKb });
-    }),
+    for (const [cls, s] of Object.entries(r.secondsAfterSignal ?? {})) {
+      rows.push([key, `  ${cls}`, `s after signal: ours ${fmt(s.rolloutTrace)}, kubectl ${fmt(s.kubectl)}`]);
+    }
+  }
+  const widths = rows[0]!.map((_, i) =>
+    Math.max(...rows.map((r) => (r.length > 3 && i > 1 ? (r[i] ?? '').length : i < 2 ? (r[i] ?? '').length : 0))),
   );
+  return rows.map((r) => r.map((c, i) => (i < r.length - 1 ? c.padEnd(widths[i] ?? 0) : c)).join('  ')).join('\n');
 }
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const cluster = await startLocalCluster({ nodes: 3, log: () => undefined });
-  const warm = (performance.now() - t0) / 1000;
+  const nodes = Math.max(
+    3,
+    Math.ceil(
+      Math.max(
+        chosen.includes('big2000') ? sizes.big : 0,
+        chosen.includes('many200') ? sizes.many * 20 : 0,
+        chosen.includes('oneInBusyNamespace') ? sizes.busyPods : 0,
+      ) / 100,
+    ) + 1,
+  );
+  const cluster = await startLocalCluster({ nodes, log: () => undefined });
+  console.log(`control plane ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (${nodes} simulated nodes)`);
   const kc = cluster.kubeConfig;
-  const apps = kc.makeApiClient(AppsV1Api);
   const core = kc.makeApiClient(CoreV1Api);
-  const rows: string[][] = [['measure', 'rollout-trace', 'kubectl rollout status', 'ratio (kubectl/ours)']];
+  const ctx: BenchContext = {
+    kc,
+    kubeconfigPath: cluster.kubeconfigPath,
+    apps: kc.makeApiClient(AppsV1Api),
+    core,
+    namespace: async (name) => {
+      await core.createNamespace({ body: { metadata: { name } } });
+      for (let i = 0; i < 100; i++) {
+        const sa = await core.readNamespacedServiceAccount({ name: 'default', namespace: name }).catch(() => undefined);
+        if ((sa?.secrets ?? []).length) return name;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error(`no ServiceAccount token in namespace ${name}`);
+    },
+  };
+  const results: Partial<Record<Key, ScenarioResult>> = {};
   try {
-    const ns = 'bench';
-    await core.createNamespace({ body: { metadata: { name: ns } } });
-    await waitForToken(core, ns);
-
-    // Healthy rollout: both start right after the apply.
-    for (const [label, image] of [
-      ['healthy rollout (s)', 'nginx:1.15-alpine'],
-      ['broken image (s)', 'nginx:nonexistent-tag'],
-    ] as const) {
-      const name = label.startsWith('healthy') ? 'healthy' : 'broken';
-      await apps.createNamespacedDeployment({ namespace: ns, body: deployment(name, image) });
-      const ours = (async () => {
-        const s = performance.now();
-        const v = await trackRollout({ name, namespace: ns, kubeconfig: kc, logs: false }).verdict;
-        return { seconds: (performance.now() - s) / 1000, outcome: v.outcome };
-      })();
-      const peer = kubectlRolloutStatus(cluster.kubeconfigPath, ns, name);
-      const [o, p] = await Promise.all([ours, peer]);
-      rows.push([
-        label,
-        `${o.seconds.toFixed(1)} (${o.outcome})`,
-        `${p.seconds.toFixed(1)} (exit ${p.code})`,
-        (p.seconds / o.seconds).toFixed(2),
-      ]);
+    for (const key of chosen) {
+      const s = performance.now();
+      const r = await RUN[key](ctx);
+      const { raw: _r, ours: _o, peers: _p, startedAt: _s, ...figures } = r as ScenarioResult & Record<string, unknown>;
+      results[key] = figures as ScenarioResult;
+      console.log(`${key}: ${((performance.now() - s) / 1000).toFixed(0)} s${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
     }
-
-    // 20 Deployments tracked at once.
-    const names = Array.from({ length: 20 }, (_, i) => `multi-${i}`);
-    await Promise.all(names.map((n) => apps.createNamespacedDeployment({ namespace: ns, body: deployment(n, 'nginx:1.15-alpine', 1) })));
-    global.gc?.();
-    const before = process.memoryUsage();
-    const s = performance.now();
-    const peerRuns = Promise.all(names.map((n) => kubectlRolloutStatus(cluster.kubeconfigPath, ns, n)));
-    const tracking = trackRollouts(names.map((name) => ({ name, namespace: ns, kubeconfig: kc, logs: false })));
-    let peakHeap = 0;
-    const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 50);
-    const verdicts = await tracking.verdicts;
-    clearInterval(sampler);
-    const oursSeconds = (performance.now() - s) / 1000;
-    const peers = await peerRuns;
-    const peerRssMb = peers.reduce((a, p) => a + p.rssKb, 0) / 1024;
-    const oursHeapMb = Math.max(0, peakHeap - before.heapUsed) / 1024 / 1024;
-    const ok = verdicts.filter((v) => v.outcome === 'succeeded').length;
-    rows.push([
-      '20 Deployments: all verdicts (s)',
-      `${oursSeconds.toFixed(1)} (${ok}/20 ok)`,
-      `${Math.max(...peers.map((p) => p.seconds)).toFixed(1)}`,
-      '',
-    ]);
-    rows.push([
-      '20 Deployments: memory (MB)',
-      `${oursHeapMb.toFixed(1)} extra heap, 1 process`,
-      `${peerRssMb.toFixed(0)} RSS, 20 processes`,
-      (peerRssMb / Math.max(oursHeapMb, 0.1)).toFixed(0),
-    ]);
   } finally {
     await cluster.stop();
   }
-  console.log(`control-plane warm start: ${warm.toFixed(1)} s (binaries cached)`);
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
-}
-
-async function waitForToken(core: CoreV1Api, ns: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const sa = await core.readNamespacedServiceAccount({ name: 'default', namespace: ns }).catch(() => undefined);
-    if ((sa?.secrets ?? []).length) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no ServiceAccount token in namespace ${ns}`);
+  console.log(table(results));
+  console.log(`total ${((performance.now() - t0) / 1000).toFixed(0)} s; sizes ${JSON.stringify(sizes)}`);
+  const file = opt('json');
+  if (file) writeFileSync(file, `${JSON.stringify({ sizes, scenarios: results }, null, 2)}\n`);
 }
 
 main().catch((err) => {
-  console.error(`bench failed: ${(err as Error).message}`);
+  console.error(`bench failed: ${(err as Error).stack ?? err}`);
   process.exit(1);
 });

@@ -1,11 +1,29 @@
 #!/usr/bin/env node
-// In a development checkout (src/ present, tsx installed) run the TypeScript source, so a stale
-// dist/ never runs old code; in the published package (dist/ and bin/ only) run the compiled CLI.
-import { existsSync } from 'node:fs';
+// Runs the compiled CLI (dist/, from `npm run build`) whenever it is there and not older than the
+// TypeScript source: compiled code starts several times faster than tsx. In a development checkout
+// without a fresh build, runs the TypeScript source through tsx so stale code never runs.
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const source = new URL('../src/cli/main.ts', import.meta.url);
 const compiled = new URL('../dist/cli/main.js', import.meta.url);
+
+/** Newest modification time (ms) of the files under a directory. */
+function newest(dir) {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = `${dir}/${e.name}`;
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function compiledIsFresh() {
+  const main = fileURLToPath(compiled);
+  if (!existsSync(main)) return false;
+  const src = fileURLToPath(new URL('../src', import.meta.url));
+  return !existsSync(src) || newest(src) <= statSync(main).mtimeMs;
+}
 
 async function tsxRegister() {
   try {
@@ -15,7 +33,7 @@ async function tsxRegister() {
   }
 }
 
-const register = existsSync(fileURLToPath(source)) ? await tsxRegister() : undefined;
+const register = compiledIsFresh() ? undefined : await tsxRegister();
 if (register) {
   register();
   await import(source.href);

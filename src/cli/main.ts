@@ -8,7 +8,13 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 });
 
 const code = await runCli(process.argv.slice(2));
-// Set the code and let stdout drain (pipes are asynchronous) instead of exiting at once...
+// Exit as soon as what was written reached stdout and stderr (pipes are asynchronous), without
+// waiting for sockets and timers to wind down; never linger more than a moment.
 process.exitCode = code;
-// ...but never linger: if some handle is still open a moment later, leave anyway.
+let drained = 0;
+const leave = () => {
+  if (++drained === 2) process.exit(code);
+};
+process.stdout.write('', leave);
+process.stderr.write('', leave);
 setTimeout(() => process.exit(code), 1500).unref();

@@ -7,11 +7,11 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { resolvePolicy } from '../core/policy.js';
 import type { RolloutEvent, Verdict } from '../core/types.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
-import { createSink, type Sink, TtySink } from '../report/index.js';
+import type { Sink } from '../report/sink.js';
 import { type CliOptions, parseCli, UsageError } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { followDeployments } from './follow.js';
 import { helpText } from './help.js';
+import { openSink } from './sink.js';
 
 /** The process facilities the CLI uses (injectable for tests). */
 export interface CliIo {
@@ -82,7 +82,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     resolveTrackOptions({ ...common, name, namespace: options.namespace, kubeconfig: options.kubeconfig, context: options.context }),
   );
   const { kc, namespace } = resolved[0]!;
-  const sink = createSink({ output: options.output, stream: io.stdout, env: io.env, pulumiMessages: options.pulumiMessages });
+  const { sink, tty } = await openSink({ output: options.output, stream: io.stdout, env: io.env, pulumiMessages: options.pulumiMessages });
   const tracking = trackRollouts(options.names.map((name) => ({ ...common, name, namespace, kubeconfig: kc })));
   const seenVerdicts = new Set<string>();
   const write = (e: RolloutEvent) => {
@@ -118,7 +118,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
         write({ type: 'verdict', at: v.finishedAt, deployment: v.deployment, verdict: v });
     }
     if (options.watch && interrupts === 0) {
-      await followAfterVerdict(kc, namespace, options, sink, io, (wake) => (wakeWatch = wake));
+      await followAfterVerdict(kc, namespace, options, { sink, tty }, io, (wake) => (wakeWatch = wake));
     }
     await sink.close();
     return exitCodeOf(verdicts, interrupts > 0);
@@ -158,15 +158,17 @@ async function followAfterVerdict(
   kc: KubeConfig,
   namespace: string,
   options: CliOptions,
-  sink: Sink,
+  { sink, tty }: { sink: Sink; tty: boolean },
   io: CliIo,
   setWake: (wake: () => void) => void,
 ): Promise<void> {
+  // Loaded only for --watch: it brings client-node, which the rest of the start-up loads lazily.
+  const { followDeployments } = await import('./follow.js');
   const follower = followDeployments(kc, namespace, options.names, (e) => sink.write(e), {
     policy: resolvePolicy(options.policy),
     // The TTY tree says so itself; elsewhere stdout is the log or JSON, so this goes to stderr.
     onLive: () => {
-      if (!(sink instanceof TtySink))
+      if (!tty)
         io.stderr.write(
           `rollout-trace: watching for changes ${options.watchSeconds !== undefined ? `for ${options.watchSeconds}s` : 'until Ctrl-C'}\n`,
         );

@@ -4,10 +4,16 @@
  * asks for bookmarks (see docs in platform.md §1.5-1.6).
  *
  * Loop: list (paged; record resourceVersion) → watch from that resourceVersion with bookmarks and
- * a server-side timeout → on a clean close or client-node's 30 s inactivity abort, re-watch from
- * the last resourceVersion; on 410 Gone, re-list and emit the differences; on network errors,
- * 429 and 5xx, retry with jittered exponential back-off; on 401/403, give up with a
+ * a server-side timeout (240-300 s) → on the server's clean close, re-watch from the last
+ * resourceVersion (bookmarks included), so a quiet namespace costs one watch request per kind
+ * every ~4-5 minutes and no list; on 410 Gone, re-list and emit the differences; on network
+ * errors, 429 and 5xx, retry with jittered exponential back-off; on 401/403, give up with a
  * RolloutTraceError('forbidden').
+ *
+ * client-node aborts a watch after 30 s without bytes; the apiserver sends a bookmark about once a
+ * minute (and 2 s before the timeout), so that abort would end every quiet watch early. The
+ * watcher raises it to `inactivitySeconds` (default 100): only a watch that got not even a
+ * bookmark for that long is presumed dead.
  */
 import { type KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/types.js';
@@ -22,6 +28,13 @@ export interface KindWatcherHandlers<K extends WatchedKind> {
   change(type: 'upsert' | 'delete', object: KindToObject[K]): void;
   /** The first list completed; the cache is complete from now on. */
   synced(): void;
+  /** A list (the first or a re-list) completed and its differences were emitted. */
+  listed?(): void;
+  /**
+   * Whether to cache an object (default: all). Objects nobody traces are passed to `change` but
+   * not kept, so memory follows what is traced rather than the namespace.
+   */
+  keep?(object: KindToObject[K]): boolean;
   /** The apiserver answered (a list, a watch opening, or a watch event). */
   contact(): void;
   /** The first watch was accepted. */
@@ -38,7 +51,9 @@ export interface KindWatcherOptions {
   watchTimeoutSeconds?: number;
   /** Page size of lists. */
   pageSize?: number;
-  /** Consecutive silent (30 s, no event or bookmark) watches before a re-list. Default 4. */
+  /** A watch without any byte (event or bookmark) for this long is presumed dead and re-opened. Default 100. */
+  inactivitySeconds?: number;
+  /** Consecutive silent watches (see `inactivitySeconds`) before a re-list. Default 4. */
   silentWatchesBeforeRelist?: number;
   backoff?: BackoffOptions;
 }
@@ -60,12 +75,15 @@ export class KindWatcher<K extends WatchedKind> {
   active = 0;
   /** Lists done so far (1 + re-lists after 410 or errors). */
   lists = 0;
+  /** Bookmarks received so far. */
+  bookmarks = 0;
   /** True once the first list completed. */
   isSynced = false;
   /** True once a watch was accepted (so list AND watch are permitted). */
   hasWatched = false;
 
   private resourceVersion: string | undefined;
+  private relistRequested = false;
   private stopped = false;
   private readonly lifetime = new AbortController();
   private currentWatch: AbortController | undefined;
@@ -81,6 +99,9 @@ export class KindWatcher<K extends WatchedKind> {
   ) {
     this.backoff = new Backoff(options.backoff);
     this.watch = new Watch(kc);
+    // client-node 2.0.1 keeps its inactivity limit in a private field (pinned version; the quiet-watch
+    // integration test fails if it ever stops working).
+    (this.watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs = (options.inactivitySeconds ?? INACTIVITY_SECONDS) * 1000;
   }
 
   /** Starts the loop (once). */
@@ -95,6 +116,13 @@ export class KindWatcher<K extends WatchedKind> {
     this.lifetime.abort();
     this.currentWatch?.abort();
     this.currentWatch = undefined;
+  }
+
+  /** Re-lists now (e.g. a subscriber joined whose objects were not kept); the watch resumes after it. */
+  relist(): void {
+    if (this.stopped) return;
+    this.relistRequested = true;
+    this.currentWatch?.abort();
   }
 
   private async run(): Promise<void> {
@@ -114,12 +142,17 @@ export class KindWatcher<K extends WatchedKind> {
       if (this.stopped) return;
       const end = await this.watchOnce();
       if (this.stopped) return;
+      if (this.relistRequested) {
+        this.relistRequested = false;
+        this.resourceVersion = undefined;
+        continue;
+      }
       switch (end.kind) {
         case 'timeout':
-          // client-node 2.0.1 aborts a watch after 30 s without bytes; that is not a failure. But
-          // a watch that stays silent again and again (not even a bookmark) may be parked on a
-          // resourceVersion the apiserver will never reach (e.g. after an etcd restore): re-list
-          // every few minutes of total silence.
+          // No byte, not even a bookmark, for `inactivitySeconds`: the connection is presumed
+          // dead; re-watch from the last resourceVersion. A watch that stays silent again and
+          // again may be parked on a resourceVersion the apiserver will never reach (e.g. after
+          // an etcd restore): re-list after a few of those.
           silent = end.events === 0 ? silent + 1 : 0;
           if (silent >= (this.options.silentWatchesBeforeRelist ?? SILENT_WATCHES_BEFORE_RELIST)) {
             silent = 0;
@@ -197,6 +230,7 @@ export class KindWatcher<K extends WatchedKind> {
       this.isSynced = true;
       this.handlers.synced();
     }
+    this.handlers.listed?.();
   }
 
   /** Replaces the cache with a fresh list, emitting deletes for vanished and upserts for changed objects. */
@@ -211,9 +245,20 @@ export class KindWatcher<K extends WatchedKind> {
     }
     for (const [key, item] of fresh) {
       const old = this.cache.get(key);
-      this.cache.set(key, item);
+      if (!this.remember(key, item)) continue;
       if (!old || old.metadata?.resourceVersion !== item.metadata?.resourceVersion) this.handlers.change('upsert', item);
     }
+  }
+
+  /** Caches `object` if it is kept (see {@link KindWatcherHandlers.keep}); returns whether it was. */
+  private remember(key: string, object: KindToObject[K]): boolean {
+    stripManagedFields(object);
+    if (this.handlers.keep && !this.handlers.keep(object)) {
+      this.cache.delete(key);
+      return false;
+    }
+    this.cache.set(key, object);
+    return true;
   }
 
   private watchOnce(): Promise<WatchEnd> {
@@ -233,7 +278,7 @@ export class KindWatcher<K extends WatchedKind> {
           case 'ADDED':
           case 'MODIFIED':
             if (rv) this.resourceVersion = rv;
-            this.cache.set(keyOf(obj), obj);
+            this.remember(keyOf(obj), obj);
             this.handlers.change('upsert', obj);
             break;
           case 'DELETED':
@@ -242,6 +287,7 @@ export class KindWatcher<K extends WatchedKind> {
             this.handlers.change('delete', obj);
             break;
           case 'BOOKMARK':
+            this.bookmarks++;
             if (rv) this.resourceVersion = rv;
             break;
           case 'ERROR':
@@ -280,6 +326,7 @@ export class KindWatcher<K extends WatchedKind> {
               return;
             }
             this.currentWatch = controller;
+            if (this.relistRequested) controller.abort();
             counted = true;
             this.opened++;
             this.active++;
@@ -298,12 +345,20 @@ export class KindWatcher<K extends WatchedKind> {
 /** A watch that lived this long before an error counts as healthy (the back-off starts over). */
 const HEALTHY_WATCH_MS = 10_000;
 
-/** Consecutive 30 s-silent watches (~2 min) after which the loop re-lists. */
+/** Consecutive silent watches after which the loop re-lists. */
 const SILENT_WATCHES_BEFORE_RELIST = 4;
+
+/** More than the apiserver's ~60 s bookmark period, less than the source's 120 s lost-contact limit. */
+const INACTIVITY_SECONDS = 100;
 
 /** 240-300 s, so the watches of many trackers don't all reconnect in the same second. */
 function jitteredWatchTimeout(): number {
   return 240 + Math.floor(Math.random() * 60);
+}
+
+/** managedFields are read by nothing here and can be most of an object's size. */
+function stripManagedFields(obj: { metadata?: { managedFields?: unknown } }): void {
+  if (obj.metadata?.managedFields) delete obj.metadata.managedFields;
 }
 
 function keyOf(obj: { metadata?: { uid?: string; name?: string } }): string {

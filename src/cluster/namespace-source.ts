@@ -7,6 +7,11 @@
  * and go (re-opening watches); a label-selected Pod watch turns a relabeled pod into a DELETED
  * event, hiding the "pod orphaned" case the tracker must report; and Events cannot be
  * label-selected at all. Pulumi's awaiter watches the same way (shared namespace informers).
+ *
+ * What is traced still bounds the cost: the watchers cache only objects some subscriber may need
+ * (`keep`), and an object is routed to the subscribers its name can belong to (an index by
+ * Deployment name), so memory and per-event CPU follow the traced Deployments, not the namespace.
+ * A subscriber that joins a running source gets a re-list of the kinds whose objects were not kept.
  */
 import { createHash } from 'node:crypto';
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
@@ -53,11 +58,15 @@ export interface WatchStats {
   active: Record<WatchedKind, number>;
   /** Lists done (first lists + re-lists). */
   lists: Record<WatchedKind, number>;
+  /** Objects cached right now (only what some tracked Deployment may need; all Deployments). */
+  cached: Record<WatchedKind, number>;
 }
 
 interface Entry {
   s: SourceSubscriber;
   synced: boolean;
+  /** Per kind, the list count to wait for before `synced` (a re-list for a late subscriber). */
+  lists?: Partial<Record<WatchedKind, number>>;
   /** Observations held until `synced`, delivered as one snapshot in {@link SNAPSHOT_ORDER}. */
   pending: Observation[];
 }
@@ -74,6 +83,8 @@ type AnyWatcher = { [K in WatchedKind]: KindWatcher<K> }[WatchedKind];
 /** A shared list+watch of one namespace. Obtain it with {@link acquireNamespaceSource}. */
 export class NamespaceSource {
   private readonly subscribers = new Set<Entry>();
+  /** Subscribers by Deployment name. */
+  private readonly byName = new Map<string, Set<Entry>>();
   private readonly watchers = new Map<WatchedKind, AnyWatcher>();
   private started = false;
   private closed = false;
@@ -102,18 +113,28 @@ export class NamespaceSource {
     if (this.closed) throw new Error('NamespaceSource is closed');
     const sub: Entry = { s: subscriber, synced: false, pending: [] };
     this.subscribers.add(sub);
+    const named = this.byName.get(subscriber.deploymentName) ?? new Set();
+    named.add(sub);
+    this.byName.set(subscriber.deploymentName, named);
     if (!this.started) {
       this.started = true;
       void this.begin();
     } else if (this.ready) {
       for (const watcher of this.watchers.values()) {
         if (watcher.isSynced) for (const obj of watcher.cache.values()) this.deliverTo(sub, 'upsert', watcher.api.kind, obj);
+        // Its objects were not kept: list again (they are delivered as upserts) before `synced`.
+        if (watcher.api.kind !== 'Deployment' && watcher.api.kind !== 'PersistentVolumeClaim') {
+          sub.lists = { ...sub.lists, [watcher.api.kind]: watcher.lists + 1 };
+          watcher.relist();
+        }
       }
       this.ensurePvcWatch();
       this.maybeSync(sub);
     }
     return () => {
       this.subscribers.delete(sub);
+      named.delete(sub);
+      if (named.size === 0 && this.byName.get(subscriber.deploymentName) === named) this.byName.delete(subscriber.deploymentName);
       if (this.subscribers.size === 0) this.close();
     };
   }
@@ -131,12 +152,12 @@ export class NamespaceSource {
 
   /** Watch counters per kind. */
   stats(): WatchStats {
-    const zero = () => Object.fromEntries(ALL_KINDS.map((k) => [k, 0])) as Record<WatchedKind, number>;
-    const s: WatchStats = { opened: zero(), active: zero(), lists: zero() };
+    const s: WatchStats = { opened: zeroPerKind(), active: zeroPerKind(), lists: zeroPerKind(), cached: zeroPerKind() };
     for (const [kind, w] of this.watchers) {
       s.opened[kind] = w.opened;
       s.active[kind] = w.active;
       s.lists[kind] = w.lists;
+      s.cached[kind] = w.cache.size;
     }
     return s;
   }
@@ -187,12 +208,19 @@ export class NamespaceSource {
       api as never,
       {
         change: (type, object) => {
-          for (const sub of [...this.subscribers]) this.deliverTo(sub, type, kind, object as KindToObject[WatchedKind]);
+          for (const sub of this.interested(type, kind, object as KindToObject[WatchedKind])) {
+            this.deliverTo(sub, type, kind, object as KindToObject[WatchedKind]);
+          }
           if (kind === 'Deployment') this.ensurePvcWatch();
         },
         synced: () => {
           if (kind === 'Deployment') this.ensurePvcWatch();
         },
+        listed: () => {
+          for (const sub of [...this.subscribers]) this.maybeSync(sub);
+        },
+        keep: (object) =>
+          kind === 'Deployment' || kind === 'PersistentVolumeClaim' || this.interested('upsert', kind, object as never).length > 0,
         watching: () => {
           for (const sub of [...this.subscribers]) this.maybeSync(sub);
         },
@@ -206,6 +234,13 @@ export class NamespaceSource {
     ) as AnyWatcher;
     this.watchers.set(kind, watcher);
     watcher.start();
+  }
+
+  /** The subscribers `object` may concern, found by the Deployment names its name can carry. */
+  private interested(type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): Entry[] {
+    const names = deploymentNamesOf(kind, object);
+    const candidates = names === 'any' ? [...this.subscribers] : names.flatMap((n) => [...(this.byName.get(n) ?? [])]);
+    return candidates.filter((sub) => mayConcern(sub.s.deploymentName, type, kind, object));
   }
 
   private deliverTo(sub: Entry, type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): void {
@@ -228,7 +263,7 @@ export class NamespaceSource {
 
   private maybeSync(sub: Entry): void {
     if (sub.synced || this.closed) return;
-    const ready = (w: AnyWatcher | undefined) => !!w && w.isSynced && w.hasWatched;
+    const ready = (w: AnyWatcher | undefined) => !!w && w.isSynced && w.hasWatched && w.lists >= (sub.lists?.[w.api.kind] ?? 0);
     if (!BASE_KINDS.every((k) => ready(this.watchers.get(k)))) return;
     const pvc = this.watchers.get('PersistentVolumeClaim');
     if (pvc && !ready(pvc)) return;
@@ -269,14 +304,47 @@ export class NamespaceSource {
   }
 }
 
+/**
+ * The Deployment names an object's name can belong to (`web`, `web-<hash>`, `web-<hash>-<id>`), or
+ * `any` when it can concern every Deployment (PVCs, pods and ReplicaSets without a controller).
+ */
+function deploymentNamesOf(kind: WatchedKind, object: KindToObject[WatchedKind]): string[] | 'any' {
+  const owners = object.metadata?.ownerReferences ?? [];
+  switch (kind) {
+    case 'Deployment':
+      return [object.metadata?.name ?? ''];
+    case 'PersistentVolumeClaim':
+      return 'any';
+    case 'Event': {
+      const involved = (object as KindToObject['Event']).involvedObject;
+      return involved?.kind === 'PersistentVolumeClaim' ? 'any' : prefixesOf(involved?.name ?? '');
+    }
+    case 'ReplicaSet': {
+      const owner = owners.find((r) => r.kind === 'Deployment')?.name;
+      return owner === undefined ? 'any' : [owner, ...prefixesOf(object.metadata?.name ?? '')];
+    }
+    case 'Pod': {
+      const rs = owners.find((r) => r.kind === 'ReplicaSet')?.name;
+      return rs === undefined ? 'any' : prefixesOf(rs);
+    }
+  }
+}
+
+/** `a-b-c` → `a-b-c`, `a-b`, `a`. */
+function prefixesOf(name: string): string[] {
+  const out = [name];
+  for (let i = name.lastIndexOf('-'); i > 0; i = name.lastIndexOf('-', i - 1)) out.push(name.slice(0, i));
+  return out;
+}
+
 function rank(obs: Observation): number {
   return 'kind' in obs ? SNAPSHOT_ORDER[obs.kind] : 5;
 }
 
 const registry = new Map<string, NamespaceSource>();
 const totals: Pick<WatchStats, 'opened' | 'lists'> = {
-  opened: Object.fromEntries(ALL_KINDS.map((k) => [k, 0])) as Record<WatchedKind, number>,
-  lists: Object.fromEntries(ALL_KINDS.map((k) => [k, 0])) as Record<WatchedKind, number>,
+  opened: zeroPerKind(),
+  lists: zeroPerKind(),
 };
 
 /**
@@ -301,7 +369,8 @@ export function watchStats(): WatchStats {
   const s: WatchStats = {
     opened: { ...totals.opened },
     lists: { ...totals.lists },
-    active: Object.fromEntries(ALL_KINDS.map((k) => [k, 0])) as Record<WatchedKind, number>,
+    active: zeroPerKind(),
+    cached: zeroPerKind(),
   };
   for (const source of registry.values()) {
     const st = source.stats();
@@ -309,6 +378,7 @@ export function watchStats(): WatchStats {
       s.opened[k] += st.opened[k];
       s.lists[k] += st.lists[k];
       s.active[k] += st.active[k];
+      s.cached[k] += st.cached[k];
     }
   }
   return s;
@@ -317,6 +387,10 @@ export function watchStats(): WatchStats {
 /** Sources open right now (for tests: 0 after every tracker finished). */
 export function openSourceCount(): number {
   return registry.size;
+}
+
+function zeroPerKind(): Record<WatchedKind, number> {
+  return Object.fromEntries(ALL_KINDS.map((k) => [k, 0])) as Record<WatchedKind, number>;
 }
 
 function sourceKey(kc: KubeConfig, namespace: string): string {

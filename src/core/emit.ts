@@ -1,11 +1,11 @@
 /** Emitting change-only events derived from the cached objects. */
-import type { V1ReplicaSet } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { digestEvent } from './diagnose/events.js';
-import type { DistributiveOmit } from './intake.js';
+import type { DistributiveOmit, Touched } from './intake.js';
 import { eventTime, REVISION_HISTORY_ANNOTATION, revisionOf, stableJson } from './k8s.js';
 import { podView } from './pod-state.js';
 import { pulumiProgressMessage, replicaSetReadiness } from './pulumi-await.js';
-import { newReplicaSet, oldReplicaSets, ownedReplicaSets, podsOf, referencedPvcNames } from './relations.js';
+import { newReplicaSet, oldReplicaSets, ownedReplicaSets, podOf, podsOf, referencedPvcNames } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { RolloutEvent, RolloutPhase } from './types.js';
 
@@ -96,9 +96,48 @@ export function emitDeploymentChanges(state: RolloutState, memo: EmittedMemo, em
   }
 }
 
-/** replicaset rows and pod state transitions. */
-export function emitRows(state: RolloutState, memo: EmittedMemo, owned: Record<string, string>, emit: Emit): void {
+type Row = { name: string; revision: string };
+
+/** One pod's row, on change; a pod seen owned for the first time is added to `owned` and `opened`. */
+function emitPod(memo: EmittedMemo, pod: V1Pod, row: Row, owned: Map<string, string>, opened: string[], emit: Emit): void {
+  const name = pod.metadata?.name ?? '';
+  if (owned.get(name) !== row.name) {
+    if (!owned.has(name)) opened.push(name);
+    owned.set(name, row.name);
+  }
+  const v = podView(pod);
+  const key = `${v.state}|${v.detail ?? ''}|${v.node ?? ''}`;
+  const prev = memo.pods[name];
+  if (prev === key) return;
+  memo.pods[name] = key;
+  const previous = prev?.split('|')[0] as (typeof v)['state'] | undefined;
+  emit({
+    type: 'pod',
+    name,
+    replicaSet: row.name,
+    revision: row.revision,
+    state: v.state,
+    ...(previous && previous !== v.state ? { previous } : {}),
+    ...(v.node ? { node: v.node } : {}),
+    ...(v.detail ? { detail: v.detail } : {}),
+  });
+}
+
+/**
+ * replicaset rows and pod state transitions. The pods of a ReplicaSet are walked once, when it
+ * is first seen owned; after that only the pod the observation touched is looked at.
+ *
+ * @returns involved-object names newly ours (ReplicaSets and pods), whose Events are now news.
+ */
+export function emitRows(
+  state: RolloutState,
+  memo: EmittedMemo,
+  owned: Map<string, string>,
+  touched: Touched | undefined,
+  emit: Emit,
+): string[] {
   const fresh = newReplicaSet(state);
+  const opened: string[] = [];
   for (const rs of ownedReplicaSets(state).reverse()) {
     const uid = rs.metadata?.uid ?? '';
     const role = uid === fresh?.metadata?.uid ? 'new' : 'old';
@@ -116,27 +155,16 @@ export function emitRows(state: RolloutState, memo: EmittedMemo, owned: Record<s
       memo.replicaSets[uid] = key;
     }
     memo.rsRevisions[uid] = row.revision;
-    for (const pod of podsOf(state, rs)) {
-      const name = pod.metadata?.name ?? '';
-      owned[name] = row.name;
-      const v = podView(pod);
-      const key = `${v.state}|${v.detail ?? ''}|${v.node ?? ''}`;
-      const prev = memo.pods[name];
-      if (prev === key) continue;
-      memo.pods[name] = key;
-      const previous = prev?.split('|')[0] as (typeof v)['state'] | undefined;
-      emit({
-        type: 'pod',
-        name,
-        replicaSet: row.name,
-        revision: row.revision,
-        state: v.state,
-        ...(previous && previous !== v.state ? { previous } : {}),
-        ...(v.node ? { node: v.node } : {}),
-        ...(v.detail ? { detail: v.detail } : {}),
-      });
+    if (!memo.walked[uid]) {
+      memo.walked[uid] = true;
+      opened.push(row.name);
+      for (const pod of podsOf(state, rs)) emitPod(memo, pod, row, owned, opened, emit);
+    } else if (touched?.kind === 'Pod') {
+      const pod = podOf(state, rs, touched.name);
+      if (pod) emitPod(memo, pod, row, owned, opened, emit);
     }
   }
+  return opened;
 }
 
 function phase(memo: EmittedMemo, emit: Emit, p: RolloutPhase, message: string): void {
@@ -183,15 +211,45 @@ export function emitProgress(state: RolloutState, memo: EmittedMemo, emit: Emit)
   emit({ type: 'progress', desired: spec, ready, updated, available, message });
 }
 
-/** Warning events (and a few Normal ones) about our objects, once per distinct message. */
-export function emitK8sEvents(state: RolloutState, memo: EmittedMemo, owned: Record<string, string>, emit: Emit): void {
-  const names = new Set<string>([state.target.name, ...Object.keys(owned), ...referencedPvcNames(state.deployment)]);
-  for (const rs of ownedReplicaSets(state)) names.add(rs.metadata?.name ?? '');
-  const fresh = Object.entries(state.events)
-    .filter(([, e]) => names.has(e.involvedObject?.name ?? ''))
+/** Whether an Event about `name` is about our objects (the target, its ReplicaSets and pods, its PVCs). */
+function isOurs(state: RolloutState, owned: Map<string, string>, name: string): boolean {
+  return (
+    name === state.target.name ||
+    owned.has(name) ||
+    ownedReplicaSets(state).some((rs) => rs.metadata?.name === name) ||
+    referencedPvcNames(state.deployment).includes(name)
+  );
+}
+
+/**
+ * Warning events (and a few Normal ones) about our objects, once per distinct message: the Event
+ * this observation touched, and the backlog of objects that just became ours (`opened`).
+ */
+export function emitK8sEvents(
+  state: RolloutState,
+  memo: EmittedMemo,
+  owned: Map<string, string>,
+  opened: string[],
+  touched: Touched | undefined,
+  emit: Emit,
+): void {
+  const candidates: Array<[string, CoreV1Event]> = [];
+  for (const name of [state.target.name, ...referencedPvcNames(state.deployment), ...opened]) {
+    if (memo.eventNames[name]) continue;
+    memo.eventNames[name] = true;
+    for (const uid of state.eventsByObject.get(name) ?? []) {
+      const e = state.events.get(uid);
+      if (e) candidates.push([uid, e]);
+    }
+  }
+  if (touched?.kind === 'Event' && !candidates.some(([uid]) => uid === touched.uid) && isOurs(state, owned, touched.name)) {
+    const e = state.events.get(touched.uid);
+    if (e) candidates.push([touched.uid, e]);
+  }
+  const fresh = candidates
     .filter(([, e]) => e.type === 'Warning' || NORMAL_REASONS.has(e.reason ?? ''))
     .filter(([, e]) => eventTime(e) >= state.startedAt - EVENT_HISTORY_SLACK_MS)
-    .sort(([, a], [, b]) => eventTime(a) - eventTime(b));
+    .sort(([u, a], [v, b]) => eventTime(a) - eventTime(b) || (state.eventArrival.get(u) ?? 0) - (state.eventArrival.get(v) ?? 0));
   for (const [uid, e] of fresh) {
     const key = `${e.reason}|${e.message}`;
     if (memo.events[uid] === key) continue;

@@ -1,7 +1,12 @@
-/** Applying one object observation to the caches (and to Pulumi's awaiter flags). */
+/**
+ * Applying one object observation to the caches (and to Pulumi's awaiter flags). Caches and
+ * indexes are updated in place: the cost of an observation does not depend on what is cached.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { ownerOfKind } from './k8s.js';
 import { passesReconcileGate, pulumiCheckReplicaSet, pulumiOnDeployment } from './pulumi-await.js';
 import { isCandidateEvent, isCandidatePod, isCandidateReplicaSet, replicaSetOfRevision } from './relations.js';
-import { eventKey, type RolloutState } from './state.js';
+import { EVENTS_PER_OBJECT, type RolloutState } from './state.js';
 import type { ObjectObservation, RolloutEvent } from './types.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
@@ -9,10 +14,11 @@ type Emit = (e: DistributiveOmit<RolloutEvent, 'at' | 'deployment'>) => void;
 /** Omit over each member of a union. */
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-function without<T>(rec: Readonly<Record<string, T>>, key: string): Record<string, T> {
-  const { [key]: _gone, ...rest } = rec;
-  return rest;
-}
+/** What an observation changed, so that deriving can look at just that. */
+export type Touched =
+  | { kind: 'Deployment' | 'ReplicaSet' | 'PersistentVolumeClaim' }
+  | { kind: 'Pod'; name: string }
+  | { kind: 'Event'; uid: string; name: string };
 
 function recheckReplicaSet(s: Draft): void {
   if (!s.pulumi.reconciled) return;
@@ -53,83 +59,120 @@ function onDeployment(s: Draft, obs: Extract<ObjectObservation, { kind: 'Deploym
   return true;
 }
 
+/** The value of `key`, created first when missing. */
+function entryOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
+}
+
+function replicaSetUidOf(pod: V1Pod): string {
+  return ownerOfKind(pod, 'ReplicaSet')?.uid ?? '';
+}
+
+/** Removes a pod from the cache and its index. */
+function forgetPod(s: Draft, name: string): void {
+  const cached = s.pods.get(name);
+  if (!cached) return;
+  s.pods.delete(name);
+  const rsUid = replicaSetUidOf(cached);
+  const siblings = s.podsByReplicaSet.get(rsUid);
+  siblings?.delete(name);
+  if (siblings?.size === 0) s.podsByReplicaSet.delete(rsUid);
+}
+
+function rememberPod(s: Draft, pod: V1Pod, name: string): void {
+  const cached = s.pods.get(name);
+  if (cached && replicaSetUidOf(cached) !== replicaSetUidOf(pod)) forgetPod(s, name);
+  s.pods.set(name, pod);
+  const rsUid = replicaSetUidOf(pod);
+  entryOf(s.podsByReplicaSet, rsUid, () => new Map()).set(name, pod);
+}
+
+function onPod(s: Draft, obs: Extract<ObjectObservation, { kind: 'Pod' }>, emit: Emit): Touched | undefined {
+  const pod = obs.object;
+  const name = pod.metadata?.name;
+  if (!name) return undefined;
+  const formerRs = s.ownedPods.get(name);
+  const known = s.pods.has(name) || formerRs !== undefined;
+  if (obs.type === 'upsert' && isCandidatePod(pod, s.target)) {
+    if (sameVersion(s.pods.get(name), pod)) return undefined;
+    rememberPod(s, pod, name);
+    return { kind: 'Pod', name };
+  }
+  // Deleted, or released by its ReplicaSet (labels no longer match): orphaned.
+  forgetPod(s, name);
+  if (formerRs !== undefined) {
+    s.ownedPods.delete(name);
+    emit({ type: obs.type === 'delete' ? 'pod-deleted' : 'pod-orphaned', name, replicaSet: formerRs });
+  }
+  return known ? { kind: 'Pod', name } : undefined;
+}
+
+function onEvent(s: Draft, obs: Extract<ObjectObservation, { kind: 'Event' }>): Touched | undefined {
+  const e = obs.object;
+  const uid = e.metadata?.uid ?? `${e.involvedObject?.name}/${e.reason}/${e.metadata?.name}`;
+  if (obs.type === 'delete' || !isCandidateEvent(e, s.target)) return undefined; // expired events are still history
+  const cached = s.events.get(uid);
+  if (sameVersion(cached, e)) return undefined;
+  const name = e.involvedObject?.name ?? '';
+  if (cached === undefined) {
+    const uids = entryOf(s.eventsByObject, name, () => []);
+    uids.push(uid);
+    s.eventArrival.set(uid, s.seq);
+    if (uids.length > EVENTS_PER_OBJECT) forgetEvent(s, uids.shift() ?? '');
+  }
+  s.events.set(uid, e);
+  return { kind: 'Event', uid, name };
+}
+
+function forgetEvent(s: Draft, uid: string): void {
+  s.events.delete(uid);
+  s.eventArrival.delete(uid);
+  delete s.memo.events[uid];
+}
+
 /**
  * Applies an object observation to a draft state; may emit pod-deleted / pod-orphaned.
  *
- * @returns false when the observation cannot concern the target (another Deployment's objects, an
- *   unchanged re-delivery, an expired event): the draft is then untouched and nothing was emitted,
- *   so the caller may skip deriving events from it.
+ * @returns what changed, or undefined when the observation cannot concern the target (another
+ *   Deployment's objects, an unchanged re-delivery, an expired event): the draft is then untouched
+ *   and nothing was emitted, so the caller may skip deriving events from it.
  */
-export function intake(s: Draft, obs: ObjectObservation, emit: Emit): boolean {
+export function intake(s: Draft, obs: ObjectObservation, emit: Emit): Touched | undefined {
   switch (obs.kind) {
     case 'Deployment':
-      return onDeployment(s, obs);
+      return onDeployment(s, obs) ? { kind: 'Deployment' } : undefined;
     case 'ReplicaSet': {
       const rs = obs.object;
       const uid = rs.metadata?.uid;
-      if (!uid || !isCandidateReplicaSet(rs, s.target)) return false;
+      if (!uid || !isCandidateReplicaSet(rs, s.target)) return undefined;
       if (obs.type === 'delete') {
-        if (!s.replicaSets[uid]) return false;
-        s.replicaSets = without(s.replicaSets, uid);
+        if (!s.replicaSets.delete(uid)) return undefined;
       } else {
-        if (sameVersion(s.replicaSets[uid], rs)) return false;
-        s.replicaSets = { ...s.replicaSets, [uid]: rs };
+        if (sameVersion(s.replicaSets.get(uid), rs)) return undefined;
+        s.replicaSets.set(uid, rs);
       }
       recheckReplicaSet(s);
-      return true;
+      return { kind: 'ReplicaSet' };
     }
-    case 'Pod': {
-      const pod = obs.object;
-      const name = pod.metadata?.name;
-      if (!name) return false;
-      const formerRs = s.ownedPods[name];
-      const known = s.pods[name] !== undefined || formerRs !== undefined;
-      if (obs.type === 'delete') {
-        if (s.pods[name]) s.pods = without(s.pods, name);
-        if (formerRs !== undefined) {
-          s.ownedPods = without(s.ownedPods, name);
-          emit({ type: 'pod-deleted', name, replicaSet: formerRs });
-        }
-        return known;
-      }
-      if (isCandidatePod(pod, s.target)) {
-        if (sameVersion(s.pods[name], pod)) return false;
-        s.pods = { ...s.pods, [name]: pod };
-        return true;
-      }
-      // The ReplicaSet released the pod (labels no longer match): it is orphaned.
-      if (s.pods[name]) s.pods = without(s.pods, name);
-      if (formerRs !== undefined) {
-        s.ownedPods = without(s.ownedPods, name);
-        emit({ type: 'pod-orphaned', name, replicaSet: formerRs });
-      }
-      return known;
-    }
-    case 'Event': {
-      const e = obs.object;
-      const uid = e.metadata?.uid ?? `${e.involvedObject?.name}/${e.reason}/${e.metadata?.name}`;
-      if (obs.type === 'delete' || !isCandidateEvent(e, s.target)) return false; // expired events are still history
-      if (sameVersion(s.events[uid], e)) return false;
-      const kind = e.involvedObject?.kind;
-      const name = e.involvedObject?.name;
-      if (s.events[uid] === undefined && kind !== undefined && name !== undefined) {
-        const key = eventKey(kind, name);
-        s.eventsByObject = { ...s.eventsByObject, [key]: [...(s.eventsByObject[key] ?? []), uid] };
-      }
-      s.events = { ...s.events, [uid]: e };
-      return true;
-    }
+    case 'Pod':
+      return onPod(s, obs, emit);
+    case 'Event':
+      return onEvent(s, obs);
     case 'PersistentVolumeClaim': {
       const name = obs.object.metadata?.name;
-      if (!name) return false;
+      if (!name) return undefined;
       if (obs.type === 'delete') {
-        if (!s.pvcs[name]) return false;
-        s.pvcs = without(s.pvcs, name);
+        if (!s.pvcs.delete(name)) return undefined;
       } else {
-        if (sameVersion(s.pvcs[name], obs.object)) return false;
-        s.pvcs = { ...s.pvcs, [name]: obs.object };
+        if (sameVersion(s.pvcs.get(name), obs.object)) return undefined;
+        s.pvcs.set(name, obs.object);
       }
-      return true;
+      return { kind: 'PersistentVolumeClaim' };
     }
   }
 }

@@ -1,4 +1,5 @@
 /** Tracking problems over time and applying the failure policy. */
+import type { V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { classPolicyOf } from './classifiers.js';
 import {
   type ClassifierFailure,
@@ -13,7 +14,7 @@ import {
 } from './diagnose/index.js';
 import { probeBudgetSeconds } from './diagnose/probe.js';
 import { compareProblems, failDeadline } from './policy.js';
-import { eventsAbout, newReplicaSet, podsOf, referencedPvcNames } from './relations.js';
+import { eventsAbout, newReplicaSet, podOf, podsOf, referencedPvcNames } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
 
@@ -28,29 +29,37 @@ function previousPulls(problems: Readonly<Record<string, Problem>>, pod: string)
   return out;
 }
 
-/** Updates `memo.notReadySince` for new-ReplicaSet containers that run but are not ready. */
-export function trackNotReady(state: RolloutState, memo: EmittedMemo, at: number): void {
-  const next: Record<string, number> = {};
-  for (const pod of podsOf(state, newReplicaSet(state))) {
-    for (const cs of pod.status?.containerStatuses ?? []) {
-      if (!cs.state?.running || cs.ready) continue;
-      const key = `${pod.metadata?.name}/${cs.name}`;
-      next[key] = memo.notReadySince[key] ?? at;
-    }
-  }
-  memo.notReadySince = next;
+/**
+ * Which new-ReplicaSet pods to look at again: `all` of them, or just these names (the rest keep
+ * what they had).
+ */
+export type PodScope = 'all' | readonly string[];
+
+function scopedPods(state: RolloutState, rs: V1ReplicaSet | undefined, scope: PodScope): V1Pod[] {
+  if (scope === 'all') return podsOf(state, rs);
+  return scope.map((name) => podOf(state, rs, name)).filter((p): p is V1Pod => p !== undefined);
 }
 
-/**
- * Every problem present now (new ReplicaSet's pods, the new ReplicaSet, the Deployment, PVCs),
- * built-in and custom, except classes whose action is `ignore`. Classifiers that threw are
- * appended to `failures`.
- */
-export function currentProblems(state: RolloutState, at: number, failures: ClassifierFailure[] = []): Record<string, Problem> {
-  const ref = { namespace: state.target.namespace, name: state.target.name };
+/** Updates `memo.notReadySince` for new-ReplicaSet containers (in `scope`) that run but are not ready. */
+export function trackNotReady(state: RolloutState, memo: EmittedMemo, at: number, scope: PodScope): void {
+  const before = scope === 'all' ? memo.notReadySince : Object.fromEntries(scope.map((n) => [n, memo.notReadySince[n]]));
+  if (scope === 'all') memo.notReadySince = {};
+  else for (const name of scope) delete memo.notReadySince[name];
+  for (const pod of scopedPods(state, newReplicaSet(state), scope)) {
+    const name = pod.metadata?.name ?? '';
+    let since: Record<string, number> | undefined;
+    for (const cs of pod.status?.containerStatuses ?? []) {
+      if (!cs.state?.running || cs.ready) continue;
+      since ??= {};
+      since[cs.name] = before[name]?.[cs.name] ?? at;
+    }
+    if (since) memo.notReadySince[name] = since;
+  }
+}
+
+function diagnosePods(state: RolloutState, rs: V1ReplicaSet | undefined, at: number, scope: PodScope, failures: ClassifierFailure[]) {
   const found: Array<{ f: Finding; events: ReturnType<typeof eventsAbout> }> = [];
-  const rs = newReplicaSet(state);
-  for (const pod of podsOf(state, rs)) {
+  for (const pod of scopedPods(state, rs, scope)) {
     const name = pod.metadata?.name ?? '';
     const events = eventsAbout(state, 'Pod', name);
     for (const f of diagnosePodFindings(pod, events, at, { previousPull: previousPulls(state.problems, name) })) {
@@ -60,6 +69,23 @@ export function currentProblems(state: RolloutState, at: number, failures: Class
     for (const f of custom.findings) found.push({ f, events });
     failures.push(...custom.failures);
   }
+  return found;
+}
+
+/**
+ * Every problem present now (new ReplicaSet's pods, the new ReplicaSet, the Deployment, PVCs),
+ * built-in and custom, except classes whose action is `ignore`. Pods outside `scope` keep their
+ * current problems. Classifiers that threw are appended to `failures`.
+ */
+export function currentProblems(
+  state: RolloutState,
+  at: number,
+  failures: ClassifierFailure[] = [],
+  scope: PodScope = 'all',
+): Record<string, Problem> {
+  const ref = { namespace: state.target.namespace, name: state.target.name };
+  const rs = newReplicaSet(state);
+  const found = diagnosePods(state, rs, at, scope, failures);
   if (rs) {
     const events = eventsAbout(state, 'ReplicaSet', rs.metadata?.name ?? '');
     const f = diagnoseReplicaSet(rs, events);
@@ -70,13 +96,17 @@ export function currentProblems(state: RolloutState, at: number, failures: Class
     if (f) found.push({ f, events: eventsAbout(state, 'Deployment', state.target.name) });
   }
   for (const claim of referencedPvcNames(state.deployment)) {
-    const pvc = state.pvcs[claim];
+    const pvc = state.pvcs.get(claim);
     if (!pvc) continue;
     const events = eventsAbout(state, 'PersistentVolumeClaim', claim);
     const f = diagnosePvc(pvc, events);
     if (f) found.push({ f, events });
   }
   const out: Record<string, Problem> = {};
+  if (scope !== 'all') {
+    const again = new Set(scope);
+    for (const [id, p] of Object.entries(state.problems)) if (p.object.kind === 'Pod' && !again.has(p.object.name)) out[id] = p;
+  }
   for (const { f, events } of found) {
     const p = toProblem(f, ref, events, at);
     if (classPolicyOf(state.policy, p.class).action === 'ignore') continue;
@@ -108,9 +138,9 @@ function earlierPullSighting(problems: Readonly<Record<string, Problem>>, p: Pro
 /** The deadline of a problem in this state (readiness windows use the probe and notReadySince). */
 export function deadlineOf(state: RolloutState, p: Problem): number | undefined {
   if (p.class !== 'readiness-probe') return failDeadline(p, state.policy);
-  const pod = state.pods[p.object.name];
+  const pod = state.pods.get(p.object.name);
   const spec = pod?.spec?.containers?.find((c) => c.name === p.container);
-  const since = state.memo.notReadySince[`${p.object.name}/${p.container}`];
+  const since = state.memo.notReadySince[p.object.name]?.[p.container ?? ''];
   return failDeadline(p, state.policy, {
     probeBudgetSeconds: probeBudgetSeconds(spec?.readinessProbe),
     ...(since !== undefined ? { notReadySince: since } : {}),
@@ -127,6 +157,7 @@ export function failingProblems(state: RolloutState, at: number): Problem[] {
     const d = deadlineOf(state, p);
     return d !== undefined && d <= at;
   });
+  if (expired.length === 0) return [];
   const livePods = podsOf(state, newReplicaSet(state))
     .filter((pod) => !pod.metadata?.deletionTimestamp)
     .map((pod) => pod.metadata?.name ?? '');

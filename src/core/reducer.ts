@@ -7,8 +7,8 @@ import { classPolicyOf } from './classifiers.js';
 import type { ClassifierFailure } from './diagnose/index.js';
 import { type Emit, emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows } from './emit.js';
 import { kubectlHints } from './hints.js';
-import { intake } from './intake.js';
-import { currentProblems, deadlineOf, failingProblems, orderedProblems, trackNotReady } from './problems.js';
+import { intake, type Touched } from './intake.js';
+import { currentProblems, deadlineOf, failingProblems, orderedProblems, type PodScope, trackNotReady } from './problems.js';
 import { initialPulumiState, replicaSetReadiness } from './pulumi-await.js';
 import { newReplicaSet } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
@@ -32,22 +32,8 @@ function emptyMemo(): EmittedMemo {
     notReadySince: {},
     rsRevisions: {},
     classifierFailures: {},
-  };
-}
-
-function cloneMemo(m: EmittedMemo): EmittedMemo {
-  return {
-    ...m,
-    phases: [...m.phases],
-    replicaSets: { ...m.replicaSets },
-    oldReplicas: { ...m.oldReplicas },
-    pods: { ...m.pods },
-    conditions: { ...m.conditions },
-    events: { ...m.events },
-    problems: { ...m.problems },
-    notReadySince: { ...m.notReadySince },
-    rsRevisions: { ...m.rsRevisions },
-    classifierFailures: { ...m.classifierFailures },
+    walked: {},
+    eventNames: {},
   };
 }
 
@@ -63,15 +49,19 @@ export function initialState(target: TrackTarget, policy: Policy, now: number): 
     now,
     synced: false,
     deleted: false,
-    replicaSets: {},
-    pods: {},
-    ownedPods: {},
-    events: {},
-    eventsByObject: {},
-    pvcs: {},
+    replicaSets: new Map(),
+    pods: new Map(),
+    podsByReplicaSet: new Map(),
+    ownedPods: new Map(),
+    events: new Map(),
+    eventsByObject: new Map(),
+    eventArrival: new Map(),
+    pvcs: new Map(),
     pulumi: initialPulumiState(),
     problems: {},
     memo: emptyMemo(),
+    owner: { seq: 0 },
+    seq: 0,
   };
 }
 
@@ -121,9 +111,9 @@ function reportClassifierFailures(failures: ClassifierFailure[], memo: EmittedMe
   }
 }
 
-function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): void {
+function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit, scope: PodScope): void {
   const failures: ClassifierFailure[] = [];
-  const next = currentProblems(s, at, failures);
+  const next = currentProblems(s, at, failures, scope);
   reportClassifierFailures(failures, memo, at, emit);
   const previous = s.problems;
   s.problems = next;
@@ -150,7 +140,33 @@ function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): vo
   }
 }
 
-function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, owned: Record<string, string>): void {
+/**
+ * The new-ReplicaSet pods whose problems may have changed: all of them when the new ReplicaSet
+ * changed; on a tick those whose diagnosis depends on time (restarted containers, current
+ * problems; all with user classifiers); else the pod the observation touched (or its Events).
+ */
+function podScope(s: Draft, memo: EmittedMemo, obs: Observation, touched: Touched | undefined): PodScope {
+  const rs = newReplicaSet(s);
+  const rsUid = rs?.metadata?.uid;
+  const classifiers = (s.policy.classifiers?.length ?? 0) > 0;
+  if (rsUid !== memo.diagnosedReplicaSet || obs.type === 'synced') {
+    if (rsUid !== undefined) memo.diagnosedReplicaSet = rsUid;
+    return 'all';
+  }
+  if (obs.type === 'tick') {
+    if (classifiers) return 'all';
+    const names = new Set<string>();
+    for (const p of Object.values(s.problems)) if (p.object.kind === 'Pod') names.add(p.object.name);
+    for (const [name, pod] of s.podsByReplicaSet.get(rsUid ?? '') ?? []) {
+      if (pod.status?.containerStatuses?.some((c) => (c.restartCount ?? 0) > 0)) names.add(name);
+    }
+    return [...names];
+  }
+  if (classifiers && touched?.kind === 'Deployment') return 'all';
+  return touched?.kind === 'Pod' || touched?.kind === 'Event' ? [touched.name] : [];
+}
+
+function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observation, touched: Touched | undefined): void {
   if (!s.deployment) {
     if (s.staleGeneration !== undefined) {
       if (memo.reconcilingGeneration !== s.staleGeneration) {
@@ -183,13 +199,14 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, owned: Reco
   }
   emitRevision(s, memo, emit);
   emitDeploymentChanges(s, memo, emit);
-  emitRows(s, memo, owned, emit);
-  trackNotReady(s, memo, at);
+  const opened = emitRows(s, memo, s.ownedPods, touched, emit);
+  const scope = podScope(s, memo, obs, touched);
+  trackNotReady(s, memo, at, scope);
   const succeeded = criterionMet(s);
   emitPhases(s, memo, emit, succeeded);
   emitProgress(s, memo, emit);
-  emitK8sEvents(s, memo, owned, emit);
-  updateProblems(s, memo, at, emit);
+  emitK8sEvents(s, memo, s.ownedPods, opened, touched, emit);
+  updateProblems(s, memo, at, emit, scope);
   if (succeeded) {
     const rs = newReplicaSet(s);
     const counts = rs ? replicaSetReadiness(rs) : { ready: 0, spec: 0 };
@@ -209,29 +226,38 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, owned: Reco
   if (failing.length > 0) finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
 }
 
+const CONSUMED =
+  'reduce() was given a state that an earlier reduce() call already consumed: states are single-owner ' +
+  '(caches are updated in place); pass only the newest state, the one reduce() returned last.';
+
 /**
- * Applies one observation. Returns the next state (a new object; `state` is not mutated) and the
- * events it caused, in order. After the verdict, returns `[state, []]`.
+ * Applies one observation. Consumes `state` (its caches, indexes and memos are updated in place,
+ * so the cost does not grow with what is cached) and returns the next state and the events it
+ * caused, in order. Only the returned state may be passed on; an older one throws. After the
+ * verdict, returns `[state, []]`. Observations are never mutated.
  */
 export function reduce(state: RolloutState, obs: Observation): [RolloutState, RolloutEvent[]] {
   if (state.verdict) return [state, []];
+  if (state.owner.seq !== state.seq) throw new Error(CONSUMED);
   const at = obs.at;
   const events: RolloutEvent[] = [];
   const deployment = { namespace: state.target.namespace, name: state.target.name };
   const emit: Emit = (e) => events.push({ at, deployment, ...e } as RolloutEvent);
-  const s: Draft = { ...state, now: Math.max(state.now, at) };
+  const s: Draft = { ...state, now: Math.max(state.now, at), seq: state.seq + 1 };
+  state.owner.seq = s.seq;
   // Hot path: on a shared namespace watch most observations are about other Deployments. When
   // intake finds nothing for this target, nothing can be derived from it (time-driven changes
-  // come with ticks), so skip copying the memo and deriving. `started` must come first, though.
+  // come with ticks), so skip deriving. `started` must come first, though.
   let intaken = false;
+  let touched: Touched | undefined;
   if (obs.type === 'upsert' || obs.type === 'delete') {
     if (state.memo.started) {
       intaken = true;
-      if (!intake(s, obs, emit)) return [s, events];
+      touched = intake(s, obs, emit);
+      if (!touched) return [s, events];
     }
   }
-  const memo = cloneMemo(state.memo);
-  s.memo = memo;
+  const memo = s.memo;
   if (!memo.started) {
     memo.started = true;
     emit({ type: 'started' });
@@ -262,7 +288,7 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
       return [s, events];
     }
     default:
-      if (!intaken) intake(s, obs, emit);
+      if (!intaken) touched = intake(s, obs, emit);
   }
   if (s.deleted) {
     const p = deletedProblem(s, at);
@@ -270,9 +296,7 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
     finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: [p, ...orderedProblems(s, [])] }));
     return [s, events];
   }
-  const owned: Record<string, string> = { ...s.ownedPods };
-  derive(s, memo, at, emit, owned);
-  s.ownedPods = owned;
+  derive(s, memo, at, emit, obs, touched);
   return [s, events];
 }
 

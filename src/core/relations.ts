@@ -5,7 +5,7 @@
  */
 import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { isOwnedBy, ownerOfKind, revisionOf } from './k8s.js';
-import { eventKey, type RolloutState } from './state.js';
+import type { RolloutState } from './state.js';
 import type { TrackTarget } from './types.js';
 
 /** A ReplicaSet that may belong to the target (controller ownerReference names the Deployment). */
@@ -34,7 +34,7 @@ export function deploymentUid(state: RolloutState): string | undefined {
 /** ReplicaSets owned (by UID) by the tracked Deployment, newest revision first. */
 export function ownedReplicaSets(state: RolloutState): V1ReplicaSet[] {
   const uid = deploymentUid(state);
-  return Object.values(state.replicaSets)
+  return [...state.replicaSets.values()]
     .filter((rs) => isOwnedBy(rs, uid))
     .sort((a, b) => Number(revisionOf(b) || 0) - Number(revisionOf(a) || 0));
 }
@@ -60,9 +60,15 @@ export function oldReplicaSets(state: RolloutState): V1ReplicaSet[] {
 export function podsOf(state: RolloutState, rs: V1ReplicaSet | undefined): V1Pod[] {
   const uid = rs?.metadata?.uid;
   if (!uid) return [];
-  return Object.values(state.pods)
-    .filter((p) => isOwnedBy(p, uid))
-    .sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
+  return [...(state.podsByReplicaSet.get(uid)?.values() ?? [])].sort((a, b) =>
+    (a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1,
+  );
+}
+
+/** The cached pod `name` if a ReplicaSet owns it (by UID). */
+export function podOf(state: RolloutState, rs: V1ReplicaSet | undefined, name: string): V1Pod | undefined {
+  const uid = rs?.metadata?.uid;
+  return uid ? state.podsByReplicaSet.get(uid)?.get(name) : undefined;
 }
 
 /** PVC names referenced by the pod template's volumes. */
@@ -75,15 +81,21 @@ export function referencedPvcNames(d: V1Deployment | undefined): string[] {
 /** Known PVCs referenced by the template (what Pulumi tracks). */
 export function trackedPvcs(state: RolloutState): V1PersistentVolumeClaim[] {
   return referencedPvcNames(state.deployment)
-    .map((n) => state.pvcs[n])
+    .map((n) => state.pvcs.get(n))
     .filter((p): p is V1PersistentVolumeClaim => p !== undefined);
 }
 
 /** Events whose involved object is `kind/name`, in arrival order. */
 export function eventsAbout(state: RolloutState, kind: string, name: string): CoreV1Event[] {
-  const uids = state.eventsByObject[eventKey(kind, name)] ?? [];
-  // An index entry is only made for an event whose involved object has this kind and name.
-  return uids
-    .map((uid) => state.events[uid])
-    .filter((e): e is CoreV1Event => e?.involvedObject?.kind === kind && e.involvedObject?.name === name);
+  return eventsNamed(state, name).filter((e) => e.involvedObject?.kind === kind);
+}
+
+/** Events whose involved object (of any kind) is named `name`, in arrival order. */
+export function eventsNamed(state: RolloutState, name: string): CoreV1Event[] {
+  const out: CoreV1Event[] = [];
+  for (const uid of state.eventsByObject.get(name) ?? []) {
+    const e = state.events.get(uid);
+    if (e) out.push(e);
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 /**
- * The reducer's state. Treated as immutable: `reduce` returns a new object and never mutates
- * the one it was given.
+ * The reducer's state. Single-owner: `reduce` consumes the state it is given and returns the next
+ * one, updating the caches, indexes and memos in place (O(1) per observation instead of copying
+ * whole maps). Keep only the newest state; passing an older one to `reduce` throws.
  */
 import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import type { Policy, Problem, TrackTarget, Verdict } from './types.js';
@@ -43,12 +44,23 @@ export interface EmittedMemo {
   events: Record<string, string>;
   /** Problem id -> key of its last `problem` event. */
   problems: Record<string, string>;
-  /** Pod/container -> first time it was seen running but not ready (readiness window start). */
-  notReadySince: Record<string, number>;
+  /** Pod -> container -> first time it was seen running but not ready (readiness window start). */
+  notReadySince: Record<string, Record<string, number>>;
   /** ReplicaSet uid -> revision it had when last seen (to recognise a re-used RS on rollback). */
   rsRevisions: Record<string, string>;
   /** Classifier name -> its first failure, already reported (each classifier is reported once). */
   classifierFailures: Record<string, string>;
+  /** Uids of owned ReplicaSets whose pods were all walked once (later only touched pods are looked at). */
+  walked: Record<string, true>;
+  /** Involved-object names whose Events are shown (target, owned ReplicaSets and pods, referenced PVCs). */
+  eventNames: Record<string, true>;
+  /** Uid of the new ReplicaSet when problems were last diagnosed for every pod. */
+  diagnosedReplicaSet?: string;
+}
+
+/** Tells which state is the newest: see {@link RolloutState}. */
+export interface StateOwner {
+  seq: number;
 }
 
 /**
@@ -69,26 +81,31 @@ export interface RolloutState {
   /** True once a `delete` of the Deployment was observed. */
   readonly deleted: boolean;
   /** Candidate ReplicaSets by uid (ownerReference Deployment named like the target; UID checked on use). */
-  readonly replicaSets: Readonly<Record<string, V1ReplicaSet>>;
+  readonly replicaSets: Map<string, V1ReplicaSet>;
   /** Candidate Pods by name (owned by a ReplicaSet named `<deployment>-...`; UID checked on use). */
-  readonly pods: Readonly<Record<string, V1Pod>>;
+  readonly pods: Map<string, V1Pod>;
+  /** Index of {@link pods}: ReplicaSet uid (the pod's ReplicaSet ownerReference) -> pod name -> pod. */
+  readonly podsByReplicaSet: Map<string, Map<string, V1Pod>>;
   /** Pods that were owned by one of our ReplicaSets: pod name -> ReplicaSet name. */
-  readonly ownedPods: Readonly<Record<string, string>>;
-  /** Candidate Events by uid. */
-  readonly events: Readonly<Record<string, CoreV1Event>>;
-  /** Event uids by involved object (`eventKey(kind, name)`), in arrival order: diagnosis looks events up per object. */
-  readonly eventsByObject: Readonly<Record<string, readonly string[]>>;
+  readonly ownedPods: Map<string, string>;
+  /** Candidate Events by uid (at most {@link EVENTS_PER_OBJECT} per involved object name). */
+  readonly events: Map<string, CoreV1Event>;
+  /** Event uids by involved object name , oldest first: diagnosis looks events up per object. */
+  readonly eventsByObject: Map<string, string[]>;
+  /** Event uid -> order of first arrival (ties in event time are shown in arrival order). */
+  readonly eventArrival: Map<string, number>;
   /** PersistentVolumeClaims by name. */
-  readonly pvcs: Readonly<Record<string, V1PersistentVolumeClaim>>;
+  readonly pvcs: Map<string, V1PersistentVolumeClaim>;
   readonly pulumi: PulumiAwaitState;
   /** Current problems by id. */
   readonly problems: Readonly<Record<string, Problem>>;
   readonly memo: EmittedMemo;
   /** Set exactly once; the state is final afterwards. */
   readonly verdict?: Verdict;
+  /** Shared by every state of one trace; `owner.seq === seq` only for the newest. */
+  readonly owner: StateOwner;
+  readonly seq: number;
 }
 
-/** The {@link RolloutState.eventsByObject} key of an involved object. */
-export function eventKey(kind: string, name: string): string {
-  return `${kind}/${name}`;
-}
+/** Events kept per involved object name; older ones are forgotten (their news was already emitted). */
+export const EVENTS_PER_OBJECT = 32;

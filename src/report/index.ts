@@ -7,7 +7,7 @@
 import type { RolloutEvent } from '../core/types.js';
 import { JsonSink } from './json-sink.js';
 import { PlainSink } from './plain-sink.js';
-import type { OutputFormat, Sink, SinkOptions } from './sink.js';
+import { resolveOutput, type Sink, type SinkOptions } from './sink.js';
 import { TtySink } from './tty-sink.js';
 
 export { describeEvent } from './describe-event.js';
@@ -17,22 +17,8 @@ export { JSON_SCHEMA_VERSION, type JsonLine, JsonSink, toJsonLine } from './json
 export { MemorySink } from './memory-sink.js';
 export { PlainSink } from './plain-sink.js';
 export { assertSucceeded, isRolloutFailedError, RolloutFailedError, type RolloutFailure, rolloutFailureOf } from './rollout-failed.js';
-export type { OutputFormat, Sink, SinkOptions, SinkTimers } from './sink.js';
+export { type OutputFormat, resolveOutput, type Sink, type SinkOptions, type SinkTimers } from './sink.js';
 export { TtySink } from './tty-sink.js';
-
-/**
- * Resolves `auto` like ora does: a TTY stream, `TERM` not `dumb`, and no `CI` variable (any value)
- * means `tty`; anything else means `plain`.
- */
-export function resolveOutput(
-  output: OutputFormat,
-  stream: { isTTY?: boolean },
-  env: Record<string, string | undefined>,
-): Exclude<OutputFormat, 'auto'> {
-  if (output !== 'auto') return output;
-  const interactive = stream.isTTY === true && env.TERM !== 'dumb' && !('CI' in env);
-  return interactive ? 'tty' : 'plain';
-}
 
 /** Creates the sink for an output format (default `auto`), writing to `stream` (default stdout). */
 export function createSink(options: SinkOptions = {}): Sink {

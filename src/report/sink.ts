@@ -54,3 +54,17 @@ export function flush(stream: NodeJS.WritableStream): Promise<void> {
     if (!stream.write('', () => resolve())) stream.once('drain', () => resolve());
   });
 }
+
+/**
+ * Resolves `auto` like ora does: a TTY stream, `TERM` not `dumb`, and no `CI` variable (any value)
+ * means `tty`; anything else means `plain`.
+ */
+export function resolveOutput(
+  output: OutputFormat,
+  stream: { isTTY?: boolean },
+  env: Record<string, string | undefined>,
+): Exclude<OutputFormat, 'auto'> {
+  if (output !== 'auto') return output;
+  const interactive = stream.isTTY === true && env.TERM !== 'dumb' && !('CI' in env);
+  return interactive ? 'tty' : 'plain';
+}

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type V1Pod, Watch } from '@kubernetes/client-node';
 import { acquireNamespaceSource } from '../../../src/cluster/index.js';
-import { KindWatcher } from '../../../src/cluster/kind-watcher.js';
+import { KindWatcher, type KindWatcherOptions } from '../../../src/cluster/kind-watcher.js';
 import { kindApis } from '../../../src/cluster/kinds.js';
 import type { Observation } from '../../../src/core/types.js';
 import { clients, createDeployment, kubeConfig, namespaceFor, waitRolledOut, waitUntil } from './helpers.js';
 
-function podWatcher(ns: string, opts: { watchTimeoutSeconds?: number; silentWatchesBeforeRelist?: number } = {}) {
+function podWatcher(ns: string, opts: KindWatcherOptions = {}) {
   const changes: { type: 'upsert' | 'delete'; name: string }[] = [];
   const retries: string[] = [];
   let fatal: unknown;
@@ -124,15 +124,25 @@ describe('watch loop reliability', { concurrency: true }, () => {
     }
   });
 
-  it("client-node's 30 s inactivity abort on a quiet watch re-watches without an error", async (t) => {
+  it('a quiet watch lives until the server ends it, kept alive by bookmarks, and resumes without a re-list', async (t) => {
     const ns = await namespaceFor(t, 'quiet');
-    const { w, retries, fatal } = podWatcher(ns, { watchTimeoutSeconds: 290 });
+    await createDeployment(ns, 'web');
+    await waitRolledOut(ns, 'web');
+    const { w, changes, retries, fatal } = podWatcher(ns, { watchTimeoutSeconds: 70 });
+    const started = Date.now();
     w.start();
     try {
-      await waitUntil(() => w.opened >= 2, { what: 'a second watch after ~30 s of silence', timeoutMs: 45_000 });
-      t.diagnostic(`opened ${w.opened} watches, ${w.lists} list(s), retries ${JSON.stringify(retries)}`);
-      assert.equal(w.lists, 1);
-      assert.deepEqual(retries, [], 'an inactivity abort is not a failure');
+      await waitUntil(() => w.isSynced && w.active === 1, { what: 'synced and watching' });
+      const listed = changes.length;
+      // client-node alone would abort this silent watch after 30 s and open a second one.
+      await waitUntil(() => w.opened >= 2 || Date.now() - started > 45_000, { what: '45 s of a quiet watch', timeoutMs: 60_000 });
+      assert.equal(w.opened, 1, 'no re-open after 30 s of silence');
+      await waitUntil(() => w.opened >= 2, { what: 'the server-side end (70 s) and a re-watch', timeoutMs: 60_000 });
+      t.diagnostic(`opened ${w.opened}, lists ${w.lists}, bookmarks ${w.bookmarks}, after ${Date.now() - started} ms`);
+      assert.ok(w.bookmarks >= 1, 'the apiserver sent a bookmark');
+      assert.equal(w.lists, 1, 'a clean end resumes from the resourceVersion: no re-list');
+      assert.equal(changes.length, listed, 'nothing re-delivered');
+      assert.deepEqual(retries, [], 'a server-side end is not a failure');
       assert.equal(fatal(), undefined);
     } finally {
       w.stop();
@@ -142,7 +152,7 @@ describe('watch loop reliability', { concurrency: true }, () => {
   it('a watch parked on a resourceVersion the apiserver never reaches re-lists after silence', async (t) => {
     const ns = await namespaceFor(t, 'parked');
     await createDeployment(ns, 'web');
-    const { w, changes, retries } = podWatcher(ns, { silentWatchesBeforeRelist: 1 });
+    const { w, changes, retries } = podWatcher(ns, { silentWatchesBeforeRelist: 1, inactivitySeconds: 30 });
     w.start();
     try {
       await waitUntil(() => w.isSynced && w.active === 1, { what: 'synced and watching' });

@@ -1,0 +1,76 @@
+/** Running a tool as a whole process: peak RSS and CPU (GNU time), timestamped output lines. */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/** What one process did. */
+export interface ProcessRun {
+  code: number;
+  /** performance.now() at exit. */
+  exitAt: number;
+  /** Output lines (stdout and stderr) with performance.now() when read. */
+  lines: Array<{ t: number; text: string }>;
+  peakRssMB: number;
+  cpuS: number;
+  /** Whatever bench/lag-probe.mjs wrote (rollout-trace only). */
+  probe?: { lagP99Ms: number; lagMaxMs: number; lists: number; watchOpens: number };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'rt-bench-'));
+let seq = 0;
+
+/** Runs `argv` under `/usr/bin/time`; resolves when it exited. */
+export function runProcess(argv: string[], env: Record<string, string> = {}): Promise<ProcessRun> {
+  const id = ++seq;
+  const timeFile = join(dir, `time-${id}`);
+  const probeFile = join(dir, `probe-${id}.json`);
+  const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', '-o', timeFile, ...argv], {
+    env: { ...process.env, ...env, ROLLOUT_TRACE_BENCH_PROBE: probeFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: ProcessRun['lines'] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (text) => lines.push({ t: performance.now(), text }));
+  }
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      const exitAt = performance.now();
+      const [, user, sys, maxKb] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+      const probe = existsSync(probeFile) ? JSON.parse(readFileSync(probeFile, 'utf8')) : undefined;
+      resolve({ code: code ?? -1, exitAt, lines, peakRssMB: (maxKb ?? 0) / 1024, cpuS: (user ?? 0) + (sys ?? 0), probe });
+    }),
+  );
+}
+
+/** performance.now() of the first line matching `re`, if any. */
+export function lineAt(run: ProcessRun, re: RegExp): number | undefined {
+  return run.lines.find((l) => re.test(l.text))?.t;
+}
+
+/** rollout-trace, compiled, with the lag probe; JSON lines out. */
+export function rolloutTrace(kubeconfig: string, ns: string, args: string[]): Promise<ProcessRun> {
+  const probe = new URL('./lag-probe.mjs', import.meta.url).pathname;
+  const main = new URL('../dist/cli/main.js', import.meta.url).pathname;
+  return runProcess([
+    process.execPath,
+    '--import',
+    probe,
+    main,
+    'deploy',
+    ...args,
+    '-n',
+    ns,
+    '--kubeconfig',
+    kubeconfig,
+    '-o',
+    'json',
+    '--no-logs',
+  ]);
+}
+
+/** kubectl rollout status of one Deployment. */
+export function kubectl(kubeconfig: string, ns: string, name: string, timeoutS: number): Promise<ProcessRun> {
+  return runProcess(['kubectl', '--kubeconfig', kubeconfig, '-n', ns, 'rollout', 'status', `deployment/${name}`, `--timeout=${timeoutS}s`]);
+}

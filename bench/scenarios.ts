@@ -1,0 +1,250 @@
+/** The bench scenarios: each runs rollout-trace and kubectl side by side, as whole processes. */
+import type { AppsV1Api, CoreV1Api, KubeConfig, V1Deployment } from '@kubernetes/client-node';
+import { deploymentOf } from '../test/integration/track/helpers.js';
+import { requestCounts } from './metrics.js';
+import { kubectl, lineAt, type ProcessRun, rolloutTrace } from './processes.js';
+import { RawWatch } from './raw-watch.js';
+
+/** One tool's figures in one scenario. */
+export interface ToolFigures {
+  verdictAfterCompleteMs?: number;
+  exitAfterCompleteMs?: number;
+  /** Wall time of the process(es), start to exit. */
+  wallS: number;
+  /** The largest single process. */
+  peakRssMB: number;
+  /** All processes together. */
+  cpuS: number;
+  lagP99Ms?: number;
+  lagMaxMs?: number;
+  lists?: number;
+  watchOpens?: number;
+  processes: number;
+}
+
+export interface ScenarioResult {
+  rolloutTrace: ToolFigures;
+  kubectl: ToolFigures;
+  secondsAfterSignal?: Record<string, { rolloutTrace?: number; kubectl?: number }>;
+  notes: string[];
+}
+
+/** What scenarios need. */
+export interface BenchContext {
+  kc: KubeConfig;
+  kubeconfigPath: string;
+  apps: AppsV1Api;
+  core: CoreV1Api;
+  /** Creates a namespace with its default ServiceAccount token. */
+  namespace(name: string): Promise<string>;
+}
+
+const VERDICT = /"type":"verdict"/;
+const KUBECTL_DONE = /successfully rolled out|exceeded its progress deadline|error:/;
+const ms = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined ? Math.round(a - b) : undefined);
+
+function ourVerdictAt(run: ProcessRun, name: string): number | undefined {
+  return run.lines.find((l) => VERDICT.test(l.text) && l.text.includes(`"name":"${name}"`))?.t;
+}
+
+/** Runs both tools on `names` in `ns` at once and measures them against the raw watch. */
+export async function race(
+  ctx: BenchContext,
+  ns: string,
+  names: string[],
+  o: { ourArgs?: string[]; timeoutS?: number; minGeneration?: number; before?: () => Promise<void> } = {},
+): Promise<ScenarioResult & { raw: RawWatch; ours: ProcessRun; peers: ProcessRun[]; startedAt: number }> {
+  const raw = new RawWatch(ctx.kc, ns, new Map(names.map((n) => [n, o.minGeneration ?? 0])));
+  await raw.start();
+  const counted = await requestCounts(ctx.kc);
+  await o.before?.();
+  const startedAt = performance.now();
+  const timeoutS = o.timeoutS ?? 600;
+  const oursP = rolloutTrace(ctx.kubeconfigPath, ns, [...(o.ourArgs ?? names), '--timeout', `${timeoutS}s`]);
+  const peersP = Promise.all(names.map((n) => kubectl(ctx.kubeconfigPath, ns, n, timeoutS)));
+  const [ours, peers] = await Promise.all([oursP, peersP]);
+  raw.stop();
+  const after = await requestCounts(ctx.kc);
+  const completeAt = names.every((n) => raw.complete.has(n)) ? Math.max(...names.map((n) => raw.complete.get(n)!)) : undefined;
+  const worst = (xs: Array<number | undefined>) => (xs.some((x) => x === undefined) ? undefined : Math.max(...(xs as number[])));
+  const ourLists = ours.probe?.lists ?? 0;
+  const ourWatches = ours.probe?.watchOpens ?? 0;
+  return {
+    raw,
+    ours,
+    peers,
+    startedAt,
+    notes: [],
+    rolloutTrace: {
+      verdictAfterCompleteMs: worst(names.map((n) => ms(ourVerdictAt(ours, n), raw.complete.get(n)))),
+      exitAfterCompleteMs: ms(ours.exitAt, completeAt),
+      wallS: (ours.exitAt - startedAt) / 1000,
+      peakRssMB: ours.peakRssMB,
+      cpuS: ours.cpuS,
+      ...(ours.probe ? { lagP99Ms: ours.probe.lagP99Ms, lagMaxMs: ours.probe.lagMaxMs } : {}),
+      lists: ourLists,
+      watchOpens: ourWatches,
+      processes: 1,
+    },
+    kubectl: {
+      verdictAfterCompleteMs: worst(peers.map((p, i) => ms(lineAt(p, KUBECTL_DONE), raw.complete.get(names[i]!)))),
+      exitAfterCompleteMs: ms(Math.max(...peers.map((p) => p.exitAt)), completeAt),
+      wallS: (Math.max(...peers.map((p) => p.exitAt)) - startedAt) / 1000,
+      peakRssMB: Math.max(...peers.map((p) => p.peakRssMB)),
+      cpuS: peers.reduce((a, p) => a + p.cpuS, 0),
+      // The apiserver counts every client: minus ours (own counters) and the raw watch's 2 watches.
+      lists: Math.max(0, after.lists - counted.lists - ourLists),
+      watchOpens: Math.max(0, after.watches - counted.watches - ourWatches - 2),
+      processes: peers.length,
+    },
+  };
+}
+
+function labelled(d: V1Deployment, labels: Record<string, string>): V1Deployment {
+  d.metadata = { ...d.metadata, labels: { ...d.metadata?.labels, ...labels } };
+  return d;
+}
+
+/** Waits until every Deployment named is complete (set-up only). */
+async function waitComplete(ctx: BenchContext, ns: string, names: string[], timeoutS = 900): Promise<void> {
+  const deadline = Date.now() + timeoutS * 1000;
+  while (Date.now() < deadline) {
+    const list = await ctx.apps.listNamespacedDeployment({ namespace: ns });
+    const done = new Set(
+      list.items
+        .filter((d) => (d.status?.availableReplicas ?? 0) === d.spec?.replicas && d.status?.updatedReplicas === d.spec?.replicas)
+        .map((d) => d.metadata?.name),
+    );
+    if (names.every((n) => done.has(n))) return;
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  throw new Error(`set-up: ${names.length} Deployments not complete after ${timeoutS} s`);
+}
+
+export async function healthy(ctx: BenchContext): Promise<ScenarioResult> {
+  const ns = await ctx.namespace('bench-healthy');
+  return race(ctx, ns, ['web'], {
+    before: async () => void (await ctx.apps.createNamespacedDeployment({ namespace: ns, body: deploymentOf('web', { replicas: 3 }) })),
+  });
+}
+
+const FAILURES: Record<string, { image?: string; behaviour?: Record<string, string> }> = {
+  'image-pull-not-found': { image: 'nginx:1.99-does-not-exist' },
+  'crash-loop': { behaviour: { app: 'crash;exitCode=3;after=1' } },
+};
+
+export async function failures(ctx: BenchContext): Promise<ScenarioResult> {
+  const ns = await ctx.namespace('bench-failures');
+  const names = Object.keys(FAILURES);
+  const r = await race(ctx, ns, names, {
+    timeoutS: 120,
+    before: async () => {
+      for (const [n, shape] of Object.entries(FAILURES)) {
+        await ctx.apps.createNamespacedDeployment({
+          namespace: ns,
+          body: deploymentOf(n, { ...shape, replicas: 2, progressDeadlineSeconds: 30 }),
+        });
+      }
+    },
+  });
+  r.secondsAfterSignal = {};
+  names.forEach((n, i) => {
+    const signal = r.raw.signal.get(n);
+    const s = (t: number | undefined) => (t !== undefined && signal !== undefined ? (t - signal) / 1000 : undefined);
+    r.secondsAfterSignal![n] = { rolloutTrace: s(ourVerdictAt(r.ours, n)), kubectl: s(lineAt(r.peers[i]!, KUBECTL_DONE)) };
+  });
+  r.notes.push('kubectl fails only at progressDeadlineSeconds (30 s here); secondsAfterSignal counts from the first failing pod status');
+  return r;
+}
+
+export async function big(ctx: BenchContext, replicas: number): Promise<ScenarioResult> {
+  const ns = await ctx.namespace('bench-big');
+  return race(ctx, ns, ['big'], {
+    timeoutS: 1800,
+    before: async () => void (await ctx.apps.createNamespacedDeployment({ namespace: ns, body: deploymentOf('big', { replicas }) })),
+  });
+}
+
+export async function many(ctx: BenchContext, count: number): Promise<ScenarioResult> {
+  const ns = await ctx.namespace('bench-many');
+  const names = Array.from({ length: count }, (_, i) => `svc-${i}`);
+  for (const n of names)
+    await ctx.apps.createNamespacedDeployment({ namespace: ns, body: labelled(deploymentOf(n, { replicas: 10 }), { bench: 'many' }) });
+  await waitComplete(ctx, ns, names);
+  return race(ctx, ns, names, {
+    ourArgs: ['-l', 'bench=many'],
+    minGeneration: 2,
+    timeoutS: 1800,
+    before: async () => {
+      await Promise.all(
+        names.map(async (n) => {
+          const cur = await ctx.apps.readNamespacedDeployment({ name: n, namespace: ns });
+          cur.spec = labelled(deploymentOf(n, { replicas: 10, image: 'nginx:1.20' }), {}).spec;
+          await ctx.apps.replaceNamespacedDeployment({ name: n, namespace: ns, body: cur });
+        }),
+      );
+    },
+  });
+}
+
+export async function oneInBusy(ctx: BenchContext, pods: number, events: number): Promise<ScenarioResult> {
+  const ns = await ctx.namespace('bench-busy');
+  await ctx.apps.createNamespacedDeployment({ namespace: ns, body: deploymentOf('filler', { replicas: pods }) });
+  for (let i = 0; i < events; i += 50) {
+    await Promise.all(
+      Array.from({ length: Math.min(50, events - i) }, (_, k) =>
+        ctx.core.createNamespacedEvent({
+          namespace: ns,
+          body: {
+            metadata: { name: `filler.${i + k}` },
+            involvedObject: { kind: 'Pod', name: `filler-x-${i + k}`, namespace: ns },
+            reason: 'Pulled',
+            message: 'Container image "nginx:1.19" already present on machine',
+            type: 'Normal',
+          },
+        }),
+      ),
+    );
+  }
+  await waitComplete(ctx, ns, ['filler']);
+  const r = await race(ctx, ns, ['web'], {
+    before: async () => void (await ctx.apps.createNamespacedDeployment({ namespace: ns, body: deploymentOf('web') })),
+  });
+  r.notes.push(`namespace holds ${pods} other pods and ${events} other Events; wallS is start-up to exit`);
+  return r;
+}
+
+/** A rollout that waits quietly (a pod pulling for an hour); each tool alone for `seconds`. */
+export async function quiet(ctx: BenchContext, seconds: number): Promise<ScenarioResult> {
+  const ns = await ctx.namespace('bench-quiet');
+  await ctx.apps.createNamespacedDeployment({
+    namespace: ns,
+    body: deploymentOf('quiet', { behaviour: { app: 'slow-start;seconds=7200' } }),
+  });
+  await new Promise((r) => setTimeout(r, 5000));
+  const alone = async (tool: 'ours' | 'kubectl') => {
+    const before = await requestCounts(ctx.kc);
+    const run =
+      tool === 'ours'
+        ? await rolloutTrace(ctx.kubeconfigPath, ns, ['quiet', '--timeout', `${seconds}s`])
+        : await kubectl(ctx.kubeconfigPath, ns, 'quiet', seconds);
+    const after = await requestCounts(ctx.kc);
+    return { run, lists: after.lists - before.lists, watches: after.watches - before.watches };
+  };
+  const ours = await alone('ours');
+  const peer = await alone('kubectl');
+  const figures = (x: typeof ours): ToolFigures => ({
+    wallS: NaN,
+    peakRssMB: x.run.peakRssMB,
+    cpuS: x.run.cpuS,
+    ...(x.run.probe ? { lagP99Ms: x.run.probe.lagP99Ms, lagMaxMs: x.run.probe.lagMaxMs } : {}),
+    lists: x.lists,
+    watchOpens: x.watches,
+    processes: 1,
+  });
+  return {
+    rolloutTrace: figures(ours),
+    kubectl: figures(peer),
+    notes: [`each tool alone for ${seconds} s (apiserver counts include controllers' own re-watches in that window)`],
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Start-up cost: what the CLI loads before it knows the output format. The static import graph
+ * of src/cli/main.ts (type-only imports and dynamic `import()` excluded) must not reach ora (the
+ * terminal sink loads it on demand), client-node (loaded once arguments are valid, so `--help` and
+ * usage errors answer at once) nor any Pulumi code.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../../src');
+
+/** Static value imports and re-exports of a module: relative paths (as .ts) and package names. */
+function staticImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/^(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) {
+    const spec = m[1]!;
+    out.push(spec.startsWith('.') ? resolve(dirname(file), spec).replace(/\.js$/, '.ts') : spec);
+  }
+  return out;
+}
+
+function graph(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = [entry];
+  while (todo.length > 0) {
+    const f = todo.pop()!;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    if (f.endsWith('.ts')) todo.push(...staticImports(f));
+  }
+  return seen;
+}
+
+it('the CLI loads neither ora, client-node nor Pulumi code before it needs them', () => {
+  const loaded = graph(`${SRC}/cli/main.ts`);
+  const packages = [...loaded].filter((f) => !f.startsWith('/'));
+  assert.ok(loaded.has(`${SRC}/report/plain-sink.ts`), 'the graph is followed (plain sink reached)');
+  assert.ok(loaded.has(`${SRC}/cli/sink.ts`));
+  assert.deepEqual(
+    packages.filter((p) => p === 'ora' || p.startsWith('@pulumi/') || p === '@kubernetes/client-node'),
+    [],
+  );
+  assert.ok(![...loaded].some((f) => f.includes('/src/pulumi/') || f.endsWith('/tty-sink.ts')), 'no Pulumi module, no TTY sink');
+});
