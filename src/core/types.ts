@@ -321,7 +321,12 @@ export interface EventBase {
 export type RolloutEvent = EventBase &
   (
     | { type: 'started' }
-    | { type: 'waiting'; reason: 'not-found' | 'controller-reconciling'; message: string }
+    | {
+        type: 'waiting';
+        /** `api-server`: the apiserver is down, frozen or overloaded and is being retried (from the tracker, not the core). */
+        reason: 'not-found' | 'controller-reconciling' | 'api-server';
+        message: string;
+      }
     | {
         type: 'revision';
         revision: string;
