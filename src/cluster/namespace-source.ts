@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import type { KindToObject, Observation, WatchedKind } from '../core/types.js';
 import type { RolloutTraceError } from '../errors.js';
-import { retryReason } from './api-errors.js';
+import { retryReason, statusOf } from './api-errors.js';
 import { KindWatcher, type KindWatcherOptions } from './kind-watcher.js';
 import { kindApis } from './kinds.js';
 import { checkReachable } from './reachability.js';
@@ -34,6 +34,8 @@ export interface SourceSubscriber {
    * `message` says why, e.g. `waiting for the API server https://...: HTTP 503: ...; retrying until the timeout`.
    */
   onWaiting?(message: string): void;
+  /** Something degrades the diagnosis without stopping the trace (e.g. RBAC refuses to list Nodes); said once. */
+  onWarning?(message: string): void;
 }
 
 /** Source tunables. */
@@ -54,7 +56,7 @@ export interface SourceOptions extends KindWatcherOptions {
 const RETRY_NOTICE_MS = 5000;
 
 const BASE_KINDS = ['Deployment', 'ReplicaSet', 'Pod', 'Event'] as const satisfies readonly WatchedKind[];
-const ALL_KINDS: readonly WatchedKind[] = [...BASE_KINDS, 'PersistentVolumeClaim'];
+const ALL_KINDS: readonly WatchedKind[] = [...BASE_KINDS, 'PersistentVolumeClaim', 'Node'];
 
 /** Watch counters per kind, for tests and diagnostics. */
 export interface WatchStats {
@@ -78,7 +80,7 @@ interface Entry {
  * look at the Deployment already sees its ReplicaSets and pods (e.g. a re-used ReplicaSet that
  * marks a rollback) whatever order the lists completed in.
  */
-const SNAPSHOT_ORDER: Record<WatchedKind, number> = { ReplicaSet: 0, Pod: 1, PersistentVolumeClaim: 2, Event: 3, Deployment: 4 };
+const SNAPSHOT_ORDER: Record<WatchedKind, number> = { Node: 0, ReplicaSet: 0, Pod: 1, PersistentVolumeClaim: 2, Event: 3, Deployment: 4 };
 
 type AnyWatcher = { [K in WatchedKind]: KindWatcher<K> }[WatchedKind];
 
@@ -95,6 +97,7 @@ export class NamespaceSource {
   private readonly now: () => number;
   private contactError: unknown;
   private notice: string | undefined;
+  private warning: string | undefined;
 
   constructor(
     readonly kc: KubeConfig,
@@ -119,6 +122,7 @@ export class NamespaceSource {
       this.started = true;
       void this.begin();
     } else if (this.notice !== undefined) subscriber.onWaiting?.(this.notice);
+    if (this.warning !== undefined) subscriber.onWarning?.(this.warning);
     if (this.ready) {
       for (const watcher of this.watchers.values()) {
         if (watcher.isSynced) for (const obj of watcher.cache.values()) this.deliverTo(sub, 'upsert', watcher.api.kind, obj);
@@ -194,6 +198,9 @@ export class NamespaceSource {
     this.notice = undefined;
     this.lastContact = this.now();
     for (const kind of BASE_KINDS) this.startWatcher(kind);
+    // Nodes (read-only, cluster-scoped) diagnose pods stuck on a NotReady node; optional: the
+    // trace does not wait for them, and RBAC refusing them only costs that diagnosis.
+    this.startWatcher('Node');
     const lostMs = (this.options.lostContactSeconds ?? 45) * 1000;
     // A watch that only fails (or hangs on a frozen apiserver) is retried for ever; after a while
     // without any answer, say so once per outage. Each tracker's timeout still ends the wait.
@@ -209,6 +216,16 @@ export class NamespaceSource {
       Math.min(5000, lostMs / 4),
     );
     this.contactTimer.unref();
+  }
+
+  /** RBAC refuses Nodes: keep tracing without the node-not-ready diagnosis, and say so once. */
+  private nodesRefused(err: RolloutTraceError): void {
+    const user = this.kc.getCurrentUser()?.name ?? '(none)';
+    const status = statusOf(err.cause) ?? 403;
+    this.warning =
+      `user "${user}" may not list and watch nodes (HTTP ${status}), so pods on a NotReady node are not diagnosed ` +
+      '(they just wait for the timeout); grant it with a ClusterRole rule {apiGroups: [""], resources: ["nodes"], verbs: ["list", "watch"]}';
+    for (const sub of [...this.subscribers]) sub.s.onWarning?.(this.warning);
   }
 
   /** Tells every subscriber why the apiserver is being waited for (once per notice). */
@@ -239,7 +256,7 @@ export class NamespaceSource {
           this.lastContact = this.now();
           if (this.ready) this.notice = undefined;
         },
-        fatal: (err) => this.fail(err),
+        fatal: (err) => (kind === 'Node' ? this.nodesRefused(err) : this.fail(err)),
         retry: (what, err, delayMs) => {
           this.options.onRetry?.(kind, what, err, delayMs);
           if (this.notice === undefined && this.now() - this.lastContact > RETRY_NOTICE_MS) {

@@ -1,8 +1,8 @@
 /** Applying one object observation to the caches (and to Pulumi's awaiter flags). */
 import { passesReconcileGate, pulumiCheckReplicaSet, pulumiOnDeployment } from './pulumi-await.js';
 import { isCandidateEvent, isCandidatePod, isCandidateReplicaSet, replicaSetOfRevision } from './relations.js';
-import { eventKey, type RolloutState } from './state.js';
-import type { ObjectObservation, RolloutEvent } from './types.js';
+import { eventKey, type NodeReadiness, type RolloutState } from './state.js';
+import type { KindToObject, ObjectObservation, RolloutEvent } from './types.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
 type Emit = (e: DistributiveOmit<RolloutEvent, 'at' | 'deployment'>) => void;
@@ -51,6 +51,36 @@ function onDeployment(s: Draft, obs: Extract<ObjectObservation, { kind: 'Deploym
   s.pulumi = pulumiOnDeployment(s.pulumi, d, 'upsert', min);
   recheckReplicaSet(s);
   return true;
+}
+
+/** A node's Ready condition, or undefined when it is Ready (or gone). */
+export function nodeReadiness(node: KindToObject['Node'], type: 'upsert' | 'delete'): NodeReadiness | undefined {
+  if (type === 'delete') return undefined;
+  const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready?.status === 'True' || ready === undefined) return undefined;
+  const since = timeText(ready.lastTransitionTime);
+  return {
+    status: ready.status,
+    ...(since ? { since } : {}),
+    ...(ready.reason ? { reason: ready.reason } : {}),
+    ...(ready.message ? { message: ready.message } : {}),
+  };
+}
+
+/** Keeps the not-Ready nodes; @returns whether a change can concern one of the target's pods. */
+function onNode(s: Draft, obs: Extract<ObjectObservation, { kind: 'Node' }>): boolean {
+  const name = obs.object.metadata?.name;
+  if (!name) return false;
+  const next = nodeReadiness(obs.object, obs.type);
+  const prev = s.notReadyNodes[name];
+  if (JSON.stringify(next) === JSON.stringify(prev)) return false;
+  s.notReadyNodes = next ? { ...s.notReadyNodes, [name]: next } : without(s.notReadyNodes, name);
+  return Object.values(s.pods).some((p) => p.spec?.nodeName === name);
+}
+
+function timeText(t: unknown): string | undefined {
+  if (t instanceof Date) return Number.isNaN(t.getTime()) ? undefined : t.toISOString();
+  return typeof t === 'string' && t !== '' ? t : undefined;
 }
 
 /**
@@ -119,6 +149,8 @@ export function intake(s: Draft, obs: ObjectObservation, emit: Emit): boolean {
       s.events = { ...s.events, [uid]: e };
       return true;
     }
+    case 'Node':
+      return onNode(s, obs);
     case 'PersistentVolumeClaim': {
       const name = obs.object.metadata?.name;
       if (!name) return false;

@@ -69,6 +69,7 @@ export function initialState(target: TrackTarget, policy: Policy, now: number): 
     events: {},
     eventsByObject: {},
     pvcs: {},
+    notReadyNodes: {},
     pulumi: initialPulumiState(),
     problems: {},
     memo: emptyMemo(),

@@ -80,12 +80,22 @@ export interface RolloutState {
   readonly eventsByObject: Readonly<Record<string, readonly string[]>>;
   /** PersistentVolumeClaims by name. */
   readonly pvcs: Readonly<Record<string, V1PersistentVolumeClaim>>;
+  /** Nodes that are not Ready, by name (Ready nodes are not kept). */
+  readonly notReadyNodes: Readonly<Record<string, NodeReadiness>>;
   readonly pulumi: PulumiAwaitState;
   /** Current problems by id. */
   readonly problems: Readonly<Record<string, Problem>>;
   readonly memo: EmittedMemo;
   /** Set exactly once; the state is final afterwards. */
   readonly verdict?: Verdict;
+}
+
+/** A node's Ready condition, as kept for diagnosis. */
+export interface NodeReadiness {
+  status: string;
+  since?: string;
+  reason?: string;
+  message?: string;
 }
 
 /** The {@link RolloutState.eventsByObject} key of an involved object. */

@@ -180,6 +180,7 @@ class RolloutTracker {
         onObservation: (obs) => this.fromSource(obs),
         onError: (err) => this.fail(err),
         onWaiting: (message) => this.waitingForApiServer(message),
+        onWarning: (message) => this.warn('NodesNotReadable', message),
       });
     } catch (err) {
       return this.fail(err);
@@ -192,6 +193,15 @@ class RolloutTracker {
     if (this.finished) return;
     const deployment = { namespace: this.opts.namespace, name: this.opts.name };
     this.hub.push({ type: 'waiting', reason: 'api-server', message, at: Date.now(), deployment });
+  }
+
+  /** A degraded diagnosis (not a rollout problem): a Warning line every sink prints, once. */
+  private warn(reason: string, message: string): void {
+    if (this.finished) return;
+    const at = Date.now();
+    const deployment = { namespace: this.opts.namespace, name: this.opts.name };
+    const event = { type: 'Warning' as const, reason, message, object: 'rollout-trace', count: 1, lastSeen: new Date(at).toISOString() };
+    this.hub.push({ type: 'k8s-event', event, at, deployment });
   }
 
   /**
