@@ -6,10 +6,13 @@
  */
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { RolloutTraceError } from '../errors.js';
-import { forbiddenError, permanentFailureError, retryReason, statusOf, unreachableError } from './api-errors.js';
+import { forbiddenError, isAbort, permanentFailureError, retryReason, statusOf, unreachableError } from './api-errors.js';
 import { Backoff, sleep } from './backoff.js';
 import { describeTarget } from './kubeconfig.js';
 import { withSignal } from './request-options.js';
+
+/** The longest wait for one answer (ms). */
+const MAX_ATTEMPT_MS = 30_000;
 
 /** Options of {@link checkReachable}. */
 export interface ReachOptions {
@@ -17,7 +20,7 @@ export interface ReachOptions {
   timeoutSeconds?: number;
   /** Aborting it ends the wait quietly (the promise resolves). */
   signal?: AbortSignal;
-  /** Longest wait for one answer (ms): a frozen apiserver is retried after it. Default 4000. */
+  /** Wait for the first answer (ms), doubled after each attempt without one (up to 30 s). Default 4000. */
   attemptMs?: number;
   /** First retry notice once the apiserver has failed to answer for this long (ms). Default 3000. */
   noticeAfterMs?: number;
@@ -44,8 +47,12 @@ export async function checkReachable(kc: KubeConfig, namespace: string, opts: Re
   const backoff = new Backoff({ initialMs: 250, maxMs: 2000 });
   let lastErr: unknown = new Error('no answer');
   let noticed: string | undefined;
+  let unanswered = 0;
   while (Date.now() < deadline && !signal?.aborted) {
-    const wait = Math.max(1, Math.min(attemptMs, deadline - Date.now()));
+    // A slow apiserver (or a starved client) must not be aborted for ever: each attempt that got
+    // no answer gives the next one twice as long, up to 30 s.
+    const patience = Math.min(attemptMs * 2 ** unanswered, MAX_ATTEMPT_MS);
+    const wait = Math.max(1, Math.min(patience, deadline - Date.now()));
     const attempt = AbortSignal.any([AbortSignal.timeout(wait), ...(signal ? [signal] : [])]);
     try {
       await core.readNamespace({ name: namespace }, withSignal(attempt));
@@ -59,6 +66,7 @@ export async function checkReachable(kc: KubeConfig, namespace: string, opts: Re
       const permanent = permanentFailureError(kc, err);
       if (permanent) throw permanent;
       lastErr = err;
+      if (isAbort(err)) unanswered++;
       opts.onFailure?.(err);
       const reason = retryReason(err, wait);
       if (Date.now() - started >= noticeAfterMs && reason !== noticed) {
@@ -74,7 +82,7 @@ export async function checkReachable(kc: KubeConfig, namespace: string, opts: Re
 
 async function namespaceNotFound(kc: KubeConfig, core: CoreV1Api, namespace: string, cause: unknown) {
   const names = await core
-    .listNamespace({ limit: 20 }, withSignal(AbortSignal.timeout(3000)))
+    .listNamespace({ limit: 20 }, withSignal(AbortSignal.timeout(10_000)))
     .then((l) => l.items.map((n) => n.metadata?.name ?? '').filter(Boolean))
     .catch(() => undefined);
   return new RolloutTraceError(

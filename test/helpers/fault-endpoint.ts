@@ -38,6 +38,7 @@ export async function startFaultEndpoint(status: number): Promise<FaultEndpoint>
     });
     res.writeHead(endpoint.status, {
       'content-type': 'application/json',
+      connection: 'close',
       ...(endpoint.status === 429 || endpoint.status === 503 ? { 'retry-after': '1' } : {}),
     });
     res.end(body);

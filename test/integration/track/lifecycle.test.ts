@@ -99,7 +99,7 @@ describe('tracker lifecycle', { concurrency: true }, () => {
     );
     const ms = Date.now() - t0;
     t.diagnostic(`cluster-unreachable after ${ms} ms`);
-    assert.ok(ms < 3000, `no waiting for what cannot go away (${ms} ms)`);
+    assert.ok(ms < 8000, `no waiting for what cannot go away (${ms} ms; it was 10 s)`);
   });
 
   it('abort cancels with a cancelled verdict and closes every watch', async (t) => {
