@@ -20,6 +20,7 @@ import { isLatest, parseImage, pull, resolvedImageName, transientPullError } fro
 import type { ContainerRuntime, Instance } from './runtime.js';
 import { appendLogs, current, finish, isRunning, newContainerId, newContainerRuntime } from './runtime.js';
 import { buildPodStatus } from './status.js';
+import { StatusWriter } from './status-writer.js';
 
 /** Node-wide state and settings a pod worker uses. */
 export interface WorkerContext {
@@ -38,6 +39,8 @@ export interface WorkerContext {
   maxGraceMs: number;
   /** Volume mount timeout before "Unable to attach or mount volumes" (real: 2m3s). */
   mountTimeoutMs: number;
+  /** Back-off of failed pod-status writes (default 500 ms doubling to 10 s, the status manager's re-sync). */
+  statusRetryMs?: { initial: number; max: number };
   allocateIP(): string;
   releaseIP(ip: string): void;
   log(line: string): void;
@@ -65,7 +68,7 @@ export class PodWorker {
   private retryTimer?: NodeJS.Timeout;
   private stopped = false;
   private terminating = false;
-  private statusChain: Promise<void> = Promise.resolve();
+  private readonly statusWriter: StatusWriter;
   private lastWritten = '';
   private readonly sleeps = new Set<() => void>();
   private readonly graceSleeps = new Set<() => void>();
@@ -79,6 +82,11 @@ export class PodWorker {
     this.initContainers = (pod.spec?.initContainers ?? []).map((c) => newContainerRuntime(c, true, behaviourFor(ann, c.name)));
     this.containers = (pod.spec?.containers ?? []).map((c) => newContainerRuntime(c, false, behaviourFor(ann, c.name)));
     this.adoptFromStatus();
+    this.statusWriter = new StatusWriter(() => this.doWriteStatus(), {
+      log: ctx.log,
+      what: `status of pod ${pod.metadata?.namespace}/${pod.metadata?.name}`,
+      ...(ctx.statusRetryMs ? { initialMs: ctx.statusRetryMs.initial, maxMs: ctx.statusRetryMs.max } : {}),
+    });
   }
 
   get uid(): string {
@@ -113,6 +121,7 @@ export class PodWorker {
   /** Stops every timer of this pod (the pod is gone from the node). */
   stop(): void {
     this.stopped = true;
+    this.statusWriter.stop();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const c of this.allContainers()) this.clearTimers(c);
     for (const wake of [...this.sleeps, ...this.graceSleeps]) wake();
@@ -490,14 +499,12 @@ export class PodWorker {
     }
   }
 
-  /** Writes the pod's status if it changed (serialized; merge patch on pods/status). */
+  /**
+   * Writes the pod's latest status if it changed (serialized; merge patch on pods/status). A failed
+   * write is retried with back-off until one lands (the status manager's behaviour).
+   */
   writeStatus(): Promise<void> {
-    this.statusChain = this.statusChain
-      .then(() => this.doWriteStatus())
-      .catch((err) =>
-        this.ctx.log(`status of pod ${this.pod.metadata?.namespace}/${this.pod.metadata?.name} not written: ${errorText(err)}`),
-      );
-    return this.statusChain;
+    return this.statusWriter.write();
   }
 
   private async doWriteStatus(): Promise<void> {

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { compileLogFilter } from '../core/log-filter.js';
 import { FAILURE_CLASSES } from '../core/policy.js';
 import type { FailureClass, PolicyOverrides, SuccessCriterion } from '../core/types.js';
+import { durationProblem } from '../long-timer.js';
 import type { LogOptions } from '../track/log-options.js';
 import { parseDuration } from './duration.js';
 
@@ -141,7 +142,7 @@ export function parseCli(argv: string[]): ParsedArgs {
       throw new UsageError(
         `--wait-for-creation "${values['wait-for-creation']}" is not a duration; use seconds or a Go-style duration such as 30s.`,
       );
-    waitForCreationSeconds = seconds;
+    waitForCreationSeconds = withinRange('--wait-for-creation', values['wait-for-creation'], seconds);
   }
 
   let minGeneration: number | undefined;
@@ -213,6 +214,13 @@ function positiveDuration(flag: string, text: string): number {
   if (seconds === undefined || seconds <= 0) {
     throw new UsageError(`${flag} "${text}" is not a duration; use seconds or a Go-style duration such as 90s, 5m or 1m30s.`);
   }
+  return withinRange(flag, text, seconds);
+}
+
+/** Any duration works (long ones too), up to the longest one a timer can represent. */
+function withinRange(flag: string, text: string, seconds: number): number {
+  const problem = durationProblem(seconds);
+  if (problem) throw new UsageError(`${flag} "${text}" cannot be used: ${problem}; use a duration such as 90s, 5m, 1m30s or 72h.`);
   return seconds;
 }
 
@@ -241,7 +249,7 @@ function policyOverrides(
     const seconds = parseDuration(m[2]!);
     if (seconds === undefined)
       throw new UsageError(`--fail-after ${cls}="${m[2]}" is not a duration; use seconds or a Go-style duration such as 30s or 2m.`);
-    classes[cls] = { ...classes[cls], action: 'fail', afterSeconds: seconds };
+    classes[cls] = { ...classes[cls], action: 'fail', afterSeconds: withinRange(`--fail-after ${cls}`, m[2]!, seconds) };
   }
   for (const spec of tolerate) {
     const m = /^([a-z-]+)=(.*)$/.exec(spec);

@@ -7,6 +7,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { resolvePolicy } from '../core/policy.js';
 import type { RolloutEvent, Verdict } from '../core/types.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
+import { setLongTimeout } from '../long-timer.js';
 import type { Sink } from '../report/sink.js';
 import { type CliOptions, parseCli, UsageError } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -177,7 +178,7 @@ async function followAfterVerdict(
   try {
     const ended = new Promise<void>((resolve) => {
       setWake(resolve);
-      if (options.watchSeconds !== undefined) setTimeout(resolve, options.watchSeconds * 1000).unref();
+      if (options.watchSeconds !== undefined) setLongTimeout(resolve, options.watchSeconds * 1000).unref();
     });
     const fatal = follower.failed.then((err) => {
       throw err;

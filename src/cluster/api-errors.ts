@@ -2,15 +2,33 @@
  * Turns API failures into a classification (retry or give up) and the user-facing
  * {@link RolloutTraceError}s for refusals.
  */
+import { X509Certificate } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { formatWindow } from '../core/format-duration.js';
 import { RolloutTraceError } from '../errors.js';
 import { describeTarget } from './kubeconfig.js';
 
-/** HTTP status of a client-node failure (ApiException.code or Watch's statusCode), if any. */
+/**
+ * HTTP status of a client-node failure (ApiException.code or Watch's statusCode), if any. An
+ * abort's DOMException also has a numeric `code` (23 for a timeout): that is not an HTTP status.
+ */
 export function statusOf(err: unknown): number | undefined {
+  if (err instanceof DOMException || isAbort(err)) return undefined;
   const e = err as { code?: unknown; statusCode?: unknown } | undefined;
-  if (typeof e?.statusCode === 'number') return e.statusCode;
-  if (typeof e?.code === 'number') return e.code;
+  const status = typeof e?.statusCode === 'number' ? e.statusCode : e?.code;
+  return typeof status === 'number' && status >= 100 && status <= 599 ? status : undefined;
+}
+
+/** True for an aborted or timed-out request (`AbortError` / `TimeoutError`). */
+export function isAbort(err: unknown): boolean {
+  const name = (err as { name?: unknown } | undefined)?.name;
+  return name === 'AbortError' || name === 'TimeoutError';
+}
+
+/** The system or TLS error code behind a failed request (`ECONNREFUSED`, `ENOTFOUND`, `CERT_HAS_EXPIRED`...), if any. */
+export function networkCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown; errors?: Array<{ code?: unknown }> } } | undefined;
+  for (const c of [e?.cause?.code, e?.cause?.errors?.[0]?.code, e?.code]) if (typeof c === 'string') return c;
   return undefined;
 }
 
@@ -33,6 +51,7 @@ export function serverMessage(err: unknown): string | undefined {
 
 /** A short description of any failure, for retry logs and wrapped messages. */
 export function describeFailure(err: unknown): string {
+  if (isAbort(err)) return 'no answer (the request timed out)';
   const status = statusOf(err);
   const msg = serverMessage(err);
   if (status !== undefined) return `HTTP ${status}${msg ? `: ${msg}` : ''}`;
@@ -41,11 +60,20 @@ export function describeFailure(err: unknown): string {
   return `${e?.message ?? String(err)}${cause ? ` (${cause})` : ''}`.split('\n')[0];
 }
 
-/** True for failures worth retrying: network errors, 408, 429, 5xx. */
+/** True for failures worth retrying: network errors (except permanent ones), timeouts, 408, 429, 5xx. */
 export function isTransient(err: unknown): boolean {
   const status = statusOf(err);
-  if (status === undefined) return true;
+  if (status === undefined) return permanentKind(err) === undefined;
   return status === 408 || status === 429 || status >= 500;
+}
+
+/** Why a retried first contact failed, for the `waiting for the API server` line. */
+export function retryReason(err: unknown, attemptMs: number): string {
+  if (isAbort(err)) return `no answer within ${Math.round(attemptMs / 100) / 10} s`;
+  const code = networkCode(err);
+  if (code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
+  if (code === 'ECONNRESET') return 'connection reset (ECONNRESET)';
+  return describeFailure(err);
 }
 
 /** The RBAC resources rollout-trace reads, with their API groups. */
@@ -86,12 +114,109 @@ export function forbiddenError(kc: KubeConfig, verb: string, resource: string, n
   );
 }
 
-/** The error when the first contact with the cluster fails. */
-export function unreachableError(kc: KubeConfig, seconds: number, err: unknown): RolloutTraceError {
+/**
+ * The error when the first contact with the cluster fails: after waiting `seconds` (a timeout), or
+ * at once (`seconds` undefined) for an answer that waiting cannot change.
+ */
+export function unreachableError(kc: KubeConfig, seconds: number | undefined, err: unknown): RolloutTraceError {
+  const within = seconds !== undefined ? ` within ${formatWindow(seconds * 1000)}` : '';
+  const verb = statusOf(err) !== undefined && seconds === undefined ? 'Cannot use' : 'Cannot reach';
   return new RolloutTraceError(
     'cluster-unreachable',
-    `Cannot reach the Kubernetes API server ${describeTarget(kc)} within ${seconds} s: ${describeFailure(err)}. ` +
+    `${verb} the Kubernetes API server ${describeTarget(kc)}${within}: ${describeFailure(err)}. ` +
       'Check that the cluster is running and that the kubeconfig and context point at it.',
     { cause: err },
   );
+}
+
+/** TLS verification failures: the server's certificate does not verify against the trusted CA. */
+const CERT_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_CHAIN_TOO_LONG',
+  'INVALID_CA',
+  'HOSTNAME_MISMATCH',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** Why a failure cannot go away by waiting, or undefined when it might. */
+export function permanentKind(err: unknown): 'dns' | 'certificate' | 'tls' | 'address' | undefined {
+  if (isAbort(err) || statusOf(err) !== undefined) return undefined;
+  const code = networkCode(err);
+  if (code === 'ENOTFOUND') return 'dns';
+  if (code !== undefined && CERT_CODES.has(code)) return 'certificate';
+  if (code?.startsWith('ERR_SSL_') || code?.startsWith('ERR_OSSL_')) return 'tls';
+  if (code === 'ERR_INVALID_URL' || /^bad port$/.test((err as { cause?: { message?: string } })?.cause?.message ?? '')) return 'address';
+  return undefined;
+}
+
+/**
+ * The error for a first-contact failure that waiting cannot fix (unknown host, certificate, TLS or
+ * an unusable address), or for an unexpected 4xx; undefined when the failure is worth retrying.
+ */
+export function permanentFailureError(kc: KubeConfig, err: unknown): RolloutTraceError | undefined {
+  const status = statusOf(err);
+  if (status !== undefined) {
+    return isTransient(err) ? undefined : unreachableError(kc, undefined, err);
+  }
+  const kind = permanentKind(err);
+  if (kind === undefined) return undefined;
+  const target = describeTarget(kc);
+  const code = networkCode(err) ?? '';
+  const detail = `${code}${causeMessage(err) ? `: ${causeMessage(err)}` : ''}`;
+  let message: string;
+  if (kind === 'dns') {
+    const host = hostOf(kc);
+    message =
+      `The host name "${host}" of the Kubernetes API server ${target} does not resolve (${detail}). ` +
+      'Waiting will not help: check the server address in the kubeconfig (kubectl config view --minify) and your DNS or VPN.';
+  } else if (kind === 'certificate') {
+    message =
+      `Certificate problem: the Kubernetes API server ${target} presented a certificate that does not verify ` +
+      `against the kubeconfig's certificate authority (${detail}). The kubeconfig trusts ${describeCa(kc)}. ` +
+      "The context's server address and certificate-authority must belong to the same cluster: fetch the " +
+      'kubeconfig again (the cluster may have been re-created or its CA rotated), or check that nothing intercepts TLS.';
+  } else {
+    message =
+      `Cannot talk to the Kubernetes API server ${target}: ${kind === 'tls' ? 'the TLS handshake failed' : 'the address cannot be used'} ` +
+      `(${detail || describeFailure(err)}). Waiting will not help: check the server URL (https://host:port) in the kubeconfig.`;
+  }
+  return new RolloutTraceError('cluster-unreachable', message, { cause: err });
+}
+
+function causeMessage(err: unknown): string | undefined {
+  const m = (err as { cause?: { message?: unknown } })?.cause?.message;
+  return typeof m === 'string' && m !== '' ? m.split('\n')[0] : undefined;
+}
+
+function hostOf(kc: KubeConfig): string {
+  try {
+    return new URL(kc.getCurrentCluster()?.server ?? '').hostname;
+  } catch {
+    return kc.getCurrentCluster()?.server ?? '(no server)';
+  }
+}
+
+/** Which CA the kubeconfig trusts, for certificate errors (never key material). */
+export function describeCa(kc: KubeConfig): string {
+  const cluster = kc.getCurrentCluster();
+  if (cluster?.skipTLSVerify) return 'any certificate (insecure-skip-tls-verify)';
+  if (cluster?.caFile) return `the CA in the file "${cluster.caFile}" (certificate-authority)`;
+  if (cluster?.caData) {
+    try {
+      const cert = new X509Certificate(Buffer.from(cluster.caData, 'base64'));
+      return `the CA "${cert.subject.replace(/\n/g, ', ')}" of certificate-authority-data (SHA-256 ${cert.fingerprint256.slice(0, 23)}...)`;
+    } catch {
+      return 'the CA in certificate-authority-data (unreadable as a PEM certificate)';
+    }
+  }
+  return "the system's trusted CAs (the cluster entry sets no certificate-authority)";
 }

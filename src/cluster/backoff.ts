@@ -1,6 +1,7 @@
 /**
  * Exponential back-off with full jitter, for reconnecting watches and retrying lists.
  */
+import { setLongTimeout } from '../long-timer.js';
 
 /** Back-off settings (milliseconds). */
 export interface BackoffOptions {
@@ -54,9 +55,9 @@ export class Backoff {
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
+    const timer = setLongTimeout(done, ms);
     function done() {
-      clearTimeout(timer);
+      timer.cancel();
       signal?.removeEventListener('abort', done);
       resolve();
     }

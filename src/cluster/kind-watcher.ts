@@ -217,7 +217,7 @@ export class KindWatcher<K extends WatchedKind> {
         limit: this.options.pageSize ?? 500,
         signal: this.lifetime.signal,
       });
-      items.push(...page.items);
+      items.push(...(this.api.slim ? page.items.map((o) => this.api.slim!(o)) : page.items));
       resourceVersion = page.resourceVersion;
       continueToken = page.continueToken;
     } while (continueToken && !this.stopped);
@@ -269,8 +269,9 @@ export class KindWatcher<K extends WatchedKind> {
       let counted = false;
       let gone = false;
       let streamError: unknown;
-      const onEvent = (type: string, obj: KindToObject[K] & { code?: number }) => {
+      const onEvent = (type: string, raw: KindToObject[K] & { code?: number }) => {
         if (this.stopped) return;
+        const obj = type !== 'ERROR' && this.api.slim ? (this.api.slim(raw) as typeof raw) : raw;
         events++;
         this.handlers.contact();
         const rv = obj?.metadata?.resourceVersion;

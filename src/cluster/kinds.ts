@@ -20,6 +20,10 @@ export interface KindApi<K extends WatchedKind> {
   /** Collection path in `namespace`, for `Watch.watch`. */
   path(namespace: string): string;
   listPage(namespace: string, opts: { continueToken?: string; limit: number; signal: AbortSignal }): Promise<ListPage<K>>;
+  /** True for a cluster-scoped kind (the namespace is ignored). */
+  clusterScoped?: boolean;
+  /** Drops what the core never reads before an object is cached (large node image lists). */
+  slim?(object: KindToObject[K]): KindToObject[K];
 }
 
 /** Builds the {@link KindApi} of every watched kind for one kubeconfig. */
@@ -66,6 +70,19 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
       path: (ns) => `/api/v1/namespaces/${ns}/events`,
       listPage: async (namespace, o) =>
         page<'Event'>(await core.listNamespacedEvent({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal))),
+    },
+    Node: {
+      kind: 'Node',
+      resource: 'nodes',
+      clusterScoped: true,
+      path: () => '/api/v1/nodes',
+      listPage: async (_namespace, o) =>
+        page<'Node'>(await core.listNode({ limit: o.limit, _continue: o.continueToken }, withSignal(o.signal))),
+      slim: (node) => ({
+        metadata: node.metadata,
+        spec: { ...(node.spec?.taints ? { taints: node.spec.taints } : {}), ...(node.spec?.unschedulable ? { unschedulable: true } : {}) },
+        status: { ...(node.status?.conditions ? { conditions: node.status.conditions } : {}) },
+      }),
     },
     PersistentVolumeClaim: {
       kind: 'PersistentVolumeClaim',

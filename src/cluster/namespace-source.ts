@@ -16,7 +16,8 @@
 import { createHash } from 'node:crypto';
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import type { KindToObject, Observation, WatchedKind } from '../core/types.js';
-import { RolloutTraceError } from '../errors.js';
+import type { RolloutTraceError } from '../errors.js';
+import { retryReason, statusOf } from './api-errors.js';
 import { KindWatcher, type KindWatcherOptions } from './kind-watcher.js';
 import { kindApis } from './kinds.js';
 import { checkReachable } from './reachability.js';
@@ -33,22 +34,34 @@ export interface SourceSubscriber {
   onObservation(obs: Observation): void;
   /** The source failed for good (forbidden, unreachable, namespace missing); it is closed. */
   onError(err: RolloutTraceError): void;
+  /**
+   * The apiserver cannot be used right now (down, frozen, overloaded) and is being retried:
+   * `message` says why, e.g. `waiting for the API server https://...: HTTP 503: ...; retrying until the timeout`.
+   */
+  onWaiting?(message: string): void;
+  /** Something degrades the diagnosis without stopping the trace (e.g. RBAC refuses to list Nodes); said once. */
+  onWarning?(message: string): void;
 }
 
 /** Source tunables. */
 export interface SourceOptions extends KindWatcherOptions {
-  /** First contact must succeed within this many seconds. Default 10. */
+  /** First contact must succeed within this many seconds. Default: no bound (each tracker's timeout ends the wait). */
   firstContactSeconds?: number;
-  /** Give up with `cluster-unreachable` after this long without any successful contact. Default 120. */
+  /** Say `waiting for the API server` after this long without any successful list or watch. Default 45. */
   lostContactSeconds?: number;
+  /** Longest wait for one first-contact answer (ms) before retrying. Default 4000. */
+  attemptMs?: number;
   /** Clock (ms); injectable for tests. */
   now?: () => number;
   /** Called before each back-off pause of a list or watch (diagnostics and tests). */
   onRetry?: (kind: WatchedKind, what: string, err: unknown, delayMs: number) => void;
 }
 
+/** A list or watch that keeps failing for this long (ms) since the last answer is announced. */
+const RETRY_NOTICE_MS = 5000;
+
 const BASE_KINDS = ['Deployment', 'ReplicaSet', 'Pod', 'Event'] as const satisfies readonly WatchedKind[];
-const ALL_KINDS: readonly WatchedKind[] = [...BASE_KINDS, 'PersistentVolumeClaim'];
+const ALL_KINDS: readonly WatchedKind[] = [...BASE_KINDS, 'PersistentVolumeClaim', 'Node'];
 
 /** Watch counters per kind, for tests and diagnostics. */
 export interface WatchStats {
@@ -76,7 +89,7 @@ interface Entry {
  * look at the Deployment already sees its ReplicaSets and pods (e.g. a re-used ReplicaSet that
  * marks a rollback) whatever order the lists completed in.
  */
-const SNAPSHOT_ORDER: Record<WatchedKind, number> = { ReplicaSet: 0, Pod: 1, PersistentVolumeClaim: 2, Event: 3, Deployment: 4 };
+const SNAPSHOT_ORDER: Record<WatchedKind, number> = { Node: 0, ReplicaSet: 0, Pod: 1, PersistentVolumeClaim: 2, Event: 3, Deployment: 4 };
 
 type AnyWatcher = { [K in WatchedKind]: KindWatcher<K> }[WatchedKind];
 
@@ -93,6 +106,9 @@ export class NamespaceSource {
   private contactTimer: NodeJS.Timeout | undefined;
   private readonly startup = new AbortController();
   private readonly now: () => number;
+  private contactError: unknown;
+  private notice: string | undefined;
+  private warning: string | undefined;
 
   constructor(
     readonly kc: KubeConfig,
@@ -119,7 +135,9 @@ export class NamespaceSource {
     if (!this.started) {
       this.started = true;
       void this.begin();
-    } else if (this.ready) {
+    } else if (this.notice !== undefined) subscriber.onWaiting?.(this.notice);
+    if (this.warning !== undefined) subscriber.onWarning?.(this.warning);
+    if (this.ready) {
       for (const watcher of this.watchers.values()) {
         if (watcher.isSynced) for (const obj of watcher.cache.values()) this.deliverTo(sub, 'upsert', watcher.api.kind, obj);
         // Its objects were not kept: list again (they are delivered as upserts) before `synced`.
@@ -162,16 +180,35 @@ export class NamespaceSource {
     return s;
   }
 
+  /**
+   * The last failure of a first contact still being retried (undefined once the apiserver
+   * answered): a tracker whose timeout passes meanwhile reports it as `cluster-unreachable`.
+   */
+  get firstContactFailure(): unknown {
+    if (this.ready || !this.started) return undefined;
+    return this.contactError ?? new DOMException('no answer yet', 'TimeoutError');
+  }
+
   /** True once closed (last subscriber left or a fatal error). */
   get isClosed(): boolean {
     return this.closed;
   }
 
+  private get server(): string {
+    return this.kc.getCurrentCluster()?.server ?? '(no server)';
+  }
+
   private async begin(): Promise<void> {
+    const server = this.server;
     try {
       await checkReachable(this.kc, this.namespace, {
-        timeoutSeconds: this.options.firstContactSeconds ?? 10,
+        ...(this.options.firstContactSeconds !== undefined ? { timeoutSeconds: this.options.firstContactSeconds } : {}),
+        ...(this.options.attemptMs !== undefined ? { attemptMs: this.options.attemptMs } : {}),
         signal: this.startup.signal,
+        onFailure: (err) => {
+          this.contactError = err ?? new Error('no answer');
+        },
+        onWaiting: (reason) => this.tell(`waiting for the API server ${server}: ${reason}; retrying until the timeout`),
       });
     } catch (err) {
       this.fail(err as RolloutTraceError);
@@ -179,24 +216,43 @@ export class NamespaceSource {
     }
     if (this.closed) return;
     this.ready = true;
+    this.notice = undefined;
     this.lastContact = this.now();
     for (const kind of BASE_KINDS) this.startWatcher(kind);
-    const lostMs = (this.options.lostContactSeconds ?? 120) * 1000;
+    // Nodes (read-only, cluster-scoped) diagnose pods stuck on a NotReady node; optional: the
+    // trace does not wait for them, and RBAC refusing them only costs that diagnosis.
+    this.startWatcher('Node');
+    const lostMs = (this.options.lostContactSeconds ?? 45) * 1000;
+    // A watch that only fails (or hangs on a frozen apiserver) is retried for ever; after a while
+    // without any answer, say so once per outage. Each tracker's timeout still ends the wait.
     this.contactTimer = setInterval(
       () => {
-        if (this.now() - this.lastContact > lostMs) {
-          this.fail(
-            new RolloutTraceError(
-              'cluster-unreachable',
-              `Lost contact with the Kubernetes API server ${this.kc.getCurrentCluster()?.server} (context "${this.kc.getCurrentContext()}"): ` +
-                `no list or watch of namespace "${this.namespace}" succeeded for ${lostMs / 1000} s.`,
-            ),
+        const silentMs = this.now() - this.lastContact;
+        if (silentMs > lostMs && this.notice === undefined) {
+          this.tell(
+            `waiting for the API server ${server}: no list or watch of namespace "${this.namespace}" answered for ${Math.round(silentMs / 1000)} s; retrying until the timeout`,
           );
         }
       },
       Math.min(5000, lostMs / 4),
     );
     this.contactTimer.unref();
+  }
+
+  /** RBAC refuses Nodes: keep tracing without the node-not-ready diagnosis, and say so once. */
+  private nodesRefused(err: RolloutTraceError): void {
+    const user = this.kc.getCurrentUser()?.name ?? '(none)';
+    const status = statusOf(err.cause) ?? 403;
+    this.warning =
+      `user "${user}" may not list and watch nodes (HTTP ${status}), so pods on a NotReady node are not diagnosed ` +
+      '(they just wait for the timeout); grant it with a ClusterRole rule {apiGroups: [""], resources: ["nodes"], verbs: ["list", "watch"]}';
+    for (const sub of [...this.subscribers]) sub.s.onWarning?.(this.warning);
+  }
+
+  /** Tells every subscriber why the apiserver is being waited for (once per notice). */
+  private tell(message: string): void {
+    this.notice = message;
+    for (const sub of [...this.subscribers]) sub.s.onWaiting?.(message);
   }
 
   private startWatcher(kind: WatchedKind): void {
@@ -226,9 +282,15 @@ export class NamespaceSource {
         },
         contact: () => {
           this.lastContact = this.now();
+          if (this.ready) this.notice = undefined;
         },
-        fatal: (err) => this.fail(err),
-        retry: (what, err, delayMs) => this.options.onRetry?.(kind, what, err, delayMs),
+        fatal: (err) => (kind === 'Node' ? this.nodesRefused(err) : this.fail(err)),
+        retry: (what, err, delayMs) => {
+          this.options.onRetry?.(kind, what, err, delayMs);
+          if (this.notice === undefined && this.now() - this.lastContact > RETRY_NOTICE_MS) {
+            this.tell(`waiting for the API server ${this.server}: ${what}: ${retryReason(err, 0)}; retrying until the timeout`);
+          }
+        },
       },
       this.options,
     ) as AnyWatcher;
@@ -314,6 +376,7 @@ function deploymentNamesOf(kind: WatchedKind, object: KindToObject[WatchedKind])
     case 'Deployment':
       return [object.metadata?.name ?? ''];
     case 'PersistentVolumeClaim':
+    case 'Node':
       return 'any';
     case 'Event': {
       const involved = (object as KindToObject['Event']).involvedObject;

@@ -25,6 +25,7 @@ export function mayConcern(
     case 'Deployment':
       return object.metadata?.name === deploymentName;
     case 'PersistentVolumeClaim':
+    case 'Node':
       return true;
     case 'Event': {
       if (type === 'delete') return true;

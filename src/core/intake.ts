@@ -6,8 +6,8 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { ownerOfKind } from './k8s.js';
 import { passesReconcileGate, pulumiCheckReplicaSet, pulumiOnDeployment } from './pulumi-await.js';
 import { isCandidateEvent, isCandidatePod, isCandidateReplicaSet, replicaSetOfRevision } from './relations.js';
-import { EVENTS_PER_OBJECT, type RolloutState } from './state.js';
-import type { ObjectObservation, RolloutEvent } from './types.js';
+import { EVENTS_PER_OBJECT, type NodeReadiness, type RolloutState } from './state.js';
+import type { KindToObject, ObjectObservation, RolloutEvent } from './types.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
 type Emit = (e: DistributiveOmit<RolloutEvent, 'at' | 'deployment'>) => void;
@@ -18,6 +18,7 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 export type Touched =
   | { kind: 'Deployment' | 'ReplicaSet' | 'PersistentVolumeClaim' }
   | { kind: 'Pod'; name: string }
+  | { kind: 'Node'; name: string }
   | { kind: 'Event'; uid: string; name: string };
 
 function recheckReplicaSet(s: Draft): void {
@@ -135,6 +136,38 @@ function forgetEvent(s: Draft, uid: string): void {
   delete s.memo.events[uid];
 }
 
+/** A node's Ready condition, or undefined when it is Ready (or gone). */
+export function nodeReadiness(node: KindToObject['Node'], type: 'upsert' | 'delete'): NodeReadiness | undefined {
+  if (type === 'delete') return undefined;
+  const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready?.status === 'True' || ready === undefined) return undefined;
+  const since = timeText(ready.lastTransitionTime);
+  return {
+    status: ready.status,
+    ...(since ? { since } : {}),
+    ...(ready.reason ? { reason: ready.reason } : {}),
+    ...(ready.message ? { message: ready.message } : {}),
+  };
+}
+
+/** Keeps the not-Ready nodes; @returns whether a change can concern one of the target's pods. */
+function onNode(s: Draft, obs: Extract<ObjectObservation, { kind: 'Node' }>): Touched | undefined {
+  const name = obs.object.metadata?.name;
+  if (!name) return undefined;
+  const next = nodeReadiness(obs.object, obs.type);
+  const prev = s.notReadyNodes[name];
+  if (JSON.stringify(next) === JSON.stringify(prev)) return undefined;
+  if (next) s.notReadyNodes[name] = next;
+  else delete s.notReadyNodes[name];
+  for (const p of s.pods.values()) if (p.spec?.nodeName === name) return { kind: 'Node', name };
+  return undefined;
+}
+
+function timeText(t: unknown): string | undefined {
+  if (t instanceof Date) return Number.isNaN(t.getTime()) ? undefined : t.toISOString();
+  return typeof t === 'string' && t !== '' ? t : undefined;
+}
+
 /**
  * Applies an object observation to a draft state; may emit pod-deleted / pod-orphaned.
  *
@@ -163,6 +196,8 @@ export function intake(s: Draft, obs: ObjectObservation, emit: Emit): Touched | 
       return onPod(s, obs, emit);
     case 'Event':
       return onEvent(s, obs);
+    case 'Node':
+      return onNode(s, obs);
     case 'PersistentVolumeClaim': {
       const name = obs.object.metadata?.name;
       if (!name) return undefined;

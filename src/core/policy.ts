@@ -13,6 +13,9 @@
  *   so a short window lets a slightly late `kubectl apply` win.
  * - unschedulable 10 s (5 min when the cluster-autoscaler reported a scale-up for the pod).
  * - pvc-pending 60 s (dynamic provisioning takes a while), replica-failure 10 s.
+ * - node-not-ready: 30 s after the pod would be evicted from the node (its NoExecute toleration of
+ *   the not-ready/unreachable taint, 300 s by default): until then the node may come back or the
+ *   pod be replaced, and the rollout succeed; a pod that tolerates the taint for ever, 30 s.
  * - readiness-probe: initialDelaySeconds + periodSeconds * failureThreshold of the probe, plus
  *   `afterSeconds` (10 s) of slack (kubedog's probe-derived window).
  * - progress-deadline and deployment-deleted: immediately.
@@ -35,6 +38,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   'init-container',
   'replica-failure',
   'unschedulable',
+  'node-not-ready',
   'pvc-pending',
   'readiness-probe',
   'image-pull-transient',
@@ -65,6 +69,7 @@ export function defaultPolicy(): Policy {
       'mount-failed': fail(12),
       'init-container': fail(10, { minRestarts: 2 }),
       unschedulable: fail(10),
+      'node-not-ready': fail(30),
       'pvc-pending': fail(60),
       'replica-failure': fail(10),
       'progress-deadline': fail(0),
@@ -149,6 +154,7 @@ export function failDeadline(problem: Problem, policy: Policy, ctx: DeadlineCont
   let seconds = cls.afterSeconds;
   let start = problem.firstSeen;
   if (problem.class === 'unschedulable' && problem.autoscaling) seconds = Math.max(seconds, AUTOSCALER_GRACE_SECONDS);
+  if (problem.class === 'node-not-ready') seconds += problem.node?.evictionSeconds ?? 0;
   if (problem.class === 'readiness-probe') {
     seconds += ctx.probeBudgetSeconds ?? 0;
     start = Math.min(start, ctx.notReadySince ?? start);

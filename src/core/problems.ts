@@ -5,6 +5,7 @@ import {
   type ClassifierFailure,
   classifyPod,
   diagnoseDeployment,
+  diagnoseNode,
   diagnosePodFindings,
   diagnosePvc,
   diagnoseReplicaSet,
@@ -65,6 +66,8 @@ function diagnosePods(state: RolloutState, rs: V1ReplicaSet | undefined, at: num
     for (const f of diagnosePodFindings(pod, events, at, { previousPull: previousPulls(state.problems, name) })) {
       found.push({ f, events });
     }
+    const onNode = diagnoseNode(pod, state.notReadyNodes[pod.spec?.nodeName ?? '']);
+    if (onNode) found.push({ f: onNode, events });
     const custom = classifyPod(pod, events, at, state.policy.classifiers ?? [], state.deployment);
     for (const f of custom.findings) found.push({ f, events });
     failures.push(...custom.failures);

@@ -57,6 +57,7 @@ export function initialState(target: TrackTarget, policy: Policy, now: number): 
     eventsByObject: new Map(),
     eventArrival: new Map(),
     pvcs: new Map(),
+    notReadyNodes: {},
     pulumi: initialPulumiState(),
     problems: {},
     memo: emptyMemo(),

@@ -96,6 +96,8 @@ export interface RolloutState {
   readonly eventArrival: Map<string, number>;
   /** PersistentVolumeClaims by name. */
   readonly pvcs: Map<string, V1PersistentVolumeClaim>;
+  /** Nodes that are not Ready, by name (Ready nodes are not kept). */
+  readonly notReadyNodes: Record<string, NodeReadiness>;
   readonly pulumi: PulumiAwaitState;
   /** Current problems by id. */
   readonly problems: Readonly<Record<string, Problem>>;
@@ -109,3 +111,11 @@ export interface RolloutState {
 
 /** Events kept per involved object name; older ones are forgotten (their news was already emitted). */
 export const EVENTS_PER_OBJECT = 32;
+
+/** A node's Ready condition, as kept for diagnosis. */
+export interface NodeReadiness {
+  status: string;
+  since?: string;
+  reason?: string;
+  message?: string;
+}

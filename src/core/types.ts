@@ -12,6 +12,7 @@ import type {
   V1Container,
   V1ContainerStatus,
   V1Deployment,
+  V1Node,
   V1PersistentVolumeClaim,
   V1Pod,
   V1ReplicaSet,
@@ -24,7 +25,7 @@ export interface DeploymentRef {
 }
 
 /** The object kinds the watch source delivers to the core. */
-export type WatchedKind = 'Deployment' | 'ReplicaSet' | 'Pod' | 'Event' | 'PersistentVolumeClaim';
+export type WatchedKind = 'Deployment' | 'ReplicaSet' | 'Pod' | 'Event' | 'PersistentVolumeClaim' | 'Node';
 
 /** Maps a watched kind to its client-node object type. */
 export interface KindToObject {
@@ -33,6 +34,8 @@ export interface KindToObject {
   Pod: V1Pod;
   Event: CoreV1Event;
   PersistentVolumeClaim: V1PersistentVolumeClaim;
+  /** Cluster-scoped: the nodes pods run on (read-only; optional, RBAC may refuse it). */
+  Node: V1Node;
 }
 
 /** An object change seen by the watch source. */
@@ -87,7 +90,8 @@ export type FailureClass =
   | 'pvc-pending'
   | 'replica-failure'
   | 'progress-deadline'
-  | 'deployment-deleted';
+  | 'deployment-deleted'
+  | 'node-not-ready';
 
 /**
  * The class of a problem found by a user {@link Classifier}: `custom:` followed by the
@@ -272,6 +276,25 @@ export interface Problem {
   hints: string[];
   /** Unschedulable only: the cluster-autoscaler triggered a scale-up for this pod (wait longer). */
   autoscaling?: boolean;
+  /** `node-not-ready` only: the pod's node and its Ready condition. */
+  node?: NodeProblem;
+}
+
+/** The node of a `node-not-ready` problem. */
+export interface NodeProblem {
+  name: string;
+  /** Ready condition status: `False` (the kubelet says so) or `Unknown` (no heartbeat: unreachable). */
+  status: string;
+  /** ISO time the node stopped being Ready (the condition's lastTransitionTime), if known. */
+  since?: string;
+  /** The Ready condition's reason and message, e.g. `NodeStatusUnknown`, `Kubelet stopped posting node status.` */
+  reason?: string;
+  message?: string;
+  /**
+   * Seconds the pod tolerates the node's not-ready/unreachable taint before it is evicted and
+   * replaced (its NoExecute toleration, 300 by default); undefined when it is never evicted.
+   */
+  evictionSeconds?: number;
 }
 
 /** A pod's coarse state, as shown by the sinks. */
@@ -321,7 +344,12 @@ export interface EventBase {
 export type RolloutEvent = EventBase &
   (
     | { type: 'started' }
-    | { type: 'waiting'; reason: 'not-found' | 'controller-reconciling'; message: string }
+    | {
+        type: 'waiting';
+        /** `api-server`: the apiserver is down, frozen or overloaded and is being retried (from the tracker, not the core). */
+        reason: 'not-found' | 'controller-reconciling' | 'api-server';
+        message: string;
+      }
     | {
         type: 'revision';
         revision: string;

@@ -65,14 +65,14 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
     case 'failed':
       summary = primary ? problemLine(primary) : `${rev} failed`;
       break;
-    case 'timed-out':
-      if (input.timeoutKind === 'no-progress') {
-        const pending = primary ? problemLine(primary) : pendingPods(state);
-        summary = `no progress for ${input.timeoutSeconds ?? '?'}s waiting for ${rev}: ${progress}${pending ? `; ${pending}` : ''}`;
-      } else {
-        summary = `timed out after ${input.timeoutSeconds ?? '?'}s waiting for ${rev}: ${progress}${primary ? `; ${problemLine(primary)}` : ''}`;
-      }
+    case 'timed-out': {
+      const head =
+        input.timeoutKind === 'no-progress'
+          ? `no progress for ${input.timeoutSeconds ?? '?'}s waiting for ${rev}`
+          : `timed out after ${input.timeoutSeconds ?? '?'}s waiting for ${rev}`;
+      summary = [`${head}: ${progress}`, ...notReadyLines(state, input.problems)].join('; ');
       break;
+    }
     default:
       summary = `cancelled${input.reason ? ` (${input.reason})` : ''} while waiting for ${rev}: ${progress}`;
   }
@@ -92,12 +92,34 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
   };
 }
 
-/** The new ReplicaSet's pods that are not ready yet: `pod web-1 creating (ContainerCreating)`, at most 3. */
-function pendingPods(state: RolloutState): string {
-  const pods = podsOf(state, newReplicaSet(state))
-    .map((pod) => ({ name: pod.metadata?.name ?? '?', view: podView(pod) }))
-    .filter((p) => p.view.state !== 'ready');
-  const shown = pods.slice(0, 3).map((p) => `pod ${p.name} ${p.view.state}${p.view.detail ? ` (${p.view.detail})` : ''}`);
-  if (pods.length > 3) shown.push(`${pods.length - 3} more`);
-  return shown.length ? `still pending: ${shown.join(', ')}` : newReplicaSet(state) ? '' : 'no ReplicaSet of the new revision yet';
+/**
+ * Why the rollout is not done, for a timeout: EVERY pod of the new ReplicaSet that is not ready,
+ * each with its problem (`pod web-1 container "app": ... (CrashLoopBackOff)`) or its state
+ * (`pod web-2 creating (ContainerCreating)`), and problems that are not about a pod. Never
+ * "and N more": the one pod left out is the one someone needs.
+ */
+export function notReadyLines(state: RolloutState, problems: Problem[]): string[] {
+  const rs = newReplicaSet(state);
+  const byPod = new Map<string, Problem>();
+  for (const p of problems) if (p.object.kind === 'Pod' && !byPod.has(p.object.name)) byPod.set(p.object.name, p);
+  const lines: string[] = [];
+  const named = new Set<string>();
+  for (const pod of podsOf(state, rs)) {
+    const name = pod.metadata?.name ?? '?';
+    const view = podView(pod);
+    const problem = byPod.get(name);
+    if (view.state === 'ready' && !problem) continue;
+    named.add(name);
+    lines.push(problem ? problemLine(problem) : `pod ${name} ${view.state}${view.detail ? ` (${view.detail})` : ''}`);
+  }
+  // Problems of the ReplicaSet, the Deployment, PVCs, and of pods not listed above.
+  for (const p of problems) {
+    if (p.object.kind !== 'Pod') lines.push(problemLine(p));
+    else if (!named.has(p.object.name)) {
+      named.add(p.object.name);
+      lines.push(problemLine(p));
+    }
+  }
+  if (lines.length === 0 && !rs) lines.push('no ReplicaSet of the new revision yet');
+  return lines;
 }

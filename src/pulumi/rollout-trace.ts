@@ -14,6 +14,7 @@ import { sleep } from '../cluster/backoff.js';
 import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
 import { revisionOf as annotatedRevision } from '../core/k8s.js';
 import type { Verdict } from '../core/types.js';
+import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import { formatVerdict, type RolloutFailure, rolloutFailureOf } from '../report/index.js';
 import type { Tracking } from '../track/index.js';
 import { cancellable } from './cancel.js';
@@ -359,11 +360,10 @@ export class RolloutTrace extends pulumi.ComponentResource {
 
   /** Observe mode: the provider is the judge; once it returned, give the trace a bounded time. */
   private stopWhenProviderFinishes(tracking: Tracking, deploymentP: Promise<k8s.apps.v1.Deployment>, settleSeconds: number): void {
-    let timer: NodeJS.Timeout | undefined;
-    void tracking.verdict.finally(() => clearTimeout(timer)).catch(() => undefined);
+    let timer: LongTimer | undefined;
+    void tracking.verdict.finally(() => timer?.cancel()).catch(() => undefined);
     const arm = () => {
-      timer = setTimeout(() => tracking.stop('the kubernetes provider finished its await'), settleSeconds * 1000);
-      timer.unref();
+      timer = setLongTimeout(() => tracking.stop('the kubernetes provider finished its await'), settleSeconds * 1000).unref();
     };
     deploymentP.then((d) => outputValue(d.urn)).then(arm, arm);
   }
@@ -436,9 +436,9 @@ function liveState(d: V1Deployment | undefined): string {
 /** Runs `run` with a signal that aborts its request once `ms` have passed, and rejects then. */
 async function withTimeout<T>(run: (signal: AbortSignal) => Promise<T>, ms: number, what: string): Promise<T> {
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
+  let timer: LongTimer | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    timer = setLongTimeout(() => {
       const err = new Error(`${what} took longer than ${ms / 1000}s`);
       controller.abort(err);
       reject(err);
@@ -447,7 +447,7 @@ async function withTimeout<T>(run: (signal: AbortSignal) => Promise<T>, ms: numb
   try {
     return await Promise.race([run(controller.signal), limit]);
   } finally {
-    clearTimeout(timer);
+    timer?.cancel();
   }
 }
 

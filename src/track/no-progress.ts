@@ -4,6 +4,7 @@
  * a crash-looping pod produces plenty of those while the rollout stands still.
  */
 import type { RolloutEvent } from '../core/types.js';
+import { type LongTimer, realClock, setLongTimeout, type TimerClock } from '../long-timer.js';
 
 /** Event types that mean the rollout moved (or was changed by someone). */
 const PROGRESS_TYPES: ReadonlySet<RolloutEvent['type']> = new Set<RolloutEvent['type']>([
@@ -28,19 +29,6 @@ export function isProgressEvent(e: RolloutEvent): boolean {
   return PROGRESS_TYPES.has(e.type);
 }
 
-/** Time and timers, injectable for tests. */
-export interface WatchdogClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realClock: WatchdogClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
-
 /**
  * Calls `fire(at)` once no progress was seen for `seconds`. One timer at a time: progress only
  * moves a timestamp, and the timer re-arms for the remainder when it wakes early. When `fire`
@@ -48,13 +36,13 @@ const realClock: WatchdogClock = {
  */
 export class NoProgressWatchdog {
   private lastProgressAt = 0;
-  private timer: unknown;
+  private timer: LongTimer | undefined;
   private stopped = false;
 
   constructor(
     private readonly seconds: number,
     private readonly fire: (at: number) => boolean,
-    private readonly clock: WatchdogClock = realClock,
+    private readonly clock: TimerClock = realClock,
   ) {}
 
   /** Starts the first window now. */
@@ -71,13 +59,14 @@ export class NoProgressWatchdog {
   /** Cancels the timer for good. */
   stop(): void {
     this.stopped = true;
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
   }
 
   private arm(ms: number): void {
     if (this.stopped) return;
-    this.timer = this.clock.setTimeout(() => this.wake(), Math.max(0, ms));
+    // Any window length: `--no-progress-timeout 600h` is longer than one Node timer can wait.
+    this.timer = setLongTimeout(() => this.wake(), Math.max(0, ms), this.clock);
   }
 
   private wake(): void {

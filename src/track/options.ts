@@ -7,6 +7,7 @@ import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
 import { resolvePolicy } from '../core/index.js';
 import type { Policy, PolicyOverrides } from '../core/types.js';
 import { RolloutTraceError } from '../errors.js';
+import { durationProblem, MAX_DURATION_MS } from '../long-timer.js';
 import { type LogOptions, type ResolvedLogOptions, resolveLogOptions } from './log-options.js';
 
 /** What to track and how. */
@@ -60,6 +61,9 @@ export interface ResolvedTrackOptions {
   notFoundGraceSeconds: number;
 }
 
+/** The longest duration accepted, in seconds (Number.MAX_SAFE_INTEGER ms). */
+const MAX_SECONDS = Math.floor(MAX_DURATION_MS / 1000);
+
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
@@ -80,18 +84,18 @@ export function resolveTrackOptions(opts: TrackOptions): ResolvedTrackOptions {
   }
   if (opts.namespace !== undefined) checkNamespace(opts.namespace);
   const timeoutSeconds = opts.timeoutSeconds ?? 600;
-  if (typeof timeoutSeconds !== 'number' || !Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
-    bad(`timeoutSeconds must be a positive finite number of seconds (default 600); got ${String(timeoutSeconds)}.`);
+  if (durationProblem(timeoutSeconds) || timeoutSeconds <= 0) {
+    bad(`timeoutSeconds must be a positive number of seconds of at most ${MAX_SECONDS} (default 600); got ${String(timeoutSeconds)}.`);
   }
   const noProgress = opts.noProgressTimeoutSeconds;
-  if (noProgress !== undefined && (typeof noProgress !== 'number' || !Number.isFinite(noProgress) || noProgress <= 0)) {
+  if (noProgress !== undefined && (durationProblem(noProgress) || noProgress <= 0)) {
     bad(
-      `noProgressTimeoutSeconds must be a positive finite number of seconds, or left out to turn it off (the default); got ${String(noProgress)}.`,
+      `noProgressTimeoutSeconds must be a positive number of seconds of at most ${MAX_SECONDS}, or left out to turn it off (the default); got ${String(noProgress)}.`,
     );
   }
   const grace = opts.notFoundGraceSeconds ?? 30;
-  if (typeof grace !== 'number' || !Number.isFinite(grace) || grace < 0) {
-    bad(`notFoundGraceSeconds must be a finite number of seconds >= 0 (default 30); got ${String(grace)}.`);
+  if (durationProblem(grace) || grace < 0) {
+    bad(`notFoundGraceSeconds must be a number of seconds from 0 to ${MAX_SECONDS} (default 30); got ${String(grace)}.`);
   }
   if (opts.minGeneration !== undefined && (!Number.isInteger(opts.minGeneration) || opts.minGeneration < 0)) {
     bad(`minGeneration must be a non-negative integer (a Deployment's metadata.generation); got ${String(opts.minGeneration)}.`);

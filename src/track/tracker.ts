@@ -4,11 +4,13 @@
  * opened once the verdict is known.
  */
 
+import { unreachableError } from '../cluster/api-errors.js';
 import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions } from '../cluster/index.js';
 import { initialState, type RolloutState, reduce } from '../core/index.js';
 import { logTargets } from '../core/log-targets.js';
 import type { Observation, RolloutEvent, Verdict } from '../core/types.js';
 import { RolloutTraceError } from '../errors.js';
+import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import { withLogTails } from './enrich.js';
 import { EventHub } from './event-hub.js';
 import { LogFollower } from './log-follower.js';
@@ -93,10 +95,10 @@ class RolloutTracker {
   private state: RolloutState;
   private source: NamespaceSource | undefined;
   private unsubscribe: (() => void) | undefined;
-  private tickTimer: NodeJS.Timeout | undefined;
+  private tickTimer: LongTimer | undefined;
   private nextTickAt = 0;
-  private timeoutTimer: NodeJS.Timeout | undefined;
-  private graceTimer: NodeJS.Timeout | undefined;
+  private timeoutTimer: LongTimer | undefined;
+  private graceTimer: LongTimer | undefined;
   private watchdog: NoProgressWatchdog | undefined;
   private logFollower: LogFollower | undefined;
   private readonly deadlines = new Map<string, number>();
@@ -144,10 +146,7 @@ class RolloutTracker {
     this.observe({ type: 'tick', at: Date.now() }); // emits `started`
     if (signal?.aborted) return this.cancel(abortReason(signal));
     signal?.addEventListener('abort', this.onAbort, { once: true });
-    this.timeoutTimer = setTimeout(
-      () => this.observe({ type: 'timeout', at: Date.now(), timeoutSeconds: this.opts.timeoutSeconds }),
-      this.opts.timeoutSeconds * 1000,
-    );
+    this.timeoutTimer = setLongTimeout(() => this.onTimeout(), this.opts.timeoutSeconds * 1000);
     const noProgress = this.opts.noProgressTimeoutSeconds;
     if (noProgress !== undefined) {
       this.watchdog = new NoProgressWatchdog(noProgress, (at) => {
@@ -180,6 +179,8 @@ class RolloutTracker {
         deploymentName: this.opts.name,
         onObservation: (obs) => this.fromSource(obs),
         onError: (err) => this.fail(err),
+        onWaiting: (message) => this.waitingForApiServer(message),
+        onWarning: (message) => this.warn('NodesNotReadable', message),
       });
     } catch (err) {
       return this.fail(err);
@@ -187,11 +188,37 @@ class RolloutTracker {
     this.scheduleTick();
   }
 
+  /** The apiserver is being retried: say so (a `waiting` event every sink prints). */
+  private waitingForApiServer(message: string): void {
+    if (this.finished) return;
+    const deployment = { namespace: this.opts.namespace, name: this.opts.name };
+    this.hub.push({ type: 'waiting', reason: 'api-server', message, at: Date.now(), deployment });
+  }
+
+  /** A degraded diagnosis (not a rollout problem): a Warning line every sink prints, once. */
+  private warn(reason: string, message: string): void {
+    if (this.finished) return;
+    const at = Date.now();
+    const deployment = { namespace: this.opts.namespace, name: this.opts.name };
+    const event = { type: 'Warning' as const, reason, message, object: 'rollout-trace', count: 1, lastSeen: new Date(at).toISOString() };
+    this.hub.push({ type: 'k8s-event', event, at, deployment });
+  }
+
+  /**
+   * The overall deadline. If the apiserver never answered, there is no rollout to judge: the
+   * error says why the cluster could not be reached (exit code 3), not `timed out` (70).
+   */
+  private onTimeout(): void {
+    const failure = this.source?.firstContactFailure;
+    if (failure !== undefined) return this.fail(unreachableError(this.opts.kc, this.opts.timeoutSeconds, failure));
+    this.observe({ type: 'timeout', at: Date.now(), timeoutSeconds: this.opts.timeoutSeconds });
+  }
+
   private fromSource(obs: Observation): void {
     if (this.finished) return;
     if (obs.type === 'upsert' && obs.kind === 'Deployment') {
       this.deploymentPresent = true;
-      if (this.graceTimer) clearTimeout(this.graceTimer);
+      this.graceTimer?.cancel();
       this.graceTimer = undefined;
     }
     if (obs.type === 'synced') this.synced = true;
@@ -201,7 +228,7 @@ class RolloutTracker {
     }
     if (obs.type === 'synced' && this.held) return void this.conclude(this.held.verdict, this.held.at);
     if (obs.type === 'synced' && !this.deploymentPresent && !this.finished) {
-      this.graceTimer = setTimeout(() => this.notFound(), this.opts.notFoundGraceSeconds * 1000);
+      this.graceTimer = setLongTimeout(() => this.notFound(), this.opts.notFoundGraceSeconds * 1000);
     }
   }
 
@@ -234,14 +261,14 @@ class RolloutTracker {
   /** Ticks every second, or sooner when a problem's policy deadline comes first. */
   private scheduleTick(): void {
     if (this.finished) return;
-    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.tickTimer?.cancel();
     const now = Date.now();
     const period = this.internals.tickMs ?? MAX_TICK_MS;
     let delay = period;
     for (const at of this.deadlines.values()) if (at >= now) delay = Math.min(delay, at - now + 1);
     delay = Math.max(0, delay);
     this.nextTickAt = now + delay;
-    this.tickTimer = setTimeout(() => {
+    this.tickTimer = setLongTimeout(() => {
       this.observe({ type: 'tick', at: Date.now() });
       this.scheduleTick();
     }, delay);
@@ -277,7 +304,7 @@ class RolloutTracker {
   /** Releases everything: the source subscription (the last one closes the watches) and timers. */
   private release(): void {
     this.finished = true;
-    for (const t of [this.tickTimer, this.timeoutTimer, this.graceTimer]) if (t) clearTimeout(t);
+    for (const t of [this.tickTimer, this.timeoutTimer, this.graceTimer]) t?.cancel();
     this.watchdog?.stop();
     this.logFollower?.stop();
     this.opts.signal?.removeEventListener('abort', this.onAbort);

@@ -10,6 +10,7 @@ import { diagnosePodFindings, type PodDiagnosisOptions, problemId } from './pod.
 export { parseMissing } from './config.js';
 export type { Finding } from './container.js';
 export { type ClassifierFailure, type CustomDiagnosis, classifyPod } from './custom.js';
+export { diagnoseNode, evictionSeconds } from './node.js';
 export { diagnosePodFindings, problemId } from './pod.js';
 export { probeBudgetSeconds, probeHandler } from './probe.js';
 export { classifyPull, type PullKind } from './pull.js';
@@ -23,18 +24,21 @@ export function toProblem(f: Finding, ref: DeploymentRef, events: CoreV1Event[],
     f.class === 'crash-loop' || f.class === 'oom-killed' || f.class === 'init-container' || (custom && (f.restartCount ?? 0) > 0);
   // A container whose image or config never resolved has no log to read.
   const neverStarted = f.class === 'image-pull-not-found' || f.class === 'image-pull-transient' || f.class === 'config-error';
+  const hints = kubectlHints(ref, {
+    kind: f.object.kind,
+    name: f.object.name,
+    ...(f.container && !neverStarted ? { container: f.container } : {}),
+    crashed,
+  });
+  // The node is what to look at (its conditions and the kubelet), before the pod.
+  if (f.node) hints.unshift(`kubectl describe node ${f.node.name}`);
   return {
     id: problemId(f),
     ...f,
     firstSeen: now,
     lastSeen: now,
     events: warningDigests(events).slice(0, 5),
-    hints: kubectlHints(ref, {
-      kind: f.object.kind,
-      name: f.object.name,
-      ...(f.container && !neverStarted ? { container: f.container } : {}),
-      crashed,
-    }),
+    hints,
   };
 }
 

@@ -54,3 +54,21 @@ export function isOneParagraph(text: string): boolean {
   const t = text.trim();
   return t.length > 0 && !t.includes('\n') && !/\n\s+at /.test(text) && !/\bat .*\.(ts|js):\d+/.test(text);
 }
+
+/**
+ * Runs the CLI's `runCli` in this process (no Node start-up, no tsx compile): for timing what the
+ * CLI itself does, e.g. that an error that cannot go away is reported at once. No TTY, CI-like env.
+ */
+export async function runCliInProcess(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const { runCli: run } = await import('../../../src/cli/run.js');
+  const { PassThrough } = await import('node:stream');
+  const started = Date.now();
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (c: Buffer) => (stdout += c.toString()));
+  err.on('data', (c: Buffer) => (stderr += c.toString()));
+  const code = await run(args, { stdout: out, stderr: err, env: { TERM: 'dumb', ...env }, onInterrupt: () => () => undefined });
+  return { code, stdout, stderr, ms: Date.now() - started };
+}

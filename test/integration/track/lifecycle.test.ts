@@ -84,7 +84,7 @@ describe('tracker lifecycle', { concurrency: true }, () => {
     await assert.rejects(tracking.verdict, isError('namespace-not-found', '"no-such-namespace-rt"', 'Existing namespaces'));
   });
 
-  it('an unreachable cluster fails within the 10 s first-contact bound, naming server and context', async (t) => {
+  it('an address that cannot be used (port 9, which fetch refuses to dial) fails at once, naming server and context', async (t) => {
     const kc = new KubeConfig();
     kc.loadFromOptions({
       clusters: [{ name: 'dead', server: 'https://127.0.0.1:9', skipTLSVerify: true }],
@@ -99,7 +99,7 @@ describe('tracker lifecycle', { concurrency: true }, () => {
     );
     const ms = Date.now() - t0;
     t.diagnostic(`cluster-unreachable after ${ms} ms`);
-    assert.ok(ms >= 9000 && ms < 15_000, `${ms} ms`);
+    assert.ok(ms < 8000, `no waiting for what cannot go away (${ms} ms; it was 10 s)`);
   });
 
   it('abort cancels with a cancelled verdict and closes every watch', async (t) => {

@@ -92,9 +92,17 @@ describe('RBAC-limited credentials', { concurrency: true }, () => {
       { apiGroups: [''], resources: ['pods', 'events'], verbs: READ },
       { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
     ]);
-    const v = await trackRollout({ name: 'web', kubeconfig: kc }).verdict;
-    t.diagnostic(v.summary);
+    const tracking = trackRollout({ name: 'web', kubeconfig: kc });
+    const warnings: string[] = [];
+    tracking.subscribe((e) => {
+      if (e.type === 'k8s-event' && e.event.reason === 'NodesNotReadable') warnings.push(e.event.message);
+    });
+    const v = await tracking.verdict;
+    t.diagnostic(`${v.summary}; ${warnings.join(' | ')}`);
     assert.equal(v.outcome, 'succeeded');
     assert.equal(v.deployment.namespace, ns);
+    // A namespaced Role cannot read Nodes: one warning line, no crash, no failure.
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0]!, /may not list and watch nodes \(HTTP 403\), so pods on a NotReady node are not diagnosed/);
   });
 });

@@ -32,11 +32,20 @@ export class TcpProxy {
     this.server = net.createServer((client) => this.accept(client));
   }
 
-  /** Starts a proxy to `target` on an ephemeral 127.0.0.1 port. */
-  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+  /** Starts a proxy to `target` on 127.0.0.1, on `port` (default: an ephemeral one). */
+  static async start(target: { host: string; port: number }, port = 0): Promise<TcpProxy> {
     const proxy = new TcpProxy(target);
-    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => proxy.server.listen(port, '127.0.0.1', resolve));
     return proxy;
+  }
+
+  /** A 127.0.0.1 port nobody listens on right now (connections to it are refused). */
+  static async freePort(): Promise<number> {
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    return port;
   }
 
   /** The proxy's port. */

@@ -97,3 +97,29 @@ it('-l/--selector picks Deployments instead of names; both, neither or an empty 
     );
   }
 });
+
+it('durations: any length works (597h, 600h, 10000h); absurd ones are one-paragraph usage errors', () => {
+  assert.equal(options(['deploy', 'web', '--timeout', '597h']).timeoutSeconds, 597 * 3600);
+  assert.equal(options(['deploy', 'web', '--no-progress-timeout', '600h']).noProgressTimeoutSeconds, 600 * 3600);
+  assert.equal(options(['deploy', 'web', '--timeout', '10000h', '--wait-for-creation', '700h']).waitForCreationSeconds, 700 * 3600);
+  for (const [flag, value] of [
+    ['--timeout', '9999999999999999999999h'],
+    ['--no-progress-timeout', '1' + '0'.repeat(400)],
+    ['--wait-for-creation', '99999999999999999999s'],
+    ['--watch-for', '3000000000000h'],
+  ] as const) {
+    assert.throws(
+      () => parseCli(['deploy', 'web', flag, value]),
+      (e: unknown) =>
+        e instanceof UsageError &&
+        e.message.includes(`${flag} "${value}"`) &&
+        /longer than the longest duration supported/.test(e.message) &&
+        !e.message.includes('\n'),
+      `${flag} ${value}`,
+    );
+  }
+  assert.throws(
+    () => parseCli(['deploy', 'web', '--fail-after', 'crash-loop=99999999999999999999h']),
+    /--fail-after crash-loop "99999999999999999999h" cannot be used/,
+  );
+});

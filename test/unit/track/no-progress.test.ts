@@ -1,34 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RolloutEvent } from '../../../src/core/types.js';
-import { isProgressEvent, NoProgressWatchdog, type WatchdogClock } from '../../../src/track/no-progress.js';
-
-/** A manual clock: `advance(ms)` runs the timers that fall due, in order. */
-function fakeClock() {
-  let now = 1_000_000;
-  let seq = 0;
-  const timers = new Map<number, { at: number; fn: () => void }>();
-  const clock: WatchdogClock = {
-    now: () => now,
-    setTimeout: (fn, ms) => {
-      timers.set(++seq, { at: now + ms, fn });
-      return seq;
-    },
-    clearTimeout: (h) => void timers.delete(h as number),
-  };
-  function advance(ms: number): void {
-    const end = now + ms;
-    for (;;) {
-      const due = [...timers].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      timers.delete(due[0]);
-      now = due[1].at;
-      due[1].fn();
-    }
-    now = end;
-  }
-  return { clock, advance, pending: () => timers.size, now: () => now };
-}
+import { isProgressEvent, NoProgressWatchdog } from '../../../src/track/no-progress.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
 
 const ref = { namespace: 'ns', name: 'web' };
 const pod = (at: number): RolloutEvent => ({ type: 'pod', name: 'web-1', state: 'container-creating', at, deployment: ref });
@@ -96,6 +70,21 @@ describe('no-progress watchdog', () => {
     c.advance(10_000);
     assert.equal(fired, 0);
     assert.equal(c.pending(), 0);
+  });
+
+  it('a 600h window neither fires early nor overflows the timer', () => {
+    const c = fakeClock();
+    const fired: number[] = [];
+    const w = new NoProgressWatchdog(600 * 3600, (at) => (fired.push(at), true), c.clock);
+    const t0 = c.now();
+    w.start();
+    c.advance(1000);
+    assert.deepEqual(fired, [], 'no instant firing');
+    assert.ok(Math.max(...c.delays) <= 2 ** 31 - 1, "every timer fits Node's limit");
+    c.advance(600 * 3600 * 1000 - 1001);
+    assert.deepEqual(fired, []);
+    c.advance(1);
+    assert.deepEqual(fired, [t0 + 600 * 3600 * 1000]);
   });
 
   it('classifies progress events', () => {

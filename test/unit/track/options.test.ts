@@ -40,13 +40,13 @@ describe('track option validation', () => {
 
   it('rejects timeouts that are not positive finite numbers', () => {
     for (const t of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      badInput({ name: 'web', timeoutSeconds: t, kubeconfig: KC }, 'timeoutSeconds must be a positive finite number', String(t));
+      badInput({ name: 'web', timeoutSeconds: t, kubeconfig: KC }, 'timeoutSeconds must be a positive number of seconds', String(t));
     }
     badInput({ name: 'web', timeoutSeconds: '60' as unknown as number, kubeconfig: KC }, 'timeoutSeconds');
     for (const t of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '5' as unknown as number]) {
       badInput(
         { name: 'web', noProgressTimeoutSeconds: t, kubeconfig: KC },
-        'noProgressTimeoutSeconds must be a positive finite number',
+        'noProgressTimeoutSeconds must be a positive number of seconds',
         String(t),
       );
     }
