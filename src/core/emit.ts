@@ -2,7 +2,7 @@
 import type { V1ReplicaSet } from '@kubernetes/client-node';
 import { digestEvent } from './diagnose/events.js';
 import type { DistributiveOmit } from './intake.js';
-import { eventTime, REVISION_HISTORY_ANNOTATION, revisionOf, stableJson } from './k8s.js';
+import { eventTime, REVISION_HISTORY_ANNOTATION, revisionOf, stableJson, templateKey } from './k8s.js';
 import { podView } from './pod-state.js';
 import { pulumiProgressMessage, replicaSetReadiness } from './pulumi-await.js';
 import { newReplicaSet, oldReplicaSets, ownedReplicaSets, podsOf, referencedPvcNames } from './relations.js';
@@ -17,10 +17,10 @@ const NORMAL_REASONS = new Set(['ScalingReplicaSet', 'SuccessfulCreate', 'Succes
 /** Events older than this before tracking started are history, not news (krane uses 5 s). */
 const EVENT_HISTORY_SLACK_MS = 5_000;
 
-/** Owned ReplicaSets whose pod template is the Deployment's current one. */
+/** Owned ReplicaSets whose whole pod template (without `pod-template-hash`) is the Deployment's current one. */
 function sameTemplateReplicaSets(state: RolloutState): V1ReplicaSet[] {
-  const template = stableJson(state.deployment?.spec?.template?.spec);
-  return ownedReplicaSets(state).filter((rs) => stableJson(rs.spec?.template?.spec) === template);
+  const template = templateKey(state.deployment?.spec?.template);
+  return ownedReplicaSets(state).filter((rs) => templateKey(rs.spec?.template) === template);
 }
 
 function isRollback(state: RolloutState, memo: EmittedMemo, revision: string): boolean {
@@ -65,6 +65,7 @@ export function emitRevision(state: RolloutState, memo: EmittedMemo, emit: Emit)
     ...(restores !== undefined ? { restores } : {}),
   });
   memo.revision = rev;
+  memo.restores = restores;
   memo.oldReplicas = {};
 }
 

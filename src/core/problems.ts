@@ -4,6 +4,7 @@ import {
   type ClassifierFailure,
   classifyPod,
   diagnoseDeployment,
+  diagnosePaused,
   diagnosePodFindings,
   diagnosePvc,
   diagnoseReplicaSet,
@@ -66,8 +67,8 @@ export function currentProblems(state: RolloutState, at: number, failures: Class
     if (f) found.push({ f, events });
   }
   if (state.deployment) {
-    const f = diagnoseDeployment(state.deployment);
-    if (f) found.push({ f, events: eventsAbout(state, 'Deployment', state.target.name) });
+    const events = eventsAbout(state, 'Deployment', state.target.name);
+    for (const f of [diagnoseDeployment(state.deployment), diagnosePaused(state.deployment)]) if (f) found.push({ f, events });
   }
   for (const claim of referencedPvcNames(state.deployment)) {
     const pvc = state.pvcs[claim];

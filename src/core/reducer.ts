@@ -7,6 +7,7 @@ import { classPolicyOf } from './classifiers.js';
 import type { ClassifierFailure } from './diagnose/index.js';
 import { type Emit, emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows } from './emit.js';
 import { kubectlHints } from './hints.js';
+import { type SuccessHold, successHold, trackSettling } from './hold.js';
 import { intake } from './intake.js';
 import { currentProblems, deadlineOf, failingProblems, orderedProblems, trackNotReady } from './problems.js';
 import { initialPulumiState, replicaSetReadiness } from './pulumi-await.js';
@@ -32,6 +33,7 @@ function emptyMemo(): EmittedMemo {
     notReadySince: {},
     rsRevisions: {},
     classifierFailures: {},
+    settling: {},
   };
 }
 
@@ -48,6 +50,7 @@ function cloneMemo(m: EmittedMemo): EmittedMemo {
     notReadySince: { ...m.notReadySince },
     rsRevisions: { ...m.rsRevisions },
     classifierFailures: { ...m.classifierFailures },
+    settling: { ...m.settling },
   };
 }
 
@@ -121,15 +124,18 @@ function reportClassifierFailures(failures: ClassifierFailure[], memo: EmittedMe
   }
 }
 
-function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): void {
+/** Replaces the current problems; emits `problem` / `problem-cleared`. @returns the problems that cleared. */
+function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): Problem[] {
   const failures: ClassifierFailure[] = [];
   const next = currentProblems(s, at, failures);
   reportClassifierFailures(failures, memo, at, emit);
   const previous = s.problems;
   s.problems = next;
+  const cleared: Problem[] = [];
   for (const [id, p] of Object.entries(previous)) {
     if (next[id]) continue;
     delete memo.problems[id];
+    cleared.push(p);
     emit({ type: 'problem-cleared', id, problem: { ...p, lastSeen: at } });
   }
   for (const p of Object.values(next)) {
@@ -148,6 +154,29 @@ function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): vo
       ...(failsAt !== undefined && tolerated ? { tolerated } : {}),
     });
   }
+  return cleared;
+}
+
+/** Emits `held` when success is held for a new reason (or pods); nothing while it is not held. */
+function emitHold(hold: SuccessHold, memo: EmittedMemo, emit: Emit): void {
+  if (memo.held === hold.key) return;
+  memo.held = hold.key;
+  emit({ type: 'held', message: hold.message, pods: hold.pods, ...(hold.until !== undefined ? { until: hold.until } : {}) });
+}
+
+function succeed(s: Draft, memo: EmittedMemo, at: number, emit: Emit): void {
+  const rs = newReplicaSet(s);
+  const counts = rs ? replicaSetReadiness(rs) : { ready: 0, spec: 0 };
+  const key = `${memo.revision ?? ''}:complete`;
+  if (!memo.phases.includes(key)) {
+    memo.phases = [...memo.phases, key];
+    emit({
+      type: 'phase',
+      phase: 'complete',
+      message: `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready`,
+    });
+  }
+  finish(s, emit, buildVerdict(s, { outcome: 'succeeded', at, problems: orderedProblems(s, []) }));
 }
 
 function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, owned: Record<string, string>): void {
@@ -189,24 +218,17 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, owned: Reco
   emitPhases(s, memo, emit, succeeded);
   emitProgress(s, memo, emit);
   emitK8sEvents(s, memo, owned, emit);
-  updateProblems(s, memo, at, emit);
-  if (succeeded) {
-    const rs = newReplicaSet(s);
-    const counts = rs ? replicaSetReadiness(rs) : { ready: 0, spec: 0 };
-    const key = `${memo.revision ?? ''}:complete`;
-    if (!memo.phases.includes(key)) {
-      memo.phases = [...memo.phases, key];
-      emit({
-        type: 'phase',
-        phase: 'complete',
-        message: `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready`,
-      });
-    }
-    finish(s, emit, buildVerdict(s, { outcome: 'succeeded', at, problems: orderedProblems(s, []) }));
+  trackSettling(s, memo, updateProblems(s, memo, at, emit), at);
+  // A problem whose window ran out fails the rollout even if the pods look ready right now.
+  const failing = failingProblems(s, at);
+  if (failing.length > 0) return finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
+  if (!succeeded) {
+    memo.held = undefined;
     return;
   }
-  const failing = failingProblems(s, at);
-  if (failing.length > 0) finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
+  const hold = successHold(s, at);
+  if (hold) return emitHold(hold, memo, emit);
+  succeed(s, memo, at, emit);
 }
 
 /**

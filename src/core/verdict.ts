@@ -56,7 +56,9 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
   const revision = state.memo.revision;
   const primary = input.problems[0];
   const progress = `${replicas.ready}/${replicas.desired} pods ready`;
-  const rev = revision ? `revision ${revision}` : 'the rollout';
+  const restores = state.memo.restores;
+  const rollback = restores !== undefined ? ` (a rollback: the template of revision ${restores})` : '';
+  const rev = revision ? `revision ${revision}${rollback}` : 'the rollout';
   let summary: string;
   switch (input.outcome) {
     case 'succeeded':
@@ -80,6 +82,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
     outcome: input.outcome,
     deployment: ref,
     ...(revision ? { revision } : {}),
+    ...(restores !== undefined ? { restores } : {}),
     summary,
     problems: input.problems,
     replicas,

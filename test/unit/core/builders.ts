@@ -67,6 +67,22 @@ export interface DeploymentOpts {
   historyOf?: string;
 }
 
+/**
+ * The replica counts the Deployment controller writes together with the conditions given: all
+ * `replicas` updated and available once it says the rollout is complete (Progressing
+ * NewReplicaSetAvailable, or Available without Progressing as on a first rollout), none otherwise.
+ */
+function countsFor(o: DeploymentOpts): Partial<NonNullable<V1Deployment['status']>> {
+  const reasons = (o.conditions ?? []).map((c) => `${c.type}/${c.reason}`);
+  const progressing = reasons.find((r) => r.startsWith('Progressing/'));
+  const complete =
+    progressing === 'Progressing/NewReplicaSetAvailable' ||
+    (progressing === undefined && reasons.includes('Available/MinimumReplicasAvailable'));
+  if (!complete || o.paused) return {};
+  const n = o.replicas ?? 3;
+  return { replicas: n, updatedReplicas: n, readyReplicas: n, availableReplicas: n };
+}
+
 export function deployment(o: DeploymentOpts = {}): V1Deployment {
   const name = o.name ?? 'web';
   const generation = o.generation ?? 1;
@@ -97,6 +113,7 @@ export function deployment(o: DeploymentOpts = {}): V1Deployment {
     status: {
       ...(o.observedGeneration === null ? {} : { observedGeneration: o.observedGeneration ?? generation }),
       ...(o.conditions ? { conditions: o.conditions as V1DeploymentCondition[] } : {}),
+      ...countsFor(o),
       ...o.status,
     },
   };
