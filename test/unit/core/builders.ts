@@ -65,6 +65,8 @@ export interface DeploymentOpts {
   strategy?: V1Deployment['spec'] extends infer S ? (S extends { strategy?: infer T } ? T : never) : never;
   status?: Partial<NonNullable<V1Deployment['status']>>;
   historyOf?: string;
+  /** Pod-template annotations (e.g. `kubectl rollout restart`'s `restartedAt`). */
+  templateAnnotations?: Record<string, string>;
 }
 
 /**
@@ -103,7 +105,7 @@ export function deployment(o: DeploymentOpts = {}): V1Deployment {
       ...(o.paused ? { paused: true } : {}),
       strategy: o.strategy ?? { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
       template: {
-        metadata: { labels: { app: name } },
+        metadata: { labels: { app: name }, ...(o.templateAnnotations ? { annotations: o.templateAnnotations } : {}) },
         spec: {
           containers: [{ name: 'app', image: o.image ?? imageOf(o.revision ?? '1') }],
           ...(o.pvcs ? { volumes: o.pvcs.map((c) => ({ name: c, persistentVolumeClaim: { claimName: c } })) } : {}),
@@ -131,6 +133,8 @@ export interface RsOpts {
   history?: string;
   failure?: { reason: string; message: string };
   statusReplicas?: number;
+  /** Pod-template annotations (copied from the Deployment's template by the controller). */
+  templateAnnotations?: Record<string, string>;
 }
 
 export function replicaSet(o: RsOpts): V1ReplicaSet {
@@ -159,7 +163,10 @@ export function replicaSet(o: RsOpts): V1ReplicaSet {
       replicas: o.replicas ?? 3,
       selector: { matchLabels: { app: 'web' } },
       template: {
-        metadata: { labels: { app: 'web', 'pod-template-hash': o.name.split('-').pop() ?? '' } },
+        metadata: {
+          labels: { app: 'web', 'pod-template-hash': o.name.split('-').pop() ?? '' },
+          ...(o.templateAnnotations ? { annotations: o.templateAnnotations } : {}),
+        },
         spec: { containers: [{ name: 'app', image: o.image ?? imageOf(o.revision) }] },
       },
     },
