@@ -48,7 +48,15 @@ interface Row {
   start: 'at-change' | 'restarted-and-ready';
 }
 
+/** One pod, Ready 2 s between crashes: the Deployment looks complete at each restart. */
+const CRASH_ONE: DeploymentShape = { replicas: 1, image: 'nginx:1.20', behaviour: { app: 'crash;exitCode=3;message=boom;after=2' } };
+
 const rows: Row[] = [
+  {
+    name: 'one pod Ready 2 s between crashes, traced once it is Ready again after a crash',
+    shape: CRASH_ONE,
+    start: 'restarted-and-ready',
+  },
   { name: 'crash 1 s after start, traced from the change', shape: CRASH, start: 'at-change' },
   { name: 'crash 1 s after start, traced once a new pod is Ready again after a crash', shape: CRASH, start: 'restarted-and-ready' },
   { name: 'flapping readiness (liveness kills, Ready in between), traced from the change', shape: FLAP, start: 'at-change' },
