@@ -152,7 +152,9 @@ export function emitPhases(state: RolloutState, memo: EmittedMemo, emit: Emit, s
   const rs = newReplicaSet(state);
   const rev = memo.revision ?? '';
   const anyPhase = memo.phases.some((k) => k.startsWith(`${rev}:`));
-  if (rs && !(succeeded && !anyPhase)) {
+  // A paused Deployment's template change has no ReplicaSet yet: the revision's old one is not "new".
+  const current = rs !== undefined && templateKey(rs.spec?.template) === templateKey(state.deployment?.spec?.template);
+  if (rs && current && !(succeeded && !anyPhase)) {
     const { ready, spec } = replicaSetReadiness(rs);
     phase(memo, emit, 'new-replicaset', `ReplicaSet ${rs.metadata?.name} holds revision ${rev}`);
     if (spec > 0) phase(memo, emit, 'scaling-up', `scaling up ReplicaSet ${rs.metadata?.name}: ${ready}/${spec} pods ready`);
