@@ -7,6 +7,7 @@
  */
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { classPolicyOf } from './classifiers.js';
+import type { Emit } from './emit.js';
 import { formatDuration, formatWindow } from './format-duration.js';
 import { timeOf } from './k8s.js';
 import { deadlineOf } from './problems.js';
@@ -125,4 +126,11 @@ export function successHold(state: RolloutState, at: number): SuccessHold | unde
     pods,
     until,
   };
+}
+
+/** Emits `held` when success is held for a new reason (or pods); nothing while it is not held. */
+export function emitHold(hold: SuccessHold, memo: EmittedMemo, emit: Emit): void {
+  if (memo.held === hold.key) return;
+  memo.held = hold.key;
+  emit({ type: 'held', message: hold.message, pods: hold.pods, ...(hold.until !== undefined ? { until: hold.until } : {}) });
 }

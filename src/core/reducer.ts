@@ -7,7 +7,7 @@ import { classPolicyOf } from './classifiers.js';
 import type { ClassifierFailure } from './diagnose/index.js';
 import { type Emit, emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows } from './emit.js';
 import { kubectlHints } from './hints.js';
-import { type SuccessHold, successHold, trackSettling } from './hold.js';
+import { emitHold, successHold, trackSettling } from './hold.js';
 import { intake } from './intake.js';
 import { currentProblems, deadlineOf, failingProblems, orderedProblems, trackNotReady } from './problems.js';
 import { initialPulumiState, replicaSetReadiness } from './pulumi-await.js';
@@ -155,13 +155,6 @@ function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): Pr
     });
   }
   return cleared;
-}
-
-/** Emits `held` when success is held for a new reason (or pods); nothing while it is not held. */
-function emitHold(hold: SuccessHold, memo: EmittedMemo, emit: Emit): void {
-  if (memo.held === hold.key) return;
-  memo.held = hold.key;
-  emit({ type: 'held', message: hold.message, pods: hold.pods, ...(hold.until !== undefined ? { until: hold.until } : {}) });
 }
 
 function succeed(s: Draft, memo: EmittedMemo, at: number, emit: Emit): void {

@@ -4,6 +4,7 @@ import { kubectlHints } from './hints.js';
 import { podView } from './pod-state.js';
 import { pulumiErrorMessages } from './pulumi-messages.js';
 import { newReplicaSet, podsOf, replicaSetOfRevision, trackedPvcs } from './relations.js';
+import { rolloutGap } from './rolled-out.js';
 import type { RolloutState } from './state.js';
 import type { Problem, Verdict } from './types.js';
 
@@ -72,7 +73,8 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
         const pending = primary ? problemLine(primary) : pendingPods(state);
         summary = `no progress for ${input.timeoutSeconds ?? '?'}s waiting for ${rev}: ${progress}${pending ? `; ${pending}` : ''}`;
       } else {
-        summary = `timed out after ${input.timeoutSeconds ?? '?'}s waiting for ${rev}: ${progress}${primary ? `; ${problemLine(primary)}` : ''}`;
+        const missing = primary ? problemLine(primary) : state.deployment && rolloutGap(state.deployment, 'complete');
+        summary = `timed out after ${input.timeoutSeconds ?? '?'}s waiting for ${rev}: ${progress}${missing ? `; ${missing}` : ''}`;
       }
       break;
     default:

@@ -70,7 +70,7 @@ describe('a crash loop is never a success', { concurrency: true }, () => {
       await waitRolledOut(ns, 'web');
       const changed = await updateDeployment(ns, 'web', row.shape);
       if (row.start === 'restarted-and-ready') await untilRestartedAndReady(ns, row.shape.image ?? '');
-      const r: Traced = await trace(ns, 'web', { timeoutSeconds: 120, minGeneration: changed.metadata?.generation });
+      const r: Traced = await trace(ns, 'web', { timeoutSeconds: 180, minGeneration: changed.metadata?.generation });
       t.diagnostic(`${describeVerdict(r)}; held ${r.of('held').length}x`);
       assert.equal(r.verdict.outcome, 'failed', r.verdict.summary);
       assert.equal(r.verdict.problems[0]?.class, 'crash-loop', r.verdict.summary);

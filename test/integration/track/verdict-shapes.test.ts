@@ -10,6 +10,7 @@ import { assertRolledOut } from '../../helpers/rolled-out.js';
 import {
   createDeployment,
   type DeploymentShape,
+  deploymentOf,
   describeVerdict,
   editDeployment,
   eventSeen,
@@ -32,12 +33,12 @@ interface Row {
   check?: (r: Traced) => void;
 }
 
-const slow = { app: 'slow-start;seconds=3' };
 const rows: Row[] = [
   {
     name: 'scaled from 2 to 4 mid-rollout: success only with 4 updated',
     before: { replicas: 2 },
-    after: { replicas: 2, image: 'nginx:1.20', behaviour: slow },
+    // 12 s per new pod: the scale lands well before the rollout could finish at 2 replicas.
+    after: { replicas: 2, image: 'nginx:1.20', behaviour: { app: 'slow-start;seconds=12' } },
     during: async (ns, events) => {
       await newRsSeen(events);
       await editDeployment(ns, 'web', (d) => {
@@ -87,7 +88,7 @@ describe('success edges', { concurrency: true }, () => {
         ns,
         'web',
         {
-          timeoutSeconds: 90,
+          timeoutSeconds: 180,
           baselineRevision: before.metadata?.annotations?.['deployment.kubernetes.io/revision'],
           minGeneration: changed.metadata?.generation,
         },
@@ -107,10 +108,13 @@ describe('success edges', { concurrency: true }, () => {
     const r = await trace(
       ns,
       'web',
-      { timeoutSeconds: 90, baselineRevision: '1', minGeneration: changed.metadata?.generation },
+      { timeoutSeconds: 180, baselineRevision: '1', minGeneration: changed.metadata?.generation },
       async (events) => {
         await newRsSeen(events);
-        await updateDeployment(ns, 'web', { replicas: 2 }); // `kubectl rollout undo`: revision 1's template back
+        // `kubectl rollout undo`: revision 1's template back.
+        await editDeployment(ns, 'web', (d) => {
+          d.spec!.template = deploymentOf('web', { replicas: 2 }).spec!.template;
+        });
       },
     );
     t.diagnostic(describeVerdict(r));
@@ -130,7 +134,7 @@ describe('success edges', { concurrency: true }, () => {
         await createDeployment(ns, name, { replicas: 1 });
         await waitRolledOut(ns, name);
         const changed = await updateDeployment(ns, name, shape);
-        return trace(ns, name, { timeoutSeconds: 90, minGeneration: changed.metadata?.generation, ...(policy ? { policy } : {}) });
+        return trace(ns, name, { timeoutSeconds: 180, minGeneration: changed.metadata?.generation, ...(policy ? { policy } : {}) });
       }),
     );
     const [strict, lenient] = results as [Traced, Traced];

@@ -165,6 +165,12 @@ describe("success needs the current template rolled out (kubectl's rule)", () =>
   check([
     { name: 'revision 1 ready but 0 of 3 pods updated: waits', obs: rev1({ updatedReplicas: 0 }), outcome: undefined },
     { name: 'old pods pending termination: waits', obs: rev1({ replicas: 4 }), outcome: undefined },
+    {
+      name: 'a timeout says what is missing',
+      obs: [...rev1({ replicas: 4 }), timeout(600)],
+      outcome: 'timed-out',
+      summary: /; 1 old pod is pending termination$/,
+    },
     { name: 'updated pods not available yet (minReadySeconds): waits', obs: rev1({ availableReplicas: 1 }), outcome: undefined },
     { name: 'all updated, no old pod, all available: succeeds', obs: rev1({}), outcome: 'succeeded' },
     {
