@@ -66,6 +66,7 @@ const OPTIONS = {
   tolerate: { type: 'string', multiple: true },
   ignore: { type: 'string', multiple: true },
   success: { type: 'string' },
+  settle: { type: 'string' },
   watch: { type: 'boolean', short: 'w' },
   'watch-for': { type: 'string' },
   'pulumi-messages': { type: 'boolean' },
@@ -199,6 +200,7 @@ export function parseCli(argv: string[]): ParsedArgs {
         values.ignore ?? [],
         values.tolerate ?? [],
         values.success,
+        values.settle,
       ),
       watch: values.watch === true || watchSeconds !== undefined,
       watchSeconds,
@@ -237,6 +239,7 @@ function policyOverrides(
   ignore: string[],
   tolerate: string[],
   success: string | undefined,
+  settle: string | undefined,
 ): PolicyOverrides | undefined {
   const classes: NonNullable<PolicyOverrides['classes']> = {};
   for (const spec of failAfter) {
@@ -265,8 +268,15 @@ function policyOverrides(
   for (const name of warnOnly) classes[failureClass('--warn-only', name)] = { action: 'warn' };
   for (const name of ignore) classes[failureClass('--ignore', name)] = { action: 'ignore' };
   const criterion = success === undefined ? undefined : successCriterion(success);
-  if (Object.keys(classes).length === 0 && criterion === undefined) return undefined;
-  return { ...(Object.keys(classes).length > 0 ? { classes } : {}), ...(criterion ? { success: criterion } : {}) };
+  const settleSeconds = settle === undefined ? undefined : parseDuration(settle);
+  if (settle !== undefined && settleSeconds === undefined)
+    throw new UsageError(`--settle "${settle}" is not a duration; use seconds or a Go-style duration such as 0, 5s or 30s.`);
+  if (Object.keys(classes).length === 0 && criterion === undefined && settleSeconds === undefined) return undefined;
+  return {
+    ...(Object.keys(classes).length > 0 ? { classes } : {}),
+    ...(criterion ? { success: criterion } : {}),
+    ...(settleSeconds !== undefined ? { settleSeconds } : {}),
+  };
 }
 
 function successCriterion(text: string): SuccessCriterion {

@@ -41,6 +41,8 @@ Flags:
       --warn-only CLASS     report problems of CLASS without failing the rollout (repeatable)
       --ignore CLASS        do not report problems of CLASS (repeatable)
       --success CRITERION   full (Pulumi's predicate, default) | maxUnavailable | NN% | N pods ready
+      --settle DURATION     a new pod that crashed or had a failing problem must stay Ready this long
+                            before the rollout succeeds (default 5s; 0: no settle time)
   -w, --watch               keep tracing after the verdict (pods killed, relabeled, later rollouts); Ctrl-C ends
       --watch-for DURATION  like --watch, but stop after DURATION
       --pulumi-messages     add Pulumi's own await messages to the failure summary
@@ -70,6 +72,7 @@ Examples:
   kubectl apply -f app.yaml && rollout-trace deploy api worker -n prod --timeout 5m
   kubectl apply -k overlays/prod && rollout-trace deploy -l app.kubernetes.io/part-of=shop -n prod
   rollout-trace deploy nginx --fail-after crash-loop=60s --warn-only readiness-probe
+  rollout-trace deploy nginx --warn-only paused    # wait for kubectl rollout resume instead of failing
   rollout-trace deploy nginx -o json | jq -c 'select(.type=="verdict") | .verdict.outcome'
   rollout-trace deploy nginx --watch          # then kubectl delete pod ... in another terminal
 `;

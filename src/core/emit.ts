@@ -2,7 +2,7 @@
 import type { CoreV1Event, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { digestEvent } from './diagnose/events.js';
 import type { DistributiveOmit, Touched } from './intake.js';
-import { eventTime, REVISION_HISTORY_ANNOTATION, revisionOf, stableJson } from './k8s.js';
+import { eventTime, REVISION_HISTORY_ANNOTATION, revisionOf, stableJson, templateKey } from './k8s.js';
 import { podView } from './pod-state.js';
 import { pulumiProgressMessage, replicaSetReadiness } from './pulumi-await.js';
 import { newReplicaSet, oldReplicaSets, ownedReplicaSets, podOf, podsOf, referencedPvcNames } from './relations.js';
@@ -17,10 +17,10 @@ const NORMAL_REASONS = new Set(['ScalingReplicaSet', 'SuccessfulCreate', 'Succes
 /** Events older than this before tracking started are history, not news (krane uses 5 s). */
 const EVENT_HISTORY_SLACK_MS = 5_000;
 
-/** Owned ReplicaSets whose pod template is the Deployment's current one. */
+/** Owned ReplicaSets whose whole pod template (without `pod-template-hash`) is the Deployment's current one. */
 function sameTemplateReplicaSets(state: RolloutState): V1ReplicaSet[] {
-  const template = stableJson(state.deployment?.spec?.template?.spec);
-  return ownedReplicaSets(state).filter((rs) => stableJson(rs.spec?.template?.spec) === template);
+  const template = templateKey(state.deployment?.spec?.template);
+  return ownedReplicaSets(state).filter((rs) => templateKey(rs.spec?.template) === template);
 }
 
 function isRollback(state: RolloutState, memo: EmittedMemo, revision: string): boolean {
@@ -65,6 +65,7 @@ export function emitRevision(state: RolloutState, memo: EmittedMemo, emit: Emit)
     ...(restores !== undefined ? { restores } : {}),
   });
   memo.revision = rev;
+  memo.restores = restores;
   memo.oldReplicas = {};
 }
 
@@ -179,7 +180,9 @@ export function emitPhases(state: RolloutState, memo: EmittedMemo, emit: Emit, s
   const rs = newReplicaSet(state);
   const rev = memo.revision ?? '';
   const anyPhase = memo.phases.some((k) => k.startsWith(`${rev}:`));
-  if (rs && !(succeeded && !anyPhase)) {
+  // A paused Deployment's template change has no ReplicaSet yet: the revision's old one is not "new".
+  const current = rs !== undefined && templateKey(rs.spec?.template) === templateKey(state.deployment?.spec?.template);
+  if (rs && current && !(succeeded && !anyPhase)) {
     const { ready, spec } = replicaSetReadiness(rs);
     phase(memo, emit, 'new-replicaset', `ReplicaSet ${rs.metadata?.name} holds revision ${rev}`);
     if (spec > 0) phase(memo, emit, 'scaling-up', `scaling up ReplicaSet ${rs.metadata?.name}: ${ready}/${spec} pods ready`);

@@ -10,6 +10,8 @@ export interface HintSubject {
   crashed?: boolean;
   /** The object is gone: look for it and its events instead of rolling it out or back. */
   deleted?: boolean;
+  /** The Deployment is paused: resuming it is the first thing to try. */
+  paused?: boolean;
 }
 
 /**
@@ -36,6 +38,7 @@ export function kubectlHints(ref: DeploymentRef, subject?: HintSubject): string[
     return out;
   }
   if (ref.name) {
+    if (subject?.paused) out.push(`${ns} rollout resume deployment/${ref.name}`);
     out.push(`${ns} rollout status deployment/${ref.name}`);
     out.push(`${ns} rollout undo deployment/${ref.name}`);
   }

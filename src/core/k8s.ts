@@ -9,6 +9,7 @@ import type {
   V1ObjectMeta,
   V1OwnerReference,
   V1Pod,
+  V1PodTemplateSpec,
   V1ReplicaSet,
 } from '@kubernetes/client-node';
 
@@ -82,15 +83,32 @@ export function eventCount(e: CoreV1Event): number {
   return e.series?.count ?? e.count ?? 1;
 }
 
-/** Deterministic JSON (sorted keys) for structural comparisons, e.g. pod templates. */
-export function stableJson(value: unknown): string {
+/**
+ * Deterministic JSON (sorted keys) for structural comparisons, e.g. pod templates. With
+ * `dropNulls`, null properties are left out (a typed list and a raw watch disagree on them).
+ */
+export function stableJson(value: unknown, dropNulls = false): string {
   return JSON.stringify(value, (_k, v: unknown) => {
+    if (v === null && dropNulls) return undefined;
     if (v instanceof Date) return v.toISOString();
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)));
     }
     return v;
   });
+}
+
+/** The label the Deployment controller adds to each ReplicaSet's pod template (and selector). */
+export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
+
+/**
+ * A comparable key for a whole pod template (metadata and spec) without the `pod-template-hash`
+ * label, as the Deployment controller compares them (`EqualIgnoreHash`): a template that differs
+ * only in an annotation (`kubectl rollout restart`) is a different template.
+ */
+export function templateKey(template: V1PodTemplateSpec | undefined): string {
+  const { [POD_TEMPLATE_HASH_LABEL]: _hash, ...labels } = template?.metadata?.labels ?? {};
+  return stableJson({ ...template, metadata: { ...template?.metadata, labels } }, true);
 }
 
 /** Namespace/name as Pulumi prints it: the namespace is omitted when it is `default` or empty. */

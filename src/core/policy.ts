@@ -19,13 +19,20 @@
  * - readiness-probe: initialDelaySeconds + periodSeconds * failureThreshold of the probe, plus
  *   `afterSeconds` (10 s) of slack (kubedog's probe-derived window).
  * - progress-deadline and deployment-deleted: immediately.
+ * - paused 10 s: a Deployment paused (`spec.paused`) before its current template is rolled out
+ *   never finishes on its own; 10 s lets a `kubectl rollout pause; set image; rollout resume`
+ *   sequence finish. `warn` (or a long window) waits for a resume instead.
+ *
+ * Settle: a new-revision pod that had a failing-class problem (or restarted after a crash) must
+ * stay Ready for `settleSeconds` (5 s: the simulated and real crash loops that were briefly Ready
+ * crashed again within 1-3 s) before the rollout may succeed.
  *
  * User classifiers (`policy.classifiers`, see `classifiers.ts`) add `custom:<name>` classes with
  * the same knobs (default: fail after 10 s, any pod).
  */
 import { CUSTOM_PREFIX, classPolicyOf, isCustomClass, resolveClassifiers } from './classifiers.js';
 import type { ClassPolicy, FailureClass, Policy, PolicyOverrides, Problem, ProblemClass, SuccessCriterion } from './types.js';
-import { bad, checkKnobs, show } from './validate.js';
+import { bad, checkKnobs, checkSeconds, show } from './validate.js';
 
 /** Every failure class, most severe first (also the order problems are reported in). */
 export const FAILURE_CLASSES: readonly FailureClass[] = [
@@ -43,7 +50,11 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   'readiness-probe',
   'image-pull-transient',
   'progress-deadline',
+  'paused',
 ];
+
+/** Default {@link Policy.settleSeconds}. */
+export const DEFAULT_SETTLE_SECONDS = 5;
 
 /** Grace for an unschedulable pod the cluster-autoscaler is adding a node for. */
 export const AUTOSCALER_GRACE_SECONDS = 300;
@@ -74,8 +85,10 @@ export function defaultPolicy(): Policy {
       'replica-failure': fail(10),
       'progress-deadline': fail(0),
       'deployment-deleted': fail(0),
+      paused: fail(10),
     },
     success: { mode: 'full' },
+    settleSeconds: DEFAULT_SETTLE_SECONDS,
   };
 }
 
@@ -126,6 +139,10 @@ export function resolvePolicy(overrides?: PolicyOverrides): Policy {
   if (overrides.success !== undefined) {
     validateSuccess(overrides.success);
     policy.success = { ...overrides.success };
+  }
+  if (overrides.settleSeconds !== undefined) {
+    checkSeconds(overrides.settleSeconds, 'policy.settleSeconds');
+    policy.settleSeconds = overrides.settleSeconds;
   }
   if (overrides.classifiers !== undefined) {
     const classifiers = resolveClassifiers(overrides.classifiers, FAILURE_CLASSES);

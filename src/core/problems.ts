@@ -6,6 +6,7 @@ import {
   classifyPod,
   diagnoseDeployment,
   diagnoseNode,
+  diagnosePaused,
   diagnosePodFindings,
   diagnosePvc,
   diagnoseReplicaSet,
@@ -95,8 +96,8 @@ export function currentProblems(
     if (f) found.push({ f, events });
   }
   if (state.deployment) {
-    const f = diagnoseDeployment(state.deployment);
-    if (f) found.push({ f, events: eventsAbout(state, 'Deployment', state.target.name) });
+    const events = eventsAbout(state, 'Deployment', state.target.name);
+    for (const f of [diagnoseDeployment(state.deployment), diagnosePaused(state.deployment)]) if (f) found.push({ f, events });
   }
   for (const claim of referencedPvcNames(state.deployment)) {
     const pvc = state.pvcs.get(claim);

@@ -7,6 +7,7 @@ import { classPolicyOf } from './classifiers.js';
 import type { ClassifierFailure } from './diagnose/index.js';
 import { type Emit, emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows } from './emit.js';
 import { kubectlHints } from './hints.js';
+import { emitHold, successHold, trackSettling } from './hold.js';
 import { intake, type Touched } from './intake.js';
 import { currentProblems, deadlineOf, failingProblems, orderedProblems, type PodScope, trackNotReady } from './problems.js';
 import { initialPulumiState, replicaSetReadiness } from './pulumi-await.js';
@@ -34,6 +35,7 @@ function emptyMemo(): EmittedMemo {
     classifierFailures: {},
     walked: {},
     eventNames: {},
+    settling: {},
   };
 }
 
@@ -112,15 +114,18 @@ function reportClassifierFailures(failures: ClassifierFailure[], memo: EmittedMe
   }
 }
 
-function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit, scope: PodScope): void {
+/** Replaces the current problems of the pods in `scope`; emits `problem` / `problem-cleared`. @returns the problems that cleared. */
+function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit, scope: PodScope): Problem[] {
   const failures: ClassifierFailure[] = [];
   const next = currentProblems(s, at, failures, scope);
   reportClassifierFailures(failures, memo, at, emit);
   const previous = s.problems;
   s.problems = next;
+  const cleared: Problem[] = [];
   for (const [id, p] of Object.entries(previous)) {
     if (next[id]) continue;
     delete memo.problems[id];
+    cleared.push(p);
     emit({ type: 'problem-cleared', id, problem: { ...p, lastSeen: at } });
   }
   for (const p of Object.values(next)) {
@@ -139,6 +144,22 @@ function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit, sco
       ...(failsAt !== undefined && tolerated ? { tolerated } : {}),
     });
   }
+  return cleared;
+}
+
+function succeed(s: Draft, memo: EmittedMemo, at: number, emit: Emit): void {
+  const rs = newReplicaSet(s);
+  const counts = rs ? replicaSetReadiness(rs) : { ready: 0, spec: 0 };
+  const key = `${memo.revision ?? ''}:complete`;
+  if (!memo.phases.includes(key)) {
+    memo.phases = [...memo.phases, key];
+    emit({
+      type: 'phase',
+      phase: 'complete',
+      message: `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready`,
+    });
+  }
+  finish(s, emit, buildVerdict(s, { outcome: 'succeeded', at, problems: orderedProblems(s, []) }));
 }
 
 /**
@@ -163,6 +184,8 @@ function podScope(s: Draft, memo: EmittedMemo, obs: Observation, touched: Touche
     }
     return [...names];
   }
+  // A node going NotReady (or Ready again) changes the diagnosis of the pods bound to it.
+  if (touched?.kind === 'Node') return 'all';
   if (classifiers && touched?.kind === 'Deployment') return 'all';
   return touched?.kind === 'Pod' || touched?.kind === 'Event' ? [touched.name] : [];
 }
@@ -207,24 +230,17 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observ
   emitPhases(s, memo, emit, succeeded);
   emitProgress(s, memo, emit);
   emitK8sEvents(s, memo, s.ownedPods, opened, touched, emit);
-  updateProblems(s, memo, at, emit, scope);
-  if (succeeded) {
-    const rs = newReplicaSet(s);
-    const counts = rs ? replicaSetReadiness(rs) : { ready: 0, spec: 0 };
-    const key = `${memo.revision ?? ''}:complete`;
-    if (!memo.phases.includes(key)) {
-      memo.phases = [...memo.phases, key];
-      emit({
-        type: 'phase',
-        phase: 'complete',
-        message: `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready`,
-      });
-    }
-    finish(s, emit, buildVerdict(s, { outcome: 'succeeded', at, problems: orderedProblems(s, []) }));
+  trackSettling(s, memo, updateProblems(s, memo, at, emit, scope), at);
+  // A problem whose window ran out fails the rollout even if the pods look ready right now.
+  const failing = failingProblems(s, at);
+  if (failing.length > 0) return finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
+  if (!succeeded) {
+    memo.held = undefined;
     return;
   }
-  const failing = failingProblems(s, at);
-  if (failing.length > 0) finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
+  const hold = successHold(s, at);
+  if (hold) return emitHold(hold, memo, emit);
+  succeed(s, memo, at, emit);
 }
 
 const CONSUMED =

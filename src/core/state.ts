@@ -50,6 +50,12 @@ export interface EmittedMemo {
   rsRevisions: Record<string, string>;
   /** Classifier name -> its first failure, already reported (each classifier is reported once). */
   classifierFailures: Record<string, string>;
+  /** The older revision whose template the current revision brings back (a rollback). */
+  restores?: string;
+  /** New-revision pod -> when it has stayed Ready long enough after a failing-class problem cleared (ms). */
+  settling: Record<string, number>;
+  /** Key of the last `held` event ('' when success is not held). */
+  held?: string;
   /** Uids of owned ReplicaSets whose pods were all walked once (later only touched pods are looked at). */
   walked: Record<string, true>;
   /** Involved-object names whose Events are shown (target, owned ReplicaSets and pods, referenced PVCs). */

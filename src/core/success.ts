@@ -3,6 +3,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import { revisionOf } from './k8s.js';
 import { changeTriggeredRollout, everyPvcReady, pulumiSucceeded, replicaSetReadiness } from './pulumi-await.js';
 import { newReplicaSet, trackedPvcs } from './relations.js';
+import { rolloutGap } from './rolled-out.js';
 import type { RolloutState } from './state.js';
 
 function scaled(value: number | string | undefined, total: number, roundUp: boolean): number {
@@ -40,12 +41,17 @@ export function requiredReady(state: RolloutState): number | undefined {
   return undefined;
 }
 
-/** True when the rollout meets the policy's success criterion. */
+/**
+ * True when the rollout meets the policy's success criterion. Every mode also needs the
+ * Deployment's current template rolled out by kubectl's rule ({@link rolloutGap}): `full` all of
+ * it, the partial modes every desired pod created from the current template.
+ */
 export function criterionMet(state: RolloutState): boolean {
   const pvcs = trackedPvcs(state);
-  if (state.policy.success.mode === 'full') return pulumiSucceeded(state.pulumi, pvcs);
   const d = state.deployment;
-  if (!d || !state.pulumi.reconciled) return false;
+  if (!d) return false;
+  if (state.policy.success.mode === 'full') return pulumiSucceeded(state.pulumi, pvcs) && rolloutGap(d, 'complete') === undefined;
+  if (!state.pulumi.reconciled || rolloutGap(d, 'updated') !== undefined) return false;
   if (d.metadata?.generation !== d.status?.observedGeneration) return false;
   const rs = newReplicaSet(state);
   if (!rs) return false;

@@ -91,7 +91,8 @@ export type FailureClass =
   | 'replica-failure'
   | 'progress-deadline'
   | 'deployment-deleted'
-  | 'node-not-ready';
+  | 'node-not-ready'
+  | 'paused';
 
 /**
  * The class of a problem found by a user {@link Classifier}: `custom:` followed by the
@@ -211,6 +212,11 @@ export interface Policy {
   success: SuccessCriterion;
   /** User failure rules, validated, in the order given (absent when there are none). */
   classifiers?: ResolvedClassifier[];
+  /**
+   * Seconds a new-revision pod must stay Ready after a failing-class problem on it cleared (or
+   * after its container restarted from a crash) before the rollout may succeed. Default 5.
+   */
+  settleSeconds: number;
 }
 
 /** User overrides merged over the default policy. */
@@ -219,6 +225,8 @@ export interface PolicyOverrides {
   success?: SuccessCriterion;
   /** User failure rules (see {@link Classifier}). */
   classifiers?: Classifier[];
+  /** See {@link Policy.settleSeconds}. */
+  settleSeconds?: number;
 }
 
 /** A Kubernetes Event, condensed. */
@@ -324,6 +332,8 @@ export interface Verdict {
   replicas: { desired: number; ready: number; updated: number; available: number };
   startedAt: number;
   finishedAt: number;
+  /** The older revision whose pod template this revision brings back (a rollback, e.g. `kubectl rollout undo`). */
+  restores?: string;
   /** For `timed-out`: which timeout fired. */
   timeoutSeconds?: number;
   /** For `timed-out`: `overall` (the deadline) or `no-progress` (nothing moved for `timeoutSeconds`). */
@@ -408,6 +418,19 @@ export type RolloutEvent = EventBase &
         tolerated?: number;
       }
     | { type: 'problem-cleared'; id: string; problem: Problem }
+    | {
+        /**
+         * The success criterion is met, but success is held: a failing-class problem is open on a
+         * new-revision pod, or such a pod has not stayed Ready for `settleSeconds` since it recovered.
+         */
+        type: 'held';
+        /** e.g. `pod web-2-abc container "app": exited with code 3, 2 restarts; success waits until it clears`. */
+        message: string;
+        /** The pods holding success. */
+        pods: string[];
+        /** When the hold ends if nothing changes (ms); absent while a problem is open. */
+        until?: number;
+      }
     | {
         /** One line of a new-revision container's log (opt-in live stream, already redacted and filtered). */
         type: 'log';

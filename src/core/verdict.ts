@@ -4,6 +4,7 @@ import { kubectlHints } from './hints.js';
 import { podView } from './pod-state.js';
 import { pulumiErrorMessages } from './pulumi-messages.js';
 import { newReplicaSet, podsOf, replicaSetOfRevision, trackedPvcs } from './relations.js';
+import { rolloutGap } from './rolled-out.js';
 import type { RolloutState } from './state.js';
 import type { Problem, Verdict } from './types.js';
 
@@ -56,7 +57,9 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
   const revision = state.memo.revision;
   const primary = input.problems[0];
   const progress = `${replicas.ready}/${replicas.desired} pods ready`;
-  const rev = revision ? `revision ${revision}` : 'the rollout';
+  const restores = state.memo.restores;
+  const rollback = restores !== undefined ? ` (a rollback: the template of revision ${restores})` : '';
+  const rev = revision ? `revision ${revision}${rollback}` : 'the rollout';
   let summary: string;
   switch (input.outcome) {
     case 'succeeded':
@@ -70,7 +73,9 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
         input.timeoutKind === 'no-progress'
           ? `no progress for ${input.timeoutSeconds ?? '?'}s waiting for ${rev}`
           : `timed out after ${input.timeoutSeconds ?? '?'}s waiting for ${rev}`;
-      summary = [`${head}: ${progress}`, ...notReadyLines(state, input.problems)].join('; ');
+      // What kubectl would still wait for (old pods terminating, updated pods not available).
+      const gap = input.problems.length === 0 && state.deployment ? rolloutGap(state.deployment, 'complete') : undefined;
+      summary = [`${head}: ${progress}`, ...notReadyLines(state, input.problems), ...(gap ? [gap] : [])].join('; ');
       break;
     }
     default:
@@ -80,6 +85,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
     outcome: input.outcome,
     deployment: ref,
     ...(revision ? { revision } : {}),
+    ...(restores !== undefined ? { restores } : {}),
     summary,
     problems: input.problems,
     replicas,

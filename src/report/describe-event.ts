@@ -114,6 +114,8 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
       const p = e.problem;
       return { subject: `problem/${e.id}`, text: `cleared: ${p.object.kind}/${p.object.name}: ${p.explanation}`, level: 'good' };
     }
+    case 'held':
+      return { subject: 'held', text: `holding success: ${e.message}`, level: 'warn' };
     case 'log':
       return { subject: `log/${e.pod}/${e.container}`, text: `log ${e.pod}/${e.container} | ${e.line}`, level: 'info' };
     case 'verdict':

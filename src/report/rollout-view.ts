@@ -82,6 +82,9 @@ export class RolloutView {
       case 'waiting':
         v.waiting = e.message;
         break;
+      case 'held':
+        v.waiting = `holding success: ${e.message}`;
+        break;
       case 'revision':
         v.revision = e.revision;
         v.restores = e.restores;

@@ -14,7 +14,7 @@ export { diagnoseNode, evictionSeconds } from './node.js';
 export { diagnosePodFindings, problemId } from './pod.js';
 export { probeBudgetSeconds, probeHandler } from './probe.js';
 export { classifyPull, type PullKind } from './pull.js';
-export { diagnoseDeployment, diagnosePvc, diagnoseReplicaSet } from './workload.js';
+export { diagnoseDeployment, diagnosePaused, diagnosePvc, diagnoseReplicaSet } from './workload.js';
 
 /** Turns a finding into a Problem first seen at `now`, with its warning events and kubectl hints. */
 export function toProblem(f: Finding, ref: DeploymentRef, events: CoreV1Event[], now: number): Problem {
@@ -29,6 +29,7 @@ export function toProblem(f: Finding, ref: DeploymentRef, events: CoreV1Event[],
     name: f.object.name,
     ...(f.container && !neverStarted ? { container: f.container } : {}),
     crashed,
+    ...(f.class === 'paused' ? { paused: true } : {}),
   });
   // The node is what to look at (its conditions and the kubelet), before the pod.
   if (f.node) hints.unshift(`kubectl describe node ${f.node.name}`);

@@ -1,6 +1,7 @@
 /** Diagnosis of the Deployment, its ReplicaSets and its PVCs. */
 import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1ReplicaSet } from '@kubernetes/client-node';
 import { deploymentCondition, replicaSetCondition } from '../k8s.js';
+import { rolloutGap } from '../rolled-out.js';
 import type { Finding } from './container.js';
 import { latestEvent } from './events.js';
 
@@ -43,6 +44,30 @@ export function diagnoseDeployment(d: V1Deployment): Finding | undefined {
     reason: cond.reason ?? 'ReplicaSetCreateError',
     message: cond.message ?? '',
     explanation: `the new ReplicaSet cannot be created: ${cond.message ?? ''}`,
+  };
+}
+
+/**
+ * `spec.paused=true` while the current template is not rolled out: the controller rolls nothing
+ * out until the Deployment is resumed. A paused Deployment whose template is rolled out is no
+ * problem (kubectl's rollout status succeeds on it too); nor is one whose pause the controller has
+ * not observed yet.
+ */
+export function diagnosePaused(d: V1Deployment): Finding | undefined {
+  if (d.spec?.paused !== true) return undefined;
+  if ((d.status?.observedGeneration ?? 0) < (d.metadata?.generation ?? 0)) return undefined;
+  const gap = rolloutGap(d, 'complete');
+  if (gap === undefined) return undefined;
+  const name = d.metadata?.name ?? '';
+  const cond = deploymentCondition(d, 'Progressing');
+  return {
+    class: 'paused',
+    object: { kind: 'Deployment', name },
+    reason: 'DeploymentPaused',
+    message: cond?.reason === 'DeploymentPaused' ? (cond.message ?? '') : 'Deployment is paused',
+    explanation:
+      `the Deployment is paused (spec.paused=true) before its current template is rolled out: ${gap}; ` +
+      `nothing more rolls out until \`kubectl rollout resume deployment/${name} -n ${d.metadata?.namespace ?? 'default'}\``,
   };
 }
 

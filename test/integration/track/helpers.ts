@@ -23,6 +23,9 @@ export interface DeploymentShape {
   /** Extra template annotations (e.g. to force a new revision). */
   annotations?: Record<string, string>;
   progressDeadlineSeconds?: number;
+  /** The Deployment's update strategy (default: RollingUpdate 25%/25%). */
+  strategy?: NonNullable<V1Deployment['spec']>['strategy'];
+  minReadySeconds?: number;
 }
 
 /** A Deployment `name` with label `app=<name>` and one container `app`. */
@@ -37,6 +40,8 @@ export function deploymentOf(name: string, shape: DeploymentShape = {}): V1Deplo
       replicas: shape.replicas ?? 1,
       selector: { matchLabels: { app: name } },
       ...(shape.progressDeadlineSeconds ? { progressDeadlineSeconds: shape.progressDeadlineSeconds } : {}),
+      ...(shape.strategy ? { strategy: shape.strategy } : {}),
+      ...(shape.minReadySeconds ? { minReadySeconds: shape.minReadySeconds } : {}),
       template: {
         metadata: { labels: { app: name }, annotations },
         spec: {
@@ -61,6 +66,23 @@ export async function updateDeployment(namespace: string, name: string, shape: D
   const next = deploymentOf(name, shape);
   cur.spec = next.spec;
   return apps.replaceNamespacedDeployment({ name, namespace, body: cur });
+}
+
+/**
+ * Reads the Deployment, applies `edit` and writes it back, retrying on 409 Conflict (the
+ * controller writes its status meanwhile): `kubectl rollout pause/resume`, `set image`, `scale`.
+ */
+export async function editDeployment(namespace: string, name: string, edit: (d: V1Deployment) => void): Promise<V1Deployment> {
+  const { apps } = clients();
+  for (let attempt = 0; ; attempt++) {
+    const cur = await apps.readNamespacedDeployment({ name, namespace });
+    edit(cur);
+    try {
+      return await apps.replaceNamespacedDeployment({ name, namespace, body: cur });
+    } catch (err) {
+      if ((err as { code?: number }).code !== 409 || attempt >= 10) throw err;
+    }
+  }
 }
 
 /** Waits until the Deployment controller reports the rollout complete (for test set-up). */

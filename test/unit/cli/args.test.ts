@@ -56,6 +56,21 @@ it('log flags: mistakes name the flag and the value', () => {
   }
 });
 
+it('policy flags: the paused class and --settle', () => {
+  assert.deepEqual(options(['deploy', 'web', '--fail-after', 'paused=2m', '--settle', '10s']).policy, {
+    classes: { paused: { action: 'fail', afterSeconds: 120 } },
+    settleSeconds: 10,
+  });
+  assert.deepEqual(options(['deploy', 'web', '--warn-only', 'paused', '--settle', '0']).policy, {
+    classes: { paused: { action: 'warn' } },
+    settleSeconds: 0,
+  });
+  assert.throws(
+    () => options(['deploy', 'web', '--settle', 'soon']),
+    (err: unknown) => err instanceof UsageError && /^--settle "soon" is not a duration/.test(err.message),
+  );
+});
+
 it('policy flags: --tolerate CLASS=PODS and --success N (ready pods)', () => {
   assert.deepEqual(options(['deploy', 'web', '--tolerate', 'crash-loop=1', '--fail-after', 'crash-loop=30s', '--success', '2']).policy, {
     classes: { 'crash-loop': { action: 'fail', afterSeconds: 30, tolerate: 1 } },

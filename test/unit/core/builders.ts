@@ -65,6 +65,24 @@ export interface DeploymentOpts {
   strategy?: V1Deployment['spec'] extends infer S ? (S extends { strategy?: infer T } ? T : never) : never;
   status?: Partial<NonNullable<V1Deployment['status']>>;
   historyOf?: string;
+  /** Pod-template annotations (e.g. `kubectl rollout restart`'s `restartedAt`). */
+  templateAnnotations?: Record<string, string>;
+}
+
+/**
+ * The replica counts the Deployment controller writes together with the conditions given: all
+ * `replicas` updated and available once it says the rollout is complete (Progressing
+ * NewReplicaSetAvailable, or Available without Progressing as on a first rollout), none otherwise.
+ */
+function countsFor(o: DeploymentOpts): Partial<NonNullable<V1Deployment['status']>> {
+  const reasons = (o.conditions ?? []).map((c) => `${c.type}/${c.reason}`);
+  const progressing = reasons.find((r) => r.startsWith('Progressing/'));
+  const complete =
+    progressing === 'Progressing/NewReplicaSetAvailable' ||
+    (progressing === undefined && reasons.includes('Available/MinimumReplicasAvailable'));
+  if (!complete || o.paused) return {};
+  const n = o.replicas ?? 3;
+  return { replicas: n, updatedReplicas: n, readyReplicas: n, availableReplicas: n };
 }
 
 export function deployment(o: DeploymentOpts = {}): V1Deployment {
@@ -87,7 +105,7 @@ export function deployment(o: DeploymentOpts = {}): V1Deployment {
       ...(o.paused ? { paused: true } : {}),
       strategy: o.strategy ?? { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
       template: {
-        metadata: { labels: { app: name } },
+        metadata: { labels: { app: name }, ...(o.templateAnnotations ? { annotations: o.templateAnnotations } : {}) },
         spec: {
           containers: [{ name: 'app', image: o.image ?? imageOf(o.revision ?? '1') }],
           ...(o.pvcs ? { volumes: o.pvcs.map((c) => ({ name: c, persistentVolumeClaim: { claimName: c } })) } : {}),
@@ -97,6 +115,7 @@ export function deployment(o: DeploymentOpts = {}): V1Deployment {
     status: {
       ...(o.observedGeneration === null ? {} : { observedGeneration: o.observedGeneration ?? generation }),
       ...(o.conditions ? { conditions: o.conditions as V1DeploymentCondition[] } : {}),
+      ...countsFor(o),
       ...o.status,
     },
   };
@@ -114,6 +133,8 @@ export interface RsOpts {
   history?: string;
   failure?: { reason: string; message: string };
   statusReplicas?: number;
+  /** Pod-template annotations (copied from the Deployment's template by the controller). */
+  templateAnnotations?: Record<string, string>;
 }
 
 export function replicaSet(o: RsOpts): V1ReplicaSet {
@@ -142,7 +163,10 @@ export function replicaSet(o: RsOpts): V1ReplicaSet {
       replicas: o.replicas ?? 3,
       selector: { matchLabels: { app: 'web' } },
       template: {
-        metadata: { labels: { app: 'web', 'pod-template-hash': o.name.split('-').pop() ?? '' } },
+        metadata: {
+          labels: { app: 'web', 'pod-template-hash': o.name.split('-').pop() ?? '' },
+          ...(o.templateAnnotations ? { annotations: o.templateAnnotations } : {}),
+        },
         spec: { containers: [{ name: 'app', image: o.image ?? imageOf(o.revision) }] },
       },
     },

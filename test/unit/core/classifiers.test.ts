@@ -262,7 +262,17 @@ describe('custom classifiers: a broken classifier never crashes the rollout', ()
     it(`${name}: reported once as a ClassifierFailed warning; other rules and the rollout go on`, () => {
       const policy = policyWith({ name: 'broken', classify, afterSeconds: 0 }, migration({ action: 'warn' }));
       const { events, state } = run(
-        [...rollingTo2({ replicas: 3 }), exit3(), tick(2), tick(3), newPod('web-2-bbb', running(), 4), ...doneAt2(5)],
+        // web-2-aaa recovers at 5 s: success after it stayed Ready for the settle time (5 s).
+        [
+          ...rollingTo2({ replicas: 3 }),
+          exit3(),
+          tick(2),
+          tick(3),
+          newPod('web-2-bbb', running(), 4),
+          newPod('web-2-aaa', running(), 5),
+          ...doneAt2(5),
+          tick(10),
+        ],
         UPDATE,
         policy,
       );

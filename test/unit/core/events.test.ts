@@ -109,12 +109,14 @@ describe('rollout event stream', () => {
       ['NewReplicaSetCreated', 'NewReplicaSetAvailable'],
     );
     assert.deepEqual(
-      ofType(events, 'progress').map((p) => p.message),
+      ofType(events, 'progress').map((p) => `${p.message}, ${p.updated} updated`),
       [
-        'Waiting for app ReplicaSet to be available (0/1 Pods available)',
-        'Waiting for app ReplicaSet to be available (1/1 Pods available)',
-        'Waiting for app ReplicaSet to be available (1/3 Pods available)',
-        'Waiting for app ReplicaSet to be available (3/3 Pods available)',
+        'Waiting for app ReplicaSet to be available (0/1 Pods available), 0 updated',
+        'Waiting for app ReplicaSet to be available (1/1 Pods available), 0 updated',
+        'Waiting for app ReplicaSet to be available (1/3 Pods available), 0 updated',
+        'Waiting for app ReplicaSet to be available (3/3 Pods available), 0 updated',
+        // The controller's status with NewReplicaSetAvailable counts the 3 updated pods.
+        'Waiting for app ReplicaSet to be available (3/3 Pods available), 3 updated',
       ],
     );
   });

@@ -346,14 +346,26 @@ describe('timeout, cancel, verdict once', () => {
 });
 
 describe('success criteria', () => {
-  const four = (ready: number): Observation[] => [
-    up('ReplicaSet', replicaSet({ name: 'web-2', revision: '2', replicas: 4, ready }), 1),
+  /** Every desired pod created from the current template (updatedReplicas 4 unless told), `ready` of them ready. */
+  const four = (ready: number, updatedReplicas = 4): Observation[] => [
+    up('ReplicaSet', replicaSet({ name: 'web-2', revision: '2', replicas: updatedReplicas, ready }), 1),
     up(
       'Deployment',
-      deployment({ revision: '2', generation: 2, replicas: 4, conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-2')] }),
+      deployment({
+        revision: '2',
+        generation: 2,
+        replicas: 4,
+        conditions: [availableTrue, progressing('ReplicaSetUpdated', 'web-2')],
+        status: { updatedReplicas, replicas: updatedReplicas + 1 },
+      }),
       1,
     ),
   ];
+  it('every mode waits until every desired pod runs the current template (updatedReplicas >= replicas)', () => {
+    for (const success of [{ mode: 'maxUnavailable' }, { mode: 'percent', percent: 50 }, { mode: 'pods', pods: 1 }] as const) {
+      assert.equal(verdictOf(run(four(3, 3), UPDATE, resolvePolicy({ success })).events), undefined, success.mode);
+    }
+  });
   it('maxUnavailable (krane): ready >= desired - maxUnavailable (25% of 4 = 1)', () => {
     const policy = resolvePolicy({ success: { mode: 'maxUnavailable' } });
     assert.equal(verdictOf(run(four(2), UPDATE, policy).events), undefined);

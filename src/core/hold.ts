@@ -1,0 +1,136 @@
+/**
+ * The success hold: a crash loop is never a success. When the success criterion is met but a
+ * new-revision pod has an open failing-class problem, or has not stayed Ready for
+ * `policy.settleSeconds` since such a problem cleared (or since its container restarted), success
+ * waits. The hold ends when the pods settle, or the problem's window fails the rollout. A healthy
+ * rollout (no restart, no problem on its new pods) is never held.
+ */
+import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
+import { classPolicyOf } from './classifiers.js';
+import type { Emit } from './emit.js';
+import { formatDuration, formatWindow } from './format-duration.js';
+import { timeOf } from './k8s.js';
+import { deadlineOf } from './problems.js';
+import { newReplicaSet, podsOf } from './relations.js';
+import type { EmittedMemo, RolloutState } from './state.js';
+import type { Problem } from './types.js';
+import { problemLine } from './verdict.js';
+
+/** Why success waits although the criterion is met. */
+export interface SuccessHold {
+  /** Change key (no times in it): a `held` event is emitted when it changes. */
+  key: string;
+  message: string;
+  pods: string[];
+  /** When the hold ends if nothing changes (ms); absent while a problem is open. */
+  until?: number;
+}
+
+function livePods(state: RolloutState): V1Pod[] {
+  return podsOf(state, newReplicaSet(state)).filter((p) => !p.metadata?.deletionTimestamp);
+}
+
+function podReady(pod: V1Pod): boolean {
+  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+/** A fail-action problem on a live new-revision pod whose window has not run out. */
+function holdsSuccess(state: RolloutState, p: Problem, live: ReadonlySet<string>, at: number): boolean {
+  if (p.object.kind !== 'Pod' || !live.has(p.object.name)) return false;
+  if (classPolicyOf(state.policy, p.class).action !== 'fail') return false;
+  const deadline = deadlineOf(state, p);
+  // Past its window without failing the rollout (tolerate, scope): the policy lets it pass.
+  return deadline === undefined || deadline > at;
+}
+
+/** A container that stopped and was restarted (a Deployment's pods always restart): its current run's start. */
+function restartedAt(cs: V1ContainerStatus): number | undefined {
+  if ((cs.restartCount ?? 0) < 1 || !cs.lastState?.terminated) return undefined;
+  return timeOf(cs.state?.running?.startedAt);
+}
+
+function restartClassFails(state: RolloutState, cs: V1ContainerStatus): boolean {
+  const cls = cs.lastState?.terminated?.reason === 'OOMKilled' ? 'oom-killed' : 'crash-loop';
+  return classPolicyOf(state.policy, cls).action === 'fail';
+}
+
+/**
+ * Updates `memo.settling` (pod -> when it has settled): a holding problem that cleared on a live
+ * pod starts its settle time; a settling pod seen not Ready starts it again; gone or settled pods
+ * are dropped. Call after the problems of this observation are known, with the ones that cleared.
+ */
+export function trackSettling(state: RolloutState, memo: EmittedMemo, cleared: Problem[], at: number): void {
+  const settleMs = state.policy.settleSeconds * 1000;
+  const pods = new Map(livePods(state).map((p) => [p.metadata?.name ?? '', p]));
+  const next: Record<string, number> = {};
+  for (const [name, until] of Object.entries(memo.settling)) {
+    const pod = pods.get(name);
+    if (!pod || until <= at) continue;
+    next[name] = podReady(pod) ? until : at + settleMs;
+  }
+  for (const p of cleared) {
+    if (p.object.kind !== 'Pod' || !pods.has(p.object.name)) continue;
+    if (classPolicyOf(state.policy, p.class).action !== 'fail') continue;
+    next[p.object.name] = Math.max(next[p.object.name] ?? 0, at + settleMs);
+  }
+  memo.settling = next;
+}
+
+/** Pods still settling at `at`: from `memo.settling` and from containers that restarted recently. */
+function settlingPods(state: RolloutState, at: number): Array<{ pod: string; until: number; why: string }> {
+  const settleMs = state.policy.settleSeconds * 1000;
+  const out: Array<{ pod: string; until: number; why: string }> = [];
+  for (const pod of livePods(state)) {
+    const name = pod.metadata?.name ?? '';
+    let until = state.memo.settling[name] ?? 0;
+    let why = 'recovered from a problem';
+    for (const cs of pod.status?.containerStatuses ?? []) {
+      const started = restartedAt(cs);
+      if (started === undefined || !restartClassFails(state, cs) || started + settleMs <= until) continue;
+      until = started + settleMs;
+      const t = cs.lastState?.terminated;
+      const restarts = cs.restartCount === 1 ? '1 restart' : `${cs.restartCount} restarts`;
+      why = `container "${cs.name}" restarted after it ${t?.reason === 'OOMKilled' ? 'was OOM-killed' : `exited with code ${t?.exitCode ?? '?'}`} (${restarts})`;
+    }
+    if (until > at) out.push({ pod: name, until, why });
+  }
+  return out;
+}
+
+function morePods(n: number): string {
+  return n > 0 ? ` (and ${n} more pod${n === 1 ? '' : 's'})` : '';
+}
+
+/** Why success is held at `at`, or undefined when it is not. */
+export function successHold(state: RolloutState, at: number): SuccessHold | undefined {
+  const settle = formatWindow(state.policy.settleSeconds * 1000);
+  const live = new Set(livePods(state).map((p) => p.metadata?.name ?? ''));
+  const open = Object.values(state.problems).filter((p) => holdsSuccess(state, p, live, at));
+  if (open.length > 0) {
+    const pods = [...new Set(open.map((p) => p.object.name))].sort();
+    const first = open[0] as Problem;
+    return {
+      key: `open|${open.map((p) => p.id).join(',')}`,
+      message: `${problemLine(first)}${morePods(pods.length - 1)}; success waits until it clears and the pod stays Ready ${settle}, or its window fails the rollout`,
+      pods,
+    };
+  }
+  const settling = settlingPods(state, at);
+  if (settling.length === 0) return undefined;
+  const until = Math.max(...settling.map((s) => s.until));
+  const first = settling[0] as (typeof settling)[number];
+  const pods = settling.map((s) => s.pod);
+  return {
+    key: `settle|${pods.join(',')}`,
+    message: `pod ${first.pod} ${first.why}${morePods(pods.length - 1)}; success once it has stayed Ready ${settle} (in ${formatDuration(until - at)})`,
+    pods,
+    until,
+  };
+}
+
+/** Emits `held` when success is held for a new reason (or pods); nothing while it is not held. */
+export function emitHold(hold: SuccessHold, memo: EmittedMemo, emit: Emit): void {
+  if (memo.held === hold.key) return;
+  memo.held = hold.key;
+  emit({ type: 'held', message: hold.message, pods: hold.pods, ...(hold.until !== undefined ? { until: hold.until } : {}) });
+}
