@@ -19,21 +19,21 @@ export function toJsonLine(e: RolloutEvent): string {
 
 /** Writes each event as one JSON object per line. */
 export class JsonSink implements Sink {
-  readonly #stream: NodeJS.WritableStream;
-  #closed = false;
+  private readonly stream: NodeJS.WritableStream;
+  private closed = false;
 
   constructor(options: SinkOptions = {}) {
-    this.#stream = options.stream ?? process.stdout;
+    this.stream = options.stream ?? process.stdout;
   }
 
   write(e: RolloutEvent): void {
-    if (this.#closed) return;
-    this.#stream.write(`${toJsonLine(e)}\n`);
+    if (this.closed) return;
+    this.stream.write(`${toJsonLine(e)}\n`);
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await flush(this.#stream);
+    if (this.closed) return;
+    this.closed = true;
+    await flush(this.stream);
   }
 }
