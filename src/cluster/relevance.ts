@@ -4,6 +4,7 @@
  * only costs it reducer work. The filter is deliberately loose (names, not UIDs): the core
  * decides ownership exactly; this only drops what can never belong to the Deployment.
  */
+import { ownerOfKind } from '../core/index.js';
 import type { KindToObject, WatchedKind } from '../core/types.js';
 
 type Owned = { metadata?: { ownerReferences?: Array<{ kind?: string; name?: string; controller?: boolean }> } };
@@ -44,8 +45,4 @@ export function mayConcern(
       return !(object as Owned).metadata?.ownerReferences?.some((r) => r.controller);
     }
   }
-}
-
-function ownerOfKind(object: Owned, kind: string) {
-  return object.metadata?.ownerReferences?.find((r) => r.kind === kind);
 }
