@@ -4,11 +4,10 @@ import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import { binaryPath, ensureBinaries } from './binaries.js';
 import { repoRoot } from './paths.js';
-import { type Component, freePort, isAlive, killGroup, killGroupNow, logTail, startComponent } from './processes.js';
+import { type Component, freePort, isAlive, killGroup, killGroupNow, logTail, sleep, startComponent } from './processes.js';
 
 /** Options for {@link startLocalCluster}. */
 export interface LocalClusterOptions {
@@ -282,7 +281,7 @@ async function waitFor(name: string, c: Component, probe: () => Promise<boolean>
     if (c.child.exitCode !== null || c.child.signalCode !== null)
       throw new Error(`${name} exited with ${c.child.exitCode ?? c.child.signalCode}`);
     if (await probe().catch(() => false)) return;
-    await delay(200);
+    await sleep(200);
   }
   throw new Error(`${name} not ready after ${timeoutMs / 1000}s`);
 }

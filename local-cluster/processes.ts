@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import net from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
 
 /** A started component: its process and the file its output goes to. */
 export interface Component {
@@ -54,10 +53,10 @@ export async function killGroup(pid: number, graceMs = 5000): Promise<void> {
   if (!isAlive(pid)) return;
   signal('SIGTERM');
   const deadline = Date.now() + graceMs;
-  while (isAlive(pid) && Date.now() < deadline) await delay(50);
+  while (isAlive(pid) && Date.now() < deadline) await sleep(50);
   if (isAlive(pid)) {
     signal('SIGKILL');
-    while (isAlive(pid)) await delay(20);
+    while (isAlive(pid)) await sleep(20);
   }
 }
 
@@ -84,4 +83,9 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Resolves after `ms`. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
 }
