@@ -12,26 +12,26 @@ const PULUMI_PROGRESS = /^Waiting for app ReplicaSet to be available \((\d+)\/(\
 /** Stateful line selector; `key` separates Deployments (e.g. `namespace/name`). */
 export class LogLines {
   /** Last text printed per `deployment\0subject`. */
-  readonly #lastText = new Map<string, string>();
+  private readonly lastText = new Map<string, string>();
   /** Per pod subject: the `waiting` lines printed since it last left the waiting state. */
-  readonly #waitingTexts = new Map<string, Set<string>>();
+  private readonly waitingTexts = new Map<string, Set<string>>();
   /** `ready/desired` of each Deployment's new ReplicaSet as last printed. */
-  readonly #newReplicaSetCounts = new Map<string, string>();
+  private readonly newReplicaSetCounts = new Map<string, string>();
   /** Per deployment, per gist: the pod whose problem or warning first said it (this revision). */
-  readonly #firstPod = new Map<string, Map<string, string>>();
+  private readonly firstPod = new Map<string, Map<string, string>>();
 
   /** The line to print for `e`, or undefined when it would only repeat what the log says. */
   next(key: string, e: RolloutEvent): EventLine | undefined {
-    if (this.#restatesKnownState(key, e)) return undefined;
+    if (this.restatesKnownState(key, e)) return undefined;
     const line = describeEvent(e);
     if (!line) return undefined;
     // A log says what it says: a repeated line is the application's, not a repeated state.
     if (e.type === 'log') return line;
     const memo = `${key}\u0000${line.subject}`;
-    const shown = this.#sameAsEarlierPod(key, e, line);
-    if (this.#lastText.get(memo) === shown.text) return undefined;
-    if (this.#isWaitingCycle(memo, e, shown.text)) return undefined;
-    this.#lastText.set(memo, shown.text);
+    const shown = this.sameAsEarlierPod(key, e, line);
+    if (this.lastText.get(memo) === shown.text) return undefined;
+    if (this.isWaitingCycle(memo, e, shown.text)) return undefined;
+    this.lastText.set(memo, shown.text);
     return shown;
   }
 
@@ -40,9 +40,9 @@ export class LogLines {
    * first pod's problem or warning is printed whole, the others' as `same as Pod/<first>`, so
    * a 10-replica failure stays readable. A new revision starts over.
    */
-  #sameAsEarlierPod(key: string, e: RolloutEvent, line: EventLine): EventLine {
+  private sameAsEarlierPod(key: string, e: RolloutEvent, line: EventLine): EventLine {
     if (e.type === 'revision') {
-      this.#firstPod.delete(key);
+      this.firstPod.delete(key);
       return line;
     }
     let pod: string;
@@ -62,8 +62,8 @@ export class LogLines {
     } else {
       return line;
     }
-    const firsts = this.#firstPod.get(key) ?? new Map<string, string>();
-    this.#firstPod.set(key, firsts);
+    const firsts = this.firstPod.get(key) ?? new Map<string, string>();
+    this.firstPod.set(key, firsts);
     const first = firsts.get(gist);
     if (first === undefined) firsts.set(gist, pod);
     return first === undefined || first === pod ? line : { ...line, text: text(first) };
@@ -79,13 +79,13 @@ export class LogLines {
    * - An old ReplicaSet already scaled to 0 when the trace starts: history (up to
    *   `revisionHistoryLimit` of them), not a change. Printed if it ever scales up (rollback).
    */
-  #restatesKnownState(key: string, e: RolloutEvent): boolean {
-    if (e.type === 'replicaset' && e.role === 'new') this.#newReplicaSetCounts.set(key, `${e.ready}/${e.desired}`);
+  private restatesKnownState(key: string, e: RolloutEvent): boolean {
+    if (e.type === 'replicaset' && e.role === 'new') this.newReplicaSetCounts.set(key, `${e.ready}/${e.desired}`);
     if (e.type === 'replicaset') return e.created && e.role === 'old' && e.desired === 0 && e.ready === 0 && e.available === 0;
     if (e.type === 'phase') return e.phase === 'complete';
     if (e.type !== 'progress') return false;
     const pulumi = PULUMI_PROGRESS.exec(e.message);
-    return pulumi !== null && this.#newReplicaSetCounts.get(key) === `${pulumi[1]}/${pulumi[2]}`;
+    return pulumi !== null && this.newReplicaSetCounts.get(key) === `${pulumi[1]}/${pulumi[2]}`;
   }
 
   /**
@@ -93,14 +93,14 @@ export class LogLines {
    * at every back-off): print each waiting reason once per stretch of waiting, not at every flip.
    * The verdict counts the retries; any other state (running, ready...) starts a new stretch.
    */
-  #isWaitingCycle(memo: string, e: RolloutEvent, text: string): boolean {
+  private isWaitingCycle(memo: string, e: RolloutEvent, text: string): boolean {
     if (e.type !== 'pod') return false;
     if (e.state !== 'waiting') {
-      this.#waitingTexts.delete(memo);
+      this.waitingTexts.delete(memo);
       return false;
     }
-    const seen = this.#waitingTexts.get(memo) ?? new Set<string>();
-    this.#waitingTexts.set(memo, seen);
+    const seen = this.waitingTexts.get(memo) ?? new Set<string>();
+    this.waitingTexts.set(memo, seen);
     if (seen.has(text)) return true;
     seen.add(text);
     return false;
