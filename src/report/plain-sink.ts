@@ -11,7 +11,7 @@ import { formatClock } from './format-time.js';
 import { deploymentKey, formatVerdict, outcomeLabel } from './format-verdict.js';
 import { errorAnnotation, GROUP_END, groupStart, isGitHubActions } from './github.js';
 import { isGitLabCi, sectionEnd, sectionStart } from './gitlab.js';
-import { LogLines } from './log-lines.js';
+import { LinePicker } from './line-picker.js';
 import { describeWaitingFor, RolloutView } from './rollout-view.js';
 import { flush, realTimers, type Sink, type SinkOptions } from './sink.js';
 
@@ -29,7 +29,7 @@ export class PlainSink implements Sink {
   private readonly timers;
   private readonly timer: unknown;
   private readonly view = new RolloutView();
-  private readonly lines = new LogLines();
+  private readonly lines = new LinePicker();
   /** When each Deployment last got a line. */
   private readonly lastLineAt = new Map<string, number>();
   private closed = false;
