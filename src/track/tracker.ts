@@ -9,9 +9,9 @@ import { initialState, type RolloutState, reduce } from '../core/index.js';
 import { logTargets } from '../core/log-targets.js';
 import type { Observation, RolloutEvent, Verdict } from '../core/types.js';
 import { RolloutTraceError } from '../errors.js';
-import { withLogTails } from './log-tails.js';
 import { EventHub } from './event-hub.js';
 import { LogFollower } from './log-follower.js';
+import { withLogTails } from './log-tails.js';
 import { NoProgressWatchdog } from './no-progress.js';
 import { type ResolvedTrackOptions, resolveTrackOptions, type TrackOptions } from './options.js';
 
