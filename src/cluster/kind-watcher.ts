@@ -40,6 +40,8 @@ export interface KindWatcherOptions {
   pageSize?: number;
   /** Consecutive silent (30 s, no event or bookmark) watches before a re-list. Default 4. */
   silentWatchesBeforeRelist?: number;
+  /** A watch that lived this long (ms) before an error counts as healthy: the back-off starts over. Default 10000. */
+  healthyWatchMs?: number;
   backoff?: BackoffOptions;
 }
 
@@ -142,7 +144,7 @@ export class KindWatcher<K extends WatchedKind> {
         case 'error':
           // A watch that worked for a while and then broke (connection reset, proxy restart) is a
           // fresh failure: reconnect after the initial delay and resume from its resourceVersion.
-          if (end.events > 0 || end.ms >= HEALTHY_WATCH_MS) this.backoff.reset();
+          if (end.events > 0 || end.ms >= (this.options.healthyWatchMs ?? HEALTHY_WATCH_MS)) this.backoff.reset();
           if (statusOf(end.err) === 410) {
             this.resourceVersion = undefined;
             break;
