@@ -3,10 +3,9 @@
  * {@link UsageError} whose message names the bad value and what would be valid.
  */
 import { parseArgs } from 'node:util';
-import { compileLogFilter } from '../core/log-filter.js';
-import { FAILURE_CLASSES } from '../core/policy.js';
-import type { FailureClass, PolicyOverrides, SuccessCriterion } from '../core/types.js';
-import type { LogOptions } from '../track/log-options.js';
+import type { FailureClass, PolicyOverrides, SuccessCriterion } from '../core/index.js';
+import { compileLogFilter, FAILURE_CLASSES } from '../core/index.js';
+import type { LogOptions } from '../track/index.js';
 import { parseDuration } from './duration.js';
 
 /** A command-line mistake (exit code 2). */

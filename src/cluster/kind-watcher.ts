@@ -10,7 +10,7 @@
  * RolloutTraceError('forbidden').
  */
 import { type KubeConfig, Watch } from '@kubernetes/client-node';
-import type { KindToObject, WatchedKind } from '../core/types.js';
+import type { KindToObject, WatchedKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
 import { forbiddenError, isTransient, statusOf } from './api-errors.js';
 import { Backoff, type BackoffOptions, sleep } from './backoff.js';

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
-import type { KindToObject, Observation, WatchedKind } from '../core/types.js';
+import type { KindToObject, Observation, WatchedKind } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { KindWatcher, type KindWatcherOptions } from './kind-watcher.js';
 import { kindApis } from './kinds.js';

@@ -4,8 +4,9 @@
  * only costs it reducer work. The filter is deliberately loose (names, not UIDs): the core
  * decides ownership exactly; this only drops what can never belong to the Deployment.
  */
+
+import type { KindToObject, WatchedKind } from '../core/index.js';
 import { ownerOfKind } from '../core/index.js';
-import type { KindToObject, WatchedKind } from '../core/types.js';
 
 type Owned = { metadata?: { ownerReferences?: Array<{ kind?: string; name?: string; controller?: boolean }> } };
 

@@ -3,7 +3,7 @@
  * sink prints a line only when its text differs from the last one printed for the same subject,
  * so an unchanged pod or a re-sent progress message never repeats.
  */
-import type { RolloutEvent } from '../core/types.js';
+import type { RolloutEvent } from '../core/index.js';
 import { formatWindow } from './format-time.js';
 import { readableMessage } from './format-verdict.js';
 

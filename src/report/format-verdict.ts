@@ -3,7 +3,7 @@
  * (reason in plain words, raw reason, exit code, restarts, termination message, last logs, warning
  * events, kubectl hints) for our typed {@link Verdict}.
  */
-import type { EventDigest, LogTail, Problem, Verdict } from '../core/types.js';
+import type { EventDigest, LogTail, Problem, Verdict } from '../core/index.js';
 import { type Palette, palette } from './colors.js';
 import { formatDuration } from './format-time.js';
 

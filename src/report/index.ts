@@ -4,7 +4,7 @@
  * summary they all print.
  * @module
  */
-import type { RolloutEvent } from '../core/types.js';
+import type { RolloutEvent } from '../core/index.js';
 import { JsonSink } from './json-sink.js';
 import { PlainSink } from './plain-sink.js';
 import type { OutputFormat, Sink, SinkOptions } from './sink.js';

@@ -2,7 +2,7 @@
  * JSON lines: one object per event (the last one per Deployment is its `verdict`). Schema:
  * docs/json-schema.md. Every line carries `schemaVersion` and an ISO `time` next to `at`.
  */
-import type { RolloutEvent } from '../core/types.js';
+import type { RolloutEvent } from '../core/index.js';
 import { flush, type Sink, type SinkOptions } from './sink.js';
 
 /** Version of the JSON lines schema; bumped only on incompatible changes. */

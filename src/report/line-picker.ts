@@ -3,7 +3,7 @@
  * from a stream of rollout events: one line per real state change. Shared by the plain CI sink and the Pulumi status lines, so both say the same
  * thing the same way.
  */
-import type { RolloutEvent } from '../core/types.js';
+import type { RolloutEvent } from '../core/index.js';
 import { describeEvent, type EventLine } from './describe-event.js';
 
 /** Pulumi's progress line (src/core/pulumi-await.ts `pulumiProgressMessage`). */

@@ -4,7 +4,7 @@
  * nothing changed for a while; GitHub Actions folding and annotations, or GitLab CI collapsible
  * sections, for failure details.
  */
-import type { RolloutEvent, Verdict } from '../core/types.js';
+import type { RolloutEvent, Verdict } from '../core/index.js';
 import { type Palette, palette, shouldColor } from './colors.js';
 import type { EventLine } from './describe-event.js';
 import { formatClock } from './format-time.js';

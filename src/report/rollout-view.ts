@@ -2,7 +2,7 @@
  * A read model of the event stream: what the TTY tree draws and what the plain sink's
  * "still waiting" line names. Pure: it only folds {@link RolloutEvent}s.
  */
-import type { PodState, Problem, RolloutEvent, RolloutEventOf, RolloutPhase, Verdict } from '../core/types.js';
+import type { PodState, Problem, RolloutEvent, RolloutEventOf, RolloutPhase, Verdict } from '../core/index.js';
 import { deploymentKey } from './format-verdict.js';
 
 /** One ReplicaSet as last reported. */

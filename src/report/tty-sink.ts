@@ -4,7 +4,7 @@
  * (ora's stop-persist-restart pattern), so finished Deployments scroll up and stay readable.
  */
 import ora, { type Ora } from 'ora';
-import type { RolloutEvent } from '../core/types.js';
+import type { RolloutEvent } from '../core/index.js';
 import { type Palette, palette, shouldColor } from './colors.js';
 import { formatVerdict } from './format-verdict.js';
 import { type DeploymentView, RolloutView } from './rollout-view.js';

@@ -4,9 +4,8 @@
  * which feeds it the core's log targets and stops it with the verdict.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { followLog, type LogStream } from '../cluster/log-stream.js';
-import type { LogFilter } from '../core/log-filter.js';
-import type { LogTarget } from '../core/log-targets.js';
+import { followLog, type LogStream } from '../cluster/index.js';
+import type { LogFilter, LogTarget } from '../core/index.js';
 
 /** Settings of a {@link LogFollower}. */
 export interface LogFollowerSettings {

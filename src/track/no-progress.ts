@@ -3,7 +3,7 @@
  * a while (kubedog's "no activity" timeout). Warnings, k8s events and problems are not progress:
  * a crash-looping pod produces plenty of those while the rollout stands still.
  */
-import type { RolloutEvent } from '../core/types.js';
+import type { RolloutEvent } from '../core/index.js';
 
 /** Event types that mean the rollout moved (or was changed by someone). */
 const PROGRESS_TYPES: ReadonlySet<RolloutEvent['type']> = new Set<RolloutEvent['type']>([

@@ -1,7 +1,7 @@
 /**
  * Tracking several Deployments at once, as one merged event stream.
  */
-import type { RolloutEvent, Verdict } from '../core/types.js';
+import type { RolloutEvent, Verdict } from '../core/index.js';
 import { EventHub } from './event-hub.js';
 import { resolveTrackOptions, type TrackOptions } from './options.js';
 import { failedTracking, type Tracking, trackResolved } from './tracker.js';

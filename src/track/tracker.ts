@@ -5,9 +5,8 @@
  */
 
 import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions } from '../cluster/index.js';
-import { initialState, type RolloutState, reduce } from '../core/index.js';
-import { logTargets } from '../core/log-targets.js';
-import type { Observation, RolloutEvent, Verdict } from '../core/types.js';
+import type { Observation, RolloutEvent, Verdict } from '../core/index.js';
+import { initialState, logTargets, type RolloutState, reduce } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { EventHub } from './event-hub.js';
 import { LogFollower } from './log-follower.js';
