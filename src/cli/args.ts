@@ -45,7 +45,8 @@ export interface CliOptions {
 /** The parse result: options to run, or a request for help/version. */
 export type ParsedArgs = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' };
 
-const OPTIONS = {
+/** The option definitions `node:util` parseArgs uses: the source of truth for the flags (README table and `--help` are tested against it). */
+export const OPTIONS = {
   namespace: { type: 'string', short: 'n' },
   selector: { type: 'string', short: 'l' },
   context: { type: 'string' },
