@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 
 const SESSION = `rollout-trace-capture-${process.pid}`;
 const OUT = new URL('../docs/tty-capture.txt', import.meta.url);
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const picked = new Map<number, string>();
   try {
     for (;;) {
-      await sleep(250);
+      await delay(250);
       const pane = tmux('capture-pane', '-p', '-J', '-t', SESSION);
       const frame = liveFrame(pane);
       if (frame) {

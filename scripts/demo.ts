@@ -10,6 +10,7 @@
  * terminal). The cluster is stopped at the end, on Ctrl-C and on failure.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { AppsV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node';
 import { type LocalCluster, startLocalCluster } from '../local-cluster/index.js';
@@ -22,7 +23,6 @@ const dim = (s: string) => (tty && !process.env.NO_COLOR ? `\u001b[2m${s}\u001b[
 
 let cluster: LocalCluster | undefined;
 const children = new Set<ChildProcess>();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function say(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
   say(dim(`(once rollout-trace has given its verdict, the demo runs: kubectl delete pod ${victim})`));
   await rolloutTrace(['nginx', '--watch-for', '12s'], kubeconfig, {
     afterVerdict: async () => {
-      await sleep(2500);
+      await delay(2500);
       await core.deleteNamespacedPod({ name: victim, namespace: NS });
     },
   });
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
   say(dim(`(once rollout-trace has given its verdict, the demo runs: kubectl label pod ${relabeled} app-)`));
   await rolloutTrace(['nginx', '--watch-for', '12s'], kubeconfig, {
     afterVerdict: async () => {
-      await sleep(2500);
+      await delay(2500);
       const pod = await core.readNamespacedPod({ name: relabeled, namespace: NS });
       pod.metadata!.labels = { quarantined: 'true' };
       await core.replaceNamespacedPod({ name: relabeled, namespace: NS, body: pod });
@@ -266,7 +266,7 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promi
   for (;;) {
     if (await check().catch(() => false)) return;
     if (Date.now() > deadline) throw new Error('timed out waiting for the demo namespace');
-    await sleep(200);
+    await delay(200);
   }
 }
 

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { AppsV1Api, CoreV1Api, KubeConfig, type V1Deployment, Watch } from '@kubernetes/client-node';
 import type { Observation, RolloutState, TrackTarget, WatchedKind } from '../src/core/index.js';
 import { initialState, reduce, resolvePolicy } from '../src/core/index.js';
@@ -108,7 +109,7 @@ const SCENARIOS: Record<string, Scenario> = {
     before: (ns) => deployment(ns, 'nginx:1.19'),
     prepare: async ({ core, ns, current }) => {
       await core.createNamespacedResourceQuota({ namespace: ns, body: { metadata: { name: 'pods' }, spec: { hard: { pods: '3' } } } });
-      await sleep(1500); // the quota controller fills status.used before admission enforces it
+      await delay(1500); // the quota controller fills status.used before admission enforces it
       return current;
     },
     change: (_ns, d) => withTemplate(d!, 'nginx:1.20'),
@@ -119,7 +120,7 @@ const SCENARIOS: Record<string, Scenario> = {
     before: (ns) => deployment(ns, 'nginx:1.19'),
     prepare: async ({ apps, ns }) => {
       await updateDeployment(apps, ns, (d) => withTemplate(d, 'nginx:1.20'));
-      await sleep(500);
+      await delay(500);
       return waitReady(apps, ns);
     },
     change: (_ns, d) => withTemplate(d!, 'nginx:1.19'),
@@ -138,8 +139,6 @@ const SCENARIOS: Record<string, Scenario> = {
     limitMs: 40_000,
   },
 };
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Read-modify-replace with retries on 409 Conflict (controllers write status concurrently). */
 async function updateDeployment(apps: AppsV1Api, ns: string, change: (d: V1Deployment) => V1Deployment): Promise<V1Deployment> {
@@ -164,7 +163,7 @@ async function waitReady(apps: AppsV1Api, ns: string): Promise<V1Deployment> {
       s?.updatedReplicas === d.spec?.replicas
     )
       return d;
-    await sleep(300);
+    await delay(300);
   }
   throw new Error(`Deployment ${ns}/web did not become ready within 60 s`);
 }
@@ -173,7 +172,7 @@ async function waitServiceAccount(core: CoreV1Api, ns: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
     const sa = await core.readNamespacedServiceAccount({ name: 'default', namespace: ns }).catch(() => undefined);
     if ((sa?.secrets ?? []).length > 0) return;
-    await sleep(200);
+    await delay(200);
   }
 }
 
@@ -226,7 +225,7 @@ async function record(kc: KubeConfig, name: string, sc: Scenario): Promise<Fixtu
         ),
       );
     }
-    await sleep(1000); // let the synthetic ADDED events (the "list") arrive
+    await delay(1000); // let the synthetic ADDED events (the "list") arrive
     push({ type: 'synced', at: Date.now() });
     const written = current
       ? await updateDeployment(apps, ns, (d) => sc.change(ns, d))
@@ -239,7 +238,7 @@ async function record(kc: KubeConfig, name: string, sc: Scenario): Promise<Fixtu
     for (const obs of observations) feed({ ...obs, at: obs.at + t0 } as Observation);
     const end = t0 + sc.limitMs;
     while (Date.now() < end && (verdictAt === undefined || Date.now() < verdictAt + 3000)) {
-      await sleep(500);
+      await delay(500);
       push({ type: 'tick', at: Date.now() });
     }
     return { scenario: name, description: sc.description, t0, target, observations };

@@ -17,7 +17,7 @@ function needsCluster(args: string[]): boolean {
   return files.length === 0 || files.some((f) => !f.replace(/^\.\//, '').startsWith('test/unit/'));
 }
 
-function runNodeTest(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+function runNodeTest(args: string[], env: NodeJS.ProcessEnv, isolate = true): Promise<number> {
   const files = args.filter((a) => !a.startsWith('-'));
   const child = spawn(
     process.execPath,
@@ -28,6 +28,8 @@ function runNodeTest(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
       '--test-reporter=spec',
       `--test-concurrency=${process.env.ROLLOUT_TRACE_TEST_CONCURRENCY ?? '3'}`,
       '--test-timeout=300000',
+      // Unit tests share one process (one tsx start-up instead of one per file: ~8x less CPU).
+      ...(isolate ? [] : ['--experimental-test-isolation=none']),
       ...args,
       ...(files.length ? [] : DEFAULT_GLOBS),
     ],
@@ -41,7 +43,7 @@ function runNodeTest(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
-  if (!needsCluster(args)) return runNodeTest(args, process.env);
+  if (!needsCluster(args)) return runNodeTest(args, process.env, false);
   const setup = spawnSync('bash', ['scripts/ensure-k8s.sh'], { stdio: ['ignore', process.stderr, 'inherit'] });
   if (setup.status !== 0) return 1;
   const t0 = Date.now();

@@ -5,11 +5,16 @@
 set -e
 cd "$(dirname "$0")/.."
 stamp=node_modules/.rollout-trace-installed
-if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || { [ -f package-lock.json ] && [ package-lock.json -nt "$stamp" ]; }; then
+# Reinstall when the lock file's content changed since the last install (its checksum is in the
+# stamp; an empty stamp from an older setup.sh counts as current). Editing package.json's scripts
+# does not reinstall.
+lock_sum=$( [ -f package-lock.json ] && sha256sum package-lock.json | cut -d' ' -f1 || echo none)
+have=$( [ -f "$stamp" ] && cat "$stamp" || echo missing)
+if [ "$have" = missing ] || { [ -n "$have" ] && [ "$have" != "$lock_sum" ]; }; then
   echo "[setup] installing npm packages" >&2
   # npm ci on a fresh clone (reproducible); npm install otherwise, so a running process keeps its files.
   if [ ! -d node_modules ] && [ -f package-lock.json ]; then npm ci --no-audit --no-fund >&2; else npm install --no-audit --no-fund >&2; fi
-  touch "$stamp"
+  echo "$lock_sum" > "$stamp"
 fi
 [ "${1:-}" = "--npm-only" ] && exit 0
 bash scripts/ensure-k8s.sh >&2

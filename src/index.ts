@@ -2,30 +2,43 @@
  * rollout-trace: follow a Kubernetes Deployment rollout with Pulumi's success predicate and get a
  * precise verdict (which pod, which container, why, last logs, events, kubectl hints).
  *
+ * This is the whole public API (pinned by test/unit/public-api.test.ts):
  * - {@link trackRollout} / {@link trackRollouts}: the tracker (typed event stream + verdict).
- * - {@link createSink} and the sinks: render the stream for a TTY, CI logs or JSON lines.
- * - The pure core (policy, reducer, diagnosis) for custom integrations and tests.
+ * - {@link createSink}, {@link pipeToSink} and the sinks: render the stream for a TTY, CI logs or
+ *   JSON lines, or collect it in memory; {@link formatVerdict} is the summary they print.
+ * - Errors: {@link RolloutTraceError} (bad input, cluster unreachable, forbidden...) and
+ *   {@link RolloutFailedError} / {@link assertSucceeded} (turn a failed verdict into a throw).
+ * - The verdict, event and policy types.
  * - Pulumi integration: `import { ... } from 'rollout-trace/pulumi'`.
+ *
+ * The pure core (reducer, state, diagnosis) is internal: see src/core/README.md.
  *
  * @packageDocumentation
  */
 
-export { fetchLogTail, type KubeConfigSource, loadKubeConfig } from './cluster/index.js';
-export {
-  customClassOf,
-  defaultPolicy,
-  diagnosePod,
-  FAILURE_CLASSES,
-  initialState,
-  isCustomClass,
-  kubectlHints,
-  pulumiSucceeded,
-  type RolloutState,
-  reduce,
-  resolvePolicy,
+export type {
+  Classifier,
+  ClassifierInput,
+  ClassifierResult,
+  ClassPolicy,
+  CustomClass,
+  DeploymentRef,
+  EventBase,
+  EventDigest,
+  FailureClass,
+  LogTail,
+  PodState,
+  Policy,
+  PolicyOverrides,
+  Problem,
+  ProblemClass,
+  RolloutEvent,
+  RolloutEventOf,
+  RolloutPhase,
+  SuccessCriterion,
+  Verdict,
 } from './core/index.js';
-export { compileLogFilter, type LogFilter, type LogFilterOptions, REDACTED, redactLine } from './core/log-filter.js';
-export type * from './core/types.js';
+export { FAILURE_CLASSES } from './core/index.js';
 export { isRolloutTraceError, RolloutTraceError, type RolloutTraceErrorCode } from './errors.js';
 export {
   assertSucceeded,

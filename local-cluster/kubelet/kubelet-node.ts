@@ -4,8 +4,8 @@
  */
 import type { Server } from 'node:https';
 import type { CoordinationV1Api, CoreV1Api, KubeConfig, V1Pod, V1Taint } from '@kubernetes/client-node';
-import { Backoff } from './backoff.js';
 import { EventRecorder } from './events.js';
+import { KubeletBackoff } from './kubelet-backoff.js';
 import { startLogServer } from './log-server.js';
 import { SimNode } from './node.js';
 import { PodWatch } from './pod-watch.js';
@@ -74,8 +74,8 @@ export class KubeletNode {
       core: opts.core,
       recorder: this.recorder,
       images: new Set(),
-      imageBackoff: new Backoff(opts.timing.backoffBaseMs, opts.timing.backoffMaxMs),
-      crashBackoff: new Backoff(opts.timing.backoffBaseMs, opts.timing.backoffMaxMs),
+      imageBackoff: new KubeletBackoff(opts.timing.backoffBaseMs, opts.timing.backoffMaxMs),
+      crashBackoff: new KubeletBackoff(opts.timing.backoffBaseMs, opts.timing.backoffMaxMs),
       syncRetryMs: opts.timing.syncRetryMs,
       maxGraceMs: opts.timing.maxGraceMs,
       mountTimeoutMs: opts.timing.mountTimeoutMs,

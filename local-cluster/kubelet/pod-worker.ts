@@ -9,11 +9,11 @@
 import { createHash } from 'node:crypto';
 import type { CoreV1Api, V1Container, V1Pod, V1Probe } from '@kubernetes/client-node';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import type { Backoff } from './backoff.js';
-import { goDuration } from './backoff.js';
 import { behaviourFor } from './behaviour.js';
 import type { EventRecorder, EventRef } from './events.js';
 import { errorText } from './events.js';
+import type { KubeletBackoff } from './kubelet-backoff.js';
+import { goDuration } from './kubelet-backoff.js';
 import { crashLine, startupLines } from './logs.js';
 import { envError, ObjectLookup, volumeProblems } from './references.js';
 import { isLatest, parseImage, pull, resolvedImageName, transientPullError } from './registry.js';
@@ -30,9 +30,9 @@ export interface WorkerContext {
   /** Images present on the node (resolved names). */
   images: Set<string>;
   /** The kubelet's image pull back-off (keyed `<pod uid>_<image>`). */
-  imageBackoff: Backoff;
+  imageBackoff: KubeletBackoff;
   /** The kubelet's container restart back-off. */
-  crashBackoff: Backoff;
+  crashBackoff: KubeletBackoff;
   /** Retry period after a failed sync (the real pod worker's is 10-15 s). */
   syncRetryMs: number;
   /** Upper bound on the termination grace period the simulation waits. */
@@ -608,7 +608,7 @@ function isNewer(a: V1Pod, b: V1Pod): boolean {
  * When the pod worker retries a pod whose sync failed with a back-off: the real one re-queues
  * after jitter(10 s, 0.5), i.e. the back-off base; scaled together with the base.
  */
-function workerBackoffMs(backoff: Backoff): number {
+function workerBackoffMs(backoff: KubeletBackoff): number {
   return backoff.initialMs * (1 + Math.random() * 0.5);
 }
 

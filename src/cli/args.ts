@@ -3,11 +3,10 @@
  * {@link UsageError} whose message names the bad value and what would be valid.
  */
 import { parseArgs } from 'node:util';
-import { compileLogFilter } from '../core/log-filter.js';
-import { FAILURE_CLASSES } from '../core/policy.js';
-import type { FailureClass, PolicyOverrides, SuccessCriterion } from '../core/types.js';
+import type { FailureClass, PolicyOverrides, SuccessCriterion } from '../core/index.js';
+import { compileLogFilter, FAILURE_CLASSES } from '../core/index.js';
 import { durationProblem } from '../long-timer.js';
-import type { LogOptions } from '../track/log-options.js';
+import type { LogOptions } from '../track/index.js';
 import { parseDuration } from './duration.js';
 
 /** A command-line mistake (exit code 2). */
@@ -47,7 +46,8 @@ export interface CliOptions {
 /** The parse result: options to run, or a request for help/version. */
 export type ParsedArgs = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' };
 
-const OPTIONS = {
+/** The option definitions `node:util` parseArgs uses: the source of truth for the flags (README table and `--help` are tested against it). */
+export const OPTIONS = {
   namespace: { type: 'string', short: 'n' },
   selector: { type: 'string', short: 'l' },
   context: { type: 'string' },

@@ -6,10 +6,9 @@
  * verdict is ignored (the rollout was already judged), so no deadline ticks are needed either.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { KindWatcher } from '../cluster/kind-watcher.js';
-import { kindApis } from '../cluster/kinds.js';
+import { KindWatcher, kindApis } from '../cluster/index.js';
+import type { Observation, Policy, RolloutEvent, WatchedKind } from '../core/index.js';
 import { defaultPolicy, initialState, type RolloutState, reduce } from '../core/index.js';
-import type { Observation, Policy, RolloutEvent, WatchedKind } from '../core/types.js';
 import type { RolloutTraceError } from '../errors.js';
 
 /** A running follower; `stop()` closes every watch. */

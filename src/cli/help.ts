@@ -1,5 +1,5 @@
 /** The `--help` text. */
-import { FAILURE_CLASSES } from '../core/policy.js';
+import { FAILURE_CLASSES } from '../core/index.js';
 
 /** Usage, flags, exit codes and examples. */
 export function helpText(): string {

@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { resolvePolicy } from '../core/policy.js';
-import type { RolloutEvent, Verdict } from '../core/types.js';
+import type { RolloutEvent, Verdict } from '../core/index.js';
+import { resolvePolicy } from '../core/index.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
 import { setLongTimeout } from '../long-timer.js';
 import type { Sink } from '../report/sink.js';

@@ -3,7 +3,10 @@
  */
 
 export { Backoff, type BackoffOptions } from './backoff.js';
+export { KindWatcher, type KindWatcherOptions } from './kind-watcher.js';
+export { type KindApi, kindApis } from './kinds.js';
 export { contextNamespace, describeTarget, type KubeConfigSource, loadKubeConfig } from './kubeconfig.js';
+export { type FollowLogOptions, followLog, type LogStream } from './log-stream.js';
 export { fetchLogTail, type LogTailOptions } from './logs.js';
 export {
   acquireNamespaceSource,

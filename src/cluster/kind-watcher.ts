@@ -16,7 +16,7 @@
  * bookmark for that long is presumed dead.
  */
 import { type KubeConfig, Watch } from '@kubernetes/client-node';
-import type { KindToObject, WatchedKind } from '../core/types.js';
+import type { KindToObject, WatchedKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
 import { forbiddenError, isTransient, statusOf } from './api-errors.js';
 import { Backoff, type BackoffOptions, sleep } from './backoff.js';
@@ -55,6 +55,8 @@ export interface KindWatcherOptions {
   inactivitySeconds?: number;
   /** Consecutive silent watches (see `inactivitySeconds`) before a re-list. Default 4. */
   silentWatchesBeforeRelist?: number;
+  /** A watch that lived this long (ms) before an error counts as healthy: the back-off starts over. Default 10000. */
+  healthyWatchMs?: number;
   backoff?: BackoffOptions;
 }
 
@@ -125,6 +127,20 @@ export class KindWatcher<K extends WatchedKind> {
     this.currentWatch?.abort();
   }
 
+  /** The resourceVersion the next watch resumes from (undefined: the next step is a list). */
+  get resumeVersion(): string | undefined {
+    return this.resourceVersion;
+  }
+
+  /**
+   * Cuts the open watch and resumes from `resourceVersion`, as a reconnect after a network cut
+   * would (tests: an expired version forces 410 Gone; one far ahead, a watch that never speaks).
+   */
+  rewatchFrom(resourceVersion: string): void {
+    this.resourceVersion = resourceVersion;
+    this.currentWatch?.abort();
+  }
+
   private async run(): Promise<void> {
     let silent = 0;
     while (!this.stopped) {
@@ -175,7 +191,7 @@ export class KindWatcher<K extends WatchedKind> {
         case 'error':
           // A watch that worked for a while and then broke (connection reset, proxy restart) is a
           // fresh failure: reconnect after the initial delay and resume from its resourceVersion.
-          if (end.events > 0 || end.ms >= HEALTHY_WATCH_MS) this.backoff.reset();
+          if (end.events > 0 || end.ms >= (this.options.healthyWatchMs ?? HEALTHY_WATCH_MS)) this.backoff.reset();
           if (statusOf(end.err) === 410) {
             this.resourceVersion = undefined;
             break;

@@ -2,7 +2,7 @@
  * Per-kind API facts: collection path (for watches), RBAC resource name and a paged list call.
  */
 import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import type { KindToObject, WatchedKind } from '../core/types.js';
+import type { KindToObject, WatchedKind } from '../core/index.js';
 import { withSignal } from './request-options.js';
 
 /** One page of a list. */

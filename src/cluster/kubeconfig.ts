@@ -104,7 +104,7 @@ function parseContent(text: string, what: string, baseDir?: string): KubeConfig 
   } catch (err) {
     throw new RolloutTraceError(
       'kubeconfig',
-      `Could not parse ${what} as a kubeconfig (YAML or JSON with clusters, users and contexts): ${firstLine(err)}.`,
+      `Could not parse ${what} as a kubeconfig (YAML or JSON with clusters, users and contexts): ${errorHeadline(err)}.`,
       { cause: err },
     );
   }
@@ -123,7 +123,7 @@ function loadFile(path: string, what: string): KubeConfig {
   } catch (err) {
     throw new RolloutTraceError(
       'kubeconfig',
-      `Cannot read ${what} (${resolve(path)}): ${firstLine(err)}. Pass the path of an existing kubeconfig file, its YAML/JSON text, or leave kubeconfig unset to use $KUBECONFIG or ~/.kube/config.`,
+      `Cannot read ${what} (${resolve(path)}): ${errorHeadline(err)}. Pass the path of an existing kubeconfig file, its YAML/JSON text, or leave kubeconfig unset to use $KUBECONFIG or ~/.kube/config.`,
       { cause: err },
     );
   }
@@ -214,7 +214,8 @@ function expandHome(p: string): string {
   return p === '~' || p.startsWith('~/') ? join(homedir(), p.slice(1)) : p;
 }
 
-function firstLine(err: unknown): string {
+/** The first line of an error's message, without its final period (to quote it inside a sentence). */
+function errorHeadline(err: unknown): string {
   return String((err as Error)?.message ?? err)
     .split('\n')[0]
     .replace(/\.$/, '');

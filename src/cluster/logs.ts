@@ -2,7 +2,7 @@
  * Log tails and on-demand event lists (one-shot reads, used when a verdict is being explained).
  */
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import type { LogTail } from '../core/types.js';
+import type { LogTail } from '../core/index.js';
 import { describeFailure } from './api-errors.js';
 import { withSignal } from './request-options.js';
 

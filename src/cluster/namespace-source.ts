@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
-import type { KindToObject, Observation, WatchedKind } from '../core/types.js';
+import type { KindToObject, Observation, WatchedKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
 import { retryReason, statusOf } from './api-errors.js';
 import { KindWatcher, type KindWatcherOptions } from './kind-watcher.js';

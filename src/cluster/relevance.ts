@@ -4,7 +4,9 @@
  * only costs it reducer work. The filter is deliberately loose (names, not UIDs): the core
  * decides ownership exactly; this only drops what can never belong to the Deployment.
  */
-import type { KindToObject, WatchedKind } from '../core/types.js';
+
+import type { KindToObject, WatchedKind } from '../core/index.js';
+import { ownerOfKind } from '../core/index.js';
 
 type Owned = { metadata?: { ownerReferences?: Array<{ kind?: string; name?: string; controller?: boolean }> } };
 
@@ -45,8 +47,4 @@ export function mayConcern(
       return !(object as Owned).metadata?.ownerReferences?.some((r) => r.controller);
     }
   }
-}
-
-function ownerOfKind(object: Owned, kind: string) {
-  return object.metadata?.ownerReferences?.find((r) => r.kind === kind);
 }

@@ -13,8 +13,11 @@
 export { CUSTOM_PREFIX, customClassOf, isCustomClass } from './classifiers.js';
 export type { PullKind } from './diagnose/index.js';
 export { classifyPull, diagnosePod, parseMissing, probeBudgetSeconds, probeHandler } from './diagnose/index.js';
+export { formatDuration, formatWindow } from './format-duration.js';
 export { type HintSubject, kubectlHints } from './hints.js';
-export { REVISION_ANNOTATION } from './k8s.js';
+export { ownerOfKind, REVISION_ANNOTATION } from './k8s.js';
+export { compileLogFilter, type LogFilter, type LogFilterOptions, REDACTED, redactLine } from './log-filter.js';
+export { type LogTarget, logTargets } from './log-targets.js';
 export { type PodView, podView } from './pod-state.js';
 export { AUTOSCALER_GRACE_SECONDS, defaultPolicy, FAILURE_CLASSES, failDeadline, resolvePolicy } from './policy.js';
 export { pulumiProgressMessage, pulumiSucceeded } from './pulumi-await.js';

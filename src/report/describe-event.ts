@@ -3,7 +3,7 @@
  * sink prints a line only when its text differs from the last one printed for the same subject,
  * so an unchanged pod or a re-sent progress message never repeats.
  */
-import type { RolloutEvent } from '../core/types.js';
+import type { RolloutEvent } from '../core/index.js';
 import { formatWindow } from './format-time.js';
 import { readableMessage } from './format-verdict.js';
 
@@ -42,7 +42,7 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
       // (`created` means first seen by this trace, not created in the cluster: not worth a word.)
       return {
         subject: `rs/${e.name}`,
-        text: `ReplicaSet ${e.name} (${e.role}, revision ${e.revision}): ${replicaCounts(e)}`,
+        text: `ReplicaSet ${e.name} (${e.role}, revision ${e.revision}): ${describeReplicaCounts(e)}`,
         level: 'info',
       };
     }
@@ -127,7 +127,7 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
  * A ReplicaSet's counts in words. `3/2 ready` (more ready pods than desired) reads like a typo in
  * a log: it is a ReplicaSet being scaled down, so say so.
  */
-function replicaCounts(rs: { desired: number; ready: number; available: number }): string {
+function describeReplicaCounts(rs: { desired: number; ready: number; available: number }): string {
   if (rs.desired === 0 && rs.ready === 0 && rs.available === 0) return 'scaled to 0';
   if (rs.ready > rs.desired) return `${rs.ready} ready, scaling down to ${rs.desired}, ${rs.available} available`;
   return `${rs.ready}/${rs.desired} ready, ${rs.available} available`;

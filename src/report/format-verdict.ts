@@ -3,7 +3,7 @@
  * (reason in plain words, raw reason, exit code, restarts, termination message, last logs, warning
  * events, kubectl hints) for our typed {@link Verdict}.
  */
-import type { EventDigest, LogTail, Problem, Verdict } from '../core/types.js';
+import type { EventDigest, LogTail, Problem, Verdict } from '../core/index.js';
 import { type Palette, palette } from './colors.js';
 import { formatDuration } from './format-time.js';
 
@@ -62,7 +62,7 @@ export function formatVerdict(verdict: Verdict, options: FormatVerdictOptions = 
   lines.push(
     `${symbol}${c.bold(`Deployment ${deploymentKey(verdict.deployment)}`)}: ${colorOutcome(outcomeLabel(verdict))} - ${verdict.summary}`,
   );
-  lines.push(`  ${statusLine(verdict)}`);
+  lines.push(`  ${figuresLine(verdict)}`);
   if (ok) return lines.join('\n');
 
   const groups = groupProblems(verdict.problems);
@@ -83,7 +83,7 @@ export function formatVerdict(verdict: Verdict, options: FormatVerdictOptions = 
 }
 
 /** `revision 2 · 3/3 ready · 3 updated · 3 available · 12.3s` */
-function statusLine(v: Verdict): string {
+function figuresLine(v: Verdict): string {
   const r = v.replicas;
   const parts = [
     v.revision !== undefined ? `revision ${v.revision}` : 'revision unknown',
@@ -111,11 +111,11 @@ function formatProblem(p: Problem, alsoOn: Problem[], c: Palette): string[] {
   const container = p.container !== undefined ? ` ${p.initContainer === true ? 'init container' : 'container'} "${p.container}"` : '';
   const out = [`  ${c.red('●')} ${c.bold(`${p.object.kind}/${p.object.name}`)}${container}: ${p.explanation}`];
   const detail = (label: string, value: string) => out.push(`      ${c.dim(label.padEnd(12))} ${value}`);
-  detail('reason', p.message !== '' && p.message !== p.explanation ? `${p.reason}: ${oneLine(readableMessage(p.message))}` : p.reason);
+  detail('reason', p.message !== '' && p.message !== p.explanation ? `${p.reason}: ${joinLines(readableMessage(p.message))}` : p.reason);
   if (p.exitCode !== undefined) detail('exit code', String(p.exitCode));
   if (p.restartCount !== undefined && p.restartCount > 0) detail('restarts', String(p.restartCount));
   if (p.terminationMessage !== undefined && p.terminationMessage !== '') {
-    detail('terminated', oneLine(p.terminationMessage));
+    detail('terminated', joinLines(p.terminationMessage));
   }
   if (p.probe) detail('probe', `${p.probe.kind} ${p.probe.handler} failed ${p.probe.failures} time(s)`);
   if (p.missing) {
@@ -130,7 +130,7 @@ function formatProblem(p: Problem, alsoOn: Problem[], c: Palette): string[] {
     for (const e of events) {
       const count = e.count > 1 ? c.dim(` (${e.count} times)`) : '';
       const type = e.type === 'Warning' ? c.yellow(e.reason) : e.reason;
-      out.push(`        [${e.object}] ${type}: ${oneLine(readableMessage(e.message))}${count}`);
+      out.push(`        [${e.object}] ${type}: ${joinLines(readableMessage(e.message))}${count}`);
     }
   }
   return out;
@@ -139,7 +139,7 @@ function formatProblem(p: Problem, alsoOn: Problem[], c: Palette): string[] {
 function formatLog(log: LogTail, c: Palette): string[] {
   const which = log.previous ? 'previous instance' : 'current instance';
   const head = `      ${c.dim(`logs of "${log.container}" (${which}`)}`;
-  if (log.error !== undefined) return [`${head}${c.dim(`): unavailable: ${oneLine(log.error)}`)}`];
+  if (log.error !== undefined) return [`${head}${c.dim(`): unavailable: ${joinLines(log.error)}`)}`];
   if (log.lines.length === 0) return [`${head}${c.dim('): no output')}`];
   return [
     `${head}${c.dim(`, last ${log.lines.length} line${log.lines.length === 1 ? '' : 's'})`)}`,
@@ -172,7 +172,8 @@ function dedupeEvents(events: EventDigest[]): EventDigest[] {
   return [...byKey.values()].sort((a, b) => (a.type === b.type ? 0 : a.type === 'Warning' ? -1 : 1));
 }
 
-function oneLine(s: string): string {
+/** Keeps a multi-line message on one line: each line break shows as ` ⏎ `. */
+function joinLines(s: string): string {
   return s.replace(/\s*\n\s*/g, ' ⏎ ').trim();
 }
 

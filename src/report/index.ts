@@ -4,7 +4,7 @@
  * summary they all print.
  * @module
  */
-import type { RolloutEvent } from '../core/types.js';
+import type { RolloutEvent } from '../core/index.js';
 import { JsonSink } from './json-sink.js';
 import { PlainSink } from './plain-sink.js';
 import { resolveOutput, type Sink, type SinkOptions } from './sink.js';
@@ -14,6 +14,7 @@ export { describeEvent } from './describe-event.js';
 export { formatDuration } from './format-time.js';
 export { deploymentKey, type FormatVerdictOptions, formatVerdict, outcomeLabel } from './format-verdict.js';
 export { JSON_SCHEMA_VERSION, type JsonLine, JsonSink, toJsonLine } from './json-sink.js';
+export { LinePicker } from './line-picker.js';
 export { MemorySink } from './memory-sink.js';
 export { PlainSink } from './plain-sink.js';
 export { assertSucceeded, isRolloutFailedError, RolloutFailedError, type RolloutFailure, rolloutFailureOf } from './rollout-failed.js';

@@ -2,7 +2,7 @@
  * JSON lines: one object per event (the last one per Deployment is its `verdict`). Schema:
  * docs/json-schema.md. Every line carries `schemaVersion` and an ISO `time` next to `at`.
  */
-import type { RolloutEvent } from '../core/types.js';
+import type { RolloutEvent } from '../core/index.js';
 import { flush, type Sink, type SinkOptions } from './sink.js';
 
 /** Version of the JSON lines schema; bumped only on incompatible changes. */
@@ -19,21 +19,21 @@ export function toJsonLine(e: RolloutEvent): string {
 
 /** Writes each event as one JSON object per line. */
 export class JsonSink implements Sink {
-  readonly #stream: NodeJS.WritableStream;
-  #closed = false;
+  private readonly stream: NodeJS.WritableStream;
+  private closed = false;
 
   constructor(options: SinkOptions = {}) {
-    this.#stream = options.stream ?? process.stdout;
+    this.stream = options.stream ?? process.stdout;
   }
 
   write(e: RolloutEvent): void {
-    if (this.#closed) return;
-    this.#stream.write(`${toJsonLine(e)}\n`);
+    if (this.closed) return;
+    this.stream.write(`${toJsonLine(e)}\n`);
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await flush(this.#stream);
+    if (this.closed) return;
+    this.closed = true;
+    await flush(this.stream);
   }
 }

@@ -1,5 +1,5 @@
 /** A sink that keeps every event in memory (tests, programmatic use). */
-import type { RolloutEvent, RolloutEventOf, Verdict } from '../core/types.js';
+import type { RolloutEvent, RolloutEventOf, Verdict } from '../core/index.js';
 import type { Sink } from './sink.js';
 
 /** Collects events; `closed` tells whether {@link MemorySink.close} ran. */

@@ -2,7 +2,7 @@
  * A typed error for rollouts that did not succeed, for scripts and programs that prefer `try`/`catch`
  * to inspecting verdicts: `assertSucceeded(await trackRollout(opts).verdict)`.
  */
-import type { DeploymentRef, Problem, ProblemClass, Verdict } from '../core/types.js';
+import type { DeploymentRef, Problem, ProblemClass, Verdict } from '../core/index.js';
 import { deploymentKey, formatVerdict, outcomeLabel } from './format-verdict.js';
 
 /** Why one Deployment did not roll out: its verdict's main problem, flattened. */

@@ -2,7 +2,7 @@
  * A read model of the event stream: what the TTY tree draws and what the plain sink's
  * "still waiting" line names. Pure: it only folds {@link RolloutEvent}s.
  */
-import type { PodState, Problem, RolloutEvent, RolloutEventOf, RolloutPhase, Verdict } from '../core/types.js';
+import type { PodState, Problem, RolloutEvent, RolloutEventOf, RolloutPhase, Verdict } from '../core/index.js';
 import { deploymentKey } from './format-verdict.js';
 
 /** One ReplicaSet as last reported. */
@@ -46,17 +46,17 @@ const MAX_NOTES = 3;
 
 /** Folds events into one {@link DeploymentView} per Deployment, in first-seen order. */
 export class RolloutView {
-  readonly #deployments = new Map<string, DeploymentView>();
+  private readonly byKey = new Map<string, DeploymentView>();
 
   /** The views, in the order their Deployments were first seen. */
   get deployments(): DeploymentView[] {
-    return [...this.#deployments.values()];
+    return [...this.byKey.values()];
   }
 
   /** The view of the event's Deployment (created on first sight). */
   viewOf(e: RolloutEvent): DeploymentView {
     const key = deploymentKey(e.deployment);
-    let view = this.#deployments.get(key);
+    let view = this.byKey.get(key);
     if (!view) {
       view = {
         key,
@@ -69,7 +69,7 @@ export class RolloutView {
         watchingAfterVerdict: false,
         notes: [],
       };
-      this.#deployments.set(key, view);
+      this.byKey.set(key, view);
     }
     return view;
   }

@@ -1,5 +1,5 @@
 /** The sink contract and the options shared by every sink. */
-import type { RolloutEvent } from '../core/types.js';
+import type { RolloutEvent } from '../core/index.js';
 
 /** Consumes the {@link RolloutEvent} stream and renders it somewhere. */
 export interface Sink {

@@ -8,7 +8,7 @@
  *       │  └─ ⚠ nginx-5d9-def waiting: ImagePullBackOff
  *       └─ ReplicaSet nginx-7f8 (old, revision 2) 2/2 ready
  */
-import type { PodState } from '../core/types.js';
+import type { PodState } from '../core/index.js';
 import type { Palette } from './colors.js';
 import { phaseLabel } from './describe-event.js';
 import { type DeploymentView, orderedReplicaSets, type PodView, podHasWarning, podProblems, podsOf } from './rollout-view.js';

@@ -3,6 +3,6 @@
  */
 
 export type { LogFollowOptions, LogOptions } from './log-options.js';
-export { type MultiTracking, trackRollouts } from './many.js';
 export { type ResolvedTrackOptions, resolveTrackOptions, type TrackOptions } from './options.js';
+export { type MultiTracking, trackRollouts } from './track-rollouts.js';
 export { type Tracking, trackRollout } from './tracker.js';

@@ -4,9 +4,8 @@
  * which feeds it the core's log targets and stops it with the verdict.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { followLog, type LogStream } from '../cluster/log-stream.js';
-import type { LogFilter } from '../core/log-filter.js';
-import type { LogTarget } from '../core/log-targets.js';
+import { followLog, type LogStream } from '../cluster/index.js';
+import type { LogFilter, LogTarget } from '../core/index.js';
 
 /** Settings of a {@link LogFollower}. */
 export interface LogFollowerSettings {
@@ -40,13 +39,13 @@ export function comparableTime(time: string): string | undefined {
 
 /** Streams logs of container instances; each instance is streamed once, from its first line. */
 export class LogFollower {
-  readonly #streams = new Map<string, LogStream>();
+  private readonly streams = new Map<string, LogStream>();
   /** Instances streamed to their end (or given up on). */
-  readonly #done = new Set<string>();
-  readonly #progress = new Map<string, Progress>();
-  readonly #retries = new Set<NodeJS.Timeout>();
-  #targets: readonly LogTarget[] = [];
-  #stopped = false;
+  private readonly done = new Set<string>();
+  private readonly progress = new Map<string, Progress>();
+  private readonly retries = new Set<NodeJS.Timeout>();
+  private targets: readonly LogTarget[] = [];
+  private stopped = false;
 
   constructor(
     private readonly kc: KubeConfig,
@@ -57,32 +56,32 @@ export class LogFollower {
 
   /** Opens streams for targets not streamed yet (or cut mid-way), oldest pods first, within `maxStreams`. */
   sync(targets: readonly LogTarget[]): void {
-    if (this.#stopped) return;
-    this.#targets = targets;
+    if (this.stopped) return;
+    this.targets = targets;
     for (const t of targets) {
-      if (this.#streams.size >= this.settings.maxStreams) return;
+      if (this.streams.size >= this.settings.maxStreams) return;
       const key = `${t.pod}/${t.container}/${t.instance}`;
-      if (this.#streams.has(key) || this.#done.has(key)) continue;
-      this.#open(key, t);
+      if (this.streams.has(key) || this.done.has(key)) continue;
+      this.open(key, t);
     }
   }
 
   /** Closes every stream; nothing is emitted afterwards. */
   stop(): void {
-    this.#stopped = true;
-    for (const timer of this.#retries) clearTimeout(timer);
-    this.#retries.clear();
-    for (const s of this.#streams.values()) s.stop();
-    this.#streams.clear();
+    this.stopped = true;
+    for (const timer of this.retries) clearTimeout(timer);
+    this.retries.clear();
+    for (const s of this.streams.values()) s.stop();
+    this.streams.clear();
   }
 
   get openStreams(): number {
-    return this.#streams.size;
+    return this.streams.size;
   }
 
-  #open(key: string, t: LogTarget): void {
-    const progress = this.#progress.get(key) ?? { lines: 0, atLastTime: 0, attempts: 0, resumes: 0 };
-    this.#progress.set(key, progress);
+  private open(key: string, t: LogTarget): void {
+    const progress = this.progress.get(key) ?? { lines: 0, atLastTime: 0, attempts: 0, resumes: 0 };
+    this.progress.set(key, progress);
     progress.attempts++;
     const resumeAfter = progress.lastTime;
     let repeatsToSkip = progress.atLastTime;
@@ -91,7 +90,7 @@ export class LogFollower {
       // Its RFC3339 second: the API's sinceTime has second precision.
       ...(resumeAfter !== undefined ? { sinceTime: `${resumeAfter.slice(0, 19)}Z` } : {}),
       onLine: (raw, time) => {
-        if (this.#stopped) return;
+        if (this.stopped) return;
         const at = time !== undefined ? comparableTime(time) : undefined;
         // A resumed stream starts at the last line's second: skip what was already delivered.
         if (resumeAfter !== undefined && at !== undefined) {
@@ -105,32 +104,32 @@ export class LogFollower {
           if (at === progress.lastTime) progress.atLastTime++;
           else Object.assign(progress, { lastTime: at, atLastTime: 1 });
         }
-        this.#deliver(t, raw, progress);
+        this.deliver(t, raw, progress);
       },
       onEnd: (error) => {
-        this.#streams.delete(key);
-        if (error === undefined) this.#done.add(key);
+        this.streams.delete(key);
+        if (error === undefined) this.done.add(key);
         // A refused read (container not started yet, pod gone) is tried again on a later sync.
-        else if (progress.lines === 0 && progress.attempts >= MAX_ATTEMPTS) this.#done.add(key);
+        else if (progress.lines === 0 && progress.attempts >= MAX_ATTEMPTS) this.done.add(key);
         // Cut mid-way while the instance may still run: resume soon, even if the cluster stays quiet.
-        else if (progress.lines > 0 && ++progress.resumes > MAX_RESUMES) this.#done.add(key);
-        else if (progress.lines > 0) this.#retrySoon(progress.resumes * 1000);
+        else if (progress.lines > 0 && ++progress.resumes > MAX_RESUMES) this.done.add(key);
+        else if (progress.lines > 0) this.retrySoon(progress.resumes * 1000);
       },
     });
-    if (!this.#done.has(key)) this.#streams.set(key, stream);
+    if (!this.done.has(key)) this.streams.set(key, stream);
   }
 
-  #retrySoon(ms: number): void {
-    if (this.#stopped) return;
+  private retrySoon(ms: number): void {
+    if (this.stopped) return;
     const timer = setTimeout(() => {
-      this.#retries.delete(timer);
-      this.sync(this.#targets);
+      this.retries.delete(timer);
+      this.sync(this.targets);
     }, ms);
     timer.unref();
-    this.#retries.add(timer);
+    this.retries.add(timer);
   }
 
-  #deliver(t: LogTarget, raw: string, progress: Progress): void {
+  private deliver(t: LogTarget, raw: string, progress: Progress): void {
     progress.lines++;
     const max = this.settings.maxLines;
     if (progress.lines > max) {

@@ -1,7 +1,7 @@
 /**
  * Validation of the `logs` option: tails on failure, redaction, and the opt-in live stream.
  */
-import { compileLogFilter, type LogFilter } from '../core/log-filter.js';
+import { compileLogFilter, type LogFilter } from '../core/index.js';
 
 /** The opt-in live log stream of the new revision's containers. */
 export interface LogFollowOptions {

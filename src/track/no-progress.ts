@@ -3,7 +3,7 @@
  * a while (kubedog's "no activity" timeout). Warnings, k8s events and problems are not progress:
  * a crash-looping pod produces plenty of those while the rollout stands still.
  */
-import type { RolloutEvent } from '../core/types.js';
+import type { RolloutEvent } from '../core/index.js';
 import { type LongTimer, realClock, setLongTimeout, type TimerClock } from '../long-timer.js';
 
 /** Event types that mean the rollout moved (or was changed by someone). */

@@ -4,8 +4,8 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
+import type { Policy, PolicyOverrides } from '../core/index.js';
 import { resolvePolicy } from '../core/index.js';
-import type { Policy, PolicyOverrides } from '../core/types.js';
 import { RolloutTraceError } from '../errors.js';
 import { durationProblem, MAX_DURATION_MS } from '../long-timer.js';
 import { type LogOptions, type ResolvedLogOptions, resolveLogOptions } from './log-options.js';

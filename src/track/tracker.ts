@@ -6,14 +6,13 @@
 
 import { unreachableError } from '../cluster/api-errors.js';
 import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions } from '../cluster/index.js';
-import { initialState, type RolloutState, reduce } from '../core/index.js';
-import { logTargets } from '../core/log-targets.js';
-import type { Observation, RolloutEvent, Verdict } from '../core/types.js';
+import type { Observation, RolloutEvent, Verdict } from '../core/index.js';
+import { initialState, logTargets, type RolloutState, reduce } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
-import { withLogTails } from './enrich.js';
 import { EventHub } from './event-hub.js';
 import { LogFollower } from './log-follower.js';
+import { withLogTails } from './log-tails.js';
 import { NoProgressWatchdog } from './no-progress.js';
 import { type ResolvedTrackOptions, resolveTrackOptions, type TrackOptions } from './options.js';
 

@@ -4,6 +4,7 @@ import { timeOf } from '../k8s.js';
 import type { FailureClass, Problem } from '../types.js';
 import { explainMissing, parseMissing } from './config.js';
 import { latestEvent } from './events.js';
+import { firstLine } from './first-line.js';
 import { probeHandler } from './probe.js';
 import { classifyPull, explainPull, PULL_REASONS, type PullKind } from './pull.js';
 
@@ -24,12 +25,6 @@ export interface ContainerContext {
 }
 
 const RECENT_RESTART_MS = 60_000;
-
-function firstLine(s: string | undefined, max = 160): string | undefined {
-  if (!s) return undefined;
-  const line = s.trim().split('\n')[0] ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
 
 function pullFinding(ctx: ContainerContext, reason: string, message: string): Finding {
   const image = ctx.status.image || ctx.spec?.image || '';

@@ -3,6 +3,7 @@ import type { CoreV1Event, V1ContainerStatus, V1Deployment, V1Pod } from '@kuber
 import { customClassOf } from '../classifiers.js';
 import type { ClassifierResult, ResolvedClassifier } from '../types.js';
 import type { Finding } from './container.js';
+import { firstLine } from './first-line.js';
 
 /** A classifier that threw or returned something that is not a result. */
 export interface ClassifierFailure {
@@ -19,15 +20,12 @@ export interface CustomDiagnosis {
   failures: ClassifierFailure[];
 }
 
-function oneLine(text: string, max = 200): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
+const MAX_FAILURE_CHARS = 200;
 
 function describeError(e: unknown): string {
   try {
-    if (e instanceof Error) return oneLine(`threw ${e.name}: ${e.message}`);
-    return oneLine(`threw ${String(e)}`);
+    if (e instanceof Error) return firstLine(`threw ${e.name}: ${e.message}`, MAX_FAILURE_CHARS);
+    return firstLine(`threw ${String(e)}`, MAX_FAILURE_CHARS);
   } catch {
     return 'threw a value that cannot be printed';
   }
@@ -50,7 +48,10 @@ function malformed(r: unknown): string | undefined {
     } catch {
       shown = typeof r;
     }
-    return oneLine(`returned ${shown}; a classifier returns { reason: string, explanation: string } (both non-empty) or undefined`);
+    return firstLine(
+      `returned ${shown}; a classifier returns { reason: string, explanation: string } (both non-empty) or undefined`,
+      MAX_FAILURE_CHARS,
+    );
   }
   return undefined;
 }

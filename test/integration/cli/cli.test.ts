@@ -7,19 +7,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AppsV1Api, type V1Deployment } from '@kubernetes/client-node';
 import { clients, kubeConfig, kubeconfigPath, waitUntil, withNamespace } from '../../helpers/cluster.js';
+import { deploymentOf } from '../../helpers/deployments.js';
 import { isOneParagraph, runCli } from './run-cli.js';
 
-function deployment(name: string, image: string, annotations: Record<string, string> = {}, replicas = 2): V1Deployment {
-  const labels = { app: name };
-  return {
-    metadata: { name, labels },
-    spec: {
-      replicas,
-      selector: { matchLabels: labels },
-      template: { metadata: { labels, annotations }, spec: { containers: [{ name: 'app', image }] } },
-    },
-  };
-}
+/** {@link deploymentOf} with these tests' positional shorthand. */
+const deployment = (name: string, image: string, annotations: Record<string, string> = {}, replicas = 2) =>
+  deploymentOf(name, { image, annotations, replicas });
 
 async function create(namespace: string, d: V1Deployment): Promise<void> {
   await kubeConfig().makeApiClient(AppsV1Api).createNamespacedDeployment({ namespace, body: d });

@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Backoff, goDuration } from '../../../local-cluster/kubelet/backoff.js';
 import { behaviourFor } from '../../../local-cluster/kubelet/behaviour.js';
+import { goDuration, KubeletBackoff } from '../../../local-cluster/kubelet/kubelet-backoff.js';
 import { pull, resolvedImageName } from '../../../local-cluster/kubelet/registry.js';
 
 test('container back-off doubles from 10s to a 300s cap and resets after 2x the cap of quiet', () => {
-  const b = new Backoff(10_000, 300_000);
+  const b = new KubeletBackoff(10_000, 300_000);
   let now = 0;
   const delays: string[] = [];
   for (let i = 0; i < 7; i++) {

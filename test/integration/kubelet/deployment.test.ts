@@ -4,25 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { V1Deployment } from '@kubernetes/client-node';
-import { clients, deployment, report, took, waitEvent, waitUntil, withNamespace } from './support.js';
-
-async function waitAvailable(namespace: string, name: string, timeoutMs = 60_000): Promise<V1Deployment> {
-  const { apps } = clients();
-  return waitUntil(
-    async () => {
-      const d = await apps.readNamespacedDeployment({ name, namespace });
-      const available = d.status?.conditions?.find((c) => c.type === 'Available')?.status === 'True';
-      const done =
-        (d.status?.observedGeneration ?? 0) >= (d.metadata?.generation ?? 1) &&
-        d.status?.updatedReplicas === d.spec?.replicas &&
-        d.status?.availableReplicas === d.spec?.replicas &&
-        (d.status?.replicas ?? 0) === d.spec?.replicas;
-      return available && done ? d : undefined;
-    },
-    { what: `Deployment ${namespace}/${name} available`, timeoutMs, intervalMs: 250 },
-  );
-}
+import { deploymentOf, waitRolledOut } from '../../helpers/deployments.js';
+import { clients, report, took, waitEvent, waitUntil, withNamespace } from './support.js';
 
 async function replicaSets(namespace: string, app: string) {
   const { apps } = clients();
@@ -33,8 +16,11 @@ test('a 3-replica Deployment becomes Available with pods Running and Ready on th
   const ns = await withNamespace(t, 'kubelet-deploy');
   const { apps, core } = clients();
   const t0 = Date.now();
-  await apps.createNamespacedDeployment({ namespace: ns, body: deployment('web', 3, { image: 'nginx:1.19' }) });
-  await waitAvailable(ns, 'web');
+  await apps.createNamespacedDeployment({
+    namespace: ns,
+    body: deploymentOf('web', { replicas: 3, image: 'nginx:1.19', podSpec: { terminationGracePeriodSeconds: 5 } }),
+  });
+  await waitRolledOut(ns, 'web');
   report(t, `Available with 3/3 replicas after ${took(t0)}`);
   const pods = (await core.listNamespacedPod({ namespace: ns })).items;
   assert.equal(pods.length, 3);
@@ -62,13 +48,16 @@ test('a 3-replica Deployment becomes Available with pods Running and Ready on th
 test('a template change rolls out revision 2 and drains the old ReplicaSet to 0', async (t) => {
   const ns = await withNamespace(t, 'kubelet-rollout');
   const { apps } = clients();
-  await apps.createNamespacedDeployment({ namespace: ns, body: deployment('web', 3, { image: 'nginx:1.19' }) });
-  await waitAvailable(ns, 'web');
+  await apps.createNamespacedDeployment({
+    namespace: ns,
+    body: deploymentOf('web', { replicas: 3, image: 'nginx:1.19', podSpec: { terminationGracePeriodSeconds: 5 } }),
+  });
+  await waitRolledOut(ns, 'web');
   const t0 = Date.now();
   const d = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
   d.spec!.template.spec!.containers[0].image = 'nginx:1.20';
   await apps.replaceNamespacedDeployment({ name: 'web', namespace: ns, body: d });
-  const done = await waitAvailable(ns, 'web');
+  const done = await waitRolledOut(ns, 'web');
   report(t, `revision 2 rolled out in ${took(t0)}`);
   assert.equal(done.metadata?.annotations?.['deployment.kubernetes.io/revision'], '2');
   const rss = await replicaSets(ns, 'web');
@@ -81,8 +70,11 @@ test('a template change rolls out revision 2 and drains the old ReplicaSet to 0'
 test('a deleted pod is finished by the kubelet within seconds and replaced without a new revision', async (t) => {
   const ns = await withNamespace(t, 'kubelet-delete');
   const { apps, core } = clients();
-  await apps.createNamespacedDeployment({ namespace: ns, body: deployment('web', 2, { image: 'nginx:1.19' }) });
-  await waitAvailable(ns, 'web');
+  await apps.createNamespacedDeployment({
+    namespace: ns,
+    body: deploymentOf('web', { replicas: 2, image: 'nginx:1.19', podSpec: { terminationGracePeriodSeconds: 5 } }),
+  });
+  await waitRolledOut(ns, 'web');
   const [victim] = (await core.listNamespacedPod({ namespace: ns })).items;
   const name = victim.metadata!.name!;
   const t0 = Date.now();
@@ -97,7 +89,7 @@ test('a deleted pod is finished by the kubelet within seconds and replaced witho
   const goneAfter = Date.now() - t0;
   report(t, `deleted pod gone after ${took(t0)}`);
   assert.ok(goneAfter >= 1000, `grace period honoured (gone after ${goneAfter} ms)`);
-  const d = await waitAvailable(ns, 'web');
+  const d = await waitRolledOut(ns, 'web');
   report(t, `replacement Available after ${took(t0)}`);
   assert.equal(d.metadata?.annotations?.['deployment.kubernetes.io/revision'], '1');
   const pods = (await core.listNamespacedPod({ namespace: ns })).items;
@@ -112,8 +104,11 @@ test('a deleted pod is finished by the kubelet within seconds and replaced witho
 test("removing a pod's labels orphans it and the ReplicaSet creates a replacement", async (t) => {
   const ns = await withNamespace(t, 'kubelet-orphan');
   const { apps, core } = clients();
-  await apps.createNamespacedDeployment({ namespace: ns, body: deployment('web', 2, { image: 'nginx:1.19' }) });
-  await waitAvailable(ns, 'web');
+  await apps.createNamespacedDeployment({
+    namespace: ns,
+    body: deploymentOf('web', { replicas: 2, image: 'nginx:1.19', podSpec: { terminationGracePeriodSeconds: 5 } }),
+  });
+  await waitRolledOut(ns, 'web');
   const [pod] = (await core.listNamespacedPod({ namespace: ns })).items;
   const name = pod.metadata!.name!;
   const t0 = Date.now();
@@ -138,6 +133,6 @@ test("removing a pod's labels orphans it and the ReplicaSet creates a replacemen
   );
   assert.equal(owned.length, 2);
   assert.ok(!owned.some((p) => p.metadata?.name === name));
-  await waitAvailable(ns, 'web');
+  await waitRolledOut(ns, 'web');
   report(t, `replacement Available after ${took(t0)}`);
 });

@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clients, deployment, report, took, waitEvent, waitUntil, withNamespace } from './support.js';
+import { deploymentOf } from '../../helpers/deployments.js';
+import { clients, report, took, waitEvent, waitUntil, withNamespace } from './support.js';
 
 test("a pod requesting 64 CPUs is unschedulable with the real scheduler's message", async (t) => {
   const ns = await withNamespace(t, 'kubelet-unsched');
@@ -44,7 +45,10 @@ test('a ResourceQuota makes the ReplicaSet report FailedCreate and the Deploymen
     timeoutMs: 20_000,
   });
   const t0 = Date.now();
-  await apps.createNamespacedDeployment({ namespace: ns, body: deployment('web', 3, { image: 'nginx:1.19' }) });
+  await apps.createNamespacedDeployment({
+    namespace: ns,
+    body: deploymentOf('web', { replicas: 3, image: 'nginx:1.19', podSpec: { terminationGracePeriodSeconds: 5 } }),
+  });
   const d = await waitUntil(
     async () => {
       const d = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });

@@ -3,7 +3,7 @@
  * pod polling with bounded timeouts and measured durations.
  */
 import type { TestContext } from 'node:test';
-import type { CoreV1Event, V1Deployment, V1Pod, V1PodSpec } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Pod, V1PodSpec } from '@kubernetes/client-node';
 import { clients, waitUntil, withNamespace } from '../../helpers/cluster.js';
 
 export { clients, waitUntil, withNamespace };
@@ -70,26 +70,6 @@ export async function waitEvent(
       ),
     { what: `event ${reason}${message ? ` "${message}"` : ''} for ${namespace}/${name}`, timeoutMs, intervalMs: 300 },
   );
-}
-
-/** A Deployment manifest with one container. */
-export function deployment(
-  name: string,
-  replicas: number,
-  container: { image: string; [k: string]: unknown },
-  annotations: Record<string, string> = {},
-): V1Deployment {
-  return {
-    metadata: { name },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name }, annotations },
-        spec: { containers: [{ name: 'app', ...container }], terminationGracePeriodSeconds: 5 },
-      },
-    },
-  };
 }
 
 /** The single container status of a pod (or of its `index`th container). */

@@ -36,7 +36,12 @@ async function startTracking(kc: KubeConfig, namespace: string, name: string) {
   const retries: { kind: WatchedKind; at: number; delayMs: number }[] = [];
   const tracking = trackRolloutWith(
     { name, namespace, kubeconfig: kc, timeoutSeconds: 90 },
-    { source: { onRetry: (kind, _what, _err, delayMs) => retries.push({ kind, at: Date.now(), delayMs }) } },
+    {
+      source: {
+        healthyWatchMs: HEALTHY_WATCH_MS,
+        onRetry: (kind, _what, _err, delayMs) => retries.push({ kind, at: Date.now(), delayMs }),
+      },
+    },
   );
   const events: RolloutEvent[] = [];
   tracking.subscribe((e) => events.push(e));
@@ -46,6 +51,8 @@ async function startTracking(kc: KubeConfig, namespace: string, name: string) {
   return { tracking, events, source, t0, retries };
 }
 
+/** Shorter than the 10 s default so the test waits seconds, not 11 s, between the two resets. */
+const HEALTHY_WATCH_MS = 3000;
 const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
 const firstAfter = (times: number[], t: number) => times.find((x) => x >= t);
 
@@ -58,13 +65,13 @@ describe('reconnect with back-off through network faults', { concurrency: true }
     const { tracking, events, source, t0, retries } = await startTracking(kc, ns, 'web');
     const before = source.stats();
     assert.ok(sum(before.active) >= 4, `4 watches open before the fault (got ${JSON.stringify(before.active)})`);
-    // Two resets more than 10 s apart: the second hits watches that were healthy for a while, so
-    // it must start the back-off over (first step, same resourceVersion) rather than escalate.
+    // Two resets more than HEALTHY_WATCH_MS apart: the second hits watches that were healthy for a
+    // while, so it must start the back-off over (first step, same resourceVersion) rather than escalate.
     const resets: { at: number; n: number }[] = [];
     resets.push({ at: Date.now(), n: proxy.resetAll() });
-    // The re-opened watches must live > 10 s (a healthy watch) before the second reset.
+    // The re-opened watches must live longer than HEALTHY_WATCH_MS (a healthy watch) before the second reset.
     await waitUntil(() => sum(source.stats().active) >= 4, { what: 'every kind watching again', timeoutMs: 10_000, intervalMs: 50 });
-    await new Promise((r) => setTimeout(r, 11_000));
+    await new Promise((r) => setTimeout(r, HEALTHY_WATCH_MS + 1000));
     const mid = source.stats();
     resets.push({ at: Date.now(), n: proxy.resetAll() });
     const verdict = await tracking.verdict;

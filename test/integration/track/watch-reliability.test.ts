@@ -108,8 +108,7 @@ describe('watch loop reliability', { concurrency: true }, () => {
       t.diagnostic(`revision 1 answered 410 Gone after ${probes} probe(s)`);
       // A pod we "missed" the deletion of while disconnected.
       w.cache.set('ghost-uid', { metadata: { name: 'ghost', uid: 'ghost-uid', resourceVersion: '1' } } as V1Pod);
-      (w as unknown as { resourceVersion: string }).resourceVersion = '1';
-      (w as unknown as { currentWatch?: AbortController }).currentWatch?.abort();
+      w.rewatchFrom('1');
       await waitUntil(() => w.lists >= 2, { what: 're-list after the refused watch', timeoutMs: 30_000 });
       await waitUntil(() => changes.some((c) => c.type === 'delete' && c.name === 'ghost'), { what: 'delete for the vanished pod' });
       await waitUntil(() => w.active === 1, { what: 'watching again' });
@@ -158,10 +157,9 @@ describe('watch loop reliability', { concurrency: true }, () => {
       await waitUntil(() => w.isSynced && w.active === 1, { what: 'synced and watching' });
       // As after an etcd restore: our resourceVersion is far ahead of the server's, so the
       // apiserver accepts the watch but never sends anything on it.
-      const rv = Number((w as unknown as { resourceVersion: string }).resourceVersion);
+      const rv = Number(w.resumeVersion);
       w.cache.set('ghost-uid', { metadata: { name: 'ghost', uid: 'ghost-uid', resourceVersion: '1' } } as V1Pod);
-      (w as unknown as { resourceVersion: string }).resourceVersion = String(rv + 1e9);
-      (w as unknown as { currentWatch?: AbortController }).currentWatch?.abort();
+      w.rewatchFrom(String(rv + 1e9));
       await waitUntil(() => w.lists >= 2, { what: 're-list after a silent watch', timeoutMs: 60_000 });
       await waitUntil(() => changes.some((c) => c.type === 'delete' && c.name === 'ghost'), { what: 'delete for the vanished pod' });
       t.diagnostic(`lists ${w.lists}, opened ${w.opened}, retries ${retries.length}`);

@@ -3,7 +3,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { fetchLogTail } from '../cluster/index.js';
-import type { LogTail, Problem, Verdict } from '../core/types.js';
+import type { LogTail, Problem, Verdict } from '../core/index.js';
 
 /** Classes whose container ran, so its log says something. */
 const LOGGED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container', 'readiness-probe']);

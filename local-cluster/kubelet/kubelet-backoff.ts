@@ -3,7 +3,7 @@
  * (`IsInBackOffSinceUpdate`) and container restarts (`IsInBackOffSince`): per-key delay that
  * doubles on every `next()` up to `max`, and resets after 2*max of quiet.
  */
-export class Backoff {
+export class KubeletBackoff {
   private readonly entries = new Map<string, { backoffMs: number; lastUpdate: number }>();
 
   /** @param initialMs first delay (kubelet: 10 s) @param maxMs cap (kubelet: 300 s) */

@@ -1,10 +1,10 @@
 /**
  * Tracking several Deployments at once, as one merged event stream.
  */
-import type { RolloutEvent, Verdict } from '../core/types.js';
+import type { RolloutEvent, Verdict } from '../core/index.js';
 import { EventHub } from './event-hub.js';
 import { resolveTrackOptions, type TrackOptions } from './options.js';
-import { failedTracking, type TrackInternals, type Tracking, trackResolved } from './tracker.js';
+import { failedTracking, type Tracking, trackResolved } from './tracker.js';
 
 /** Several rollouts tracked together. */
 export interface MultiTracking {
@@ -23,17 +23,12 @@ export interface MultiTracking {
  * option set is validated first: if any is bad, `verdicts` rejects and nothing is opened.
  */
 export function trackRollouts(opts: TrackOptions[]): MultiTracking {
-  return trackRolloutsWith(opts, {});
-}
-
-/** {@link trackRollouts} with internal knobs (for tests; not re-exported by the package). */
-export function trackRolloutsWith(opts: TrackOptions[], internals: TrackInternals): MultiTracking {
   let trackings: Tracking[];
   try {
     if (!Array.isArray(opts)) throw new TypeError('not an array');
     // Validate every option set (loading each kubeconfig once) before opening anything.
     const resolved = opts.map((o) => resolveTrackOptions(o));
-    trackings = resolved.map((r) => trackResolved(r, internals));
+    trackings = resolved.map((r) => trackResolved(r, {}));
   } catch (err) {
     trackings = [failedTracking(err)];
   }

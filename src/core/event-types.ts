@@ -1,0 +1,222 @@
+/**
+ * Problems, verdicts and the typed rollout events the core emits (part of the core contract,
+ * re-exported by ./types.ts).
+ */
+import type { ProblemClass } from './policy-types.js';
+import type { DeploymentRef } from './types.js';
+
+/** A Kubernetes Event, condensed. */
+export interface EventDigest {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+  /** `Kind/name` of the involved object. */
+  object: string;
+  count: number;
+  /** ISO time of the last occurrence. */
+  lastSeen: string;
+}
+
+/** The last lines of one container's log. */
+export interface LogTail {
+  pod: string;
+  container: string;
+  /** True for the previous (crashed) instance. */
+  previous: boolean;
+  lines: string[];
+  /** Why the log could not be fetched, if it could not. */
+  error?: string;
+}
+
+/** One diagnosed problem: the real cause in plain words plus the raw reason. */
+export interface Problem {
+  /** Stable key: `class/Kind/name[/container]`. */
+  id: string;
+  /** A built-in {@link FailureClass}, or `custom:<name>` for a problem found by a {@link Classifier}. */
+  class: ProblemClass;
+  /** The object the problem is about. */
+  object: { kind: 'Pod' | 'ReplicaSet' | 'Deployment' | 'PersistentVolumeClaim'; name: string };
+  container?: string;
+  initContainer?: boolean;
+  /** Raw Kubernetes reason, e.g. `ImagePullBackOff`, `FailedCreate`, `Unschedulable`. */
+  reason: string;
+  /** Raw Kubernetes message. */
+  message: string;
+  /** The cause in plain words, e.g. `image "nginx:nope" does not exist in its registry`. */
+  explanation: string;
+  exitCode?: number;
+  restartCount?: number;
+  terminationMessage?: string;
+  probe?: { kind: 'readiness' | 'liveness' | 'startup'; handler: string; failures: number };
+  missing?: { kind: 'ConfigMap' | 'Secret' | 'PersistentVolumeClaim'; name: string; key?: string };
+  /** When the first signal was seen (ms). */
+  firstSeen: number;
+  lastSeen: number;
+  /** Warning events about the object. */
+  events: EventDigest[];
+  /** Filled by the tracker when a verdict fails (core leaves it undefined). */
+  logs?: LogTail[];
+  /** Copy-paste kubectl commands to dig further. */
+  hints: string[];
+  /** Unschedulable only: the cluster-autoscaler triggered a scale-up for this pod (wait longer). */
+  autoscaling?: boolean;
+  /** `node-not-ready` only: the pod's node and its Ready condition. */
+  node?: NodeProblem;
+}
+
+/** The node of a `node-not-ready` problem. */
+export interface NodeProblem {
+  name: string;
+  /** Ready condition status: `False` (the kubelet says so) or `Unknown` (no heartbeat: unreachable). */
+  status: string;
+  /** ISO time the node stopped being Ready (the condition's lastTransitionTime), if known. */
+  since?: string;
+  /** The Ready condition's reason and message, e.g. `NodeStatusUnknown`, `Kubelet stopped posting node status.` */
+  reason?: string;
+  message?: string;
+  /**
+   * Seconds the pod tolerates the node's not-ready/unreachable taint before it is evicted and
+   * replaced (its NoExecute toleration, 300 by default); undefined when it is never evicted.
+   */
+  evictionSeconds?: number;
+}
+
+/** A pod's coarse state, as shown by the sinks. */
+export type PodState =
+  | 'pending'
+  | 'scheduled'
+  | 'container-creating'
+  | 'initializing'
+  | 'running'
+  | 'ready'
+  | 'terminating'
+  | 'succeeded'
+  | 'failed'
+  | 'waiting';
+
+/** The three rollout phases from the kubespy article, plus completion. */
+export type RolloutPhase = 'new-replicaset' | 'scaling-up' | 'scaling-down-old' | 'complete';
+
+/** The final answer. */
+export interface Verdict {
+  outcome: 'succeeded' | 'failed' | 'timed-out' | 'cancelled';
+  deployment: DeploymentRef;
+  revision?: string;
+  /** One line, e.g. `revision 2 rolled out: 3/3 pods ready` or `pod x: image "y" not found`. */
+  summary: string;
+  problems: Problem[];
+  replicas: { desired: number; ready: number; updated: number; available: number };
+  startedAt: number;
+  finishedAt: number;
+  /** The older revision whose pod template this revision brings back (a rollback, e.g. `kubectl rollout undo`). */
+  restores?: string;
+  /** For `timed-out`: which timeout fired. */
+  timeoutSeconds?: number;
+  /** For `timed-out`: `overall` (the deadline) or `no-progress` (nothing moved for `timeoutSeconds`). */
+  timeoutKind?: 'overall' | 'no-progress';
+  /** Pulumi's await sub-error lines for the same state, for parity with `pulumi up`. */
+  pulumiMessages: string[];
+  /** Copy-paste kubectl commands. */
+  hints: string[];
+}
+
+/** Fields every {@link RolloutEvent} carries. */
+export interface EventBase {
+  at: number;
+  deployment: DeploymentRef;
+}
+
+/** The typed event stream every sink consumes. */
+export type RolloutEvent = EventBase &
+  (
+    | { type: 'started' }
+    | {
+        type: 'waiting';
+        /** `api-server`: the apiserver is down, frozen or overloaded and is being retried (from the tracker, not the core). */
+        reason: 'not-found' | 'controller-reconciling' | 'api-server';
+        message: string;
+      }
+    | {
+        type: 'revision';
+        revision: string;
+        previous?: string;
+        /** initial: first seen; new: template change; rollback: an older template returned. */
+        change: 'initial' | 'new' | 'rollback';
+        /** The older revision whose pod template this one brings back (a rollback, also when first seen). */
+        restores?: string;
+      }
+    | { type: 'superseded'; revision: string; by: string }
+    | { type: 'phase'; phase: RolloutPhase; message: string }
+    | {
+        type: 'replicaset';
+        name: string;
+        revision: string;
+        role: 'new' | 'old';
+        desired: number;
+        ready: number;
+        available: number;
+        /** True the first time this ReplicaSet is seen. */
+        created: boolean;
+      }
+    | {
+        type: 'pod';
+        name: string;
+        replicaSet?: string;
+        revision?: string;
+        state: PodState;
+        previous?: PodState;
+        node?: string;
+        /** e.g. waiting reason, `2 restarts`. */
+        detail?: string;
+      }
+    | { type: 'pod-deleted'; name: string; replicaSet?: string }
+    | { type: 'pod-orphaned'; name: string; replicaSet: string }
+    | { type: 'condition'; condition: string; status: string; reason?: string; message?: string }
+    | { type: 'paused' }
+    | { type: 'resumed' }
+    | { type: 'scaled'; from: number; to: number }
+    | {
+        type: 'progress';
+        desired: number;
+        ready: number;
+        updated: number;
+        available: number;
+        /** Pulumi-style line: `Waiting for app ReplicaSet to be available (1/3 Pods available)`. */
+        message: string;
+      }
+    | { type: 'k8s-event'; event: EventDigest }
+    | {
+        type: 'problem';
+        problem: Problem;
+        /** When the policy will fail the rollout (ms), if it will. */
+        failsAt?: number;
+        /** Pods the policy lets have this problem: it fails the rollout only on more (`tolerate`). */
+        tolerated?: number;
+      }
+    | { type: 'problem-cleared'; id: string; problem: Problem }
+    | {
+        /**
+         * The success criterion is met, but success is held: a failing-class problem is open on a
+         * new-revision pod, or such a pod has not stayed Ready for `settleSeconds` since it recovered.
+         */
+        type: 'held';
+        /** e.g. `pod web-2-abc container "app": exited with code 3, 2 restarts; success waits until it clears`. */
+        message: string;
+        /** The pods holding success. */
+        pods: string[];
+        /** When the hold ends if nothing changes (ms); absent while a problem is open. */
+        until?: number;
+      }
+    | {
+        /** One line of a new-revision container's log (opt-in live stream, already redacted and filtered). */
+        type: 'log';
+        pod: string;
+        container: string;
+        revision?: string;
+        line: string;
+      }
+    | { type: 'verdict'; verdict: Verdict }
+  );
+
+/** Narrows {@link RolloutEvent} by its `type`. */
+export type RolloutEventOf<T extends RolloutEvent['type']> = Extract<RolloutEvent, { type: T }>;

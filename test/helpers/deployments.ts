@@ -1,0 +1,106 @@
+/**
+ * The one Deployment builder of the tests (`deploymentOf`), creating/updating it in the test
+ * cluster, and the one "rolled out" waiter. Simulated-kubelet behaviours are pod annotations
+ * (`behaviour: { app: 'crash;exitCode=3' }`, see local-cluster/simulated-kubelet.md).
+ */
+import type { V1Container, V1Deployment, V1PodSpec } from '@kubernetes/client-node';
+import { clients, waitUntil } from './cluster.js';
+
+/** What a test Deployment looks like. */
+export interface DeploymentShape {
+  image?: string;
+  replicas?: number;
+  /** Simulated-kubelet behaviour per container name (`sim.rollout-trace.dev/<name>`). */
+  behaviour?: Record<string, string>;
+  /** Merged into the main container (named `app`). */
+  container?: Partial<V1Container>;
+  /** Merged into the pod spec. */
+  podSpec?: Partial<V1PodSpec>;
+  /** Extra template annotations (e.g. to force a new revision). */
+  annotations?: Record<string, string>;
+  progressDeadlineSeconds?: number;
+  /** The Deployment's update strategy (default: RollingUpdate 25%/25%). */
+  strategy?: NonNullable<V1Deployment['spec']>['strategy'];
+  minReadySeconds?: number;
+}
+
+/** A Deployment `name` with label `app=<name>` and one container `app`. */
+export function deploymentOf(name: string, shape: DeploymentShape = {}): V1Deployment {
+  const annotations: Record<string, string> = { ...(shape.annotations ?? {}) };
+  for (const [c, b] of Object.entries(shape.behaviour ?? {})) annotations[`sim.rollout-trace.dev/${c}`] = b;
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, labels: { app: name } },
+    spec: {
+      replicas: shape.replicas ?? 1,
+      selector: { matchLabels: { app: name } },
+      ...(shape.progressDeadlineSeconds ? { progressDeadlineSeconds: shape.progressDeadlineSeconds } : {}),
+      ...(shape.strategy ? { strategy: shape.strategy } : {}),
+      ...(shape.minReadySeconds ? { minReadySeconds: shape.minReadySeconds } : {}),
+      template: {
+        metadata: { labels: { app: name }, annotations },
+        spec: {
+          terminationGracePeriodSeconds: 1,
+          containers: [{ name: 'app', image: shape.image ?? 'nginx:1.19', ...(shape.container ?? {}) }],
+          ...(shape.podSpec ?? {}),
+        },
+      },
+    },
+  };
+}
+
+/** Creates the Deployment and returns it as stored. */
+export async function createDeployment(namespace: string, name: string, shape: DeploymentShape = {}): Promise<V1Deployment> {
+  return clients().apps.createNamespacedDeployment({ namespace, body: deploymentOf(name, shape) });
+}
+
+/** Replaces the Deployment's spec with the given shape (a new template → a new revision). */
+export async function updateDeployment(namespace: string, name: string, shape: DeploymentShape): Promise<V1Deployment> {
+  const { apps } = clients();
+  const cur = await apps.readNamespacedDeployment({ name, namespace });
+  const next = deploymentOf(name, shape);
+  cur.spec = next.spec;
+  return apps.replaceNamespacedDeployment({ name, namespace, body: cur });
+}
+
+/**
+ * Reads the Deployment, applies `edit` and writes it back, retrying on 409 Conflict (the
+ * controller writes its status meanwhile): `kubectl rollout pause/resume`, `set image`, `scale`.
+ */
+export async function editDeployment(namespace: string, name: string, edit: (d: V1Deployment) => void): Promise<V1Deployment> {
+  const { apps } = clients();
+  for (let attempt = 0; ; attempt++) {
+    const cur = await apps.readNamespacedDeployment({ name, namespace });
+    edit(cur);
+    try {
+      return await apps.replaceNamespacedDeployment({ name, namespace, body: cur });
+    } catch (err) {
+      if ((err as { code?: number }).code !== 409 || attempt >= 10) throw err;
+    }
+  }
+}
+
+/**
+ * Waits until the Deployment controller reports the rollout complete (generation observed, every
+ * replica updated and available, `Available=True`): for test set-up, not as the thing under test.
+ */
+export async function waitRolledOut(namespace: string, name: string, timeoutMs = 60_000): Promise<V1Deployment> {
+  const { apps } = clients();
+  return waitUntil(
+    async () => {
+      const d = await apps.readNamespacedDeployment({ name, namespace });
+      const want = d.spec?.replicas ?? 1;
+      const s = d.status ?? {};
+      const available = s.conditions?.some((c) => c.type === 'Available' && c.status === 'True') ?? false;
+      const done =
+        available &&
+        (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0) &&
+        (s.updatedReplicas ?? 0) === want &&
+        (s.availableReplicas ?? 0) === want &&
+        (s.replicas ?? 0) === want;
+      return done ? d : undefined;
+    },
+    { what: `Deployment ${namespace}/${name} rolled out`, timeoutMs, intervalMs: 250 },
+  );
+}
