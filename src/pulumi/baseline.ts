@@ -23,7 +23,8 @@ export interface ProviderSettings {
   cluster?: pulumi.Input<string>;
   namespace?: pulumi.Input<string>;
   renderYamlToDirectory?: pulumi.Input<string>;
-  skipUpdateUnreachable?: pulumi.Input<boolean>;
+  /** A boolean, or its JSON text as the kubernetes SDK passes provider args (`"true"`). */
+  skipUpdateUnreachable?: pulumi.Input<boolean | string>;
 }
 
 /** What was learned before the provider touched the Deployment. */
@@ -128,7 +129,9 @@ export async function locate(
   const fromOutputs = written?.then((w) => (w ? w.name : null)) ?? new Promise<never>(() => {});
   fromOutputs.catch(() => undefined);
   const name = b.plan.name ?? b.live?.metadata?.name;
-  if (name && b.change !== 'replace') return name;
+  // An existing object is followed at once. A new one (create, replacement) is followed once it
+  // exists: under load the engine may send its create long after the registration.
+  if (name && b.change !== 'replace' && b.change !== 'create') return name;
   while (!signal.aborted) {
     const winner = await Promise.race([fromOutputs, sleep(500, signal).then(() => undefined)]).catch(() => undefined);
     if (winner !== undefined) return winner;

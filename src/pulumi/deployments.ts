@@ -89,7 +89,7 @@ function customTimeoutsOf(opts: pulumi.CustomResourceOptions): CustomTimeouts | 
 
 /** A read (`.get()`, the `id` option) or an import: nothing is rolled out, nothing is traced. */
 function isReadOrImport(opts: pulumi.CustomResourceOptions): boolean {
-  return opts.id !== undefined || opts.import !== undefined;
+  return !!opts.id || !!opts.import;
 }
 
 /** The SDK-side transformation: resources the program itself constructs. */
@@ -101,7 +101,8 @@ function programTransform(options: TraceOptions): pulumi.ResourceTransformation 
       return undefined;
     }
     const opts = args.opts as pulumi.CustomResourceOptions;
-    if (!TRACED_TYPES.has(args.type) || isReadOrImport(opts)) return undefined;
+    // gatedDeployment()/tracedDeployment() already trace theirs.
+    if (!TRACED_TYPES.has(args.type) || isReadOrImport(opts) || run.tracedInProgram.has(args.name)) return undefined;
     run.tracedInProgram.add(args.name);
     const props = options.mode === 'gate' ? withGateAwait(args.props) : args.props;
     const provider = settingsFor(providerOf(opts, args.type), undefined, options, run.warnedProviders);
@@ -127,7 +128,7 @@ function engineTransform(options: TraceOptions): pulumi.ResourceTransform {
   return async (args) => {
     const run = currentRun();
     const opts = args.opts as pulumi.CustomResourceOptions;
-    if (!TRACED_TYPES.has(args.type) || run.tracedInProgram.has(args.name) || opts.import !== undefined) return undefined;
+    if (!TRACED_TYPES.has(args.type) || run.tracedInProgram.has(args.name) || isReadOrImport(opts)) return undefined;
     let captured: ProviderSettings | undefined;
     if (opts.provider) captured = run.providersByUrn.get(await outputValue(opts.provider.urn));
     const props = options.mode === 'gate' ? withGateAwait(args.props) : args.props;

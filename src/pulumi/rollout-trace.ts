@@ -195,7 +195,10 @@ export class RolloutTrace extends pulumi.ComponentResource {
     } catch (err) {
       const why = userMessage(err);
       switch (
-        onUnreadableCluster({ dryRun: pulumi.runtime.isDryRun(), skipUpdateUnreachable: skipUnreachable.known && !!skipUnreachable.value })
+        onUnreadableCluster({
+          dryRun: pulumi.runtime.isDryRun(),
+          skipUpdateUnreachable: skipUnreachable.known && String(skipUnreachable.value) === 'true',
+        })
       ) {
         case 'skip':
           return this.skipped(

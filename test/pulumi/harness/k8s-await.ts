@@ -68,6 +68,9 @@ export async function deploymentReady(kc: KubeConfig, namespace: string, name: s
 export async function waitForHolds(kc: KubeConfig, ref: ObjectRef, spec: string): Promise<unknown | undefined> {
   const live = (await KubernetesObjectApi.makeApiClient(kc).read(ref as any)) as any;
   const specs: string[] = spec.trim().startsWith('[') ? JSON.parse(spec) : [spec];
+  // Like pk's JSONPath condition: a status not yet caught up with the generation never matches.
+  const observed = live.status?.observedGeneration;
+  if (observed !== undefined && observed < live.metadata?.generation) return undefined;
   const ok = specs.every((s) => {
     const cond = /^condition=([^=]+)(?:=(.+))?$/.exec(s);
     if (cond) return live.status?.conditions?.some((c: any) => c.type === cond[1] && c.status === (cond[2] ?? 'True'));

@@ -40,6 +40,8 @@ export interface ProviderOp {
   result?: 'ready' | 'timeout' | 'skipped';
   seconds?: number;
   start?: number;
+  /** For `await`: the provider's built-in Deployment await, or a `pulumi.com/waitFor` condition. */
+  how?: 'deployment' | 'waitFor';
 }
 
 /** The provider config a `pulumi:providers:kubernetes` resource (or the stack config) gave. */
@@ -132,7 +134,7 @@ export class KubernetesProvider {
       return obj;
     }
     const api = KubernetesObjectApi.makeApiClient(this.kc!);
-    if (op === 'update' && this.config.skipUpdateUnreachable) {
+    if (op === 'update' && String(this.config.skipUpdateUnreachable) === 'true') {
       const reachable = await api.read(obj).then(
         () => true,
         (err: any) => err?.code === 404,
@@ -142,8 +144,10 @@ export class KubernetesProvider {
         return olds ?? obj;
       }
     }
-    const force = type.endsWith('Patch') || undefined;
-    const applied: any = json(await api.patch(obj, undefined, undefined, 'pulumi-kubernetes', force, PatchStrategy.ServerSideApply));
+    // A Patch resource is its own field manager and forces its fields (pk: patch resources).
+    const patch = type.endsWith('Patch');
+    const manager = patch ? `pulumi-patch-${metadata.name}` : 'pulumi-kubernetes';
+    const applied: any = json(await api.patch(obj, undefined, undefined, manager, patch || undefined, PatchStrategy.ServerSideApply));
     this.record({ op, kind, name: metadata.name, uid: applied.metadata?.uid });
     if (kind !== 'Deployment') return applied;
     return this.await(applied, customTimeout);
@@ -159,7 +163,7 @@ export class KubernetesProvider {
       how === 'waitFor'
         ? await poll(seconds, () => waitForHolds(this.kc!, applied, annotations[WAIT_FOR]))
         : await poll(seconds, () => deploymentReady(this.kc!, namespace, name));
-    this.record({ op: 'await', kind: 'Deployment', name, start, seconds, result: live ? 'ready' : 'timeout' });
+    this.record({ op: 'await', kind: 'Deployment', name, start, seconds, how, result: live ? 'ready' : 'timeout' });
     if (live) return json(live);
     throw new Error(
       `the Kubernetes API server reported that "${namespace}/${name}" failed to fully initialize or become live: '${name}' timed out waiting to be Ready`,

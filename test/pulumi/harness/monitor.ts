@@ -262,13 +262,14 @@ export class Monitor {
     }
     if (!isKubernetesType(r.type)) {
       entry.id = old?.id ?? `${r.name}-id`;
-      entry.outputs = r.props;
       if (this.mode.dryRun) return { urn, id: entry.id, outputs: r.props };
+      // A generic resource: its `computed` output (unknown in preview) is its `computeFrom` input.
+      entry.outputs = { ...r.props, computed: r.props.computeFrom };
       const phase = old ? 'Update' : 'Create';
       await this.callHooks(extra.hooks, `Before${phase}`, urn, r, entry);
       this.state.set(urn, entry);
       await this.callHooks(extra.hooks, `After${phase}`, urn, r, entry);
-      return { urn, id: entry.id, outputs: r.props };
+      return { urn, id: entry.id, outputs: entry.outputs };
     }
     return this.kubernetesStep(r, urn, old, entry, extra);
   }

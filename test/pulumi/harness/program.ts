@@ -9,7 +9,7 @@ import { startStack } from './langhost.js';
 /** What the provider stand-in did, for assertions. */
 export interface ProviderRecord {
   writes: number;
-  /** Each Deployment await: when it started/ended, and how. */
+  /** Each built-in Deployment await (not waitFor): when it started/ended, and how. */
   awaits: { name: string; start: number; end: number; result: 'ready' | 'timeout' }[];
 }
 
@@ -57,7 +57,7 @@ export async function runProgram(options: RunOptions): Promise<ProgramRun> {
       provider: {
         writes: run.ops.filter((o) => o.op === 'create' || o.op === 'update').length,
         awaits: run.ops
-          .filter((o) => o.op === 'await')
+          .filter((o) => o.op === 'await' && o.how === 'deployment')
           .map((o) => ({ name: o.name, start: o.start ?? o.at, end: o.at, result: o.result === 'ready' ? 'ready' : 'timeout' })),
       },
       errors: run.logs.filter((l) => l.severity === 3).map((l) => ({ message: l.message, urn: l.urn || undefined })),
