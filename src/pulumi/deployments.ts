@@ -10,6 +10,7 @@
  * Deployments the first one did not see.
  */
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
 import type { ProviderSettings } from './baseline.js';
@@ -19,7 +20,7 @@ import { outputValue, withDependency } from './outputs.js';
 import { SKIP_AWAIT } from './plan.js';
 import { captureProvider, providerOf, settingsFor, stackConfigSettings } from './providers.js';
 import { RolloutTrace } from './rollout-trace.js';
-import { currentRun } from './run-state.js';
+import { currentRun, type RunState } from './run-state.js';
 
 /** The resource types traced: the provider awaits both the same way (pk: await.go). */
 const TRACED_TYPES = new Set(['kubernetes:apps/v1:Deployment', 'kubernetes:apps/v1:DeploymentPatch']);
@@ -125,25 +126,34 @@ function programTransform(options: TraceOptions): pulumi.ResourceTransformation 
 
 /** The engine-side transform: Deployments created by provider-side (remote) components. */
 function engineTransform(options: TraceOptions): pulumi.ResourceTransform {
-  return async (args) => {
-    const run = currentRun();
-    const opts = args.opts as pulumi.CustomResourceOptions;
-    if (!TRACED_TYPES.has(args.type) || run.tracedInProgram.has(args.name) || isReadOrImport(opts)) return undefined;
-    let captured: ProviderSettings | undefined;
-    if (opts.provider) captured = run.providersByUrn.get(await outputValue(opts.provider.urn));
-    const props = options.mode === 'gate' ? withGateAwait(args.props) : args.props;
-    const trace = new RolloutTrace(traceName(args.name), {
-      ...options,
-      inputs: props,
-      deploymentName: args.name,
-      detached: true,
-      provider: opts.provider ? settingsFor(opts.provider, captured, options, run.warnedProviders) : stackConfigSettings(),
-      customTimeouts: customTimeoutsOf(opts),
-    });
-    // The engine waits for this transform: the Deployment is sent only after the baseline read.
-    await outputValue(trace.baseline);
-    return { props: await outputValue(pulumi.output(props as pulumi.Inputs)), opts };
-  };
+  // The engine calls back through the SDK's Callbacks server, outside the run's async context
+  // (the SDK keeps its per-run state there): re-enter the context of the run that registered us.
+  const run = currentRun();
+  const inRun = AsyncLocalStorage.snapshot();
+  return (args) => inRun(() => engineTraced(options, run, args));
+}
+
+async function engineTraced(
+  options: TraceOptions,
+  run: RunState,
+  args: pulumi.ResourceTransformArgs,
+): Promise<pulumi.ResourceTransformResult | undefined> {
+  const opts = args.opts as pulumi.CustomResourceOptions;
+  if (!TRACED_TYPES.has(args.type) || run.tracedInProgram.has(args.name) || isReadOrImport(opts)) return undefined;
+  let captured: ProviderSettings | undefined;
+  if (opts.provider) captured = run.providersByUrn.get(await outputValue(opts.provider.urn));
+  const props = options.mode === 'gate' ? withGateAwait(args.props) : args.props;
+  const trace = new RolloutTrace(traceName(args.name), {
+    ...options,
+    inputs: props,
+    deploymentName: args.name,
+    detached: true,
+    provider: opts.provider ? settingsFor(opts.provider, captured, options, run.warnedProviders) : stackConfigSettings(),
+    customTimeouts: customTimeoutsOf(opts),
+  });
+  // The engine waits for this transform: the Deployment is sent only after the baseline read.
+  await outputValue(trace.baseline);
+  return { props: await outputValue(pulumi.output(props as pulumi.Inputs)), opts };
 }
 
 /**
