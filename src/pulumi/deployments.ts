@@ -88,9 +88,13 @@ function customTimeoutsOf(opts: pulumi.CustomResourceOptions): CustomTimeouts | 
   return t ? { create: durationSeconds(t.create), update: durationSeconds(t.update) } : undefined;
 }
 
-/** A read (`.get()`, the `id` option) or an import: nothing is rolled out, nothing is traced. */
+/**
+ * A read (`.get()`, the `id` option), an import, or a reference to a resource registered
+ * elsewhere (the `urn` option: the program rehydrating a remote component's children, which the
+ * engine-side transform traces): nothing is rolled out here, nothing is traced.
+ */
 function isReadOrImport(opts: pulumi.CustomResourceOptions): boolean {
-  return !!opts.id || !!opts.import;
+  return !!opts.id || !!opts.import || !!opts.urn;
 }
 
 /** The SDK-side transformation: resources the program itself constructs. */

@@ -313,12 +313,16 @@ export class RolloutTrace extends pulumi.ComponentResource {
   }
 }
 
-/** What the provider returned for the Deployment (null: it wrote no object, e.g. a skipped create). */
+/**
+ * What the provider returned for the Deployment; null when it wrote no object: an empty id after
+ * the step is the engine's skipped create (`pulumi destroy --run-program` for a resource not in
+ * the state), whose outputs are only the inputs.
+ */
 async function writtenBy(d: k8s.apps.v1.Deployment): Promise<Written | null> {
-  const metadata = await outputValue(d.metadata).catch((err: unknown) => {
+  const [metadata, id] = await Promise.all([outputValue(d.metadata), outputValue(d.id)]).catch((err: unknown) => {
     throw new Error(`the Deployment was not written (${userMessage(err)})`);
   });
-  if (!metadata?.name) return null;
+  if (!id || !metadata?.name) return null;
   return { name: metadata.name, generation: metadata.generation, uid: metadata.uid };
 }
 

@@ -366,7 +366,11 @@ export class Monitor {
   private async invoke(req: any): Promise<any> {
     const resp = new resPb.ResourceInvokeResponse();
     const args = req.getArgs()?.toJavaScript() ?? {};
-    if (req.getTok() === 'kubernetes:yaml:decode') {
+    if (req.getTok() === 'pulumi:pulumi:getResource') {
+      // A resource reference rehydrated by the program (e.g. a remote component's `resources`).
+      const e = this.state.get(plain(args).value.urn);
+      resp.setReturn(structPb.Struct.fromJavaScript({ urn: e?.urn ?? '', id: e?.id ?? '', state: e?.outputs ?? {} }));
+    } else if (req.getTok() === 'kubernetes:yaml:decode') {
       resp.setReturn(structPb.Struct.fromJavaScript({ result: loadAllYaml(args.text).filter(Boolean) }));
     } else {
       resp.setReturn(structPb.Struct.fromJavaScript({}));
