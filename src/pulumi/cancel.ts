@@ -1,8 +1,15 @@
 /**
- * Ctrl-C handling. `pulumi up` shares the terminal's process group with the program, so the
- * program gets SIGINT too. While traces run we abort them (closing every watch at once, so the
- * trace reports `cancelled` instead of dying mid-request), let them send their last log lines,
- * then re-raise the signal so the process exits exactly as it would have without us.
+ * Stopping traces when the process is told to stop.
+ *
+ * Under `pulumi up` the program does not get the terminal's Ctrl-C: plugins, the Node.js language
+ * host included, run in their own process group (pp: sdk/go/common/resource/plugin/plugin.go,
+ * util/cmdutil/child_unix.go). On cancellation the engine stops sending new steps and the
+ * language host ends the program (a signal to its process group, SIGKILL 5 s later). Whatever
+ * signal does arrive (SIGINT/SIGTERM), traces abort at once, closing every watch, and send their
+ * last log lines. Then, only when nothing else in the process handles that signal, it is
+ * re-raised, so the process ends exactly as it would have without us. In an Automation API app
+ * (the program runs inside the app's process) the app's own handler is left in charge: no
+ * signal is re-raised into it.
  */
 
 /** The longest a signal waits for the aborted traces to log their `cancelled` line. */
@@ -19,11 +26,14 @@ const active = new Set<Entry>();
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
 function onSignal(signal: NodeJS.Signals): void {
-  // Without our handler a second Ctrl-C while we wait kills the process at once, as usual.
+  // Someone else (an Automation API app, a test runner) handles this signal: leave it to them.
+  const othersHandle = process.listeners(signal).some((l) => l !== onSignal);
+  // Without our handler a second signal while we wait acts at once, as usual.
   uninstall();
   const entries = [...active];
   active.clear();
   for (const entry of entries) entry.controller.abort(new Error(`received ${signal}`));
+  if (othersHandle) return;
   let raised = false;
   const reraise = () => {
     if (raised) return;
@@ -45,9 +55,9 @@ function uninstall(): void {
 }
 
 /**
- * An AbortController that aborts on Ctrl-C or on `parent` aborting. Call `release()` when the
- * trace is over (passing the promise of its last log writes, which a Ctrl-C waits for before
- * re-raising the signal) so the signal handlers go away with the last trace.
+ * An AbortController that aborts on SIGINT/SIGTERM or on `parent` aborting. Call `release()` when
+ * the trace is over (passing the promise of its last log writes, which a signal waits for before
+ * re-raising it) so the signal handlers go away with the last trace.
  */
 export function cancellable(parent?: AbortSignal): { signal: AbortSignal; release(flushed?: Promise<unknown>): void } {
   const controller = new AbortController();

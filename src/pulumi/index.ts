@@ -5,21 +5,37 @@
  *   await stays in charge; rollout-trace streams live ReplicaSet/pod lines into `pulumi up` while
  *   it runs and leaves a permanent summary on failure.
  * - Gate mode ({@link gatedDeployment}, or `traceDeployments({ mode: 'gate' })`): the Deployment
- *   gets `pulumi.com/skipAwait: "true"` and rollout-trace owns the await, failing within seconds
- *   with the full diagnosis.
+ *   gets `pulumi.com/waitFor` on its name (the provider returns once it is written, and keeps its
+ *   delete wait) and rollout-trace owns the await, failing within seconds with the full diagnosis.
  * - Preview: never writes or waits; reports whether the planned change starts a new rollout.
  * @module
  */
-export { gatedDeployment, rolloutOf, type TracedDeployment, traceDeployments, tracedDeployment, withSkipAwait } from './deployments.js';
-export { type StatusLine, StatusLines, statusLine } from './lines.js';
-export type { TraceMode, TraceOptions, TraceOutcome } from './options.js';
-export { type PlannedDeployment, planFromInputs, SKIP_AWAIT } from './plan.js';
 export {
   type ChangeKind,
+  type CustomTimeouts,
+  chooseTimeout,
+  GATE_WAIT_FOR,
+  gateAnnotations,
+  type TimeoutChoice,
+  waitTarget,
+} from './decisions.js';
+export {
+  gatedDeployment,
+  rolloutOf,
+  type TracedDeployment,
+  traceDeployments,
+  tracedDeployment,
+  withGateAwait,
+  withSkipAwait,
+} from './deployments.js';
+export type { TraceMode, TraceOptions, TraceOutcome } from './options.js';
+export { type PlannedDeployment, planFromInputs, SKIP_AWAIT, WAIT_FOR } from './plan.js';
+export {
   type ProviderSettings,
   ROLLOUT_TRACE_TYPE,
   type RolloutResult,
   RolloutTrace,
   type RolloutTraceArgs,
 } from './rollout-trace.js';
+export { type StatusLine, StatusLines, statusLine } from './status-lines.js';
 export { describeChange, type TemplateChange, type TemplateChangeOptions, templateChanges } from './template-diff.js';

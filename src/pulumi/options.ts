@@ -63,4 +63,6 @@ export type TraceOutcome =
   /** Preview: reported the planned change, touched nothing. */
   | 'previewed'
   /** The program's inputs equal the live Deployment: the provider has nothing to do. */
-  | 'unchanged';
+  | 'unchanged'
+  /** Nothing to trace: renderYamlToDirectory, an unreachable cluster with skipUpdateUnreachable, no object written. */
+  | 'skipped';

@@ -26,10 +26,14 @@ export interface PlannedDeployment {
   skipAwait: boolean;
   /** `pulumi.com/timeoutSeconds`, the provider's own await timeout, when set. */
   timeoutSeconds?: number;
+  /** `pulumi.com/waitFor`: the provider waits for this condition instead of its Deployment await. */
+  waitFor?: string;
 }
 
 /** Annotation that makes the kubernetes provider return without awaiting readiness. */
 export const SKIP_AWAIT = 'pulumi.com/skipAwait';
+/** Annotation that replaces the provider's built-in await with a condition (pk >= 4.18.4). */
+export const WAIT_FOR = 'pulumi.com/waitFor';
 /** Annotation holding the provider's await timeout in seconds. */
 export const TIMEOUT_SECONDS = 'pulumi.com/timeoutSeconds';
 /** Annotation the provider puts on objects it auto-named. */
@@ -68,6 +72,7 @@ export function planFromInputs(resourceName: string, inputs: unknown): PlannedDe
     annotations,
     skipAwait: annotations[SKIP_AWAIT] === 'true',
     timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
+    waitFor: annotations[WAIT_FOR],
   };
 }
 

@@ -1,5 +1,7 @@
 /**
  * `RolloutTrace`: the Pulumi component that traces one Deployment's rollout during `pulumi up`.
+ * It does the I/O (cluster reads in baseline.ts, the tracker, `pulumi.log`); what to do is
+ * decided in decisions.ts and worded in wording.ts.
  *
  * Why a ComponentResource: every `pulumi.log` call waits for its resource's URN, and all of them
  * share one promise chain. A Deployment's URN resolves only after the kubernetes provider's await,
@@ -7,34 +9,35 @@
  * A component's URN resolves right after registration, so its row can show live lines.
  */
 
-import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import type * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
-import { sleep } from '../cluster/backoff.js';
-import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
-import { revisionOf as annotatedRevision } from '../core/k8s.js';
 import type { Verdict } from '../core/types.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
-import { formatVerdict, type RolloutFailure, rolloutFailureOf } from '../report/index.js';
+import { type RolloutFailure, rolloutFailureOf } from '../report/index.js';
 import type { Tracking } from '../track/index.js';
+import { type Baseline, locate, type ProviderSettings, readBaseline, type Written } from './baseline.js';
 import { cancellable } from './cancel.js';
+import {
+  type ChangeKind,
+  type CustomTimeouts,
+  chooseTimeout,
+  notTracedBecause,
+  onUnreadableCluster,
+  type TimeoutChoice,
+  traceDecision,
+  waitTarget,
+} from './decisions.js';
 import { userMessage } from './errors.js';
-import { findDeployments } from './kube.js';
-import { type StatusLine, StatusLines } from './lines.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
 import { outputValue, settle } from './outputs.js';
-import { type PlannedDeployment, planFromInputs } from './plan.js';
-import { describeChange, type TemplateChange, templateChanges } from './template-diff.js';
+import { type StatusLine, StatusLines } from './status-lines.js';
+import { changeLine, previewSummary, unchangedLine, verdictText } from './wording.js';
+
+export type { ProviderSettings } from './baseline.js';
+export type { ChangeKind } from './decisions.js';
 
 /** The Pulumi type token of {@link RolloutTrace}. */
 export const ROLLOUT_TRACE_TYPE = 'rollout-trace:pulumi:RolloutTrace';
-
-/** The cluster settings the Deployment's kubernetes provider was given. */
-export interface ProviderSettings {
-  kubeconfig?: pulumi.Input<string>;
-  context?: pulumi.Input<string>;
-  namespace?: pulumi.Input<string>;
-}
 
 /** Arguments of {@link RolloutTrace}. */
 export interface RolloutTraceArgs extends TraceOptions {
@@ -44,8 +47,12 @@ export interface RolloutTraceArgs extends TraceOptions {
   deploymentName: string;
   /** The Deployment resource, if it already exists (else call {@link RolloutTrace.attach}). */
   deployment?: k8s.apps.v1.Deployment;
+  /** The Deployment is a child of a provider-side component: no resource object, found by name. */
+  detached?: boolean;
   /** What the Deployment's provider was given (used when `kubeconfig`/`context` are not set). */
   provider?: ProviderSettings;
+  /** The Deployment's `customTimeouts` in seconds (the provider's first timeout choice). */
+  customTimeouts?: CustomTimeouts;
 }
 
 /** The trace's result, also exposed as the component's outputs. */
@@ -54,34 +61,11 @@ export interface RolloutResult {
   /** One line, e.g. `revision 2 rolled out: 3/3 pods ready`. */
   summary: string;
   revision?: string;
-  /** What the update changes: `create`, `rollout` (new pod template), `scale`, `unchanged`. */
+  /** What the update changes: `create`, `rollout` (new pod template), `replace`, `scale`, `unchanged`. */
   change?: ChangeKind;
   /** For a rollout that did not succeed: its main cause, machine-readable. */
   failure?: RolloutFailure;
 }
-
-/** What the planned update does to the live Deployment. */
-export type ChangeKind = 'create' | 'rollout' | 'scale' | 'unchanged' | 'unknown';
-
-/** What was learned before the provider touched the Deployment. */
-interface Baseline {
-  plan: PlannedDeployment;
-  kc: KubeConfig;
-  kubeconfig?: string;
-  context?: string;
-  namespace: string;
-  live?: V1Deployment;
-  /** Names of the matching Deployments that existed before the update. */
-  existing: Set<string>;
-  change: ChangeKind;
-  changes: TemplateChange[];
-}
-
-const BASELINE_TIMEOUT_MS = 15_000;
-/** Traces registered together read their namespace's Deployments once (the baseline is pre-update). */
-const BASELINE_LIST_REUSE_MS = 2_000;
-/** Concurrent searches for new auto-named Deployments share one list (the search polls every 500 ms). */
-const LOCATE_LIST_REUSE_MS = 250;
 
 /**
  * Traces one Deployment's rollout in `pulumi up`: live per-ReplicaSet and per-pod status lines on
@@ -93,14 +77,11 @@ const LOCATE_LIST_REUSE_MS = 250;
 export class RolloutTrace extends pulumi.ComponentResource {
   /** How the trace ended (`previewed` during preview). */
   readonly outcome: pulumi.Output<TraceOutcome>;
-  /** One-line summary of the verdict or of the preview report. */
+  /** One-line summary of the verdict or of the preview report (secret when the inputs hold secrets). */
   readonly summary: pulumi.Output<string>;
   /** The Deployment's revision when the trace ended. */
   readonly revision: pulumi.Output<string | undefined>;
-  /**
-   * When the rollout did not succeed: its main cause (`class`, `pod`, `container`, `reason`,
-   * `explanation`, `hint`...), for stack outputs and policy checks; undefined otherwise.
-   */
+  /** When the rollout did not succeed: its main cause (secret when the inputs hold secrets). */
   readonly failure: pulumi.Output<RolloutFailure | undefined>;
   /**
    * Resolves to this component once the rollout succeeded (gate mode) or the trace ended
@@ -112,49 +93,45 @@ export class RolloutTrace extends pulumi.ComponentResource {
   readonly baseline: pulumi.Output<pulumi.Resource>;
 
   private attachDeployment!: (d: k8s.apps.v1.Deployment) => void;
-  private readonly mode: TraceOptions['mode'];
+  private readonly gate: boolean;
+  private lastResult: RolloutResult | undefined;
+  /** Lines already sent: like the provider's de-duplicating logger, each line is logged once. */
+  private readonly said = new Set<string>();
+  /** Log writes still on their way to the engine (a cancel waits for them). */
+  private readonly sending = new Set<Promise<void>>();
 
   constructor(name: string, args: RolloutTraceArgs, opts?: pulumi.ComponentResourceOptions) {
     super(ROLLOUT_TRACE_TYPE, name, {}, opts);
-    this.mode = args.mode ?? 'observe';
+    this.gate = args.mode === 'gate';
     const deployment = new Promise<k8s.apps.v1.Deployment>((resolve) => (this.attachDeployment = resolve));
     if (args.deployment) this.attachDeployment(args.deployment);
+    const written = args.detached ? undefined : deployment.then(writtenBy);
+    const provided = args.detached ? undefined : deployment.then((d) => outputValue(d.urn));
+    // A Deployment that failed is reported by the engine; these only inform the trace.
+    written?.catch(() => undefined);
+    provided?.catch(() => undefined);
 
-    const baseline = this.readBaseline(args);
+    const inputs = settle(args.inputs);
+    const baseline = this.baselineOf(args, inputs);
     // A failed gate must fail `pulumi up`: the language host fails the update on an uncaught
     // error and reports a ResourceError against its resource, once per error object. So `failed`
     // rejects unhandled with the ResourceError, and `ready` rejects with the very same object
     // (resources waiting on it fail too, without a second report). The registered outputs never
     // reject: a rejection there would be re-worded "error serializing property ...".
-    const failed = this.run(args, baseline, deployment);
+    const failed = this.run(args, baseline, written, provided);
     const result = failed.catch((err: unknown) => this.failedResult(err));
-    // The deliberate unhandled leaf that reports a gate failure to the language host.
     failed.then(() => undefined);
-    this.baseline = pulumi.output(
-      baseline.then(
-        (): pulumi.Resource => this,
-        (): pulumi.Resource => this,
-      ),
-    );
+    const secret = inputs.then((s) => s.known && s.secret);
+    const maybeSecret = <T>(value: Promise<T>) =>
+      pulumi.output(secret).apply((s) => (s ? pulumi.secret(value) : pulumi.output(value))) as pulumi.Output<T>;
+    const resolveToThis = (): pulumi.Resource => this;
+    this.baseline = pulumi.output(baseline.then(resolveToThis, resolveToThis));
     this.outcome = pulumi.output(result.then((r) => r.outcome));
-    this.summary = pulumi.output(result.then((r) => r.summary));
+    this.summary = maybeSecret(result.then((r) => r.summary));
     this.revision = pulumi.output(result.then((r) => r.revision));
-    this.failure = pulumi.output(result.then((r) => r.failure));
-    this.ready = pulumi.output(failed.then((): pulumi.Resource => this));
+    this.failure = maybeSecret(result.then((r) => r.failure));
+    this.ready = pulumi.output(failed.then(resolveToThis));
     this.registerOutputs({ outcome: this.outcome, summary: this.summary, revision: this.revision, failure: this.failure });
-  }
-
-  private lastResult: RolloutResult | undefined;
-
-  private failedResult(err: unknown): RolloutResult {
-    const summary = this.lastResult?.summary ?? userMessage(err);
-    return {
-      outcome: this.lastResult?.outcome ?? 'failed',
-      summary,
-      revision: this.lastResult?.revision,
-      change: this.lastResult?.change,
-      ...(this.lastResult?.failure ? { failure: this.lastResult.failure } : {}),
-    };
   }
 
   /** Tells the trace which Deployment resource it traces (when it was created after the trace). */
@@ -162,8 +139,10 @@ export class RolloutTrace extends pulumi.ComponentResource {
     this.attachDeployment(deployment);
   }
 
-  /** Lines already sent: like the provider's de-duplicating logger, each line is logged once. */
-  private readonly said = new Set<string>();
+  private failedResult(err: unknown): RolloutResult {
+    const last = this.lastResult;
+    return { ...last, outcome: last?.outcome ?? 'failed', summary: last?.summary ?? userMessage(err) };
+  }
 
   /**
    * Logs a line on this component's row. `fromTracker` lines were already chosen by LogLines (one
@@ -180,129 +159,116 @@ export class RolloutTrace extends pulumi.ComponentResource {
     void sent.finally(() => this.sending.delete(sent));
   }
 
-  /** Log writes still on their way to the engine (a Ctrl-C waits for them). */
-  private readonly sending = new Set<Promise<void>>();
-
-  private flushed(): Promise<unknown> {
-    return Promise.all([...this.sending]);
-  }
-
-  /** Reads the live Deployment (read-only) before the provider changes it. */
-  private async readBaseline(args: RolloutTraceArgs): Promise<Baseline | undefined> {
-    const inputs = await settle(args.inputs);
-    const kubeconfig = await settle(args.kubeconfig ?? args.provider?.kubeconfig);
-    const context = await settle(args.context ?? args.provider?.context);
-    const providerNamespace = await settle(args.provider?.namespace);
-    if (!inputs.known || !kubeconfig.known || !context.known || !providerNamespace.known) return undefined;
-    const plan = planFromInputs(args.deploymentName, inputs.value);
-    const kc = loadKubeConfig({ kubeconfig: kubeconfig.value, context: context.value });
-    const namespace = plan.namespace ?? providerNamespace.value ?? contextNamespace(kc);
-    const found = await withTimeout(
-      (signal) => findDeployments(kc, namespace, plan, { signal, maxAgeMs: BASELINE_LIST_REUSE_MS }),
-      BASELINE_TIMEOUT_MS,
-      `reading Deployments in namespace "${namespace}"`,
-    );
-    const live = found[0];
-    const changes = live ? templateChanges(plan.template, live.spec?.template, { secret: inputs.secret }) : [];
-    let change: ChangeKind;
-    if (!live) change = 'create';
-    else if (changes.length > 0) change = 'rollout';
-    else if (plan.replicas !== undefined && plan.replicas !== (live.spec?.replicas ?? 1)) change = 'scale';
-    else change = 'unchanged';
-    return {
-      plan,
-      kc,
+  /** The baseline, or undefined when a value it needs is unknown (preview). */
+  private async baselineOf(args: RolloutTraceArgs, inputsP: ReturnType<typeof settle>): Promise<Baseline | undefined> {
+    const [inputs, kubeconfig, context, cluster, namespace] = await Promise.all([
+      inputsP,
+      settle(args.kubeconfig ?? args.provider?.kubeconfig),
+      settle(args.context ?? args.provider?.context),
+      settle(args.provider?.cluster),
+      settle(args.provider?.namespace),
+    ]);
+    if (!inputs.known || !kubeconfig.known || !context.known || !cluster.known || !namespace.known) return undefined;
+    return readBaseline({
+      inputs: inputs.value,
+      secret: inputs.secret,
+      deploymentName: args.deploymentName,
       kubeconfig: kubeconfig.value,
       context: context.value,
-      namespace,
-      live,
-      existing: new Set(found.map((d) => d.metadata?.name ?? '')),
-      change,
-      changes,
-    };
+      cluster: cluster.value,
+      providerNamespace: namespace.value,
+    });
   }
 
   private async run(
     args: RolloutTraceArgs,
-    baselinePromise: Promise<Baseline | undefined>,
-    deployment: Promise<k8s.apps.v1.Deployment>,
+    baselineP: Promise<Baseline | undefined>,
+    written: Promise<Written | null> | undefined,
+    provided: Promise<unknown> | undefined,
   ): Promise<RolloutResult> {
+    const render = await settle(args.provider?.renderYamlToDirectory);
+    const skipUnreachable = await settle(args.provider?.skipUpdateUnreachable);
+    const skip = notTracedBecause({ provider: { renderYamlToDirectory: render.known ? render.value : undefined } });
+    if (skip) return this.skipped(skip);
     let baseline: Baseline | undefined;
     try {
-      baseline = await baselinePromise;
+      baseline = await baselineP;
     } catch (err) {
-      if (pulumi.runtime.isDryRun()) {
-        // A preview never fails because of us, not even in gate mode.
-        const summary = `preview: rollout-trace could not read the cluster: ${userMessage(err)}`;
-        this.say({ severity: 'warn', text: summary }, false);
-        return { outcome: 'previewed', summary, change: 'unknown' };
+      const why = userMessage(err);
+      switch (
+        onUnreadableCluster({
+          dryRun: pulumi.runtime.isDryRun(),
+          skipUpdateUnreachable: skipUnreachable.known && String(skipUnreachable.value) === 'true',
+        })
+      ) {
+        case 'skip':
+          return this.skipped(
+            `the cluster cannot be read (${why}) and the provider skips updates of an unreachable cluster (skipUpdateUnreachable)`,
+          );
+        case 'preview': {
+          // A preview never fails because of us, not even in gate mode.
+          const summary = `preview: rollout-trace could not read the cluster: ${why}`;
+          this.say({ severity: 'warn', text: summary }, false);
+          return { outcome: 'previewed', summary, change: 'unknown' };
+        }
+        default:
+          return this.cannotTrace(`could not read the cluster: ${why}`);
       }
-      return this.cannotTrace(`could not read the cluster: ${userMessage(err)}`);
     }
-    if (pulumi.runtime.isDryRun()) return this.preview(baseline);
+    if (pulumi.runtime.isDryRun()) {
+      const summary = previewSummary(baseline);
+      this.say({ severity: 'info', text: summary }, false);
+      return { outcome: 'previewed', summary, revision: baseline?.liveFacts?.revision, change: baseline?.change ?? 'unknown' };
+    }
     if (!baseline) return this.cannotTrace('the Deployment or cluster settings are still unknown');
-    if (baseline.change === 'unchanged' && this.mode === 'observe') {
-      const summary = `no change to Deployment ${baseline.namespace}/${baseline.live?.metadata?.name}: ${liveState(baseline.live)}`;
+    if (traceDecision(baseline.change) === 'unchanged') {
+      const summary = unchangedLine(baseline);
       this.say({ severity: 'info', text: summary });
-      return { outcome: 'unchanged', summary, revision: revisionOf(baseline.live), change: 'unchanged' };
+      return { outcome: 'unchanged', summary, revision: baseline.liveFacts?.revision, change: 'unchanged' };
     }
     try {
-      return await this.trace(args, baseline, deployment);
+      return await this.trace(args, baseline, written, provided);
     } catch (err) {
       if (pulumi.ResourceError.isInstance(err)) throw err;
       return this.cannotTrace(userMessage(err));
     }
   }
 
-  /** Preview: report what the update would do; never writes, never waits for a rollout. */
-  private preview(baseline: Baseline | undefined): RolloutResult {
-    let summary: string;
-    if (!baseline) {
-      summary = 'preview: the Deployment depends on values known only during the update; it will be traced then';
-    } else {
-      const where = `${baseline.namespace}/${baseline.live?.metadata?.name ?? baseline.plan.name ?? `${baseline.plan.namePrefix}-<random>`}`;
-      const state = liveState(baseline.live);
-      switch (baseline.change) {
-        case 'create':
-          summary = `preview: Deployment ${where} does not exist yet: the update creates it (revision 1, ${plural(baseline.plan.replicas ?? 1, 'replica')})`;
-          break;
-        case 'rollout':
-          summary =
-            `preview: the pod template of ${where} changes (${baseline.changes.slice(0, 3).map(describeChange).join('; ')}` +
-            `${baseline.changes.length > 3 ? `; +${baseline.changes.length - 3} more` : ''}): ` +
-            `the update starts a new rollout (live: ${state})`;
-          break;
-        case 'scale':
-          summary = `preview: ${where} scales ${baseline.live?.spec?.replicas ?? 1} → ${baseline.plan.replicas} replicas, pod template unchanged: no new rollout (live: ${state})`;
-          break;
-        default:
-          summary = `preview: the pod template of ${where} is unchanged: no new rollout (live: ${state})`;
-      }
-    }
+  private skipped(why: string): RolloutResult {
+    const summary = `not traced: ${why}`;
     this.say({ severity: 'info', text: summary }, false);
-    return { outcome: 'previewed', summary, revision: revisionOf(baseline?.live), change: baseline?.change ?? 'unknown' };
+    return { outcome: 'skipped', summary };
   }
 
   private cannotTrace(why: string): RolloutResult {
     const summary = `rollout-trace cannot trace this Deployment: ${why}`;
     // A gate must not let dependents through: its error is the report. Observe mode just warns.
-    if (this.mode === 'gate') throw new pulumi.ResourceError(summary, this, true);
+    if (this.gate) throw new pulumi.ResourceError(summary, this, true);
     this.say({ severity: 'warn', text: summary }, false);
     return { outcome: 'cancelled', summary };
   }
 
-  private async trace(args: RolloutTraceArgs, b: Baseline, deploymentP: Promise<k8s.apps.v1.Deployment>): Promise<RolloutResult> {
-    const gate = this.mode === 'gate';
+  private async trace(
+    args: RolloutTraceArgs,
+    b: Baseline,
+    written: Promise<Written | null> | undefined,
+    provided: Promise<unknown> | undefined,
+  ): Promise<RolloutResult> {
     const cancel = cancellable(args.signal);
     try {
       this.say({ severity: 'info', text: changeLine(b) });
-      const located = await this.locate(b, deploymentP, gate, cancel.signal);
-      if (!located) return { outcome: 'cancelled', summary: 'cancelled before the Deployment was found', change: b.change };
-      const timeout = timeoutOf(args, b.plan);
+      // Gate: the provider returns right after the write (waitFor holds at once), with the exact
+      // object; observe: the provider is still awaiting, so find the object in the cluster.
+      const exact = this.gate && written ? await written : undefined;
+      const name = exact === null ? null : (exact?.name ?? (await locate(b, written, cancel.signal)));
+      if (name === null) return this.skipped('the provider wrote no Deployment (as in `pulumi destroy --run-program`)');
+      if (name === undefined) return { outcome: 'cancelled', summary: 'cancelled before the Deployment was found', change: b.change };
+      const target = waitTarget(b.change, b.liveFacts, exact ?? undefined);
+      const timeout = chooseTimeout(args.timeoutSeconds, args.customTimeouts, b.plan, b.change);
       // Loaded on first use: previews never need the watch machinery.
       const { trackRollout } = await import('../track/index.js');
       const tracking = trackRollout({
-        name: located.name,
+        name,
         namespace: b.namespace,
         kubeconfig: b.kc,
         timeoutSeconds: timeout.seconds,
@@ -310,147 +276,63 @@ export class RolloutTrace extends pulumi.ComponentResource {
         policy: args.policy,
         logs: args.logs,
         signal: cancel.signal,
-        baselineRevision: b.change === 'rollout' ? revisionOf(b.live) : undefined,
-        minGeneration: located.generation ?? (b.live && b.change !== 'unchanged' ? (b.live.metadata?.generation ?? 0) + 1 : undefined),
-        notFoundGraceSeconds: b.change === 'create' ? 60 : undefined,
+        baselineRevision: target.baselineRevision,
+        minGeneration: target.minGeneration,
+        notFoundGraceSeconds: target.notFoundGraceSeconds,
       });
       const lines = new StatusLines();
       const unsubscribe = tracking.subscribe((e) => {
         const line = lines.next(e);
         if (line) this.say(line, true, true);
       });
-      if (!gate) this.stopWhenProviderFinishes(tracking, deploymentP, args.settleSeconds ?? 30);
+      if (!this.gate && provided) stopWhenProviderFinishes(tracking, provided, args.settleSeconds ?? 30);
       const verdict = await tracking.verdict;
       unsubscribe();
       return this.conclude(verdict, b.change, timeout);
     } finally {
-      cancel.release(this.flushed());
+      cancel.release(Promise.all([...this.sending]));
     }
   }
 
-  /** Finds the Deployment's real name: declared, already live, or auto-named by the provider. */
-  private async locate(
-    b: Baseline,
-    deploymentP: Promise<k8s.apps.v1.Deployment>,
-    gate: boolean,
-    signal: AbortSignal,
-  ): Promise<{ name: string; generation?: number } | undefined> {
-    if (gate) {
-      // skipAwait: the provider returns right after the write, with the exact name and generation.
-      const d = await deploymentP;
-      const metadata = await outputValue(d.metadata).catch((err: unknown) => {
-        throw new Error(`the Deployment was not written (${userMessage(err)})`);
-      });
-      return { name: metadata.name, generation: metadata.generation };
-    }
-    if (b.plan.name) return { name: b.plan.name };
-    if (b.live?.metadata?.name) return { name: b.live.metadata.name };
-    // A new auto-named Deployment: its name appears when the provider creates it.
-    const fromOutputs = deploymentP.then((d) => outputValue(d.metadata)).then((m) => m.name);
-    fromOutputs.catch(() => undefined);
-    while (!signal.aborted) {
-      const winner = await Promise.race([fromOutputs, sleep(500, signal).then(() => undefined)]).catch(() => undefined);
-      if (winner) return { name: winner };
-      const found = await findDeployments(b.kc, b.namespace, b.plan, { maxAgeMs: LOCATE_LIST_REUSE_MS }).catch(() => []);
-      const fresh = found.find((d) => !b.existing.has(d.metadata?.name ?? ''));
-      if (fresh?.metadata?.name) return { name: fresh.metadata.name };
-    }
-    return undefined;
-  }
-
-  /** Observe mode: the provider is the judge; once it returned, give the trace a bounded time. */
-  private stopWhenProviderFinishes(tracking: Tracking, deploymentP: Promise<k8s.apps.v1.Deployment>, settleSeconds: number): void {
-    let timer: LongTimer | undefined;
-    void tracking.verdict.finally(() => timer?.cancel()).catch(() => undefined);
-    const arm = () => {
-      timer = setLongTimeout(() => tracking.stop('the kubernetes provider finished its await'), settleSeconds * 1000).unref();
-    };
-    deploymentP.then((d) => outputValue(d.urn)).then(arm, arm);
-  }
-
-  private conclude(verdict: Verdict, change: ChangeKind, timeout: { seconds: number; source: string }): RolloutResult {
-    const revision = verdict.revision;
+  private conclude(verdict: Verdict, change: ChangeKind, timeout: TimeoutChoice): RolloutResult {
+    const { revision } = verdict;
     if (verdict.outcome === 'succeeded') {
       this.say({ severity: 'info', text: verdict.summary });
       return { outcome: 'succeeded', summary: verdict.summary, revision, change };
     }
-    const lines: string[] = [];
-    if (verdict.outcome === 'timed-out') {
-      lines.push(
-        verdict.timeoutKind === 'no-progress'
-          ? `rollout-trace gave up after ${verdict.timeoutSeconds}s without progress: the noProgressTimeoutSeconds option of rollout-trace`
-          : `rollout-trace gave up after ${verdict.timeoutSeconds ?? timeout.seconds}s: ${timeout.source}`,
-      );
-    }
     const failure = rolloutFailureOf(verdict);
+    this.lastResult = { outcome: verdict.outcome, summary: verdict.summary, revision, change, failure };
     if (verdict.outcome === 'cancelled') {
       this.say({ severity: 'warn', text: `trace stopped: ${verdict.summary}` });
-      this.lastResult = { outcome: 'cancelled', summary: verdict.summary, revision, change, failure };
-      if (this.mode === 'gate') throw new pulumi.ResourceError(`rollout trace cancelled: ${verdict.summary}`, this, true);
+      if (this.gate) throw new pulumi.ResourceError(`rollout trace cancelled: ${verdict.summary}`, this, true);
       return this.lastResult;
     }
-    lines.push(formatVerdict(verdict, { color: false }));
-    this.lastResult = { outcome: verdict.outcome, summary: verdict.summary, revision, change, failure };
-    if (this.mode === 'gate') {
-      throw new pulumi.ResourceError(lines.join('\n'), this, true);
-    }
-    lines.push('(observe mode: the kubernetes provider keeps waiting until its own timeout; gatedDeployment() fails fast)');
-    this.say({ severity: 'warn', text: lines.join('\n') }, false);
+    const text = verdictText(verdict, timeout, this.gate);
+    if (this.gate) throw new pulumi.ResourceError(text, this, true);
+    this.say({ severity: 'warn', text }, false);
     return this.lastResult;
   }
 }
 
-function timeoutOf(args: TraceOptions, plan: PlannedDeployment): { seconds: number; source: string } {
-  if (args.timeoutSeconds !== undefined) return { seconds: args.timeoutSeconds, source: 'the timeoutSeconds option of rollout-trace' };
-  if (plan.timeoutSeconds !== undefined) {
-    return { seconds: plan.timeoutSeconds, source: "the Deployment's pulumi.com/timeoutSeconds annotation" };
-  }
-  return { seconds: 600, source: "the default timeout (600s, the same as the kubernetes provider's await)" };
-}
-
-function changeLine(b: Baseline): string {
-  const name = b.live?.metadata?.name ?? b.plan.name ?? `${b.plan.namePrefix}-*`;
-  switch (b.change) {
-    case 'create':
-      return `new Deployment ${b.namespace}/${name}: tracing its first rollout`;
-    case 'rollout':
-      return `pod template changed (${b.changes.slice(0, 2).map(describeChange).join('; ')}): tracing the rollout from revision ${revisionOf(b.live) ?? '?'}`;
-    case 'scale':
-      return `scale-only update (${b.live?.spec?.replicas ?? 1} → ${b.plan.replicas} replicas): no new rollout`;
-    default:
-      return `no pod template change for ${b.namespace}/${name}`;
-  }
-}
-
-/** The live revision, undefined (not '') when the Deployment has none yet. */
-function revisionOf(d: V1Deployment | undefined): string | undefined {
-  return annotatedRevision(d) || undefined;
-}
-
-function liveState(d: V1Deployment | undefined): string {
-  if (!d) return 'not found';
-  const rev = revisionOf(d);
-  return `${rev ? `revision ${rev}, ` : ''}${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1} ready`;
-}
-
-/** Runs `run` with a signal that aborts its request once `ms` have passed, and rejects then. */
-async function withTimeout<T>(run: (signal: AbortSignal) => Promise<T>, ms: number, what: string): Promise<T> {
-  const controller = new AbortController();
-  let timer: LongTimer | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setLongTimeout(() => {
-      const err = new Error(`${what} took longer than ${ms / 1000}s`);
-      controller.abort(err);
-      reject(err);
-    }, ms);
+/**
+ * What the provider returned for the Deployment; null when it wrote no object: an empty id after
+ * the step is the engine's skipped create (`pulumi destroy --run-program` for a resource not in
+ * the state), whose outputs are only the inputs.
+ */
+async function writtenBy(d: k8s.apps.v1.Deployment): Promise<Written | null> {
+  const [metadata, id] = await Promise.all([outputValue(d.metadata), outputValue(d.id)]).catch((err: unknown) => {
+    throw new Error(`the Deployment was not written (${userMessage(err)})`);
   });
-  try {
-    return await Promise.race([run(controller.signal), limit]);
-  } finally {
-    timer?.cancel();
-  }
+  if (!id || !metadata?.name) return null;
+  return { name: metadata.name, generation: metadata.generation, uid: metadata.uid };
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+/** Observe mode: the provider is the judge; once it returned, give the trace a bounded time. */
+function stopWhenProviderFinishes(tracking: Tracking, provided: Promise<unknown>, settleSeconds: number): void {
+  let timer: LongTimer | undefined;
+  void tracking.verdict.finally(() => timer?.cancel()).catch(() => undefined);
+  const arm = () => {
+    timer = setLongTimeout(() => tracking.stop('the kubernetes provider finished its await'), settleSeconds * 1000).unref();
+  };
+  provided.then(arm, arm);
 }

@@ -4,7 +4,8 @@
  * `npm run build`, then:
  * - type-checks every example (examples/<name>/, their own tsconfig) against the built
  *   declarations (`rollout-trace/pulumi` resolved to this repo through tsconfig `paths`);
- * - compiles a CommonJS consumer with tsc and runs it with Node 22 (require(esm)).
+ * - compiles a CommonJS consumer with tsc in three setups (module nodenext; commonjs with Node-10
+ *   resolution; node16) and runs it with Node 22 (require(esm)).
  */
 
 import assert from 'node:assert/strict';
@@ -38,6 +39,7 @@ test('examples type-check and a CommonJS program uses the built library', async 
     // type-check everything the Pulumi entry point reaches.
   });
   cpSync(join(repo, 'package.json'), join(pkg, 'package.json'));
+  cpSync(join(repo, 'cjs'), join(pkg, 'cjs'), { recursive: true });
   const entry = join(pkg, 'dist/pulumi/index.d.ts');
 
   await t.test('examples', async () => {
@@ -63,46 +65,48 @@ test('examples type-check and a CommonJS program uses the built library', async 
     await typecheck(project);
   });
 
-  await t.test('CommonJS consumer: tsc (module nodenext) then require(esm) on Node 22', async () => {
-    const app = join(work, 'app');
-    mkdirSync(join(app, 'node_modules'), { recursive: true });
-    symlinkSync(pkg, join(app, 'node_modules', 'rollout-trace'));
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'cjs-consumer', main: 'bin/index.js' }));
-    writeFileSync(
-      join(app, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          outDir: 'bin',
-          target: 'es2020',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          skipLibCheck: true,
-        },
-        files: ['index.ts'],
-      }),
-    );
-    writeFileSync(
-      join(app, 'index.ts'),
-      [
-        "import * as pulumi from '@pulumi/pulumi';",
-        "import { gatedDeployment, traceDeployments, tracedDeployment, withSkipAwait, RolloutTrace, templateChanges } from 'rollout-trace/pulumi';",
-        "const changes = templateChanges({ spec: { containers: [{ name: 'a', image: 'x:2' }] } }, { spec: { containers: [{ name: 'a', image: 'x:1' }] } });",
-        'const fns = [gatedDeployment, traceDeployments, tracedDeployment, withSkipAwait].map((f) => typeof f);',
-        'const component = RolloutTrace.prototype instanceof pulumi.ComponentResource;',
-        "console.log(JSON.stringify({ changes: changes.length, fns, component, cjs: typeof module !== 'undefined' }));",
-      ].join('\n'),
-    );
-    await typecheck(join(app, 'tsconfig.json'));
-    const js = readFileSync(join(app, 'bin/index.js'), 'utf8');
-    assert.match(js, /require\("rollout-trace\/pulumi"\)/, 'compiled to CommonJS require()');
-    const { stdout } = await run(process.execPath, [join(app, 'bin/index.js')], { cwd: app });
-    assert.deepEqual(JSON.parse(stdout.trim().split('\n').pop()!), {
-      changes: 1,
-      fns: ['function', 'function', 'function', 'function'],
-      // One @pulumi/pulumi instance shared by the CommonJS program and the ESM library.
-      component: true,
-      cjs: true,
+  // CommonJS programs as users have them: today's template (nodenext), older ones with Node-10
+  // resolution (ignores "exports": typesVersions), and node16 (the "require" types condition).
+  const setups = [
+    { module: 'nodenext', moduleResolution: 'nodenext' },
+    { module: 'commonjs', moduleResolution: 'node' },
+    { module: 'node16', moduleResolution: 'node16' },
+  ];
+  for (const setup of setups) {
+    await t.test(`CommonJS consumer: module ${setup.module}, moduleResolution ${setup.moduleResolution}`, async () => {
+      const app = join(work, `app-${setup.moduleResolution}`);
+      mkdirSync(join(app, 'node_modules'), { recursive: true });
+      symlinkSync(pkg, join(app, 'node_modules', 'rollout-trace'));
+      writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'cjs-consumer', main: 'bin/index.js' }));
+      writeFileSync(
+        join(app, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: { strict: true, outDir: 'bin', target: 'es2020', ...setup, skipLibCheck: true },
+          files: ['index.ts'],
+        }),
+      );
+      writeFileSync(
+        join(app, 'index.ts'),
+        [
+          "import * as pulumi from '@pulumi/pulumi';",
+          "import { gatedDeployment, traceDeployments, tracedDeployment, withSkipAwait, RolloutTrace, templateChanges } from 'rollout-trace/pulumi';",
+          "const changes = templateChanges({ spec: { containers: [{ name: 'a', image: 'x:2' }] } }, { spec: { containers: [{ name: 'a', image: 'x:1' }] } });",
+          'const fns = [gatedDeployment, traceDeployments, tracedDeployment, withSkipAwait].map((f) => typeof f);',
+          'const component = RolloutTrace.prototype instanceof pulumi.ComponentResource;',
+          "console.log(JSON.stringify({ changes: changes.length, fns, component, cjs: typeof module !== 'undefined' }));",
+        ].join('\n'),
+      );
+      await typecheck(join(app, 'tsconfig.json'));
+      const js = readFileSync(join(app, 'bin/index.js'), 'utf8');
+      assert.match(js, /require\("rollout-trace\/pulumi"\)/, 'compiled to CommonJS require()');
+      const { stdout } = await run(process.execPath, [join(app, 'bin/index.js')], { cwd: app });
+      assert.deepEqual(JSON.parse(stdout.trim().split('\n').pop()!), {
+        changes: 1,
+        fns: ['function', 'function', 'function', 'function'],
+        // One @pulumi/pulumi instance shared by the CommonJS program and the ESM library.
+        component: true,
+        cjs: true,
+      });
     });
-  });
+  }
 });

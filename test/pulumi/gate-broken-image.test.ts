@@ -1,5 +1,5 @@
 /**
- * Gate mode, broken image: `gatedDeployment` adds `pulumi.com/skipAwait`, so the provider
+ * Gate mode, broken image: `gatedDeployment` adds `pulumi.com/waitFor` on the name, so the provider
  * returns at once and rollout-trace owns the await. The image does not exist, so the trace
  * resource must fail within the policy window (image-pull-not-found: 10 s) with the full summary,
  * and a resource that depends on `trace.ready` must never be created.
@@ -41,7 +41,7 @@ test('gate: a broken image fails the trace resource within the policy window', a
   if (process.env.ROLLOUT_TRACE_WRITE_TRANSCRIPT) writeFileSync('docs/pulumi-transcript-gate.txt', `${transcript}\n`);
   console.log(`gate failed the update after ${elapsed.toFixed(1)}s (program start → program end)`);
 
-  // The provider did not await (skipAwait), the gate did.
+  // The provider ran no Deployment await (waitFor), the gate did.
   assert.equal(run.provider.writes, 1);
   assert.deepEqual(run.provider.awaits, []);
   // Exactly one error, attributed to the trace resource, with the krane-style summary.

@@ -1,6 +1,6 @@
 /**
  * Gate mode through the stack transformation (`traceDeployments({ mode: 'gate' })`), successful
- * first rollout: the Deployment gets `pulumi.com/skipAwait` (the provider does not wait), and a
+ * first rollout: the Deployment gets `pulumi.com/waitFor` on its name (the provider returns once it is written), and a
  * resource depending on `rolloutOf(deployment).ready` is created only after the verdict.
  */
 
@@ -36,9 +36,10 @@ test('gate: dependents wait for a successful rollout', async (t) => {
   assert.deepEqual(run.errors, []);
   assert.equal(outcome, 'succeeded');
   assert.equal(failure, undefined, 'no failure output for a success');
-  assert.deepEqual(run.provider.awaits, [], 'skipAwait: the provider stand-in did not wait');
+  assert.deepEqual(run.provider.awaits, [], 'waitFor: the provider stand-in ran no Deployment await');
   const live = await clients().apps.readNamespacedDeployment({ name: 'web', namespace });
-  assert.equal(live.metadata?.annotations?.['pulumi.com/skipAwait'], 'true');
+  assert.equal(live.metadata?.annotations?.['pulumi.com/waitFor'], 'jsonpath={.metadata.name}');
+  assert.equal(live.metadata?.annotations?.['pulumi.com/skipAwait'], undefined);
   const verdict = visible(run).find((l) => /^revision 1 rolled out: 3\/3 pods ready/.test(l.message));
   assert.ok(
     verdict,
@@ -46,6 +47,6 @@ test('gate: dependents wait for a successful rollout', async (t) => {
       .map((l) => l.message)
       .join('\n'),
   );
-  // The provider returned at once (skipAwait), yet the dependent came only after all 3 were ready.
+  // The provider returned once the object was written, yet the dependent came only after all 3 were ready.
   assert.equal(readyWhenDependentCreated, 3);
 });

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RolloutEvent } from '../../src/core/types.js';
-import { StatusLines, statusLine } from '../../src/pulumi/lines.js';
 import { isAutoNameOf, planFromInputs } from '../../src/pulumi/plan.js';
+import { StatusLines, statusLine } from '../../src/pulumi/status-lines.js';
 import { describeChange, templateChanges } from '../../src/pulumi/template-diff.js';
 
 const live = {

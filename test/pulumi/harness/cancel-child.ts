@@ -1,19 +1,26 @@
 /**
- * Child process for the Ctrl-C scenario: a gated rollout that never finishes on its own (the
- * missing-image failure is set to fail only after 10 minutes). Prints `TRACING` once the trace is
- * streaming lines, then waits to be interrupted; every log line the engine receives is printed as
- * `LOG <severity> <message>` (stdout to a pipe is synchronous, so nothing is lost at the signal).
+ * Child process for the cancel scenarios: a gated rollout that never finishes on its own (the
+ * missing-image failure is set to fail only after 10 minutes), run through the SDK's language
+ * server against the engine double. Prints `TRACING` once the trace is streaming lines, then waits
+ * to be cancelled; every log line the engine receives is printed as `LOG <severity> <message>`
+ * (stdout to a pipe is synchronous, so nothing is lost at the signal).
+ *
+ * `node cancel-child.ts <namespace> [app]`: with `app`, the process is an Automation API app
+ * with its own SIGINT handler (it prints `APP-SIGINT`), and prints `RUN-ENDED` when the run
+ * returns.
  */
 
 import { nginxArgs } from './fixtures.js';
 import { runProgram } from './program.js';
 
 const namespace = process.argv[2]!;
+const app = process.argv[3] === 'app';
+if (app) process.on('SIGINT', () => process.stdout.write('APP-SIGINT\n'));
 let tracing = false;
-await runProgram({
+const run = await runProgram({
   onLog: (r) => {
     process.stdout.write(`LOG ${r.severity} ${r.message.replace(/\n/g, ' ')}\n`);
-    // A pod line comes from the running tracker: its Ctrl-C handling is installed by then.
+    // A pod line comes from the running tracker: its signal handling is installed by then.
     if (!tracing && /^pod \S+ \(revision \d+\): /.test(r.message)) {
       tracing = true;
       process.stdout.write('TRACING\n');
@@ -31,4 +38,4 @@ await runProgram({
     );
   },
 });
-process.stdout.write('PROGRAM-ENDED\n');
+process.stdout.write(`RUN-ENDED ${JSON.stringify(run.runError.slice(0, 200))}\n`);

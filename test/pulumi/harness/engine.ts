@@ -32,14 +32,13 @@ export interface EngineDouble {
   stop(): Promise<void>;
 }
 
-/** Starts the Engine double on 127.0.0.1 on a free port. */
-export async function startEngine(onLog?: (record: LogRecord) => void): Promise<EngineDouble> {
-  const logs: LogRecord[] = [];
+type Call = { request: any };
+type Done = (err: unknown, value?: unknown) => void;
+
+/** The Engine service implementation: records logs into `logs`, keeps the root resource. */
+export function engineService(logs: LogRecord[], onLog?: (record: LogRecord) => void): grpcTypes.UntypedServiceImplementation {
   let rootUrn = '';
-  const server = new grpc.Server();
-  type Call = { request: any };
-  type Done = (err: unknown, value?: unknown) => void;
-  server.addService(engineGrpc.EngineService, <grpcTypes.UntypedServiceImplementation>(<unknown>{
+  return <grpcTypes.UntypedServiceImplementation>(<unknown>{
     log(call: Call, done: Done) {
       const r = call.request;
       const record: LogRecord = {
@@ -66,7 +65,14 @@ export async function startEngine(onLog?: (record: LogRecord) => void): Promise<
     startDebugging(_call: Call, done: Done) {
       done(null, new emptyPb.Empty());
     },
-  }));
+  });
+}
+
+/** Starts the Engine double on 127.0.0.1 on a free port (for programs run under setMocks). */
+export async function startEngine(onLog?: (record: LogRecord) => void): Promise<EngineDouble> {
+  const logs: LogRecord[] = [];
+  const server = new grpc.Server();
+  server.addService(engineGrpc.EngineService, engineService(logs, onLog));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );

@@ -1,121 +1,201 @@
 /**
- * A stand-in for the kubernetes provider behind `runtime.setMocks`: what `pulumi up` would make
- * the real provider do with a Deployment, done against the local control plane.
+ * A stand-in for the kubernetes provider behind the monitor double: what the real provider does
+ * with one object during `pulumi up`, done against the embedded control plane.
  *
+ * - Configure: `kubeconfig` (content or path), `context`, `cluster`, `namespace`,
+ *   `renderYamlToDirectory` (write files, never the cluster), `skipUpdateUnreachable`.
  * - Auto-naming: no `metadata.name` → `<resource name>-<8 chars>` + `pulumi.com/autonamed`.
  * - Preview: no write (the real provider does a server-side dry run, which writes nothing).
- * - Update: server-side apply of the inputs (field manager `pulumi-kubernetes`).
- * - `pulumi.com/skipAwait: "true"` → return the API response at once.
- * - Otherwise a stand-in for the provider's await: Pulumi's Deployment success predicate polled
- *   every 500 ms, failing with the provider's timeout message after `awaitTimeoutMs`.
+ * - Create/update: server-side apply (field manager `pulumi-kubernetes`), then the provider's wait
+ *   (k8s-await.ts). `DeploymentPatch` is the same apply of a partial object, waited the same way.
+ * - Delete: delete, then wait until gone, except with `pulumi.com/skipAwait` (pk: overrides.go).
+ * - A changed `spec.selector` forces a replacement; a named object is deleted before the new
+ *   one is created (pk: diff.go, deleteBeforeReplace for named objects).
  */
 import { randomBytes } from 'node:crypto';
-import { AppsV1Api, type KubeConfig, KubernetesObjectApi, PatchStrategy, type V1Deployment } from '@kubernetes/client-node';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dumpYaml, KubeConfig, KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
+import {
+  awaitKind,
+  awaitSeconds,
+  DEFAULT_AWAIT_SECONDS,
+  deleted,
+  deploymentReady,
+  type ObjectRef,
+  poll,
+  SKIP_AWAIT,
+  WAIT_FOR,
+  waitForHolds,
+} from './k8s-await.js';
 
-const REVISION = 'deployment.kubernetes.io/revision';
-
-/** What the stand-in did, for assertions. */
-export interface ProviderRecord {
-  writes: number;
-  /** Each await: the Deployment, when it started/ended, and how. */
-  awaits: { name: string; start: number; end: number; result: 'ready' | 'timeout' }[];
+/** One operation the stand-in did, in order, for assertions. */
+export interface ProviderOp {
+  op: 'create' | 'update' | 'delete' | 'delete-done' | 'await' | 'skip-update' | 'render' | 'read';
+  kind: string;
+  name: string;
+  uid?: string;
+  at: number;
+  /** For `await`: how it ended and how long it was allowed. */
+  result?: 'ready' | 'timeout' | 'skipped';
+  seconds?: number;
+  start?: number;
+  /** For `await`: the provider's built-in Deployment await, or a `pulumi.com/waitFor` condition. */
+  how?: 'deployment' | 'waitFor';
 }
 
-/** Options of the stand-in. */
-export interface ProviderOptions {
-  kc: KubeConfig;
-  /** The provider's await timeout (ms). Default 60 s. */
-  awaitTimeoutMs?: number;
-  /** Called when any resource is created (before the stand-in does anything), for assertions. */
-  onResource?: (type: string, name: string) => Promise<void> | void;
+/** The provider config a `pulumi:providers:kubernetes` resource (or the stack config) gave. */
+export interface ProviderConfig {
+  kubeconfig?: string;
+  context?: string;
+  cluster?: string;
+  namespace?: string;
+  renderYamlToDirectory?: string;
+  skipUpdateUnreachable?: boolean | string;
 }
 
-function stripUndefined(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value ?? {}));
+const TYPE_KIND: Record<string, { apiVersion: string; kind: string }> = {
+  'kubernetes:apps/v1:Deployment': { apiVersion: 'apps/v1', kind: 'Deployment' },
+  'kubernetes:apps/v1:DeploymentPatch': { apiVersion: 'apps/v1', kind: 'Deployment' },
+  'kubernetes:core/v1:ConfigMap': { apiVersion: 'v1', kind: 'ConfigMap' },
+  'kubernetes:core/v1:Service': { apiVersion: 'v1', kind: 'Service' },
+  'kubernetes:core/v1:Namespace': { apiVersion: 'v1', kind: 'Namespace' },
+};
+
+/** The Pulumi type token of a Kubernetes object (`apps/v1` `Deployment` → `kubernetes:apps/v1:Deployment`). */
+export function typeOf(apiVersion: string, kind: string): string {
+  const group = apiVersion.includes('/') ? apiVersion : `core/${apiVersion}`;
+  return `kubernetes:${group}:${kind}`;
 }
 
-/** Builds the mocks object for `runtime.setMocks`, plus what it recorded. */
-export function kubernetesProviderMocks(opts: ProviderOptions, preview: boolean) {
-  const record: ProviderRecord = { writes: 0, awaits: [] };
-  const apps = opts.kc.makeApiClient(AppsV1Api);
-  const objects = KubernetesObjectApi.makeApiClient(opts.kc);
-  /** Default namespace of each explicit provider, by the `<urn>::<id>` reference resources carry. */
-  const providerNamespaces = new Map<string, string>();
-  const mocks = {
-    async newResource(args: { type: string; name: string; inputs: Record<string, any>; provider?: string }) {
-      await opts.onResource?.(args.type, args.name);
-      if (args.type === 'pulumi:providers:kubernetes') {
-        providerNamespaces.set(args.name, args.inputs.namespace);
-        return { id: `${args.name}-id`, state: args.inputs };
-      }
-      if (args.type !== 'kubernetes:apps/v1:Deployment') return { id: `${args.name}-id`, state: args.inputs };
-      // `urn:pulumi:stack::project::pulumi:providers:kubernetes::<name>::<id>`
-      const providerName = args.provider?.split('::')[3];
-      const obj = stripUndefined(args.inputs) as V1Deployment & { apiVersion: string; kind: string };
-      obj.metadata ??= {};
-      if (!obj.metadata.name) {
-        obj.metadata.name = `${args.name}-${randomBytes(4).toString('hex')}`;
-        obj.metadata.annotations = { ...obj.metadata.annotations, 'pulumi.com/autonamed': 'true' };
-      }
-      const namespace = obj.metadata.namespace ?? (providerName && providerNamespaces.get(providerName)) ?? 'default';
-      const name = obj.metadata.name;
-      if (preview) return { id: '', state: obj };
-      const before = await apps.readNamespacedDeployment({ name, namespace }).catch(() => undefined);
-      record.writes++;
-      const applied = (await objects.patch(
-        { ...obj, metadata: { ...obj.metadata, namespace } } as any,
-        undefined,
-        undefined,
-        'pulumi-kubernetes',
-        true,
-        PatchStrategy.ServerSideApply,
-      )) as V1Deployment;
-      if (obj.metadata.annotations?.['pulumi.com/skipAwait'] === 'true') return { id: `${namespace}/${name}`, state: applied };
-      const start = Date.now();
-      const timeoutMs = opts.awaitTimeoutMs ?? 60_000;
-      const lastRevision = before?.metadata?.annotations?.[REVISION];
-      while (Date.now() - start < timeoutMs) {
-        const live = await isReady(apps, namespace, name, lastRevision);
-        if (live) {
-          record.awaits.push({ name, start, end: Date.now(), result: 'ready' });
-          return { id: `${namespace}/${name}`, state: live };
-        }
-        await new Promise((r) => setTimeout(r, 500));
-      }
-      record.awaits.push({ name, start, end: Date.now(), result: 'timeout' });
-      throw new Error(
-        `the Kubernetes API server reported that "${namespace}/${name}" failed to fully initialize or become live: '${name}' timed out waiting to be Ready`,
-      );
-    },
-    call(args: { inputs: Record<string, unknown> }) {
-      return args.inputs;
-    },
-  };
-  return { mocks, record };
+/** True for the resource types this stand-in manages as Kubernetes objects. */
+export function isKubernetesType(type: string): boolean {
+  return type in TYPE_KIND;
 }
 
-/**
- * Pulumi's Deployment success predicate (reference §1.6), simplified to what these scenarios
- * exercise: reconciled generation, revision set, Available=True, Progressing=NewReplicaSetAvailable
- * after revision 1, and the current revision's ReplicaSet ready (and new, if the revision moved).
- */
-async function isReady(apps: AppsV1Api, namespace: string, name: string, lastRevision?: string): Promise<V1Deployment | undefined> {
-  const d = await apps.readNamespacedDeployment({ name, namespace }).catch(() => undefined);
-  if (!d?.metadata || d.metadata.generation !== d.status?.observedGeneration) return undefined;
-  const revision = d.metadata.annotations?.[REVISION];
-  if (!revision) return undefined;
-  const cond = (type: string) => d.status?.conditions?.find((c) => c.type === type);
-  if (cond('Available')?.status !== 'True') return undefined;
-  if (revision !== '1' && !(cond('Progressing')?.status === 'True' && cond('Progressing')?.reason === 'NewReplicaSetAvailable')) {
-    return undefined;
+/** A plain JSON copy (API objects carry Dates; the wire carries strings). */
+function json(value: unknown): any {
+  return JSON.parse(JSON.stringify(value));
+}
+
+/** Whether an update of `olds` to `news` needs a replacement (immutable selector, name, namespace). */
+export function needsReplace(olds: any, news: any): boolean {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  if (news.metadata?.name && !same(olds.metadata?.name, news.metadata?.name)) return true;
+  return !same(olds.spec?.selector, news.spec?.selector);
+}
+
+/** One configured kubernetes provider. */
+export class KubernetesProvider {
+  readonly kc: KubeConfig | undefined;
+  constructor(
+    readonly config: ProviderConfig,
+    readonly ops: ProviderOp[],
+    readonly defaultAwaitSeconds = DEFAULT_AWAIT_SECONDS,
+  ) {
+    if (config.renderYamlToDirectory) return;
+    const kc = new KubeConfig();
+    const source = config.kubeconfig ?? process.env.KUBECONFIG ?? '';
+    if (source.trim().startsWith('{') || source.includes('apiVersion:')) kc.loadFromString(source);
+    else kc.loadFromFile(source);
+    if (config.context) kc.setCurrentContext(config.context);
+    if (config.cluster) {
+      const ctx = kc.getContextObject(kc.getCurrentContext());
+      if (ctx) kc.contexts = kc.contexts.map((c) => (c === ctx ? { ...c, cluster: config.cluster! } : c));
+    }
+    this.kc = kc;
   }
-  const rss = await apps.listNamespacedReplicaSet({ namespace });
-  const rs = rss.items.find(
-    (r) => r.metadata?.annotations?.[REVISION] === revision && r.metadata?.ownerReferences?.some((o) => o.uid === d.metadata?.uid),
-  );
-  if (!rs) return undefined;
-  // After the generation wait the revision annotation already tells whether the update made a new
-  // ReplicaSet (changeTriggeredRollout): either way the current revision's ReplicaSet must be ready.
-  void lastRevision;
-  return (rs.status?.readyReplicas ?? 0) >= (rs.spec?.replicas ?? 1) ? d : undefined;
+
+  private record(op: Omit<ProviderOp, 'at'>): void {
+    this.ops.push({ ...op, at: Date.now() });
+  }
+
+  /** The object the provider would write for these inputs (auto-name and namespace filled in). */
+  objectOf(type: string, name: string, inputs: any, olds?: any): any {
+    const gvk = TYPE_KIND[type]!;
+    const obj = { ...JSON.parse(JSON.stringify(inputs ?? {})), ...gvk };
+    obj.metadata ??= {};
+    if (!obj.metadata.name) {
+      obj.metadata.name = olds?.metadata?.name ?? `${name}-${randomBytes(4).toString('hex')}`;
+      obj.metadata.annotations = { ...obj.metadata.annotations, 'pulumi.com/autonamed': 'true' };
+    }
+    if (gvk.kind !== 'Namespace') obj.metadata.namespace ??= this.config.namespace ?? 'default';
+    return obj;
+  }
+
+  /** Create or update: apply, then wait as the provider does. Returns the outputs. */
+  async apply(type: string, obj: any, op: 'create' | 'update', customTimeout?: number, olds?: any): Promise<any> {
+    const { kind, metadata } = obj;
+    if (this.config.renderYamlToDirectory) {
+      const dir = join(this.config.renderYamlToDirectory, '1-manifests');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${kind.toLowerCase()}-${metadata.namespace ?? ''}-${metadata.name}.yaml`), dumpYaml(obj));
+      this.record({ op: 'render', kind, name: metadata.name });
+      return obj;
+    }
+    const api = KubernetesObjectApi.makeApiClient(this.kc!);
+    if (op === 'update' && String(this.config.skipUpdateUnreachable) === 'true') {
+      const reachable = await api.read(obj).then(
+        () => true,
+        (err: any) => err?.code === 404,
+      );
+      if (!reachable) {
+        this.record({ op: 'skip-update', kind, name: metadata.name });
+        return olds ?? obj;
+      }
+    }
+    // A Patch resource is its own field manager and forces its fields (pk: patch resources).
+    const patch = type.endsWith('Patch');
+    const manager = patch ? `pulumi-patch-${metadata.name}` : 'pulumi-kubernetes';
+    const applied: any = json(await api.patch(obj, undefined, undefined, manager, patch || undefined, PatchStrategy.ServerSideApply));
+    this.record({ op, kind, name: metadata.name, uid: applied.metadata?.uid });
+    if (kind !== 'Deployment') return applied;
+    return this.await(applied, customTimeout);
+  }
+
+  private async await(applied: any, customTimeout?: number): Promise<any> {
+    const { name, namespace, annotations } = applied.metadata;
+    const how = awaitKind(annotations);
+    if (how === 'skip') return applied;
+    const seconds = awaitSeconds(annotations, customTimeout, this.defaultAwaitSeconds);
+    const start = Date.now();
+    const live =
+      how === 'waitFor'
+        ? await poll(seconds, () => waitForHolds(this.kc!, applied, annotations[WAIT_FOR]))
+        : await poll(seconds, () => deploymentReady(this.kc!, namespace, name));
+    this.record({ op: 'await', kind: 'Deployment', name, start, seconds, how, result: live ? 'ready' : 'timeout' });
+    if (live) return json(live);
+    throw new Error(
+      `the Kubernetes API server reported that "${namespace}/${name}" failed to fully initialize or become live: '${name}' timed out waiting to be Ready`,
+    );
+  }
+
+  /** Delete, then wait until gone, unless skipAwait (which also skips the delete wait). */
+  async delete(outputs: any, customTimeout?: number): Promise<void> {
+    if (this.config.renderYamlToDirectory) return;
+    const ref: ObjectRef = {
+      apiVersion: outputs.apiVersion,
+      kind: outputs.kind,
+      metadata: { name: outputs.metadata.name, namespace: outputs.metadata.namespace },
+    };
+    const api = KubernetesObjectApi.makeApiClient(this.kc!);
+    this.record({ op: 'delete', kind: ref.kind, name: ref.metadata.name, uid: outputs.metadata.uid });
+    await api.delete(ref as any, undefined, undefined, undefined, undefined, 'Foreground').catch((err: any) => {
+      if (err?.code !== 404) throw err;
+    });
+    if (outputs.metadata.annotations?.[SKIP_AWAIT] === 'true') return;
+    const seconds = awaitSeconds(outputs.metadata.annotations, customTimeout, this.defaultAwaitSeconds);
+    if (!(await deleted(this.kc!, ref, seconds))) throw new Error(`'${ref.metadata.name}' timed out waiting to be deleted`);
+    this.record({ op: 'delete-done', kind: ref.kind, name: ref.metadata.name, uid: outputs.metadata.uid });
+  }
+
+  /** Reads a live object (`.get()` and import): `id` is `namespace/name`. */
+  async read(type: string, id: string): Promise<any> {
+    const [namespace, name] = id.includes('/') ? id.split('/') : [this.config.namespace ?? 'default', id];
+    const gvk = TYPE_KIND[type]!;
+    this.record({ op: 'read', kind: gvk.kind, name: name! });
+    return json(
+      await KubernetesObjectApi.makeApiClient(this.kc!).read({ ...gvk, metadata: { name: name!, namespace: namespace! } } as any),
+    );
+  }
 }

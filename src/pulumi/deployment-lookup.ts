@@ -1,7 +1,7 @@
 /**
- * The few read-only API calls the Pulumi integration makes itself (everything else goes through
- * the tracker): read the live Deployment before the provider changes it, and find an auto-named
- * Deployment from its prefix.
+ * Finding a program's Deployment in the cluster: the few read-only API calls the Pulumi
+ * integration makes itself (everything else goes through the tracker): read the live Deployment
+ * before the provider changes it, and find an auto-named Deployment from its prefix.
  */
 import { AppsV1Api, type KubeConfig, type V1Deployment } from '@kubernetes/client-node';
 import { forbiddenError, statusOf } from '../cluster/api-errors.js';
@@ -14,23 +14,25 @@ function refusal(kc: KubeConfig, verb: string, namespace: string, err: unknown):
   return status === 401 || status === 403 ? forbiddenError(kc, verb, 'deployments', namespace, err) : err;
 }
 
-/** How a lookup may be served: `signal` aborts the request; `maxAgeMs` reuses a recent namespace list. */
+/**
+ * Recent namespace lists, shared by the traces of one program run (see run-state.ts): a stack
+ * with many auto-named Deployments in one namespace lists it once, not once per Deployment.
+ */
+export type ListCache = Map<string, { startedAt: number; items: Promise<V1Deployment[]> }>;
+
+/** How a lookup may be served: `signal` aborts the request; `maxAgeMs` reuses a list from `cache`. */
 export interface LookupOptions {
   signal?: AbortSignal;
   /** Reuse a list of the namespace started at most this long ago (0: always a fresh list). */
   maxAgeMs?: number;
+  /** Where recent lists are kept (one per program run); without it every lookup lists afresh. */
+  cache?: ListCache;
 }
 
 /** The longest one shared namespace list may take (callers time out on their own too). */
 const LIST_TIMEOUT_MS = 15_000;
 
-/**
- * Recent namespace lists, shared by every trace of a program: a stack with many auto-named
- * Deployments in one namespace lists it once, not once per Deployment.
- */
-const recentLists = new Map<string, { startedAt: number; items: Promise<V1Deployment[]> }>();
-
-function listDeployments(kc: KubeConfig, namespace: string, maxAgeMs: number): Promise<V1Deployment[]> {
+function listDeployments(kc: KubeConfig, namespace: string, maxAgeMs: number, recentLists: ListCache = new Map()): Promise<V1Deployment[]> {
   const key = JSON.stringify([kc.getCurrentCluster()?.server, kc.getCurrentUser()?.name, namespace]);
   const recent = recentLists.get(key);
   if (recent && Date.now() - recent.startedAt <= maxAgeMs) return recent.items;
@@ -77,7 +79,7 @@ export async function findDeployments(
   }
   let items: V1Deployment[];
   try {
-    items = await listDeployments(kc, namespace, options.maxAgeMs ?? 0);
+    items = await listDeployments(kc, namespace, options.maxAgeMs ?? 0, options.cache);
   } catch (err) {
     if (statusOf(err) === 404) return [];
     throw refusal(kc, 'list', namespace, err);

@@ -1,13 +1,13 @@
 /**
  * Turns rollout events into the one-line status messages shown in `pulumi up`'s Info column
  * (and printed one per row line by the non-interactive display in CI). The words are the CI
- * log's (src/report/describe-event.ts), chosen by the same de-noising (src/report/log-lines.ts).
+ * log's (src/report/describe-event.ts), chosen by the same de-noising (src/report/line-picker.ts).
  *
  * The Info column shows only the first line of a message, so every line here is a single line.
  */
 import type { RolloutEvent } from '../core/types.js';
 import { describeEvent, type EventLine } from '../report/describe-event.js';
-import { LogLines } from '../report/log-lines.js';
+import { LinePicker } from '../report/index.js';
 
 /** A status line and the severity it is logged with. */
 export interface StatusLine {
@@ -38,11 +38,11 @@ export function statusLine(e: RolloutEvent): StatusLine | undefined {
 
 /** The status lines of one event stream: one line per real state change, like the CI log. */
 export class StatusLines {
-  readonly #lines = new LogLines();
+  private readonly lines = new LinePicker();
 
   /** The line for `e`, or undefined when it says nothing new. */
   next(e: RolloutEvent): StatusLine | undefined {
-    const line = this.#lines.next(`${e.deployment.namespace}/${e.deployment.name}`, e);
+    const line = this.lines.next(`${e.deployment.namespace}/${e.deployment.name}`, e);
     return line ? toStatus(e, line) : undefined;
   }
 }

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import { isRolloutTraceError } from '../../src/errors.js';
+import { findDeployments } from '../../src/pulumi/deployment-lookup.js';
 import { userMessage } from '../../src/pulumi/errors.js';
-import { findDeployments } from '../../src/pulumi/kube.js';
 import { planFromInputs } from '../../src/pulumi/plan.js';
 import { clients, kubeConfig, waitUntil, withNamespace } from '../helpers/cluster.js';
 

@@ -1,0 +1,169 @@
+/**
+ * The component's reads of the cluster, read-only: the live Deployment before the provider
+ * changes it (the baseline), and afterwards the object to follow (declared, auto-named, or the
+ * new object of a replacement). The decisions about them are decisions.ts.
+ */
+import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
+import type * as pulumi from '@pulumi/pulumi';
+import { sleep } from '../cluster/backoff.js';
+import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
+import { RolloutTraceError } from '../errors.js';
+import { type LongTimer, setLongTimeout } from '../long-timer.js';
+import { type ChangeKind, changeKind, type LiveDeployment } from './decisions.js';
+import { findDeployments, readDeployment } from './deployment-lookup.js';
+import { type PlannedDeployment, planFromInputs } from './plan.js';
+import { currentRun } from './run-state.js';
+import { type TemplateChange, templateChanges } from './template-diff.js';
+import { revisionOf } from './wording.js';
+
+/** The cluster settings the Deployment's kubernetes provider was given. */
+export interface ProviderSettings {
+  kubeconfig?: pulumi.Input<string>;
+  context?: pulumi.Input<string>;
+  /** A cluster of the kubeconfig to use instead of the context's (`kubernetes:cluster`). */
+  cluster?: pulumi.Input<string>;
+  namespace?: pulumi.Input<string>;
+  renderYamlToDirectory?: pulumi.Input<string>;
+  /** A boolean, or its JSON text as the kubernetes SDK passes provider args (`"true"`). */
+  skipUpdateUnreachable?: pulumi.Input<boolean | string>;
+}
+
+/** What was learned before the provider touched the Deployment. */
+export interface Baseline {
+  plan: PlannedDeployment;
+  kc: KubeConfig;
+  namespace: string;
+  live?: V1Deployment;
+  liveFacts?: LiveDeployment;
+  /** Names of the matching Deployments that existed before the update. */
+  existing: Set<string>;
+  change: ChangeKind;
+  changes: TemplateChange[];
+}
+
+/** The plain values the baseline is read from (undefined: some value is unknown in preview). */
+export interface BaselineInputs {
+  inputs: unknown;
+  secret: boolean;
+  deploymentName: string;
+  kubeconfig?: string;
+  context?: string;
+  cluster?: string;
+  providerNamespace?: string;
+}
+
+const BASELINE_TIMEOUT_MS = 15_000;
+/** Traces registered together read their namespace's Deployments once (the baseline is pre-update). */
+const BASELINE_LIST_REUSE_MS = 2_000;
+/** Concurrent searches for new auto-named Deployments share one list (the search polls every 500 ms). */
+const LOCATE_LIST_REUSE_MS = 250;
+
+/** The kubeconfig the provider would use: explicit args or stack config, `cluster` overriding the context's. */
+export function providerKubeConfig(kubeconfig?: string, context?: string, cluster?: string): KubeConfig {
+  const kc = loadKubeConfig({ kubeconfig, context });
+  if (!cluster) return kc;
+  if (!kc.getCluster(cluster)) {
+    const known = kc.getClusters().map((c) => `"${c.name}"`);
+    throw new RolloutTraceError(
+      'kubeconfig',
+      `The provider's cluster "${cluster}" is not defined in the kubeconfig; defined clusters: ${known.join(', ')}.`,
+    );
+  }
+  const current = kc.getCurrentContext();
+  kc.contexts = kc.contexts.map((c) => (c.name === current ? { ...c, cluster } : c));
+  return kc;
+}
+
+function factsOf(d: V1Deployment | undefined): LiveDeployment | undefined {
+  if (!d) return undefined;
+  return {
+    uid: d.metadata?.uid,
+    generation: d.metadata?.generation,
+    revision: revisionOf(d),
+    replicas: d.spec?.replicas ?? 1,
+    selector: d.spec?.selector?.matchLabels,
+  };
+}
+
+/** Reads the live Deployment (read-only) before the provider changes it. */
+export async function readBaseline(i: BaselineInputs): Promise<Baseline> {
+  const plan = planFromInputs(i.deploymentName, i.inputs);
+  const kc = providerKubeConfig(i.kubeconfig, i.context, i.cluster);
+  const namespace = plan.namespace ?? i.providerNamespace ?? contextNamespace(kc);
+  const found = await withTimeout(
+    (signal) => findDeployments(kc, namespace, plan, { signal, maxAgeMs: BASELINE_LIST_REUSE_MS, cache: currentRun().lists }),
+    BASELINE_TIMEOUT_MS,
+    `reading Deployments in namespace "${namespace}"`,
+  );
+  const live = found[0];
+  const changes = live ? templateChanges(plan.template, live.spec?.template, { secret: i.secret }) : [];
+  const liveFacts = factsOf(live);
+  return {
+    plan,
+    kc,
+    namespace,
+    live,
+    liveFacts,
+    existing: new Set(found.map((d) => d.metadata?.name ?? '')),
+    change: changeKind(plan, liveFacts, changes),
+    changes,
+  };
+}
+
+/** What the provider returned after writing the Deployment; null when it wrote nothing. */
+export interface Written {
+  name: string;
+  generation?: number;
+  uid?: string;
+}
+
+/**
+ * Finds the Deployment to follow once the provider writes it: the declared or live name, the new
+ * object of a replacement (another uid), or a new auto-named object. `written` resolves with the
+ * provider's outputs (if any); null from it means the provider wrote nothing.
+ */
+export async function locate(
+  b: Baseline,
+  written: Promise<Written | null> | undefined,
+  signal: AbortSignal,
+): Promise<string | null | undefined> {
+  const fromOutputs = written?.then((w) => (w ? w.name : null)) ?? new Promise<never>(() => {});
+  fromOutputs.catch(() => undefined);
+  const name = b.plan.name ?? b.live?.metadata?.name;
+  // An existing object is followed at once. A new one (create, replacement) is followed once it
+  // exists: under load the engine may send its create long after the registration.
+  if (name && b.change !== 'replace' && b.change !== 'create') return name;
+  while (!signal.aborted) {
+    const winner = await Promise.race([fromOutputs, sleep(500, signal).then(() => undefined)]).catch(() => undefined);
+    if (winner !== undefined) return winner;
+    if (name) {
+      const now = await readDeployment(b.kc, b.namespace, name).catch(() => undefined);
+      if (now && now.metadata?.uid !== b.liveFacts?.uid) return name;
+      continue;
+    }
+    const found = await findDeployments(b.kc, b.namespace, b.plan, { maxAgeMs: LOCATE_LIST_REUSE_MS, cache: currentRun().lists }).catch(
+      () => [],
+    );
+    const fresh = found.find((d) => !b.existing.has(d.metadata?.name ?? ''));
+    if (fresh?.metadata?.name) return fresh.metadata.name;
+  }
+  return undefined;
+}
+
+/** Runs `run` with a signal that aborts its request once `ms` have passed, and rejects then. */
+async function withTimeout<T>(run: (signal: AbortSignal) => Promise<T>, ms: number, what: string): Promise<T> {
+  const controller = new AbortController();
+  let timer: LongTimer | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setLongTimeout(() => {
+      const err = new Error(`${what} took longer than ${ms / 1000}s`);
+      controller.abort(err);
+      reject(err);
+    }, ms);
+  });
+  try {
+    return await Promise.race([run(controller.signal), limit]);
+  } finally {
+    timer?.cancel();
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The Pulumi integration's decisions, apart from I/O (like src/core): what an update does to a
+ * Deployment, what to wait for, whether to trace at all, which timeout applies, how the gate
+ * keeps the provider's delete wait. Inputs are plain data read by the component; tested from
+ * tables (test/unit/pulumi/decisions.test.ts).
+ */
+import { type PlannedDeployment, SKIP_AWAIT, WAIT_FOR } from './plan.js';
+import type { TemplateChange } from './template-diff.js';
+
+/**
+ * What the planned update does to the live Deployment. `replace`: the provider deletes it and
+ * creates a new object (a changed `spec.selector` is immutable), whose generation starts at 1.
+ */
+export type ChangeKind = 'create' | 'rollout' | 'scale' | 'unchanged' | 'replace' | 'unknown';
+
+/** The parts of the live Deployment the decisions read. */
+export interface LiveDeployment {
+  uid?: string;
+  generation?: number;
+  revision?: string;
+  replicas?: number;
+  selector?: Record<string, string>;
+}
+
+function sameLabels(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  const ka = Object.keys(a ?? {}).sort();
+  const kb = Object.keys(b ?? {}).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a?.[k] === b?.[k]);
+}
+
+/** Classifies the update from the plan, the live object and the pod-template differences. */
+export function changeKind(plan: PlannedDeployment, live: LiveDeployment | undefined, changes: readonly TemplateChange[]): ChangeKind {
+  if (!live) return 'create';
+  if (plan.selector && !sameLabels(plan.selector, live.selector)) return 'replace';
+  if (changes.length > 0) return 'rollout';
+  if (plan.replicas !== undefined && plan.replicas !== (live.replicas ?? 1)) return 'scale';
+  return 'unchanged';
+}
+
+/** What the tracker must wait for so that it never judges the object as it was before the update. */
+export interface WaitTarget {
+  /** The revision before the update: a rollout must move past it. */
+  baselineRevision?: string;
+  /** The generation the controller must have observed. */
+  minGeneration?: number;
+  /** How long the Deployment may be missing before "not found" (it is being created). */
+  notFoundGraceSeconds?: number;
+  /** Replacement: the old object's uid; the trace follows only an object with another uid. */
+  replacedUid?: string;
+}
+
+/**
+ * The wait target. `written` is what the provider returned after its write (gate mode), which
+ * is exact; otherwise it is derived from the live object before the update.
+ */
+export function waitTarget(change: ChangeKind, live: LiveDeployment | undefined, written?: { generation?: number }): WaitTarget {
+  switch (change) {
+    case 'create':
+      return { minGeneration: written?.generation, notFoundGraceSeconds: 60 };
+    case 'replace':
+      // The new object starts again at generation 1: "old generation + 1" would stall.
+      return { minGeneration: written?.generation ?? 1, notFoundGraceSeconds: 60, replacedUid: live?.uid };
+    case 'rollout':
+      return { baselineRevision: live?.revision, minGeneration: written?.generation ?? (live?.generation ?? 0) + 1 };
+    case 'scale':
+      return { minGeneration: written?.generation ?? (live?.generation ?? 0) + 1 };
+    default:
+      return { minGeneration: written?.generation };
+  }
+}
+
+/** The provider settings that decide whether there is a cluster update to trace. */
+export interface ProviderMode {
+  renderYamlToDirectory?: string;
+  skipUpdateUnreachable?: boolean;
+}
+
+/** Why a Deployment is not traced, as one line; undefined when it is traced. */
+export function notTracedBecause(facts: {
+  /** `Deployment.get(...)` (a read) or the `import` option. */
+  readOrImport?: 'read' | 'import';
+  provider?: ProviderMode;
+}): string | undefined {
+  if (facts.readOrImport === 'read') return 'Deployment.get() reads an existing Deployment: there is no rollout to trace';
+  if (facts.readOrImport === 'import') return 'an imported Deployment is adopted as it is: there is no rollout to trace';
+  if (facts.provider?.renderYamlToDirectory) {
+    return `the kubernetes provider renders YAML to ${facts.provider.renderYamlToDirectory} (renderYamlToDirectory) and never touches the cluster: no rollout to trace`;
+  }
+  return undefined;
+}
+
+/**
+ * When the cluster cannot be read before the update: skip quietly if the provider skips updates
+ * of an unreachable cluster (skipUpdateUnreachable: it sends no update, so there is no rollout),
+ * report during preview, else fail a gate (warn in observe mode).
+ */
+export function onUnreadableCluster(facts: { dryRun: boolean; skipUpdateUnreachable?: boolean }): 'skip' | 'preview' | 'cannot-trace' {
+  if (facts.skipUpdateUnreachable) return 'skip';
+  return facts.dryRun ? 'preview' : 'cannot-trace';
+}
+
+/** Whether to follow the rollout once the change is known (not during preview). */
+export function traceDecision(change: ChangeKind): 'trace' | 'unchanged' {
+  // The provider sends nothing for an unchanged Deployment (a same step, also what every
+  // Deployment gets in `pulumi destroy --run-program`): there is no rollout and nothing to gate.
+  return change === 'unchanged' ? 'unchanged' : 'trace';
+}
+
+/** The resource's `customTimeouts` (seconds), as the engine passes them to the provider. */
+export interface CustomTimeouts {
+  create?: number;
+  update?: number;
+}
+
+/** A timeout and the words that name where it came from. */
+export interface TimeoutChoice {
+  seconds: number;
+  source: string;
+}
+
+/**
+ * The trace's timeout. rollout-trace's own `timeoutSeconds` option first, then the provider's
+ * order (pk: metadata/overrides.go TimeoutDuration): the resource's `customTimeouts` (create for
+ * a create or replacement, else update), then `pulumi.com/timeoutSeconds`, then 600 s.
+ */
+export function chooseTimeout(
+  option: number | undefined,
+  custom: CustomTimeouts | undefined,
+  plan: PlannedDeployment,
+  change: ChangeKind,
+): TimeoutChoice {
+  if (option !== undefined) return { seconds: option, source: 'the timeoutSeconds option of rollout-trace' };
+  const creates = change === 'create' || change === 'replace';
+  const customSeconds = creates ? custom?.create : custom?.update;
+  if (customSeconds !== undefined && customSeconds > 0) {
+    return { seconds: customSeconds, source: `the Deployment's customTimeouts.${creates ? 'create' : 'update'}` };
+  }
+  if (plan.timeoutSeconds !== undefined) {
+    return { seconds: plan.timeoutSeconds, source: "the Deployment's pulumi.com/timeoutSeconds annotation" };
+  }
+  return { seconds: 600, source: "the default timeout (600s, the same as the kubernetes provider's await)" };
+}
+
+/** Parses a Pulumi custom timeout (`"5m"`, `"90s"`, `"1h30m"`) into seconds; undefined if unset or bad. */
+export function durationSeconds(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(h|m|s)/g)];
+  if (parts.map((p) => p[0]).join('') !== text) return undefined;
+  return parts.reduce((sum, p) => sum + Number(p[1]) * { h: 3600, m: 60, s: 1 }[p[2] as 'h' | 'm' | 's'], 0);
+}
+
+/**
+ * The gate's way to stop the provider's built-in await: `pulumi.com/waitFor` with a condition
+ * that holds once the object is written and observed. Unlike `pulumi.com/skipAwait`, it keeps the
+ * provider's delete wait (pk: metadata/overrides.go DeletedCondition skips it only for
+ * skipAwait), so a replacement never creates the new object while the old one is terminating.
+ * Needs pulumi-kubernetes >= 4.18.4 (waitFor takes precedence over the built-in await).
+ */
+export const GATE_WAIT_FOR = 'jsonpath={.metadata.name}';
+
+/**
+ * The annotations a gated Deployment gets: the user's `waitFor` or `skipAwait` win (they chose the
+ * provider's wait); otherwise {@link GATE_WAIT_FOR}.
+ */
+export function gateAnnotations(annotations: Record<string, unknown> | undefined): Record<string, unknown> {
+  const a = annotations ?? {};
+  if (a[WAIT_FOR] !== undefined || a[SKIP_AWAIT] !== undefined) return a;
+  return { ...a, [WAIT_FOR]: GATE_WAIT_FOR };
+}

@@ -1,0 +1,97 @@
+/**
+ * The words of the Pulumi component's own lines (preview reports, the change line, verdict
+ * summaries); the per-event status lines are status-lines.ts. Pure: data in, text out.
+ */
+import type { V1Deployment } from '@kubernetes/client-node';
+import { revisionOf as annotatedRevision } from '../core/k8s.js';
+import type { Verdict } from '../core/types.js';
+import { formatVerdict } from '../report/index.js';
+import type { ChangeKind, TimeoutChoice } from './decisions.js';
+import type { PlannedDeployment } from './plan.js';
+import { describeChange, type TemplateChange } from './template-diff.js';
+
+/** What the component knew before the update, as the wording needs it. */
+export interface BaselineFacts {
+  plan: PlannedDeployment;
+  namespace: string;
+  live?: V1Deployment;
+  change: ChangeKind;
+  changes: TemplateChange[];
+}
+
+/** The live revision, undefined (not '') when the Deployment has none yet. */
+export function revisionOf(d: V1Deployment | undefined): string | undefined {
+  return annotatedRevision(d) || undefined;
+}
+
+/** `revision 2, 3/3 ready`, or `not found`. */
+export function liveState(d: V1Deployment | undefined): string {
+  if (!d) return 'not found';
+  const rev = revisionOf(d);
+  return `${rev ? `revision ${rev}, ` : ''}${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1} ready`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function changeList(changes: TemplateChange[], max: number): string {
+  const more = changes.length > max ? `; +${changes.length - max} more` : '';
+  return `${changes.slice(0, max).map(describeChange).join('; ')}${more}`;
+}
+
+/** The preview's one line for a Deployment (undefined baseline: values known only during the update). */
+export function previewSummary(b: BaselineFacts | undefined): string {
+  if (!b) return 'preview: the Deployment depends on values known only during the update; it will be traced then';
+  const where = `${b.namespace}/${b.live?.metadata?.name ?? b.plan.name ?? `${b.plan.namePrefix}-<random>`}`;
+  const state = liveState(b.live);
+  switch (b.change) {
+    case 'create':
+      return `preview: Deployment ${where} does not exist yet: the update creates it (revision 1, ${plural(b.plan.replicas ?? 1, 'replica')})`;
+    case 'replace':
+      return `preview: the selector of ${where} changes: the provider replaces the Deployment (delete, then create; live: ${state})`;
+    case 'rollout':
+      return `preview: the pod template of ${where} changes (${changeList(b.changes, 3)}): the update starts a new rollout (live: ${state})`;
+    case 'scale':
+      return `preview: ${where} scales ${b.live?.spec?.replicas ?? 1} → ${b.plan.replicas} replicas, pod template unchanged: no new rollout (live: ${state})`;
+    default:
+      return `preview: the pod template of ${where} is unchanged: no new rollout (live: ${state})`;
+  }
+}
+
+/** The first line of an update's trace: what changes and what is traced. */
+export function changeLine(b: BaselineFacts): string {
+  const name = b.live?.metadata?.name ?? b.plan.name ?? `${b.plan.namePrefix}-*`;
+  switch (b.change) {
+    case 'create':
+      return `new Deployment ${b.namespace}/${name}: tracing its first rollout`;
+    case 'replace':
+      return `selector changed: the provider replaces ${b.namespace}/${name}; tracing the new Deployment's first rollout`;
+    case 'rollout':
+      return `pod template changed (${changeList(b.changes, 2)}): tracing the rollout from revision ${revisionOf(b.live) ?? '?'}`;
+    case 'scale':
+      return `scale-only update (${b.live?.spec?.replicas ?? 1} → ${b.plan.replicas} replicas): no new rollout`;
+    default:
+      return `no pod template change for ${b.namespace}/${name}`;
+  }
+}
+
+/** The line of an unchanged Deployment (nothing is sent to the cluster, nothing is traced). */
+export function unchangedLine(b: BaselineFacts): string {
+  return `no change to Deployment ${b.namespace}/${b.live?.metadata?.name}: ${liveState(b.live)}`;
+}
+
+/** The permanent text of a verdict that is not a success (gate error or observe warning). */
+export function verdictText(verdict: Verdict, timeout: TimeoutChoice, gate: boolean): string {
+  const lines: string[] = [];
+  if (verdict.outcome === 'timed-out') {
+    lines.push(
+      verdict.timeoutKind === 'no-progress'
+        ? `rollout-trace gave up after ${verdict.timeoutSeconds}s without progress: the noProgressTimeoutSeconds option of rollout-trace`
+        : `rollout-trace gave up after ${verdict.timeoutSeconds ?? timeout.seconds}s: ${timeout.source}`,
+    );
+  }
+  lines.push(formatVerdict(verdict, { color: false }));
+  if (!gate) lines.push('(observe mode: the kubernetes provider keeps waiting until its own timeout; gatedDeployment() fails fast)');
+  return lines.join('\n');
+}

@@ -1,0 +1,69 @@
+/**
+ * Deployments created by provider-side components (`remote: true`): `helm.v4.Chart`,
+ * `yaml.v2.ConfigGroup`, `yaml.v2.ConfigFile` and `kustomize.v2.Directory`. The provider registers
+ * their children itself, so the program's stack transformation never sees them; the engine's
+ * `registerResourceTransform` callbacks do (engine double: monitor.ts + components.ts). Each child
+ * Deployment gets its own trace row with live lines and a verdict.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { dumpYaml } from '@kubernetes/client-node';
+import { withNamespace } from '../helpers/cluster.js';
+import { nginxArgs } from './harness/fixtures.js';
+import { linesOf, startStack } from './harness/langhost.js';
+
+function manifest(namespace: string, name: string): string {
+  return dumpYaml({ apiVersion: 'apps/v1', kind: 'Deployment', ...nginxArgs(namespace, 'nginx:1.19', 1, name) });
+}
+
+test('helm.v4, yaml.v2 ConfigGroup/ConfigFile, kustomize.v2: children traced via engine transforms', async (t) => {
+  const namespace = await withNamespace(t, 'pulumi-remote');
+  const dir = mkdtempSync(join(tmpdir(), 'rt-remote-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'chart/templates'), { recursive: true });
+  writeFileSync(join(dir, 'chart/Chart.yaml'), 'apiVersion: v2\nname: web\nversion: 0.1.0\n');
+  writeFileSync(join(dir, 'chart/values.yaml'), 'image: nginx:1.19\n');
+  writeFileSync(
+    join(dir, 'chart/templates/deployment.yaml'),
+    manifest(namespace, '{{ .Release.Name }}-web').replace('nginx:1.19', '{{ .Values.image }}'),
+  );
+  writeFileSync(join(dir, 'file.yaml'), manifest(namespace, 'from-file'));
+  mkdirSync(join(dir, 'kustomize'));
+  writeFileSync(join(dir, 'kustomize/kustomization.yaml'), 'resources:\n  - deployment.yaml\n');
+  writeFileSync(join(dir, 'kustomize/deployment.yaml'), manifest(namespace, 'from-kustomize'));
+
+  const stack = await startStack();
+  t.after(() => stack.stop());
+  const run = await stack.run(async () => {
+    const lib = await import('../../src/pulumi/index.js');
+    const k8s = await import('@pulumi/kubernetes');
+    lib.traceDeployments({ mode: 'gate' });
+    new k8s.helm.v4.Chart('rel', { chart: join(dir, 'chart'), namespace });
+    new k8s.yaml.v2.ConfigGroup('group', { yaml: manifest(namespace, 'from-group') });
+    new k8s.yaml.v2.ConfigFile('file', { file: join(dir, 'file.yaml') });
+    new k8s.kustomize.v2.Directory('kust', { directory: join(dir, 'kustomize') });
+  });
+  assert.equal(run.error, '');
+  const remote = run.registrations.filter((r) => r.remote).map((r) => r.type);
+  assert.deepEqual(remote.sort(), [
+    'kubernetes:helm.sh/v4:Chart',
+    'kubernetes:kustomize/v2:Directory',
+    'kubernetes:yaml/v2:ConfigFile',
+    'kubernetes:yaml/v2:ConfigGroup',
+  ]);
+  for (const child of ['rel-web', 'from-group', 'from-file', 'from-kustomize']) {
+    const trace = run.registrations.find((r) => r.type === 'rollout-trace:pulumi:RolloutTrace' && r.name.endsWith(`/${child}-rollout`));
+    assert.ok(trace, `a trace for ${child}: ${run.registrations.map((r) => r.name).join(', ')}`);
+    const lines = linesOf(run, trace.name);
+    assert.ok(
+      lines.some((l) => /^revision 1 rolled out: 1\/1 pods ready/.test(l)),
+      `${child}:\n${lines.join('\n')}`,
+    );
+    // The gate's annotation reached the child as the engine sent it to the provider.
+    const deployment = run.registrations.find((r) => r.type === 'kubernetes:apps/v1:Deployment' && r.name.endsWith(`/${child}`));
+    assert.equal((deployment?.props as any)?.metadata?.annotations?.['pulumi.com/waitFor'], 'jsonpath={.metadata.name}', child);
+  }
+});

@@ -1,0 +1,56 @@
+/**
+ * Replacing a named Deployment: a changed `spec.selector` makes the provider delete it, then
+ * create a new object (generation 1 again). In both modes the trace follows the new object (new
+ * uid) and never stalls. In gate mode the provider's delete wait is kept (the gate uses
+ * `pulumi.com/waitFor`, not skipAwait, which would also skip the delete wait for Deployments,
+ * pk: metadata/overrides.go), so the create never races the delete.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { clients, withNamespace } from '../helpers/cluster.js';
+import { nginxArgs } from './harness/fixtures.js';
+import { linesOf, startStack } from './harness/langhost.js';
+
+function relabelled(namespace: string, app: string) {
+  const args = nginxArgs(namespace, 'nginx:1.19', 2, 'web');
+  args.spec.selector.matchLabels = { app };
+  args.spec.template.metadata.labels = { app };
+  return args;
+}
+
+for (const mode of ['gate', 'observe'] as const) {
+  test(`${mode}: replacing a named Deployment follows the new object`, async (t) => {
+    const namespace = await withNamespace(t, `pulumi-replace-${mode}`);
+    const stack = await startStack();
+    t.after(() => stack.stop());
+    const program = (app: string, seen: { outcome?: string }) => async () => {
+      const lib = await import('../../src/pulumi/index.js');
+      const k8s = await import('@pulumi/kubernetes');
+      lib.traceDeployments({ mode });
+      const web = new k8s.apps.v1.Deployment('web', relabelled(namespace, app));
+      lib.rolloutOf(web)!.outcome.apply((o) => (seen.outcome = o));
+    };
+    const run1 = await stack.run(program('nginx', {}));
+    assert.equal(run1.error, '');
+    const before = await clients().apps.readNamespacedDeployment({ name: 'web', namespace });
+
+    const seen: { outcome?: string } = {};
+    const run2 = await stack.run(program('nginx-v2', seen));
+    const lines = linesOf(run2, 'web-rollout');
+    console.log(run2.ops.map((o) => `${o.op} ${o.kind}/${o.name} ${o.uid ?? ''}`).join('\n'));
+    console.log(lines.join('\n'));
+    assert.equal(run2.error, '');
+    assert.equal(seen.outcome, 'succeeded');
+    assert.match(lines[0] ?? '', /^selector changed: the provider replaces .*\/web; tracing the new Deployment's first rollout$/);
+    assert.ok(
+      lines.some((l) => /^revision 1 rolled out: 2\/2 pods ready/.test(l)),
+      lines.join('\n'),
+    );
+    const after = await clients().apps.readNamespacedDeployment({ name: 'web', namespace });
+    assert.notEqual(after.metadata?.uid, before.metadata?.uid, 'a new object');
+    assert.equal(after.metadata?.generation, 1);
+    // The provider waited for the delete before creating the new object.
+    const ops = run2.ops.map((o) => o.op);
+    assert.deepEqual(ops.slice(0, 3), ['delete', 'delete-done', 'create'], ops.join(','));
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * The Pulumi integration's decisions (src/pulumi/decisions.ts), from tables.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  type ChangeKind,
+  changeKind,
+  chooseTimeout,
+  durationSeconds,
+  GATE_WAIT_FOR,
+  gateAnnotations,
+  type LiveDeployment,
+  notTracedBecause,
+  onUnreadableCluster,
+  traceDecision,
+  waitTarget,
+} from '../../../src/pulumi/decisions.js';
+import { planFromInputs } from '../../../src/pulumi/plan.js';
+import type { TemplateChange } from '../../../src/pulumi/template-diff.js';
+
+const plan = (spec: Record<string, unknown> = {}, annotations: Record<string, string> = {}) =>
+  planFromInputs('web', { metadata: { name: 'web', annotations }, spec: { selector: { matchLabels: { app: 'web' } }, ...spec } });
+const live: LiveDeployment = { uid: 'u1', generation: 4, revision: '3', replicas: 2, selector: { app: 'web' } };
+const imageChange: TemplateChange = { path: 'spec.containers[web].image', planned: 'a:2', live: 'a:1' };
+
+test('change kind', () => {
+  const rows: [string, ReturnType<typeof plan>, LiveDeployment | undefined, TemplateChange[], ChangeKind][] = [
+    ['no live object', plan(), undefined, [], 'create'],
+    ['selector changed: replaced', plan({ selector: { matchLabels: { app: 'web2' } } }), live, [imageChange], 'replace'],
+    ['selector gained a label: replaced', plan({ selector: { matchLabels: { app: 'web', tier: 'x' } } }), live, [], 'replace'],
+    ['template changed', plan(), live, [imageChange], 'rollout'],
+    ['replicas only', plan({ replicas: 5 }), live, [], 'scale'],
+    ['same replicas', plan({ replicas: 2 }), live, [], 'unchanged'],
+    ['nothing declared differs', plan(), live, [], 'unchanged'],
+  ];
+  for (const [what, p, l, changes, want] of rows) assert.equal(changeKind(p, l, changes), want, what);
+});
+
+test('what the tracker waits for', () => {
+  const rows: [ChangeKind, { generation?: number } | undefined, ReturnType<typeof waitTarget>][] = [
+    ['create', undefined, { minGeneration: undefined, notFoundGraceSeconds: 60 }],
+    ['create', { generation: 1 }, { minGeneration: 1, notFoundGraceSeconds: 60 }],
+    // The new object of a replacement starts again at generation 1 (old + 1 = 5 would stall).
+    ['replace', undefined, { minGeneration: 1, notFoundGraceSeconds: 60, replacedUid: 'u1' }],
+    ['replace', { generation: 1 }, { minGeneration: 1, notFoundGraceSeconds: 60, replacedUid: 'u1' }],
+    ['rollout', undefined, { baselineRevision: '3', minGeneration: 5 }],
+    ['rollout', { generation: 7 }, { baselineRevision: '3', minGeneration: 7 }],
+    ['scale', undefined, { minGeneration: 5 }],
+    ['unchanged', undefined, { minGeneration: undefined }],
+  ];
+  for (const [change, written, want] of rows)
+    assert.deepEqual(waitTarget(change, live, written), want, `${change} ${JSON.stringify(written)}`);
+});
+
+test('timeout: option, then customTimeouts, then pulumi.com/timeoutSeconds, then 600 s', () => {
+  const annotated = plan({}, { 'pulumi.com/timeoutSeconds': '120' });
+  const rows: [
+    number | undefined,
+    { create?: number; update?: number } | undefined,
+    ReturnType<typeof plan>,
+    ChangeKind,
+    number,
+    RegExp,
+  ][] = [
+    [30, { create: 90 }, annotated, 'create', 30, /timeoutSeconds option of rollout-trace/],
+    [undefined, { create: 90, update: 45 }, annotated, 'create', 90, /customTimeouts\.create/],
+    [undefined, { create: 90, update: 45 }, annotated, 'replace', 90, /customTimeouts\.create/],
+    [undefined, { create: 90, update: 45 }, annotated, 'rollout', 45, /customTimeouts\.update/],
+    [undefined, { create: 90 }, annotated, 'rollout', 120, /pulumi\.com\/timeoutSeconds/],
+    [undefined, undefined, annotated, 'create', 120, /pulumi\.com\/timeoutSeconds/],
+    [undefined, undefined, plan(), 'rollout', 600, /default timeout \(600s/],
+  ];
+  for (const [option, custom, p, change, seconds, source] of rows) {
+    const got = chooseTimeout(option, custom, p, change);
+    assert.equal(got.seconds, seconds, `${option} ${JSON.stringify(custom)} ${change}`);
+    assert.match(got.source, source);
+  }
+});
+
+test('custom timeout strings', () => {
+  const rows: [string | undefined, number | undefined][] = [
+    ['5m', 300],
+    ['90s', 90],
+    ['1h30m', 5400],
+    ['1.5m', 90],
+    ['', undefined],
+    [undefined, undefined],
+    ['ten minutes', undefined],
+    ['5x', undefined],
+  ];
+  for (const [text, want] of rows) assert.equal(durationSeconds(text), want, String(text));
+});
+
+test('gate annotations: waitFor on the name unless the program chose the provider wait', () => {
+  const rows: [Record<string, unknown> | undefined, Record<string, unknown>][] = [
+    [undefined, { 'pulumi.com/waitFor': GATE_WAIT_FOR }],
+    [{ team: 'a' }, { team: 'a', 'pulumi.com/waitFor': GATE_WAIT_FOR }],
+    [{ 'pulumi.com/waitFor': 'condition=Available' }, { 'pulumi.com/waitFor': 'condition=Available' }],
+    [{ 'pulumi.com/skipAwait': 'true' }, { 'pulumi.com/skipAwait': 'true' }],
+  ];
+  for (const [given, want] of rows) assert.deepEqual(gateAnnotations(given), want, JSON.stringify(given));
+  assert.equal(GATE_WAIT_FOR, 'jsonpath={.metadata.name}');
+});
+
+test('not traced: reads, imports, renderYamlToDirectory', () => {
+  assert.match(notTracedBecause({ readOrImport: 'read' }) ?? '', /Deployment\.get\(\)/);
+  assert.match(notTracedBecause({ readOrImport: 'import' }) ?? '', /imported/);
+  assert.match(notTracedBecause({ provider: { renderYamlToDirectory: 'out' } }) ?? '', /renders YAML to out \(renderYamlToDirectory\)/);
+  assert.equal(notTracedBecause({ provider: {} }), undefined);
+  assert.equal(notTracedBecause({}), undefined);
+});
+
+test('an unreadable cluster: skipUpdateUnreachable skips, preview reports, update cannot trace', () => {
+  const rows: [boolean, boolean | undefined, string][] = [
+    [false, true, 'skip'],
+    [true, true, 'skip'],
+    [true, false, 'preview'],
+    [false, false, 'cannot-trace'],
+    [false, undefined, 'cannot-trace'],
+  ];
+  for (const [dryRun, skip, want] of rows) assert.equal(onUnreadableCluster({ dryRun, skipUpdateUnreachable: skip }), want);
+});
+
+test('unchanged Deployments (and every Deployment of destroy --run-program) are not traced', () => {
+  const rows: [ChangeKind, string][] = [
+    ['unchanged', 'unchanged'],
+    ['create', 'trace'],
+    ['replace', 'trace'],
+    ['rollout', 'trace'],
+    ['scale', 'trace'],
+  ];
+  for (const [change, want] of rows) assert.equal(traceDecision(change), want, change);
+});
