@@ -7,9 +7,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { answersGone, clients, withNamespace } from '../helpers/cluster.js';
-import { deployArgs, expectVerdict, figure, REVISION_1_CREATING, survivesMidRollout, traceCli } from '../helpers/faults.js';
+import {
+  createWhenTracing,
+  deployArgs,
+  expectVerdict,
+  figure,
+  REVISION_1_CREATING,
+  survivesMidRollout,
+  traceCli,
+} from '../helpers/faults.js';
 import { usePrivateCluster } from '../helpers/private-cluster.js';
-import { createDeployment } from '../integration/track/helpers.js';
 
 const cluster = usePrivateCluster();
 
@@ -46,8 +53,8 @@ describe('fault: etcd, 410 Gone, kubelet', () => {
 
   it('the kubelet killed mid-rollout: its Nodes go NotReady and the verdict says so (node-not-ready), or names every pod', async (t) => {
     const ns = await withNamespace(t, 'fault-kubelet');
-    await createDeployment(ns, 'web', { replicas: 3, behaviour: { app: 'slow-start;seconds=30' } });
-    const run = await traceCli(deployArgs(ns, 'web', '--timeout', '100s'), [
+    const run = await traceCli(deployArgs(ns, 'web', '--timeout', '100s', '--wait-for-creation', '60s'), [
+      createWhenTracing(ns, 'web', { replicas: 3, behaviour: { app: 'slow-start;seconds=30' } }),
       { when: REVISION_1_CREATING, run: () => cluster().kill('kubelet') },
     ]).finally(() => cluster().restart('kubelet'));
     figure(t, 'kubelet killed mid-rollout', run);

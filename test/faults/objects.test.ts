@@ -12,7 +12,7 @@ import { createDeployment, type DeploymentShape, updateDeployment, waitRolledOut
 const V1: DeploymentShape = { replicas: 2, image: 'nginx:1.19' };
 /** Revision 2, whose pods take 60 s to start: the rollout is still under way when the test acts. */
 const SLOW_V2: DeploymentShape = { replicas: 2, image: 'nginx:1.20', behaviour: { app: 'slow-start;seconds=60' } };
-const REVISION_2_STARTED = /pod web-\S+ \(revision 2\): waiting - ContainerCreating/;
+const REVISION_2_STARTED = /pod web-\S+ \(revision 2\): container-creating/;
 
 /** A namespace with `web` rolled out at V1, then changed to SLOW_V2 (revision 2 under way). */
 async function slowSecondRevision(t: Parameters<typeof withNamespace>[0], prefix: string): Promise<string> {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import type { TestContext } from 'node:test';
 import { type CliRun, type RunOptions, runCli } from '../integration/cli/run-cli.js';
-import { createDeployment } from '../integration/track/helpers.js';
+import { createDeployment, type DeploymentShape } from '../integration/track/helpers.js';
 import { kubeconfigPath, withNamespace } from './cluster.js';
 
 /** The verdict line of the plain and TTY outputs, e.g. `✔ Deployment ns/web: SUCCEEDED - ...`. */
@@ -101,8 +101,17 @@ export function figure(t: TestContext, name: string, run: FaultRun, extra = ''):
   process.stderr.write(`${line}\n`);
 }
 
-/** A pod line of revision 1 waiting in ContainerCreating: the rollout is under way. */
-export const REVISION_1_CREATING = /pod web-\S+ \(revision 1\): waiting - ContainerCreating/;
+/** A pod line of revision 1 in ContainerCreating: the rollout is under way. */
+export const REVISION_1_CREATING = /pod web-\S+ \(revision 1\): container-creating/;
+
+/**
+ * Creates the Deployment once the CLI says it is tracing (run the CLI with `--wait-for-creation`):
+ * its pods' clocks (e.g. `slow-start`) then start when the CLI is already up, however long a
+ * loaded machine takes to start it.
+ */
+export function createWhenTracing(ns: string, name: string, shape: DeploymentShape): Trigger {
+  return { when: /tracing rollout/, run: () => createDeployment(ns, name, shape) };
+}
 
 /**
  * The common shape of an outage case: `web` (2 pods that start 30 s after they are created, well
@@ -111,9 +120,9 @@ export const REVISION_1_CREATING = /pod web-\S+ \(revision 1\): waiting - Contai
  */
 export async function survivesMidRollout(t: TestContext, label: string, fault: (ns: string) => Promise<string>): Promise<FaultRun> {
   const ns = await withNamespace(t, `fault-${label.replace(/\W+/g, '-')}`);
-  await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=30' } });
   let said = '';
-  const run = await traceCli(deployArgs(ns, 'web', '--timeout', '150s'), [
+  const run = await traceCli(deployArgs(ns, 'web', '--timeout', '150s', '--wait-for-creation', '60s'), [
+    createWhenTracing(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=30' } }),
     { when: REVISION_1_CREATING, run: async () => (said = await fault(ns)) },
   ]);
   figure(t, label, run, said);
