@@ -15,7 +15,7 @@ const cluster = usePrivateCluster();
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // One case at a time: each one takes the whole control plane down.
-describe('fault: kube-apiserver', () => {
+describe('fault: kube-apiserver', { timeout: 20 * 60_000 }, () => {
   it('killed and restarted mid-rollout: the rollout succeeds once it is back', async (t) => {
     await survivesMidRollout(t, 'apiserver killed and restarted mid-rollout', async () => {
       const t0 = Date.now();

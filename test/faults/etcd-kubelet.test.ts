@@ -23,7 +23,7 @@ const cluster = usePrivateCluster();
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // One case at a time: each one takes part of the control plane down.
-describe('fault: etcd, 410 Gone, kubelet', () => {
+describe('fault: etcd, 410 Gone, kubelet', { timeout: 20 * 60_000 }, () => {
   it('etcd killed and restarted mid-rollout: the rollout succeeds once it is back', async (t) => {
     await survivesMidRollout(t, 'etcd killed and restarted mid-rollout', async () => {
       const t0 = Date.now();

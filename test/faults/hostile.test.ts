@@ -37,7 +37,7 @@ async function everySink(args: string[]): Promise<Record<'plain' | 'github' | 'j
     traceCli(args, [], { env: { GITHUB_ACTIONS: 'true', CI: 'true' } }),
     traceCli([...args, '-o', 'json']),
   ]);
-  return { plain, github, json, tty: await onTerminal(args, 'cols 120', 120_000) };
+  return { plain, github, json, tty: await onTerminal(args, 'cols 120', 300_000) };
 }
 
 /** A container that never starts (the rollout stays under way). */
@@ -61,7 +61,7 @@ describe('fault: hostile terminals and text', { concurrency: true }, () => {
   it('a pseudo-terminal 0 columns wide: --timeout still ends the run (exit 70), output stays small', async (t) => {
     const ns = await withNamespace(t, 'fault-cols0');
     await createDeployment(ns, 'web', { behaviour: NEVER_READY });
-    const run = await onTerminal(deployArgs(ns, 'web', '--timeout', '8s'), 'cols 0', 60_000);
+    const run = await onTerminal(deployArgs(ns, 'web', '--timeout', '8s'), 'cols 0', 120_000);
     figure(t, '0-column TTY', run, `${run.stdout.length} characters of output`);
     expectVerdict(run, { code: 70, verdict: /TIMED OUT/ });
     assert.ok(run.stdout.length < 200_000, `${run.stdout.length} characters written in ${run.ms} ms`);
@@ -128,7 +128,8 @@ describe('fault: hostile terminals and text', { concurrency: true }, () => {
   it('huge durations: --timeout 600h --no-progress-timeout 600h on a healthy Deployment succeeds, no TimeoutOverflowWarning', async (t) => {
     const ns = await withNamespace(t, 'fault-huge');
     await createDeployment(ns, 'web', { replicas: 2 });
-    const run = await traceCli(deployArgs(ns, 'web', '--timeout', '600h', '--no-progress-timeout', '600h'));
+    // A bounded run: the overflow bug floods stderr and burns CPU until killed.
+    const run = await traceCli(deployArgs(ns, 'web', '--timeout', '600h', '--no-progress-timeout', '600h'), [], { timeoutMs: 120_000 });
     figure(t, 'huge durations', run);
     expectVerdict(run, { code: 0, verdict: /SUCCEEDED - revision 1 rolled out: 2\/2 pods ready/ });
     assert.doesNotMatch(run.stderr, /TimeoutOverflowWarning/);

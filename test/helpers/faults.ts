@@ -61,7 +61,8 @@ export async function traceCli(args: string[], triggers: Trigger[] = [], options
     }
     (stream === 'stdout' ? options.onStdout : options.onStderr)?.(text, child);
   };
-  const run = await runCli(args, { ...options, onStdout: watch('stdout'), onStderr: watch('stderr') });
+  // A loaded CI machine can take a minute just to start the CLI: generous unless the case says otherwise.
+  const run = await runCli(args, { timeoutMs: 300_000, ...options, onStdout: watch('stdout'), onStderr: watch('stderr') });
   await Promise.all(fired);
   assert.equal(pending.size, 0, `a trigger never fired: ${[...pending].map((t) => t.when).join(', ')}\n${run.stdout}${run.stderr}`);
   return { ...run, ...marks, startedAt };

@@ -22,7 +22,7 @@ export function usePrivateCluster(options: { nodes?: number } = {}): () => Local
       process.env.KUBECONFIG = cluster.kubeconfigPath;
       process.stderr.write(`[fault] private control plane ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     },
-    { timeout: 180_000 },
+    { timeout: 300_000 },
   );
   after(() => cluster?.stop());
   return () => {
