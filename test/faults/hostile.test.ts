@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { isAlive } from '../../local-cluster/processes.js';
 import { withNamespace } from '../helpers/cluster.js';
-import { deployArgs, expectVerdict, type FaultRun, figure, traceCli } from '../helpers/faults.js';
+import { deployArgs, expectVerdict, type FaultRun, figure, outputOf, traceCli } from '../helpers/faults.js';
 import { createDeployment } from '../integration/track/helpers.js';
 
 /** Runs the CLI on a pseudo-terminal (`script`) after `stty` settings; kills it if it outlives the test. */
@@ -83,15 +83,15 @@ describe('fault: hostile terminals and text', { concurrency: true }, () => {
     expectVerdict(plain, { code: 1, verdict: /FAILED/ });
     expectVerdict(github, { code: 1, verdict: /FAILED/ });
     expectVerdict(tty, { code: 1, verdict: /FAILED/ });
-    assert.equal(json.code, 1, json.stdout + json.stderr);
-    assert.match(plain.stdout, /clear-screen-and-red/, 'the hostile lines were streamed (neutralised)');
+    assert.ok(json.code === 1, outputOf(json));
+    assert.ok(/clear-screen-and-red/.test(plain.stdout), `the hostile lines were streamed (neutralised)\n${outputOf(plain)}`);
     for (const [name, out] of [
       ['plain', plain.stdout],
       ['GitHub Actions', github.stdout],
       ['JSON', json.stdout],
     ] as const) {
       const bad = RAW_CONTROL.exec(out);
-      assert.equal(bad, null, `${name}: raw control byte U+${bad?.[0].codePointAt(0)?.toString(16).padStart(4, '0')} at ${bad?.index}`);
+      assert.ok(bad === null, `${name}: raw control byte U+${bad?.[0].codePointAt(0)?.toString(16).padStart(4, '0')} at ${bad?.index}`);
     }
     const commands = github.stdout
       .split('\n')
@@ -113,15 +113,15 @@ describe('fault: hostile terminals and text', { concurrency: true }, () => {
     expectVerdict(plain, { code: 1, verdict: /FAILED/ });
     expectVerdict(github, { code: 1, verdict: /FAILED/ });
     expectVerdict(tty, { code: 1, verdict: /FAILED/ });
-    assert.equal(json.code, 1, json.stdout + json.stderr);
-    assert.match(plain.stdout, /auth failed/, 'the termination message is shown');
+    assert.ok(json.code === 1, outputOf(json));
+    assert.ok(/auth failed/.test(plain.stdout), `the termination message is shown\n${outputOf(plain)}`);
     for (const [name, run] of [
       ['plain', plain],
       ['GitHub Actions', github],
       ['JSON', json],
       ['TTY', tty],
     ] as const) {
-      assert.ok(!`${run.stdout}${run.stderr}`.includes('hunter2'), `${name}: the secret is printed:\n${run.stdout}`);
+      assert.ok(!`${run.stdout}${run.stderr}`.includes('hunter2'), `${name}: the secret is printed:\n${outputOf(run)}`);
     }
   });
 
@@ -132,6 +132,6 @@ describe('fault: hostile terminals and text', { concurrency: true }, () => {
     const run = await traceCli(deployArgs(ns, 'web', '--timeout', '600h', '--no-progress-timeout', '600h'), [], { timeoutMs: 120_000 });
     figure(t, 'huge durations', run);
     expectVerdict(run, { code: 0, verdict: /SUCCEEDED - revision 1 rolled out: 2\/2 pods ready/ });
-    assert.doesNotMatch(run.stderr, /TimeoutOverflowWarning/);
+    assert.ok(!run.stderr.includes('TimeoutOverflowWarning'), `TimeoutOverflowWarning on stderr:\n${outputOf(run)}`);
   });
 });

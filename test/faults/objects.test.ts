@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { clients, withNamespace } from '../helpers/cluster.js';
-import { deployArgs, expectVerdict, figure, traceCli } from '../helpers/faults.js';
+import { deployArgs, expectVerdict, figure, outputOf, traceCli } from '../helpers/faults.js';
 import { createDeployment, type DeploymentShape, updateDeployment, waitRolledOut } from '../integration/track/helpers.js';
 
 const V1: DeploymentShape = { replicas: 2, image: 'nginx:1.19' };
@@ -49,7 +49,7 @@ describe('fault: the Deployment changes under the trace', { concurrency: true },
     ]);
     figure(t, 'superseded mid-rollout', run);
     expectVerdict(run, { code: 0, verdict: /SUCCEEDED - revision 3 rolled out: 2\/2 pods ready/ });
-    assert.match(run.stdout, /revision 2 superseded by revision 3/);
+    assert.ok(/revision 2 superseded by revision 3/.test(run.stdout), outputOf(run));
   });
 
   it("undo mid-rollout (revision 1's template put back): a success that says it is a rollback to revision 1's template", async (t) => {
@@ -76,7 +76,7 @@ describe('fault: the Deployment changes under the trace', { concurrency: true },
     figure(t, 'paused mid-rollout', run);
     // Issue 9 §1: never a silent wait until the timeout; the default policy fails after a short window.
     expectVerdict(run, { code: 1, verdict: /paused/i });
-    assert.match(run.stdout.slice(run.stdout.indexOf(run.verdictLine!)), /kubectl .*rollout resume/);
+    assert.ok(/kubectl .*rollout resume/.test(run.stdout.slice(run.stdout.indexOf(run.verdictLine!))), outputOf(run));
   });
 
   it('scaled mid-rollout: waits for the new replica count, then succeeds', async (t) => {

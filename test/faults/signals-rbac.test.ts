@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { V1PolicyRule } from '@kubernetes/client-node';
 import { withNamespace } from '../helpers/cluster.js';
-import { deployArgs, expectError, expectVerdict, figure, REVISION_1_CREATING, traceCli } from '../helpers/faults.js';
+import { deployArgs, expectError, expectVerdict, figure, outputOf, REVISION_1_CREATING, traceCli } from '../helpers/faults.js';
 import { READ, serviceAccountKubeConfig } from '../helpers/rbac.js';
 import { isOneParagraph } from '../integration/cli/run-cli.js';
 import { createDeployment } from '../integration/track/helpers.js';
@@ -61,7 +61,7 @@ describe('fault: RBAC', { concurrency: true }, () => {
       const run = await traceCli(args);
       figure(t, `RBAC without list on ${resource}`, run);
       expectError(run, { code: 3, message: new RegExp(`may not list ${resource} in namespace "${ns}"`) });
-      assert.ok(isOneParagraph(run.stderr), run.stderr);
+      assert.ok(isOneParagraph(run.stderr), outputOf(run));
     });
   }
 });

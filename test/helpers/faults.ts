@@ -64,13 +64,19 @@ export async function traceCli(args: string[], triggers: Trigger[] = [], options
   // A loaded CI machine can take a minute just to start the CLI: generous unless the case says otherwise.
   const run = await runCli(args, { timeoutMs: 300_000, ...options, onStdout: watch('stdout'), onStderr: watch('stderr') });
   await Promise.all(fired);
-  assert.equal(pending.size, 0, `a trigger never fired: ${[...pending].map((t) => t.when).join(', ')}\n${run.stdout}${run.stderr}`);
+  assert.equal(pending.size, 0, `a trigger never fired: ${[...pending].map((t) => t.when).join(', ')}\n${outputOf(run)}`);
   return { ...run, ...marks, startedAt };
+}
+
+/** The run's output for an assertion message: at most the last 4000 characters of each stream (a runaway run writes megabytes). */
+export function outputOf(run: CliRun): string {
+  const tail = (text: string) => (text.length > 4000 ? `[... ${text.length - 4000} characters cut]${text.slice(-4000)}` : text);
+  return `--- stdout\n${tail(run.stdout)}\n--- stderr\n${tail(run.stderr)}`;
 }
 
 /** Asserts the exit code, the verdict line, and an exit within 1 s of that line. */
 export function expectVerdict(run: FaultRun, expected: { code: number; verdict: RegExp }): void {
-  const all = `--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
+  const all = outputOf(run);
   assert.ok(run.verdictLine !== undefined && run.verdictAt !== undefined, `no verdict line (exit ${run.code})\n${all}`);
   assert.match(run.verdictLine, expected.verdict, all);
   assert.equal(run.code, expected.code, all);
@@ -80,7 +86,7 @@ export function expectVerdict(run: FaultRun, expected: { code: number; verdict: 
 
 /** Asserts the exit code, the stderr paragraph, and an exit within 1 s of that paragraph. */
 export function expectError(run: FaultRun, expected: { code: number; message: RegExp }): void {
-  const all = `--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
+  const all = outputOf(run);
   assert.ok(run.errorLine !== undefined && run.errorAt !== undefined, `no error paragraph (exit ${run.code})\n${all}`);
   assert.match(run.errorLine, expected.message, all);
   assert.equal(run.code, expected.code, all);
