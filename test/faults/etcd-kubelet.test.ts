@@ -12,6 +12,7 @@ import {
   deployArgs,
   expectVerdict,
   figure,
+  outputOf,
   REVISION_1_CREATING,
   survivesMidRollout,
   traceCli,
