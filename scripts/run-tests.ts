@@ -34,7 +34,8 @@ function runNodeTest(given: string[], env: NodeJS.ProcessEnv): Promise<number> {
       '--test',
       '--test-reporter=spec',
       `--test-concurrency=${process.env.ROLLOUT_TRACE_TEST_CONCURRENCY ?? '3'}`,
-      '--test-timeout=300000',
+      // Per file with process isolation: a fault file starts its own control plane and runs its cases one by one.
+      '--test-timeout=900000',
       ...args,
       ...(files.length ? [] : DEFAULT_GLOBS),
     ],
