@@ -1,21 +1,40 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 
-/** A started component: its process and the file its output goes to. */
-export interface Component {
+/** How to start a component: enough to start it again the same way (same ports, same data). */
+export interface ComponentSpec {
   name: string;
-  child: ChildProcess;
+  command: string;
+  args: string[];
   logFile: string;
+  cwd?: string;
 }
 
-/** Starts `command` in its own process group with output to `logFile`. */
-export function startComponent(name: string, command: string, args: string[], logFile: string, cwd?: string): Component {
-  const fd = openSync(logFile, 'a');
-  const child = spawn(command, args, { stdio: ['ignore', fd, fd], detached: true, cwd });
+/** A started component: its process, how it was started, and where its log of this start begins. */
+export interface Component extends ComponentSpec {
+  child: ChildProcess;
+  /** Size of `logFile` when this process started (its own lines come after). */
+  logOffset: number;
+}
+
+/** Starts `spec.command` in its own process group with output appended to `spec.logFile`. */
+export function startComponent(spec: ComponentSpec): Component {
+  const fd = openSync(spec.logFile, 'a');
+  const logOffset = fstatSync(fd).size;
+  const child = spawn(spec.command, spec.args, { stdio: ['ignore', fd, fd], detached: true, cwd: spec.cwd });
   closeSync(fd);
   child.on('error', () => undefined); // reported through exitCode/logTail by the caller
-  return { name, child, logFile };
+  return { ...spec, child, logOffset };
+}
+
+/** What `file` holds after byte `offset` ('' when unreadable). */
+export function logSince(file: string, offset: number): string {
+  try {
+    return readFileSync(file).subarray(offset).toString('utf8');
+  } catch {
+    return '';
+  }
 }
 
 /** The last lines of a component's log, for error messages. */
@@ -37,25 +56,33 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Sends SIGTERM to a process group, then SIGKILL after `graceMs`; resolves once it is gone. */
-export async function killGroup(pid: number, graceMs = 5000): Promise<void> {
-  const signal = (sig: NodeJS.Signals) => {
+/** Sends `sig` to the process group led by `pid` (or to `pid` alone when it leads none); ignores a gone process. */
+export function signalGroup(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, sig);
+  } catch {
     try {
-      process.kill(-pid, sig);
+      process.kill(pid, sig);
     } catch {
-      try {
-        process.kill(pid, sig);
-      } catch {
-        /* already gone */
-      }
+      /* already gone */
     }
-  };
+  }
+}
+
+/**
+ * Sends SIGTERM to a process group (and SIGCONT, so a frozen one handles it), then SIGKILL after
+ * `graceMs` (at once with `graceMs` 0); resolves once it is gone.
+ */
+export async function killGroup(pid: number, graceMs = 5000): Promise<void> {
   if (!isAlive(pid)) return;
-  signal('SIGTERM');
+  if (graceMs > 0) {
+    signalGroup(pid, 'SIGTERM');
+    signalGroup(pid, 'SIGCONT');
+  }
   const deadline = Date.now() + graceMs;
   while (isAlive(pid) && Date.now() < deadline) await sleep(50);
   if (isAlive(pid)) {
-    signal('SIGKILL');
+    signalGroup(pid, 'SIGKILL');
     while (isAlive(pid)) await sleep(20);
   }
 }

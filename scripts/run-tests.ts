@@ -2,10 +2,11 @@
  * `npm test`: starts one embedded control plane (with the simulated kubelet) for the whole run,
  * runs every test file with node:test against it (each test in its own namespace), stops the
  * cluster and checks that no process is left behind. Extra arguments are passed to node --test
- * (e.g. `npm test -- test/integration/cli/cli.test.ts`). When every file argument is under
+ * (e.g. `npm test -- test/integration/cli/cli.test.ts`, or a folder: `npm test -- test/faults/`). When every file argument is under
  * test/unit/, no control plane is built or started (`npm test -- 'test/unit/**\/*.test.ts'`).
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { startLocalCluster } from '../local-cluster/index.js';
 import { isAlive } from '../local-cluster/processes.js';
 
@@ -17,7 +18,13 @@ function needsCluster(args: string[]): boolean {
   return files.length === 0 || files.some((f) => !f.replace(/^\.\//, '').startsWith('test/unit/'));
 }
 
-function runNodeTest(args: string[], env: NodeJS.ProcessEnv, isolate = true): Promise<number> {
+/** A folder argument (`test/faults/`) means every test file under it. */
+function expandFolders(args: string[]): string[] {
+  return args.map((a) => (!a.startsWith('-') && existsSync(a) && statSync(a).isDirectory() ? `${a.replace(/\/+$/, '')}/**/*.test.ts` : a));
+}
+
+function runNodeTest(given: string[], env: NodeJS.ProcessEnv, isolate = true): Promise<number> {
+  const args = expandFolders(given);
   const files = args.filter((a) => !a.startsWith('-'));
   const child = spawn(
     process.execPath,
@@ -27,7 +34,8 @@ function runNodeTest(args: string[], env: NodeJS.ProcessEnv, isolate = true): Pr
       '--test',
       '--test-reporter=spec',
       `--test-concurrency=${process.env.ROLLOUT_TRACE_TEST_CONCURRENCY ?? '3'}`,
-      '--test-timeout=300000',
+      // A fault file starts its own control plane and runs its cases one by one: minutes on 2 cores.
+      '--test-timeout=900000',
       // Unit tests share one process (one tsx start-up instead of one per file: ~8x less CPU).
       ...(isolate ? [] : ['--experimental-test-isolation=none']),
       ...args,

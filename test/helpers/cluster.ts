@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
-import { AppsV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api, Watch } from '@kubernetes/client-node';
 
 /** Path of the test cluster's admin kubeconfig. */
 export function kubeconfigPath(): string {
@@ -80,4 +80,26 @@ export async function waitUntil<T>(
     await new Promise((r) => setTimeout(r, intervalMs));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+}
+
+/** True when the apiserver answers a pod watch from `rv` with 410 Gone. */
+export async function answersGone(ns: string, rv: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    let gone = false;
+    let controller: AbortController | undefined;
+    const timer = setTimeout(() => controller?.abort(), 2000);
+    void new Watch(kubeConfig())
+      .watch(
+        `/api/v1/namespaces/${ns}/pods`,
+        { resourceVersion: rv, timeoutSeconds: 2 },
+        (type, obj: { code?: number }) => {
+          if (type === 'ERROR' && obj?.code === 410) gone = true;
+        },
+        () => {
+          clearTimeout(timer);
+          resolve(gone);
+        },
+      )
+      .then((c) => (controller = c));
+  });
 }

@@ -2,6 +2,9 @@
 import { KubeConfig, type V1PolicyRule } from '@kubernetes/client-node';
 import { clients, kubeConfig, waitUntil } from './cluster.js';
 
+/** The read verbs a tracker needs on a resource. */
+export const READ = ['get', 'list', 'watch'];
+
 /**
  * Creates ServiceAccount `name` in `ns`, bound to a Role `name` with `rules` (`[]`: no permission),
  * and returns a token kubeconfig for it (context namespace `ns`): the one ServiceAccount-token

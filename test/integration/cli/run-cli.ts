@@ -10,6 +10,8 @@ export interface CliRun {
   stdout: string;
   stderr: string;
   ms: number;
+  /** When the process exited (ms since the epoch; its output may still have been flushing). */
+  exitedAt: number;
 }
 
 /** Options of {@link runCli}. */
@@ -22,6 +24,11 @@ export interface RunOptions {
   onStdout?: (stdout: string, child: ChildProcess) => void;
   /** Called with the stderr so far each time it grows. */
   onStderr?: (stderr: string, child: ChildProcess) => void;
+  /**
+   * Runs something else than `node bin/rollout-trace.js ARGS`: gets that argv, returns the one to
+   * spawn (e.g. the same under `script` for a pseudo-terminal).
+   */
+  wrap?: (argv: string[]) => string[];
 }
 
 /** Runs the CLI with `args`. */
@@ -29,7 +36,10 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRun
   const started = Date.now();
   const base = { ...process.env };
   for (const k of ['FORCE_COLOR', 'NO_COLOR', 'GITHUB_ACTIONS', 'GITLAB_CI', 'CI']) delete base[k];
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, ...argv] = options.wrap?.([process.execPath, BIN, ...args]) ?? [process.execPath, BIN, ...args];
+  const child = spawn(command!, argv, { env: { ...base, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let exitedAt = 0;
+  child.on('exit', () => (exitedAt = Date.now()));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => {
@@ -44,7 +54,7 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRun
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(killer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
+      resolve({ code, stdout, stderr, ms: Date.now() - started, exitedAt: exitedAt || Date.now() });
     });
   });
 }

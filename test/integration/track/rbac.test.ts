@@ -6,10 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RolloutTraceError } from '../../../src/errors.js';
 import { trackRollout } from '../../../src/track/index.js';
-import { serviceAccountKubeConfig } from '../../helpers/rbac.js';
+import { READ, serviceAccountKubeConfig } from '../../helpers/rbac.js';
 import { createDeployment, namespaceFor } from './helpers.js';
-
-const READ = ['get', 'list', 'watch'];
 
 describe('RBAC-limited credentials', { concurrency: true }, () => {
   it('a Role without events list/watch: forbidden naming verb, resource and namespace', async (t) => {

@@ -5,11 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type V1Pod, Watch } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import { acquireNamespaceSource } from '../../../src/cluster/index.js';
 import { KindWatcher, type KindWatcherOptions } from '../../../src/cluster/kind-watcher.js';
 import { kindApis } from '../../../src/cluster/kinds.js';
 import type { Observation } from '../../../src/core/types.js';
+import { answersGone } from '../../helpers/cluster.js';
 import { clients, createDeployment, kubeConfig, namespaceFor, waitRolledOut, waitUntil } from './helpers.js';
 
 function podWatcher(ns: string, opts: KindWatcherOptions = {}) {
@@ -31,28 +32,6 @@ function podWatcher(ns: string, opts: KindWatcherOptions = {}) {
     opts,
   );
   return { w, changes, retries, fatal: () => fatal };
-}
-
-/** True when the apiserver answers a pod watch from `rv` with 410 Gone. */
-async function answersGone(ns: string, rv: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    let gone = false;
-    let controller: AbortController | undefined;
-    const timer = setTimeout(() => controller?.abort(), 2000);
-    void new Watch(kubeConfig())
-      .watch(
-        `/api/v1/namespaces/${ns}/pods`,
-        { resourceVersion: rv, timeoutSeconds: 2 },
-        (type, obj: { code?: number }) => {
-          if (type === 'ERROR' && obj?.code === 410) gone = true;
-        },
-        () => {
-          clearTimeout(timer);
-          resolve(gone);
-        },
-      )
-      .then((c) => (controller = c));
-  });
 }
 
 /** Probes until a pod watch from revision 1 gets 410 Gone, touching a pod meanwhile; returns the probe count. */
