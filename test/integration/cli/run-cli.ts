@@ -80,5 +80,5 @@ export async function runCliInProcess(args: string[], env: Record<string, string
   out.on('data', (c: Buffer) => (stdout += c.toString()));
   err.on('data', (c: Buffer) => (stderr += c.toString()));
   const code = await run(args, { stdout: out, stderr: err, env: { TERM: 'dumb', ...env }, onInterrupt: () => () => undefined });
-  return { code, stdout, stderr, ms: Date.now() - started };
+  return { code, stdout, stderr, ms: Date.now() - started, exitedAt: Date.now() };
 }
