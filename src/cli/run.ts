@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { cleanEvent } from '../core/cluster-text.js';
 import { resolvePolicy } from '../core/policy.js';
 import type { RolloutEvent, Verdict } from '../core/types.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
@@ -73,6 +74,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     ...(options.noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds: options.noProgressTimeoutSeconds } : {}),
     ...(options.policy !== undefined ? { policy: options.policy } : {}),
     logs: options.logs,
+    redact: options.redact,
     notFoundGraceSeconds: options.waitForCreationSeconds,
     ...(options.minGeneration !== undefined ? { minGeneration: options.minGeneration } : {}),
   };
@@ -81,7 +83,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   const resolved = options.names.map((name) =>
     resolveTrackOptions({ ...common, name, namespace: options.namespace, kubeconfig: options.kubeconfig, context: options.context }),
   );
-  const { kc, namespace } = resolved[0]!;
+  const { kc, namespace, clean } = resolved[0]!;
   const sink = createSink({ output: options.output, stream: io.stdout, env: io.env, pulumiMessages: options.pulumiMessages });
   const tracking = trackRollouts(options.names.map((name) => ({ ...common, name, namespace, kubeconfig: kc })));
   const seenVerdicts = new Set<string>();
@@ -118,7 +120,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
         write({ type: 'verdict', at: v.finishedAt, deployment: v.deployment, verdict: v });
     }
     if (options.watch && interrupts === 0) {
-      await followAfterVerdict(kc, namespace, options, sink, io, (wake) => (wakeWatch = wake));
+      await followAfterVerdict(kc, namespace, options, sink, io, clean, (wake) => (wakeWatch = wake));
     }
     await sink.close();
     return exitCodeOf(verdicts, interrupts > 0);
@@ -160,9 +162,11 @@ async function followAfterVerdict(
   options: CliOptions,
   sink: Sink,
   io: CliIo,
+  clean: (text: string) => string,
   setWake: (wake: () => void) => void,
 ): Promise<void> {
-  const follower = followDeployments(kc, namespace, options.names, (e) => sink.write(e), {
+  // The follower feeds the sink straight from the reducer: its text is cleaned as the tracker's is.
+  const follower = followDeployments(kc, namespace, options.names, (e) => sink.write(cleanEvent(e, clean)), {
     policy: resolvePolicy(options.policy),
     // The TTY tree says so itself; elsewhere stdout is the log or JSON, so this goes to stderr.
     onLive: () => {

@@ -30,3 +30,12 @@ export function groupStart(title: string): string {
 
 /** `::endgroup::` */
 export const GROUP_END = '::endgroup::';
+
+/**
+ * One line of output that GitHub Actions cannot take for a workflow command: a `::` that starts the
+ * line (after blanks, which the runner trims) becomes `\x3a:`, and every `##[` becomes `#\x23[`.
+ * Applied to each line of cluster-derived output; our own commands are added after it.
+ */
+export function escapeCommandLine(line: string): string {
+  return line.replace(/^(\s*)::/, '$1\\x3a:').replace(/##\[/g, '#\\x23[');
+}

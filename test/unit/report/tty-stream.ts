@@ -62,3 +62,12 @@ export function screen(output: string): string[] {
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
+
+/**
+ * A clock that moves one second at each reading: every event is past the TTY sink's minimum
+ * render interval, so each write redraws at once (tests read the screen right after writing).
+ */
+export function steppingClock(): () => number {
+  let t = 0;
+  return () => (t += 1000);
+}
