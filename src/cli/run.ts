@@ -122,10 +122,10 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     if (options.watch && interrupts === 0) {
       await followAfterVerdict(kc, namespace, options, sink, io, clean, (wake) => (wakeWatch = wake));
     }
-    await sink.close();
+    await closeWithin(sink);
     return exitCodeOf(verdicts, interrupts > 0);
   } catch (err) {
-    await sink.close().catch(() => undefined);
+    await closeWithin(sink).catch(() => undefined);
     throw err;
   } finally {
     removeInterrupt();
@@ -187,6 +187,22 @@ async function followAfterVerdict(
     await Promise.race([ended, fatal]);
   } finally {
     follower.stop();
+  }
+}
+
+/** How long the exit waits for the output to drain (a stalled terminal or pipe must not hold it). */
+const CLOSE_WAIT_MS = 2000;
+
+/** Closes the sink, giving up after {@link CLOSE_WAIT_MS}: whatever the terminal does, the CLI exits. */
+async function closeWithin(sink: Sink): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CLOSE_WAIT_MS);
+  });
+  try {
+    await Promise.race([sink.close(), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -20,6 +20,8 @@ import { renderTree } from './tree.js';
 
 /** Events redraw the live frame at most this often; changes in between show at ora's next tick. */
 export const MIN_RENDER_INTERVAL_MS = 100;
+/** Narrower terminals get no live frame (the spinner alone would wrap), only the final trees and verdicts. */
+export const MIN_LIVE_COLUMNS = 4;
 
 type TerminalStream = NodeJS.WritableStream & { columns?: number; rows?: number };
 
@@ -105,13 +107,14 @@ export class TtySink implements Sink {
   /** Sets the spinner's frame; draws it now unless one was drawn less than the minimum interval ago. */
   #redraw(now = false): void {
     if (this.#closed || this.#out.broken) return;
-    if (this.#live.size === 0) {
+    const size = terminalSize(this.#stream);
+    if (this.#live.size === 0 || size.columns < MIN_LIVE_COLUMNS) {
       if (this.#spinner.isSpinning) this.#spinner.stop();
       return;
     }
     const trees = this.#view.deployments.filter((d) => this.#live.has(d.key)).map((d) => renderTree(d, this.#c));
     // ora puts the spinner before the first line; indent the rest under it.
-    this.#spinner.text = fitFrame(trees.join('\n').replace(/\n/g, '\n  '), terminalSize(this.#stream));
+    this.#spinner.text = fitFrame(trees.join('\n').replace(/\n/g, '\n  '), size);
     const at = this.#now();
     if (!this.#spinner.isSpinning) this.#spinner.start();
     else if (now || at - this.#lastRender >= MIN_RENDER_INTERVAL_MS) this.#spinner.render();
