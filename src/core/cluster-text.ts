@@ -7,6 +7,7 @@
  * - Control characters are shown, not obeyed: C0 and DEL as `\x1b`, C1 (8-bit CSI...) and the
  *   Unicode line separators and bidi overrides as `\u009b`; tabs are kept. A line break (LF,
  *   CRLF) becomes ` ⏎ `, so one string is always one printed line; a bare CR is shown as `\x0d`.
+ * - Text that GitHub Actions would run as a workflow command (`::error::...`, `##[...`) is escaped.
  * - Length is capped at {@link MAX_TEXT_CHARS}; a cut string ends with `… [cut: N chars]` (N: its length).
  */
 import { compileLogFilter } from './log-filter.js';
@@ -34,8 +35,16 @@ function visible(ch: string): string {
  */
 export function sanitizeText(text: string, max = MAX_TEXT_CHARS): string {
   const flat = text.replace(/(\r?\n)+$/, '').replace(LINE_BREAK, ' ⏎ ');
-  const shown = flat.replace(CONTROL, visible).replace(INVISIBLE, visible);
+  const shown = escapeCommandLine(flat.replace(CONTROL, visible).replace(INVISIBLE, visible));
   return capText(shown, text.length, max);
+}
+
+/**
+ * One line that GitHub Actions cannot take for a workflow command: a `::` that starts it (after
+ * blanks, which the runner trims) becomes `\x3a:`, and every `##[` (the older form) `#\x23[`.
+ */
+export function escapeCommandLine(line: string): string {
+  return line.replace(/^(\s*)::/, '$1\\x3a:').replace(/##\[/g, '#\\x23[');
 }
 
 /** `text` cut to `max` characters with a marker naming `length`, the original length. */

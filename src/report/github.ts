@@ -32,10 +32,7 @@ export function groupStart(title: string): string {
 export const GROUP_END = '::endgroup::';
 
 /**
- * One line of output that GitHub Actions cannot take for a workflow command: a `::` that starts the
- * line (after blanks, which the runner trims) becomes `\x3a:`, and every `##[` becomes `#\x23[`.
- * Applied to each line of cluster-derived output; our own commands are added after it.
+ * Applied by the plain sink to each line of cluster-derived output (cluster strings are escaped
+ * already; this also covers the lines they are placed in); our own commands are added after it.
  */
-export function escapeCommandLine(line: string): string {
-  return line.replace(/^(\s*)::/, '$1\\x3a:').replace(/##\[/g, '#\\x23[');
-}
+export { escapeCommandLine } from '../core/cluster-text.js';

@@ -21,7 +21,9 @@ const RAW_CONTROLS = /[\u007f-\u009f\u2028\u2029]/g;
  */
 export function toJsonLine(e: RolloutEvent): string {
   const line = { schemaVersion: JSON_SCHEMA_VERSION, time: new Date(e.at).toISOString(), ...cleanEvent(e, cleanClusterText) };
-  return JSON.stringify(line).replace(RAW_CONTROLS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(line)
+    .replace(RAW_CONTROLS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/##\[/g, '#\\u0023['); // never a GitHub Actions command, and the same string once parsed
 }
 
 /** Writes each event as one JSON object per line. */
