@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { kubeconfigPath } from '../../helpers/cluster.js';
+import { isAlive } from '../../../local-cluster/processes.js';
+import { kubeconfigPath, waitUntil } from '../../helpers/cluster.js';
 import { createDeployment, withNamespace } from '../track/helpers.js';
 import { runCliInPty } from './run-cli.js';
 
@@ -48,5 +49,30 @@ describe('rollout-trace on a 0-column terminal', () => {
     assert.equal(run.code, 130, `exit code (output tail: ${JSON.stringify(run.stdout.slice(-500))})`);
     assert.ok(afterSignal < 10_000, `exited ${afterSignal} ms after SIGTERM`);
     assert.ok(run.bytes < MAX_BYTES, `${run.bytes} bytes written`);
+  });
+
+  test('a SIGKILLed parent (the terminal closes): the CLI does not outlive it', async (t) => {
+    const ns = await withNamespace(t, 'pty-orphan');
+    await createDeployment(ns, 'web', STUCK);
+    let pid: number | undefined;
+    let killedAt = 0;
+    await runCliInPty(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '--timeout', '5m'], {
+      timeoutMs: 90_000,
+      onPid: (p) => (pid = p),
+      onStdout: (out, script) => {
+        if (killedAt === 0 && pid !== undefined && out.includes(`${ns}/web`)) {
+          killedAt = Date.now();
+          script.kill('SIGKILL');
+        }
+      },
+    });
+    assert.ok(killedAt > 0 && pid !== undefined, 'the tree was drawn');
+    const gone = await waitUntil(() => !isAlive(pid!), {
+      what: `rollout-trace (pid ${pid}) to end after its terminal closed`,
+      timeoutMs: 15_000,
+    }).catch(() => false);
+    if (!gone) process.kill(pid!, 'SIGKILL');
+    t.diagnostic(`ended ${Date.now() - killedAt} ms after the terminal closed`);
+    assert.ok(gone, `rollout-trace (pid ${pid}) still runs 15 s after its terminal closed`);
   });
 });
