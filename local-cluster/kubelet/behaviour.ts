@@ -77,5 +77,14 @@ export function behaviourFor(annotations: Record<string, string> | undefined, co
   if (tick > 0) result.tickSeconds = tick;
   const logs = kv.get('logs');
   if (logs) result.logs = logs.split('|');
+  // Bytes an annotation's `;`/`|` syntax cannot carry (terminal escapes, control bytes), base64-encoded
+  // UTF-8, printed line by line as a container would write them.
+  const logs64 = kv.get('logs64');
+  if (logs64) result.logs.push(...Buffer.from(logs64, 'base64').toString('utf8').split('\n'));
+  const message64 = kv.get('message64');
+  if (message64 && result.exit) result.exit.message = Buffer.from(message64, 'base64').toString('utf8');
+  // One line of N characters (an annotation cannot hold 1 MB): `long line ` and then `x`s.
+  const longLine = num('long-line', 0);
+  if (longLine > 0) result.logs.push(`long line ${'x'.repeat(Math.max(0, longLine - 10))}`);
   return result;
 }

@@ -32,6 +32,8 @@ export interface CliOptions {
   noProgressTimeoutSeconds?: number;
   output: 'auto' | 'tty' | 'plain' | 'json';
   logs: false | LogOptions;
+  /** `--redact`: masked in every cluster-supplied string (log lines, messages, events), also with `--no-logs`. */
+  redact: string[];
   policy?: PolicyOverrides;
   /** Keep tracing after the verdicts; `watchSeconds` bounds it (undefined: until Ctrl-C). */
   watch: boolean;
@@ -194,6 +196,7 @@ export function parseCli(argv: string[]): ParsedArgs {
       ...(noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds } : {}),
       output: output as CliOptions['output'],
       logs,
+      redact,
       policy: policyOverrides(
         values['fail-after'] ?? [],
         values['warn-only'] ?? [],

@@ -33,8 +33,9 @@ Flags:
       --follow-logs         stream the new revision's container logs live (log lines in the output)
       --log-grep REGEX      with --follow-logs: only lines matching REGEX
       --log-container NAME  with --follow-logs: only this container (repeatable)
-      --redact REGEX        mask matches as *** in every log line shown (repeatable); values after
-                            password=, token:, api_key..., Bearer tokens and URL passwords always are
+      --redact REGEX        mask matches as *** in every log line and cluster message shown (termination
+                            messages, events; repeatable); values after password=, token:, api_key...,
+                            Bearer tokens and URL passwords always are
       --fail-after CLASS=DURATION
                             fail when a problem of CLASS persists DURATION (repeatable)
       --tolerate CLASS=PODS let PODS pods have a problem of CLASS; fail only on more (repeatable)

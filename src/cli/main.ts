@@ -1,9 +1,10 @@
 /** Entry point of the `rollout-trace` command (see bin/rollout-trace.js). */
 import { runCli } from './run.js';
 
-// `rollout-trace ... | head`: the reader left; stop quietly like other Unix tools (128 + SIGPIPE).
+// `rollout-trace ... | head`, or a terminal that went away (EPIPE, EIO): the sink stops writing and
+// tracking goes on, so the exit code is still the verdict's (a CI step must not pass or fail on it).
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(141);
+  if (err.code === 'EPIPE' || err.code === 'EIO') return;
   throw err;
 });
 

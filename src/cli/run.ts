@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { RolloutEvent, Verdict } from '../core/index.js';
-import { resolvePolicy } from '../core/index.js';
+import { cleanEvent, resolvePolicy } from '../core/index.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
 import { setLongTimeout } from '../long-timer.js';
 import type { Sink } from '../report/sink.js';
@@ -74,6 +74,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     ...(options.noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds: options.noProgressTimeoutSeconds } : {}),
     ...(options.policy !== undefined ? { policy: options.policy } : {}),
     logs: options.logs,
+    redact: options.redact,
     notFoundGraceSeconds: options.waitForCreationSeconds,
     ...(options.minGeneration !== undefined ? { minGeneration: options.minGeneration } : {}),
   };
@@ -82,7 +83,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   const resolved = options.names.map((name) =>
     resolveTrackOptions({ ...common, name, namespace: options.namespace, kubeconfig: options.kubeconfig, context: options.context }),
   );
-  const { kc, namespace } = resolved[0]!;
+  const { kc, namespace, clean } = resolved[0]!;
   const { sink, tty } = await openSink({ output: options.output, stream: io.stdout, env: io.env, pulumiMessages: options.pulumiMessages });
   const tracking = trackRollouts(options.names.map((name) => ({ ...common, name, namespace, kubeconfig: kc })));
   const seenVerdicts = new Set<string>();
@@ -119,12 +120,12 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
         write({ type: 'verdict', at: v.finishedAt, deployment: v.deployment, verdict: v });
     }
     if (options.watch && interrupts === 0) {
-      await followAfterVerdict(kc, namespace, options, { sink, tty }, io, (wake) => (wakeWatch = wake));
+      await followAfterVerdict(kc, namespace, options, { sink, tty }, io, clean, (wake) => (wakeWatch = wake));
     }
-    await sink.close();
+    await closeWithin(sink);
     return exitCodeOf(verdicts, interrupts > 0);
   } catch (err) {
-    await sink.close().catch(() => undefined);
+    await closeWithin(sink).catch(() => undefined);
     throw err;
   } finally {
     removeInterrupt();
@@ -161,11 +162,13 @@ async function followAfterVerdict(
   options: CliOptions,
   { sink, tty }: { sink: Sink; tty: boolean },
   io: CliIo,
+  clean: (text: string) => string,
   setWake: (wake: () => void) => void,
 ): Promise<void> {
   // Loaded only for --watch: it brings client-node, which the rest of the start-up loads lazily.
   const { followDeployments } = await import('./follow.js');
-  const follower = followDeployments(kc, namespace, options.names, (e) => sink.write(e), {
+  // The follower feeds the sink straight from the reducer: its text is cleaned as the tracker's is.
+  const follower = followDeployments(kc, namespace, options.names, (e) => sink.write(cleanEvent(e, clean)), {
     policy: resolvePolicy(options.policy),
     // The TTY tree says so itself; elsewhere stdout is the log or JSON, so this goes to stderr.
     onLive: () => {
@@ -186,6 +189,22 @@ async function followAfterVerdict(
     await Promise.race([ended, fatal]);
   } finally {
     follower.stop();
+  }
+}
+
+/** How long the exit waits for the output to drain (a stalled terminal or pipe must not hold it). */
+const CLOSE_WAIT_MS = 2000;
+
+/** Closes the sink, giving up after {@link CLOSE_WAIT_MS}: whatever the terminal does, the CLI exits. */
+async function closeWithin(sink: Sink): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CLOSE_WAIT_MS);
+  });
+  try {
+    await Promise.race([sink.close(), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -11,6 +11,15 @@
  */
 
 export { CUSTOM_PREFIX, customClassOf, isCustomClass } from './classifiers.js';
+export {
+  cleanClusterText,
+  cleanEvent,
+  cleanVerdict,
+  clusterTextCleaner,
+  escapeCommandLine,
+  MAX_TEXT_CHARS,
+  sanitizeText,
+} from './cluster-text.js';
 export type { PullKind } from './diagnose/index.js';
 export { classifyPull, diagnosePod, parseMissing, probeBudgetSeconds, probeHandler } from './diagnose/index.js';
 export { formatDuration, formatWindow } from './format-duration.js';

@@ -5,6 +5,7 @@
  *
  * The Info column shows only the first line of a message, so every line here is a single line.
  */
+import { cleanClusterText, cleanEvent } from '../core/cluster-text.js';
 import type { RolloutEvent } from '../core/types.js';
 import { describeEvent, type EventLine } from '../report/describe-event.js';
 import { LinePicker } from '../report/index.js';
@@ -31,7 +32,9 @@ function toStatus(e: RolloutEvent, line: EventLine): StatusLine {
  * (e.g. the final verdict, which the caller reports in full). {@link StatusLines} also drops
  * lines that only repeat the previous state.
  */
-export function statusLine(e: RolloutEvent): StatusLine | undefined {
+export function statusLine(event: RolloutEvent): StatusLine | undefined {
+  // Events from the tracker are clean already; this covers any other source (idempotent).
+  const e = cleanEvent(event, cleanClusterText);
   const line = describeEvent(e);
   return line ? toStatus(e, line) : undefined;
 }
@@ -41,7 +44,8 @@ export class StatusLines {
   private readonly lines = new LinePicker();
 
   /** The line for `e`, or undefined when it says nothing new. */
-  next(e: RolloutEvent): StatusLine | undefined {
+  next(event: RolloutEvent): StatusLine | undefined {
+    const e = cleanEvent(event, cleanClusterText);
     const line = this.lines.next(`${e.deployment.namespace}/${e.deployment.name}`, e);
     return line ? toStatus(e, line) : undefined;
   }

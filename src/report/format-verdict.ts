@@ -3,7 +3,9 @@
  * (reason in plain words, raw reason, exit code, restarts, termination message, last logs, warning
  * events, kubectl hints) for our typed {@link Verdict}.
  */
+
 import type { EventDigest, LogTail, Problem, Verdict } from '../core/index.js';
+import { cleanClusterText, cleanVerdict } from '../core/index.js';
 import { type Palette, palette } from './colors.js';
 import { formatDuration } from './format-time.js';
 
@@ -53,7 +55,9 @@ export function outcomeLabel(v: Verdict): string {
  * Renders a verdict as a multi-line block (no trailing newline). Success is one or two lines
  * (revision, ready/desired, duration); failure adds one paragraph per distinct problem.
  */
-export function formatVerdict(verdict: Verdict, options: FormatVerdictOptions = {}): string {
+export function formatVerdict(raw: Verdict, options: FormatVerdictOptions = {}): string {
+  // A verdict from the tracker is clean already; one from elsewhere is made so (idempotent).
+  const verdict = cleanVerdict(raw, cleanClusterText);
   const c = palette(options.color === true);
   const lines: string[] = [];
   const ok = verdict.outcome === 'succeeded';

@@ -30,3 +30,9 @@ export function groupStart(title: string): string {
 
 /** `::endgroup::` */
 export const GROUP_END = '::endgroup::';
+
+/**
+ * Applied by the plain sink to each line of cluster-derived output (cluster strings are escaped
+ * already; this also covers the lines they are placed in); our own commands are added after it.
+ */
+export { escapeCommandLine } from '../core/index.js';

@@ -2,8 +2,10 @@
  * JSON lines: one object per event (the last one per Deployment is its `verdict`). Schema:
  * docs/json-schema.md. Every line carries `schemaVersion` and an ISO `time` next to `at`.
  */
+
 import type { RolloutEvent } from '../core/index.js';
-import { flush, type Sink, type SinkOptions } from './sink.js';
+import { cleanClusterText, cleanEvent } from '../core/index.js';
+import { flush, onBrokenStream, type Sink, type SinkOptions } from './sink.js';
 
 /** Version of the JSON lines schema; bumped only on incompatible changes. */
 export const JSON_SCHEMA_VERSION = 1;
@@ -11,29 +13,40 @@ export const JSON_SCHEMA_VERSION = 1;
 /** The shape of one JSON line. */
 export type JsonLine = { schemaVersion: typeof JSON_SCHEMA_VERSION; time: string } & RolloutEvent;
 
-/** Serialises one event as a JSON line (without the newline). */
+/** Characters JSON.stringify leaves raw that a terminal or a log viewer may obey: DEL, C1, LS, PS. */
+const RAW_CONTROLS = /[\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * Serialises one event as a JSON line (without the newline): its cluster text cleaned (see
+ * docs/security.md), and only printable characters and escapes (`\u009b`, never the raw byte).
+ */
 export function toJsonLine(e: RolloutEvent): string {
-  const line = { schemaVersion: JSON_SCHEMA_VERSION, time: new Date(e.at).toISOString(), ...e };
-  return JSON.stringify(line);
+  const line = { schemaVersion: JSON_SCHEMA_VERSION, time: new Date(e.at).toISOString(), ...cleanEvent(e, cleanClusterText) };
+  return JSON.stringify(line)
+    .replace(RAW_CONTROLS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/##\[/g, '#\\u0023['); // never a GitHub Actions command, and the same string once parsed
 }
 
 /** Writes each event as one JSON object per line. */
 export class JsonSink implements Sink {
   private readonly stream: NodeJS.WritableStream;
   private closed = false;
+  /** The stream failed (EPIPE, EIO): nothing more is written. */
+  private broken = false;
 
   constructor(options: SinkOptions = {}) {
     this.stream = options.stream ?? process.stdout;
+    onBrokenStream(this.stream, () => (this.broken = true));
   }
 
   write(e: RolloutEvent): void {
-    if (this.closed) return;
+    if (this.closed || this.broken) return;
     this.stream.write(`${toJsonLine(e)}\n`);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await flush(this.stream);
+    if (!this.broken) await flush(this.stream);
   }
 }

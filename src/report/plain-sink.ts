@@ -4,16 +4,18 @@
  * nothing changed for a while; GitHub Actions folding and annotations, or GitLab CI collapsible
  * sections, for failure details.
  */
+
 import type { RolloutEvent, Verdict } from '../core/index.js';
+import { cleanClusterText, cleanEvent } from '../core/index.js';
 import { type Palette, palette, shouldColor } from './colors.js';
 import type { EventLine } from './describe-event.js';
 import { formatClock } from './format-time.js';
 import { deploymentKey, formatVerdict, outcomeLabel } from './format-verdict.js';
-import { errorAnnotation, GROUP_END, groupStart, isGitHubActions } from './github.js';
+import { errorAnnotation, escapeCommandLine, GROUP_END, groupStart, isGitHubActions } from './github.js';
 import { isGitLabCi, sectionEnd, sectionStart } from './gitlab.js';
 import { LinePicker } from './line-picker.js';
 import { describeWaitingFor, RolloutView } from './rollout-view.js';
-import { flush, realTimers, type Sink, type SinkOptions } from './sink.js';
+import { flush, onBrokenStream, realTimers, type Sink, type SinkOptions } from './sink.js';
 
 const DEFAULT_STILL_WAITING_MS = 30_000;
 
@@ -33,6 +35,8 @@ export class PlainSink implements Sink {
   /** When each Deployment last got a line. */
   private readonly lastLineAt = new Map<string, number>();
   private closed = false;
+  /** The stream failed (EPIPE, EIO): nothing more is written. */
+  private broken = false;
 
   constructor(options: SinkOptions = {}) {
     const env = options.env ?? process.env;
@@ -44,6 +48,7 @@ export class PlainSink implements Sink {
     this.pulumiMessages = options.pulumiMessages === true;
     this.stillWaitingMs = options.stillWaitingMs ?? DEFAULT_STILL_WAITING_MS;
     this.timers = options.timers ?? realTimers;
+    onBrokenStream(this.stream, () => (this.broken = true));
     if (this.stillWaitingMs > 0) {
       // Check often enough that the line comes close to the promised interval.
       const every = Math.max(100, Math.min(1000, Math.floor(this.stillWaitingMs / 10)));
@@ -51,8 +56,10 @@ export class PlainSink implements Sink {
     }
   }
 
-  write(e: RolloutEvent): void {
+  write(event: RolloutEvent): void {
     if (this.closed) return;
+    // Events from the tracker are clean already; this covers any other source (idempotent).
+    const e = cleanEvent(event, cleanClusterText);
     const view = this.view.apply(e);
     if (e.type === 'verdict') {
       this.writeVerdict(e.verdict);
@@ -67,20 +74,20 @@ export class PlainSink implements Sink {
     if (this.closed) return;
     this.closed = true;
     if (this.stillWaitingMs > 0) this.timers.clearInterval(this.timer);
-    await flush(this.stream);
+    if (!this.broken) await flush(this.stream);
   }
 
   private printLine(key: string, at: number, line: EventLine): void {
     const c = this.c;
     const text = line.level === 'warn' ? c.yellow(line.text) : line.level === 'good' ? c.green(line.text) : line.text;
-    this.stream.write(`${c.dim(formatClock(at))} ${c.cyan(key)} ${text}\n`);
+    this.out([`${c.dim(formatClock(at))} ${c.cyan(key)} ${text}`]);
     this.lastLineAt.set(key, this.now());
   }
 
   private writeVerdict(v: Verdict): void {
     const key = deploymentKey(v.deployment);
     const block = formatVerdict(v, { color: this.c.enabled, pulumiMessages: this.pulumiMessages });
-    const [head, ...rest] = block.split('\n');
+    const [head, ...rest] = block.split('\n').map(escapeCommandLine);
     const stamp = `${this.c.dim(formatClock(v.finishedAt))} ${this.c.cyan(key)} `;
     const out: string[] = [];
     if (v.outcome !== 'succeeded' && this.github) {
@@ -96,7 +103,13 @@ export class PlainSink implements Sink {
     } else {
       out.push(stamp + head!, ...rest);
     }
-    this.stream.write(`${out.join('\n')}\n`);
+    if (!this.broken) this.stream.write(`${out.join('\n')}\n`);
+  }
+
+  /** Writes lines of cluster-derived text, none of which can act as a CI workflow command. */
+  private out(lines: string[]): void {
+    if (this.broken) return;
+    this.stream.write(`${lines.map(escapeCommandLine).join('\n')}\n`);
   }
 
   private checkStillWaiting(): void {

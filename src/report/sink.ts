@@ -47,10 +47,14 @@ export const realTimers: SinkTimers = {
   },
 };
 
-/** Resolves once everything written so far to `stream` is handed to the OS. */
+/**
+ * Resolves once everything written so far to `stream` is handed to the OS, or at once when the
+ * stream failed or was destroyed (nothing more can be handed over).
+ */
 export function flush(stream: NodeJS.WritableStream): Promise<void> {
+  if ((stream as { destroyed?: boolean }).destroyed === true) return Promise.resolve();
   return new Promise((resolve) => {
-    // An empty write's callback runs after the queued writes before it.
+    // An empty write's callback runs after the queued writes before it (with an error if it failed).
     if (!stream.write('', () => resolve())) stream.once('drain', () => resolve());
   });
 }
@@ -67,4 +71,20 @@ export function resolveOutput(
   if (output !== 'auto') return output;
   const interactive = stream.isTTY === true && env.TERM !== 'dumb' && !('CI' in env);
   return interactive ? 'tty' : 'plain';
+}
+
+/**
+ * Watches `stream` for a write error (EPIPE: the reader left; EIO: the terminal is gone) and calls
+ * `onBroken` once: the sink stops writing, the error never crashes the process, and tracking goes
+ * on to its verdict and exit code. Returns the removal of the listener.
+ */
+export function onBrokenStream(stream: NodeJS.WritableStream, onBroken: (err: Error) => void): () => void {
+  let broken = false;
+  const listener = (err: Error) => {
+    if (broken) return;
+    broken = true;
+    onBroken(err);
+  };
+  stream.on('error', listener);
+  return () => stream.off('error', listener);
 }

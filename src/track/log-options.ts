@@ -55,9 +55,7 @@ export function resolveLogOptions(logs: false | LogOptions | undefined, bad: (me
   const tailLines = o.tailLines ?? 20;
   if (!Number.isInteger(tailLines) || tailLines <= 0)
     bad(`logs.tailLines must be a positive integer (default 20); got ${JSON.stringify(o.tailLines)}.`);
-  if (o.redact !== undefined && (!Array.isArray(o.redact) || o.redact.some((p) => typeof p !== 'string' && !(p instanceof RegExp)))) {
-    bad(`logs.redact must be a list of regular expressions (strings or RegExp), e.g. ["hunter\\\\d+"]; got ${JSON.stringify(o.redact)}.`);
-  }
+  checkPatterns(o.redact, 'logs.redact', bad);
   const redactOnly = compiled(() => compileLogFilter({ redact: o.redact }), 'logs.redact', bad);
   const redact = (line: string) => redactOnly(line) ?? line;
   if (o.follow === undefined || o.follow === false) return { tailLines, redact };
@@ -81,7 +79,15 @@ export function resolveLogOptions(logs: false | LogOptions | undefined, bad: (me
   return { tailLines, redact, follow: { ...(f.containers?.length ? { containers: f.containers } : {}), filter, maxStreams, maxLines } };
 }
 
-function compiled<T>(make: () => T, what: string, bad: (message: string) => never): T {
+/** Checks that `value` is undefined or a list of regular expressions (strings or RegExp). */
+export function checkPatterns(value: unknown, what: string, bad: (message: string) => never): void {
+  if (value !== undefined && (!Array.isArray(value) || value.some((p) => typeof p !== 'string' && !(p instanceof RegExp)))) {
+    bad(`${what} must be a list of regular expressions (strings or RegExp), e.g. ["hunter\\\\d+"]; got ${JSON.stringify(value)}.`);
+  }
+}
+
+/** `make()`, or `bad` with its error message prefixed by `what`. */
+export function compiled<T>(make: () => T, what: string, bad: (message: string) => never): T {
   try {
     return make();
   } catch (err) {

@@ -32,11 +32,26 @@ export async function withLogTails(
       const fetches: Promise<LogTail>[] = [];
       if (wantPrevious) fetches.push(previousTail(kc, ns, p.object.name, p.container, tailLines));
       fetches.push(fetchLogTail(kc, ns, p.object.name, p.container, { previous: false, tailLines }));
-      const logs = (await Promise.all(fetches)).map((tail) => ({ ...tail, lines: tail.lines.map(redact) }));
+      const logs = withoutRepeatedTail((await Promise.all(fetches)).map((tail) => ({ ...tail, lines: tail.lines.map(redact) })));
       return { ...p, logs };
     }),
   );
   return { ...verdict, problems };
+}
+
+/**
+ * While a crashed container waits to restart (CrashLoopBackOff) there is no current instance, and
+ * the kubelet serves the crashed one both as `previous` and as the current log: the same lines
+ * would be printed twice (a 1 MB line twice over). A current tail equal to the previous one is
+ * dropped; the previous instance's tail says it all.
+ */
+export function withoutRepeatedTail(tails: LogTail[]): LogTail[] {
+  const previous = tails.find((t) => t.previous && t.error === undefined);
+  if (!previous || previous.lines.length === 0) return tails;
+  return tails.filter(
+    (t) =>
+      t.previous || t.error !== undefined || t.lines.length !== previous.lines.length || t.lines.some((l, i) => l !== previous.lines[i]),
+  );
 }
 
 /**

@@ -5,10 +5,10 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
 import type { Policy, PolicyOverrides } from '../core/index.js';
-import { resolvePolicy } from '../core/index.js';
+import { clusterTextCleaner, resolvePolicy } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { durationProblem, MAX_DURATION_MS } from '../long-timer.js';
-import { type LogOptions, type ResolvedLogOptions, resolveLogOptions } from './log-options.js';
+import { checkPatterns, compiled, type LogOptions, type ResolvedLogOptions, resolveLogOptions } from './log-options.js';
 
 /** What to track and how. */
 export interface TrackOptions {
@@ -42,6 +42,13 @@ export interface TrackOptions {
    * opt-in live stream (`{ follow: true }`). `false` turns every log read off.
    */
   logs?: false | LogOptions;
+  /**
+   * Patterns (regular expressions) masked as `***` in every cluster-supplied string of every event
+   * and of the verdict: termination messages, event, condition and waiting messages, log lines.
+   * Built-in shapes are always masked (`password=...`, `Authorization: Bearer ...`, URL passwords);
+   * `logs.redact` patterns count too. See docs/security.md.
+   */
+  redact?: Array<string | RegExp>;
   /** How long a missing Deployment is waited for before `deployment-not-found`. Default 30. */
   notFoundGraceSeconds?: number;
 }
@@ -58,6 +65,8 @@ export interface ResolvedTrackOptions {
   baselineRevision?: string;
   minGeneration?: number;
   logs: ResolvedLogOptions;
+  /** Redacts, sanitises and caps one cluster-supplied string (`redact` and `logs.redact`). */
+  clean: (text: string) => string;
   notFoundGraceSeconds: number;
 }
 
@@ -106,6 +115,9 @@ export function resolveTrackOptions(opts: TrackOptions): ResolvedTrackOptions {
     );
   }
   const logs = resolveLogOptions(opts.logs, bad);
+  checkPatterns(opts.redact, 'redact', bad);
+  const patterns = [...(opts.redact ?? []), ...((opts.logs || undefined)?.redact ?? [])];
+  const clean = compiled(() => clusterTextCleaner(patterns), 'redact', bad);
   if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal))
     bad('signal must be an AbortSignal (e.g. from an AbortController).');
   const policy = resolvePolicy(opts.policy);
@@ -123,6 +135,7 @@ export function resolveTrackOptions(opts: TrackOptions): ResolvedTrackOptions {
     baselineRevision: opts.baselineRevision,
     minGeneration: opts.minGeneration,
     logs,
+    clean,
     notFoundGraceSeconds: grace,
   };
 }

@@ -7,7 +7,7 @@
 import { unreachableError } from '../cluster/api-errors.js';
 import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions } from '../cluster/index.js';
 import type { Observation, RolloutEvent, Verdict } from '../core/index.js';
-import { initialState, logTargets, type RolloutState, reduce } from '../core/index.js';
+import { cleanEvent, cleanVerdict, initialState, logTargets, type RolloutState, reduce } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import { EventHub } from './event-hub.js';
@@ -161,7 +161,7 @@ class RolloutTracker {
       this.logFollower = new LogFollower(this.opts.kc, this.opts.namespace, follow, (target, line) => {
         if (this.finished) return;
         const { pod, container, revision } = target;
-        this.hub.push({
+        this.publish({
           type: 'log',
           at: Date.now(),
           deployment: { namespace: this.opts.namespace, name: this.opts.name },
@@ -253,7 +253,7 @@ class RolloutTracker {
         if (e.failsAt !== undefined && this.tickTimer && e.failsAt < this.nextTickAt) queueMicrotask(() => this.scheduleTick());
       } else if (e.type === 'problem-cleared') this.deadlines.delete(e.id);
       this.watchdog?.saw(e);
-      this.hub.push(e);
+      this.publish(e);
     }
   }
 
@@ -319,9 +319,15 @@ class RolloutTracker {
     if (this.opts.logs && (verdict.outcome === 'failed' || verdict.outcome === 'timed-out') && verdict.problems.length) {
       final = await withLogTails(this.opts.kc, verdict, this.opts.logs.tailLines, this.opts.logs.redact);
     }
+    final = cleanVerdict(final, this.opts.clean);
     this.hub.push({ type: 'verdict', verdict: final, at, deployment: final.deployment });
     this.hub.end();
     this.resolveVerdict(final);
+  }
+
+  /** Hands an event to every consumer, its cluster-supplied text cleaned (redacted, sanitised, capped). */
+  private publish(e: RolloutEvent): void {
+    this.hub.push(cleanEvent(e, this.opts.clean));
   }
 
   private fail(err: unknown): void {

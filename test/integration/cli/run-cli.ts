@@ -1,5 +1,5 @@
 /** Runs the real `rollout-trace` executable (bin/rollout-trace.js) as a subprocess. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../../bin/rollout-trace.js', import.meta.url));
@@ -81,4 +81,74 @@ export async function runCliInProcess(args: string[], env: Record<string, string
   err.on('data', (c: Buffer) => (stderr += c.toString()));
   const code = await run(args, { stdout: out, stderr: err, env: { TERM: 'dumb', ...env }, onInterrupt: () => () => undefined });
   return { code, stdout, stderr, ms: Date.now() - started, exitedAt: Date.now() };
+}
+
+/** How a run on a pseudo-terminal ended: {@link CliRun} plus the output size and the CLI's pid. */
+export interface PtyRun extends CliRun {
+  /** Bytes the CLI wrote to the terminal (stdout and stderr together; only the last 64 KB are kept in `stdout`). */
+  bytes: number;
+}
+
+/** Options of {@link runCliInPty}. */
+export interface PtyOptions extends RunOptions {
+  /** What `stty` sets before the CLI starts (0 columns: the size some CI pseudo-terminals report). */
+  columns?: number;
+  rows?: number;
+  /** Called with the pid of the CLI process (inside the terminal) once it is known. */
+  onPid?: (pid: number) => void;
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs the CLI on a pseudo-terminal (util-linux `script`) of the given size, with a TTY-like
+ * environment (no CI variables), so `-o auto` draws the live tree. The CLI is exec'ed by the shell
+ * `script` starts, so its pid is that shell's; it is SIGKILLed with `script` at `timeoutMs`.
+ */
+export function runCliInPty(args: string[], options: PtyOptions = {}): Promise<PtyRun> {
+  const started = Date.now();
+  const base: Record<string, string | undefined> = { ...process.env, TERM: 'xterm-256color' };
+  for (const k of ['FORCE_COLOR', 'NO_COLOR', 'GITHUB_ACTIONS', 'GITLAB_CI', 'CI']) delete base[k];
+  const command = `stty cols ${options.columns ?? 0} rows ${options.rows ?? 0}; exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
+  // stdin stays open: `script` would end the session at its EOF.
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...base, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let pid: number | undefined;
+  const findPid = setInterval(() => {
+    const ps = spawnSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' });
+    pid = Number(ps.stdout.trim().split('\n')[0]) || undefined;
+    if (pid !== undefined) {
+      clearInterval(findPid);
+      options.onPid?.(pid);
+    }
+  }, 100);
+  let bytes = 0;
+  let tail = '';
+  child.stdout.on('data', (c: Buffer) => {
+    bytes += c.length;
+    tail = (tail + c.toString()).slice(-65_536);
+    options.onStdout?.(tail, child);
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const killer = setTimeout(() => {
+    // The CLI may outlive `script` (the bug this guards against): kill both.
+    if (pid !== undefined) killQuietly(pid);
+    child.kill('SIGKILL');
+  }, options.timeoutMs ?? 120_000);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      clearInterval(findPid);
+      child.stdin.destroy();
+      resolve({ code, stdout: tail, stderr, ms: Date.now() - started, exitedAt: Date.now(), bytes });
+    });
+  });
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }

@@ -3,11 +3,11 @@ import { test } from 'node:test';
 import { stripAnsi } from '../../../src/report/colors.js';
 import { createSink } from '../../../src/report/index.js';
 import { failedRollout, successfulRollout } from './fixtures.js';
-import { FakeTty, screen } from './tty-stream.js';
+import { FakeTty, screen, steppingClock } from './tty-stream.js';
 
 test('tty sink - live tree redrawn in place, then the final tree and verdict block', async () => {
   const stream = new FakeTty();
-  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' } });
+  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' }, now: steppingClock() });
   const events = successfulRollout();
   for (const e of events.slice(0, 10)) sink.write(e);
   const live = screen(stream.output);
@@ -41,7 +41,7 @@ test('tty sink - live tree redrawn in place, then the final tree and verdict blo
 
 test('tty sink - a pod with a problem gets the warning marker; failure ends with the ✖ block', async () => {
   const stream = new FakeTty();
-  const sink = createSink({ output: 'tty', stream, env: {} });
+  const sink = createSink({ output: 'tty', stream, env: {}, now: steppingClock() });
   const events = failedRollout();
   for (const e of events.slice(0, -1)) sink.write(e);
   const live = screen(stripAnsi(stream.output));
@@ -59,7 +59,7 @@ test('tty sink - a pod with a problem gets the warning marker; failure ends with
 
 test('tty sink - closing before a verdict leaves the last tree on screen', async () => {
   const stream = new FakeTty();
-  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' } });
+  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' }, now: steppingClock() });
   for (const e of successfulRollout().slice(0, 5)) sink.write(e);
   await sink.close();
   const final = screen(stream.output);
@@ -69,7 +69,7 @@ test('tty sink - closing before a verdict leaves the last tree on screen', async
 
 test('tty sink - a relabeled pod leaves the tree with a note saying why (kubespy view + explanation)', async () => {
   const stream = new FakeTty();
-  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' } });
+  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' }, now: steppingClock() });
   const events = successfulRollout();
   for (const e of events.slice(0, 10)) sink.write(e);
   const d = { deployment: events[0]!.deployment, at: events[9]!.at };
@@ -84,7 +84,7 @@ test('tty sink - a relabeled pod leaves the tree with a note saying why (kubespy
 
 test('tty sink - --watch: after the verdict the tree comes back live ("watching for changes") under the kept summary', async () => {
   const stream = new FakeTty();
-  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' } });
+  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' }, now: steppingClock() });
   const events = successfulRollout();
   for (const e of events) sink.write(e);
   const summary = [
@@ -170,7 +170,7 @@ test('tty sink - --watch: after the verdict the tree comes back live ("watching 
 
 test('tty sink - a streamed log line shows under its pod, the latest one only, clipped to one row', async () => {
   const stream = new FakeTty();
-  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' } });
+  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' }, now: steppingClock() });
   const events = successfulRollout();
   for (const e of events.slice(0, 8)) sink.write(e);
   const d = { deployment: events[0]!.deployment };
@@ -198,7 +198,7 @@ test('tty sink - a streamed log line shows under its pod, the latest one only, c
 
 test('tty sink - a rollback says in the header whose template came back', async () => {
   const stream = new FakeTty();
-  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' } });
+  const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' }, now: steppingClock() });
   const events = successfulRollout().map((e) =>
     e.type === 'revision' ? { ...e, revision: '4', change: 'initial' as const, restores: '2' } : e,
   );

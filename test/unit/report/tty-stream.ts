@@ -5,10 +5,13 @@ import { PassThrough } from 'node:stream';
 
 export class FakeTty extends PassThrough {
   readonly isTTY = true;
-  readonly columns = 120;
   output = '';
 
-  constructor() {
+  /** `columns`/`rows` as a pseudo-terminal reports them (0 or undefined included). */
+  constructor(
+    public columns: number | undefined = 120,
+    public rows: number | undefined = undefined,
+  ) {
     super();
     this.on('data', (chunk: Buffer) => {
       this.output += chunk.toString('utf8');
@@ -25,6 +28,13 @@ export class FakeTty extends PassThrough {
 
   clearLine(dir: -1 | 0 | 1): boolean {
     return readline.clearLine(this, dir);
+  }
+
+  /** The terminal window changed size (SIGWINCH): Node updates the fields and emits 'resize'. */
+  resize(columns: number, rows?: number): void {
+    this.columns = columns;
+    this.rows = rows;
+    this.emit('resize');
   }
 }
 
@@ -61,4 +71,13 @@ export function screen(output: string): string[] {
   }
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
+}
+
+/**
+ * A clock that moves one second at each reading: every event is past the TTY sink's minimum
+ * render interval, so each write redraws at once (tests read the screen right after writing).
+ */
+export function steppingClock(): () => number {
+  let t = 0;
+  return () => (t += 1000);
 }
