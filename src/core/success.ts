@@ -44,14 +44,14 @@ export function requiredReady(state: RolloutState): number | undefined {
 /**
  * True when the rollout meets the policy's success criterion. Every mode also needs the
  * Deployment's current template rolled out by kubectl's rule ({@link rolloutGap}): `full` all of
- * it, the partial modes every desired pod created from the current template.
+ * it, the partial modes as many pods created from the current template as they need ready.
  */
 export function criterionMet(state: RolloutState): boolean {
   const pvcs = trackedPvcs(state);
   const d = state.deployment;
   if (!d) return false;
   if (state.policy.success.mode === 'full') return pulumiSucceeded(state.pulumi, pvcs) && rolloutGap(d, 'complete') === undefined;
-  if (!state.pulumi.reconciled || rolloutGap(d, 'updated') !== undefined) return false;
+  if (!state.pulumi.reconciled || rolloutGap(d, 'updated', requiredReady(state)) !== undefined) return false;
   if (d.metadata?.generation !== d.status?.observedGeneration) return false;
   const rs = newReplicaSet(state);
   if (!rs) return false;

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { clients, withNamespace } from '../helpers/cluster.js';
+import { createDeployment, type DeploymentShape, editDeployment, updateDeployment, waitRolledOut } from '../helpers/deployments.js';
 import { deployArgs, expectVerdict, figure, outputOf, traceCli } from '../helpers/faults.js';
-import { createDeployment, type DeploymentShape, updateDeployment, waitRolledOut } from '../integration/track/helpers.js';
 
 const V1: DeploymentShape = { replicas: 2, image: 'nginx:1.19' };
 /** Revision 2, whose pods take 60 s to start: the rollout is still under way when the test acts. */
@@ -66,12 +66,10 @@ describe('fault: the Deployment changes under the trace', { concurrency: true },
 
   it('paused mid-rollout: its own verdict naming the pause, with the `kubectl rollout resume` hint, exit 1', async (t) => {
     const ns = await slowSecondRevision(t, 'fault-paused');
-    const pause = async () => {
-      const { apps } = clients();
-      const d = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
-      d.spec!.paused = true;
-      await apps.replaceNamespacedDeployment({ name: 'web', namespace: ns, body: d });
-    };
+    const pause = () =>
+      editDeployment(ns, 'web', (d) => {
+        d.spec!.paused = true;
+      });
     const run = await traceCli(deployArgs(ns, 'web', '--timeout', '60s'), [{ when: REVISION_2_STARTED, run: pause }]);
     figure(t, 'paused mid-rollout', run);
     // Issue 9 §1: never a silent wait until the timeout; the default policy fails after a short window.
@@ -84,12 +82,11 @@ describe('fault: the Deployment changes under the trace', { concurrency: true },
     await createDeployment(ns, 'web', V1);
     await waitRolledOut(ns, 'web');
     await updateDeployment(ns, 'web', { ...SLOW_V2, behaviour: { app: 'slow-start;seconds=10' } });
-    const scale = async () => {
-      const { apps } = clients();
-      const d = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
-      d.spec!.replicas = 3;
-      await apps.replaceNamespacedDeployment({ name: 'web', namespace: ns, body: d });
-    };
+    // Retried on 409: the controller writes the status meanwhile.
+    const scale = () =>
+      editDeployment(ns, 'web', (d) => {
+        d.spec!.replicas = 3;
+      });
     const run = await traceCli(deployArgs(ns, 'web', '--timeout', '120s'), [{ when: REVISION_2_STARTED, run: scale }]);
     figure(t, 'scaled mid-rollout', run);
     expectVerdict(run, { code: 0, verdict: /SUCCEEDED - revision 2 rolled out: 3\/3 pods ready/ });

@@ -47,7 +47,8 @@ export async function traceCli(args: string[], triggers: Trigger[] = [], options
   const marks: Partial<FaultRun> = {};
   const watch = (stream: 'stdout' | 'stderr') => (text: string, child: ChildProcess) => {
     if (stream === 'stdout' && marks.verdictAt === undefined) {
-      const m = VERDICT_LINE.exec(text);
+      // The TTY sink styles the line (bold name, coloured outcome): match the text without SGR codes.
+      const m = VERDICT_LINE.exec(text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''));
       if (m) Object.assign(marks, { verdictLine: m[0], verdictAt: Date.now() });
     }
     if (stream === 'stderr' && marks.errorAt === undefined) {
