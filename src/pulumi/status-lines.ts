@@ -33,6 +33,7 @@ function toStatus(e: RolloutEvent, line: EventLine): StatusLine {
  * lines that only repeat the previous state.
  */
 export function statusLine(event: RolloutEvent): StatusLine | undefined {
+  if (event.type === 'verdict') return undefined; // reported in full by the caller
   // Events from the tracker are clean already; this covers any other source (idempotent).
   const e = cleanEvent(event, cleanClusterText);
   const line = describeEvent(e);

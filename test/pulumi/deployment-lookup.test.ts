@@ -32,20 +32,21 @@ test('auto-named lookups share a recent namespace list; maxAgeMs 0 lists afresh'
   const plan = planFromInputs('web', { metadata: { namespace }, spec: { selector: { matchLabels: { app: 'web' } } } });
   await apps.createNamespacedDeployment({ namespace, body: autoNamed(namespace, 'web-aaaaaaaa') });
 
-  const first = await findDeployments(kc, namespace, plan, { maxAgeMs: 60_000 });
+  const cache = new Map(); // one program run's recent lists (no module-level state)
+  const first = await findDeployments(kc, namespace, plan, { maxAgeMs: 60_000, cache });
   assert.deepEqual(
     first.map((d) => d.metadata?.name),
     ['web-aaaaaaaa'],
   );
   await apps.createNamespacedDeployment({ namespace, body: autoNamed(namespace, 'web-bbbbbbbb') });
 
-  const shared = await findDeployments(kc, namespace, plan, { maxAgeMs: 60_000 });
+  const shared = await findDeployments(kc, namespace, plan, { maxAgeMs: 60_000, cache });
   assert.deepEqual(
     shared.map((d) => d.metadata?.name),
     ['web-aaaaaaaa'],
     'served from the shared list',
   );
-  const fresh = await findDeployments(kc, namespace, plan, { maxAgeMs: 0 });
+  const fresh = await findDeployments(kc, namespace, plan, { maxAgeMs: 0, cache });
   assert.deepEqual(fresh.map((d) => d.metadata?.name).sort(), ['web-aaaaaaaa', 'web-bbbbbbbb']);
 });
 

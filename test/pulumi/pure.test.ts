@@ -92,7 +92,7 @@ test("status lines are single lines in the CI log's words; normal events are lef
   const warning = statusLine(
     e({ type: 'k8s-event', event: { type: 'Warning', reason: 'BackOff', message: 'a\nb', object: 'Pod/p', count: 4, lastSeen: '' } }),
   );
-  assert.deepEqual(warning, { severity: 'warn', text: 'event [Pod/p] BackOff: a b' });
+  assert.deepEqual(warning, { severity: 'warn', text: 'event [Pod/p] BackOff: a ⏎ b' });
   const problem = statusLine(
     e({
       type: 'problem',

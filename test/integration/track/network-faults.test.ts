@@ -39,6 +39,8 @@ async function startTracking(kc: KubeConfig, namespace: string, name: string) {
     {
       source: {
         healthyWatchMs: HEALTHY_WATCH_MS,
+        // A silent watch is presumed dead after this (default 100 s, past this test's 90 s timeout).
+        inactivitySeconds: 30,
         onRetry: (kind, _what, _err, delayMs) => retries.push({ kind, at: Date.now(), delayMs }),
       },
     },
