@@ -13,7 +13,13 @@ have=$( [ -f "$stamp" ] && cat "$stamp" || echo missing)
 if [ "$have" = missing ] || { [ -n "$have" ] && [ "$have" != "$lock_sum" ]; }; then
   echo "[setup] installing npm packages" >&2
   # npm ci on a fresh clone (reproducible); npm install otherwise, so a running process keeps its files.
-  if [ ! -d node_modules ] && [ -f package-lock.json ]; then npm ci --no-audit --no-fund >&2; else npm install --no-audit --no-fund >&2; fi
+  # The lock lists Biome's Linux binaries only (the registry mirror here serves no other platform's):
+  # should `npm ci` still refuse it, `npm install` resolves the same versions.
+  if [ ! -d node_modules ] && [ -f package-lock.json ]; then
+    npm ci --no-audit --no-fund >&2 || npm install --no-audit --no-fund >&2
+  else
+    npm install --no-audit --no-fund >&2
+  fi
   echo "$lock_sum" > "$stamp"
 fi
 [ "${1:-}" = "--npm-only" ] && exit 0
