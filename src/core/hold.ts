@@ -7,11 +7,12 @@
  */
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { classPolicyOf } from './classifiers.js';
+import { firstLine } from './diagnose/first-line.js';
 import type { Emit } from './emit.js';
 import { formatDuration, formatWindow } from './format-duration.js';
-import { timeOf } from './k8s.js';
+import { eventTime, timeOf } from './k8s.js';
 import { deadlineOf } from './problems.js';
-import { newReplicaSet, podsOf } from './relations.js';
+import { eventsAbout, newReplicaSet, podsOf } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
 import { problemLine } from './verdict.js';
@@ -92,9 +93,28 @@ function settlingPods(state: RolloutState, at: number): Array<{ pod: string; unt
       const restarts = cs.restartCount === 1 ? '1 restart' : `${cs.restartCount} restarts`;
       why = `container "${cs.name}" restarted after it ${t?.reason === 'OOMKilled' ? 'was OOM-killed' : `exited with code ${t?.exitCode ?? '?'}`} (${restarts})`;
     }
+    const failing = lastLivenessFailure(state, name);
+    if (failing && failing.at + settleMs > until) {
+      until = failing.at + settleMs;
+      why = `is failing its liveness probe (${failing.message}): the kubelet will restart it`;
+    }
     if (until > at) out.push({ pod: name, until, why });
   }
   return out;
+}
+
+/**
+ * The pod's latest `Unhealthy` "Liveness probe failed" Warning: a Ready pod whose liveness probe
+ * fails is about to be killed and restarted, so it has not settled (flapping readiness).
+ */
+function lastLivenessFailure(state: RolloutState, pod: string): { at: number; message: string } | undefined {
+  let latest: { at: number; message: string } | undefined;
+  for (const e of eventsAbout(state, 'Pod', pod)) {
+    if (e.reason !== 'Unhealthy' || !/^Liveness probe failed/.test(e.message ?? '')) continue;
+    const at = eventTime(e);
+    if (!latest || at > latest.at) latest = { at, message: firstLine(e.message ?? '', 80) ?? 'Liveness probe failed' };
+  }
+  return latest;
 }
 
 function morePods(n: number): string {

@@ -9,6 +9,7 @@ import { resolvePolicy } from '../../../src/core/index.js';
 import {
   availableTrue,
   deployment,
+  event,
   iso,
   ofType,
   progressing,
@@ -188,6 +189,20 @@ const crashed = (restarts: number, startedAt: number) =>
   running('app', { restarts, startedAt: iso(startedAt), last: terminatedLast(3, 'Error', 'boom', iso(startedAt - 0.5)) });
 const pods2 = (s: number, c = running()): Observation[] => ['web-2-aaa', 'web-2-bbb', 'web-2-ccc'].map((n) => newPod(n, c, s));
 
+/** web-2-aaa, Ready, fails its liveness probe at `s` (the kubelet kills it after failureThreshold). */
+const livenessFailed = (s: number): Observation =>
+  up(
+    'Event',
+    event({
+      kind: 'Pod',
+      name: 'web-2-aaa',
+      reason: 'Unhealthy',
+      message: 'Liveness probe failed: HTTP probe failed with statuscode: 500',
+      at: s,
+    }),
+    s,
+  );
+
 /** web-2-aaa had a transient pull error from 3 s to 8 s. */
 const cleared: Observation[] = [
   ...rollingTo2({ replicas: 3, ready: 2 }),
@@ -237,6 +252,16 @@ describe('a crash loop is never a success: the hold', () => {
       name: 'settleSeconds 0: one crash then Ready succeeds at once',
       obs: [...pods2(2), newPod('web-2-aaa', crashed(1, 10), 10), ...doneAt2(11)],
       policy: { settleSeconds: 0 },
+      outcome: 'succeeded',
+    },
+    {
+      name: 'a Ready pod failing its liveness probe (flapping): held, it is about to be restarted',
+      obs: [...pods2(2), livenessFailed(3), ...doneAt2(3.5), tick(7.9)],
+      outcome: undefined,
+    },
+    {
+      name: 'a liveness failure 5 s ago and Ready since: succeeds',
+      obs: [...pods2(2), livenessFailed(3), ...doneAt2(3.5), tick(8)],
       outcome: 'succeeded',
     },
     { name: 'a problem that cleared holds for the settle time', obs: [...cleared, tick(12.9)], outcome: undefined },
