@@ -4,14 +4,12 @@
  */
 import { JsonSink } from '../report/json-sink.js';
 import { PlainSink } from '../report/plain-sink.js';
-import { resolveOutput, type Sink, type SinkOptions } from '../report/sink.js';
+import { type Sink, type SinkOptions, sinkChoice } from '../report/sink.js';
 
 /** The sink for `options.output` and whether it is the terminal (TTY) sink. */
 export async function openSink(options: SinkOptions): Promise<{ sink: Sink; tty: boolean }> {
-  const stream = options.stream ?? process.stdout;
-  const env = options.env ?? process.env;
-  const resolved = { ...options, stream, env };
-  switch (resolveOutput(options.output ?? 'auto', stream as { isTTY?: boolean }, env)) {
+  const { format, options: resolved } = sinkChoice(options);
+  switch (format) {
     case 'tty': {
       const { TtySink } = await import('../report/tty-sink.js');
       return { sink: new TtySink(resolved), tty: true };

@@ -7,7 +7,7 @@
 import type { RolloutEvent } from '../core/index.js';
 import { JsonSink } from './json-sink.js';
 import { PlainSink } from './plain-sink.js';
-import { resolveOutput, type Sink, type SinkOptions } from './sink.js';
+import { type Sink, type SinkOptions, sinkChoice } from './sink.js';
 import { TtySink } from './tty-sink.js';
 
 export { describeEvent } from './describe-event.js';
@@ -23,10 +23,7 @@ export { TtySink } from './tty-sink.js';
 
 /** Creates the sink for an output format (default `auto`), writing to `stream` (default stdout). */
 export function createSink(options: SinkOptions = {}): Sink {
-  const stream = options.stream ?? process.stdout;
-  const env = options.env ?? process.env;
-  const format = resolveOutput(options.output ?? 'auto', stream as { isTTY?: boolean }, env);
-  const resolved = { ...options, stream, env };
+  const { format, options: resolved } = sinkChoice(options);
   switch (format) {
     case 'tty':
       return new TtySink(resolved);

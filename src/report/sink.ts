@@ -74,6 +74,16 @@ export function resolveOutput(
 }
 
 /**
+ * The output format `options` ask for (`auto` resolved) and the options with their stream and env
+ * defaults (stdout, `process.env`) filled in: what every sink constructor takes.
+ */
+export function sinkChoice(options: SinkOptions): { format: Exclude<OutputFormat, 'auto'>; options: SinkOptions } {
+  const stream = options.stream ?? process.stdout;
+  const env = options.env ?? process.env;
+  return { format: resolveOutput(options.output ?? 'auto', stream as { isTTY?: boolean }, env), options: { ...options, stream, env } };
+}
+
+/**
  * Watches `stream` for a write error (EPIPE: the reader left; EIO: the terminal is gone) and calls
  * `onBroken` once: the sink stops writing, the error never crashes the process, and tracking goes
  * on to its verdict and exit code. Returns the removal of the listener.

@@ -59,7 +59,11 @@ const rows: Row[] = [
   },
   { name: 'crash 1 s after start, traced from the change', shape: CRASH, start: 'at-change' },
   { name: 'crash 1 s after start, traced once a new pod is Ready again after a crash', shape: CRASH, start: 'restarted-and-ready' },
-  { name: 'flapping readiness (liveness kills, Ready in between), traced from the change', shape: FLAP, start: 'at-change' },
+  {
+    name: 'flapping readiness (liveness kills, Ready in between), traced once a new pod is Ready again after a kill',
+    shape: FLAP,
+    start: 'restarted-and-ready',
+  },
 ];
 
 describe('a crash loop is never a success', { concurrency: true }, () => {
