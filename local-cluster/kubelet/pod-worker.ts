@@ -570,14 +570,22 @@ export class PodWorker {
 
   /** Sleeps, ending early when the worker stops or (unless `uninterruptible`) the pod is deleted. */
   private sleep(ms: number, uninterruptible = false): Promise<void> {
+    // A timer is armed from the event loop's cached clock, so under load it can fire a few ms
+    // before `ms` have passed on performance.now(): re-arm for the rest, as a real pull lasts.
+    const deadline = performance.now() + ms;
     return new Promise((resolve) => {
+      let t: NodeJS.Timeout;
       const done = () => {
         clearTimeout(t);
         this.sleeps.delete(done);
         this.graceSleeps.delete(done);
         resolve();
       };
-      const t = setTimeout(done, ms);
+      const arm = () => {
+        const rest = deadline - performance.now();
+        t = rest > 0 ? setTimeout(arm, Math.ceil(rest)) : setTimeout(done, 0);
+      };
+      t = setTimeout(arm, ms);
       if (uninterruptible) this.graceSleeps.add(done);
       else this.sleeps.add(done);
     });
