@@ -81,16 +81,13 @@ function table(results: Partial<Record<Key, ScenarioResult>>): string {
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const nodes = Math.max(
-    3,
-    Math.ceil(
-      Math.max(
-        chosen.includes('big2000') ? sizes.big : 0,
-        chosen.includes('many200') ? sizes.many * 20 : 0,
-        chosen.includes('oneInBusyNamespace') ? sizes.busyPods : 0,
-      ) / 100,
-    ) + 1,
-  );
+  // Scenarios keep their pods until the end: size the nodes (110 pods each) for all of them at once.
+  const pods =
+    (chosen.includes('big2000') ? sizes.big : 0) +
+    (chosen.includes('many200') ? sizes.many * 20 : 0) +
+    (chosen.includes('oneInBusyNamespace') ? sizes.busyPods : 0) +
+    20;
+  const nodes = Math.max(3, Math.ceil(pods / 100) + 1);
   const cluster = await startLocalCluster({ nodes, log: () => undefined });
   console.log(`control plane ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (${nodes} simulated nodes)`);
   const kc = cluster.kubeConfig;
@@ -118,12 +115,18 @@ async function main(): Promise<void> {
       const { raw: _r, ours: _o, peers: _p, startedAt: _s, ...figures } = r as ScenarioResult & Record<string, unknown>;
       results[key] = figures as ScenarioResult;
       console.log(`${key}: ${((performance.now() - s) / 1000).toFixed(0)} s${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
+      // Each scenario's rows as soon as it ends: a later scenario's failure keeps the earlier figures.
+      console.log(table({ [key]: results[key] }));
+      writeResults(results);
     }
   } finally {
     await cluster.stop();
   }
   console.log(table(results));
   console.log(`total ${((performance.now() - t0) / 1000).toFixed(0)} s; sizes ${JSON.stringify(sizes)}`);
+}
+
+function writeResults(results: Partial<Record<Key, ScenarioResult>>): void {
   const file = opt('json');
   if (file) writeFileSync(file, `${JSON.stringify({ sizes, scenarios: results }, null, 2)}\n`);
 }

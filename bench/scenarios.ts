@@ -190,21 +190,27 @@ export async function many(ctx: BenchContext, count: number): Promise<ScenarioRe
 export async function oneInBusy(ctx: BenchContext, pods: number, events: number): Promise<ScenarioResult> {
   const ns = await ctx.namespace('bench-busy');
   await ctx.apps.createNamespacedDeployment({ namespace: ns, body: deploymentOf('filler', { replicas: pods }) });
-  for (let i = 0; i < events; i += 50) {
-    await Promise.all(
-      Array.from({ length: Math.min(50, events - i) }, (_, k) =>
-        ctx.core.createNamespacedEvent({
-          namespace: ns,
-          body: {
-            metadata: { name: `filler.${i + k}` },
-            involvedObject: { kind: 'Pod', name: `filler-x-${i + k}`, namespace: ns },
-            reason: 'Pulled',
-            message: 'Container image "nginx:1.19" already present on machine',
-            type: 'Normal',
-          },
-        }),
-      ),
-    );
+  const createEvent = async (n: number): Promise<void> => {
+    const body = {
+      metadata: { name: `filler.${n}` },
+      involvedObject: { kind: 'Pod', name: `filler-x-${n}`, namespace: ns },
+      reason: 'Pulled',
+      message: 'Container image "nginx:1.19" already present on machine',
+      type: 'Normal',
+    };
+    // Set-up only: a busy apiserver may drop a connection; 409 means an earlier attempt landed.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return void (await ctx.core.createNamespacedEvent({ namespace: ns, body }));
+      } catch (err) {
+        if ((err as { code?: number }).code === 409) return;
+        if (attempt >= 5) throw err;
+        await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
+      }
+    }
+  };
+  for (let i = 0; i < events; i += 20) {
+    await Promise.all(Array.from({ length: Math.min(20, events - i) }, (_, k) => createEvent(i + k)));
   }
   await waitComplete(ctx, ns, ['filler']);
   const r = await race(ctx, ns, ['web'], {
