@@ -52,7 +52,7 @@ export function lineAt(run: ProcessRun, re: RegExp): number | undefined {
 /** rollout-trace, compiled, with the lag probe; JSON lines out. */
 export function rolloutTrace(kubeconfig: string, ns: string, args: string[]): Promise<ProcessRun> {
   const probe = new URL('./lag-probe.mjs', import.meta.url).pathname;
-  const main = new URL('../dist/cli/main.js', import.meta.url).pathname;
+  const main = new URL('../dist/cli/rollout-trace.mjs', import.meta.url).pathname;
   return runProcess([
     process.execPath,
     '--import',

@@ -81,16 +81,18 @@ function table(results: Partial<Record<Key, ScenarioResult>>): string {
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  // Scenarios keep their pods until the end: size the nodes (110 pods each) for all of them at once.
-  const pods =
-    (chosen.includes('big2000') ? sizes.big : 0) +
-    (chosen.includes('many200') ? sizes.many * 20 : 0) +
-    (chosen.includes('oneInBusyNamespace') ? sizes.busyPods : 0) +
-    20;
+  // Each scenario's namespace is deleted before the next: nodes (110 pods each) for the largest
+  // one, with its rolling-update surge (25 %, rounded up per Deployment).
+  const pods = Math.max(
+    chosen.includes('big2000') ? Math.ceil(sizes.big * 1.25) : 0,
+    chosen.includes('many200') ? sizes.many * 13 : 0,
+    chosen.includes('oneInBusyNamespace') ? sizes.busyPods + 2 : 0,
+  );
   const nodes = Math.max(3, Math.ceil(pods / 100) + 1);
   const cluster = await startLocalCluster({ nodes, log: () => undefined });
   console.log(`control plane ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (${nodes} simulated nodes)`);
   const kc = cluster.kubeConfig;
+  const created: string[] = [];
   const core = kc.makeApiClient(CoreV1Api);
   const ctx: BenchContext = {
     kc,
@@ -99,6 +101,7 @@ async function main(): Promise<void> {
     core,
     namespace: async (name) => {
       await core.createNamespace({ body: { metadata: { name } } });
+      created.push(name);
       for (let i = 0; i < 100; i++) {
         const sa = await core.readNamespacedServiceAccount({ name: 'default', namespace: name }).catch(() => undefined);
         if ((sa?.secrets ?? []).length) return name;
@@ -118,12 +121,25 @@ async function main(): Promise<void> {
       // Each scenario's rows as soon as it ends: a later scenario's failure keeps the earlier figures.
       console.log(table({ [key]: results[key] }));
       writeResults(results);
+      await deleteNamespaces(core, created.splice(0));
     }
   } finally {
     await cluster.stop();
   }
   console.log(table(results));
   console.log(`total ${((performance.now() - t0) / 1000).toFixed(0)} s; sizes ${JSON.stringify(sizes)}`);
+}
+
+/** Deletes the scenario's namespaces and waits until their pods are gone (their nodes are free again). */
+async function deleteNamespaces(core: CoreV1Api, names: string[]): Promise<void> {
+  for (const name of names) await core.deleteNamespace({ name });
+  const deadline = Date.now() + 15 * 60_000;
+  for (const namespace of names) {
+    while ((await core.listNamespacedPod({ namespace, limit: 1 })).items.length > 0) {
+      if (Date.now() > deadline) throw new Error(`bench: namespace ${namespace} still has pods after 15 min`);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
 }
 
 function writeResults(results: Partial<Record<Key, ScenarioResult>>): void {

@@ -19,3 +19,11 @@ export {
 } from './namespace-source.js';
 export { checkReachable } from './reachability.js';
 export { deploymentsMatching } from './select.js';
+
+import { watchStats as statsOfThisProcess } from './namespace-source.js';
+
+/**
+ * The process's watch counters, for an in-process probe that cannot import this module (the
+ * bench's lag probe beside the bundled CLI): `globalThis[Symbol.for('rollout-trace.watchStats')]()`.
+ */
+(globalThis as Record<symbol, unknown>)[Symbol.for('rollout-trace.watchStats')] = statsOfThisProcess;

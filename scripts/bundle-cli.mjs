@@ -1,0 +1,36 @@
+// Bundles the CLI into dist/cli/rollout-trace.mjs (+ dist/cli/chunk-*.mjs for what it loads lazily:
+// ora, the follower). client-node 2.x is ~3,000 ES modules; resolving and reading them one by one
+// is most of an unbundled start (docs/performance.md), so the CLI runs as one bundle instead.
+// Run by `npm run build` after tsc; `node scripts/bundle-cli.mjs ROOT` writes ROOT/dist/cli/ instead
+// (the bundle reads ROOT/package.json for --version). esbuild is a dev dependency.
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const outdir = resolve(process.argv[2] ?? repo, 'dist/cli');
+mkdirSync(outdir, { recursive: true });
+for (const f of readdirSync(outdir, { withFileTypes: true })) {
+  if (f.isFile() && /^(rollout-trace|chunk-|LEGAL)/.test(f.name) && /\.(mjs|map|txt)$/.test(f.name)) rmSync(resolve(outdir, f.name));
+}
+await build({
+  entryPoints: { 'rollout-trace': resolve(repo, 'src/cli/main.ts') },
+  outdir,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunk-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
+  minify: true,
+  keepNames: true,
+  sourcemap: 'linked',
+  legalComments: 'linked',
+  // ws's optional native add-ons: required inside try/catch, absent is fine.
+  external: ['bufferutil', 'utf-8-validate'],
+  // Bundled CommonJS dependencies call require(): give them Node's.
+  banner: { js: "import { createRequire as __rtCreateRequire } from 'node:module'; const require = __rtCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+});

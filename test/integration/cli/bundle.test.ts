@@ -1,0 +1,61 @@
+/**
+ * The bundled CLI (`npm run build` → dist/cli/rollout-trace.mjs, what bin/rollout-trace.js runs
+ * when it is fresh): built into a temporary root and run against the embedded control plane, so
+ * a dependency that breaks once bundled (CommonJS requires, lazy chunks, log streaming) fails here.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { kubeconfigPath, withNamespace } from '../../helpers/cluster.js';
+import { createDeployment } from '../../helpers/deployments.js';
+import { runCli } from './run-cli.js';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+let root = '';
+/** Runs the bundle instead of bin/rollout-trace.js. */
+const bundled = (argv: string[]) => [argv[0]!, join(root, 'dist/cli/rollout-trace.mjs'), ...argv.slice(2)];
+
+describe('bundled CLI', () => {
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), 'rt-bundle-'));
+    copyFileSync(join(repo, 'package.json'), join(root, 'package.json'));
+    const built = spawnSync(process.execPath, [join(repo, 'scripts/bundle-cli.mjs'), root], { encoding: 'utf8' });
+    assert.equal(built.status, 0, built.stderr);
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  test('--version reads the package version beside the bundle', async () => {
+    const run = await runCli(['--version'], { wrap: bundled });
+    const { version } = (await import(join(repo, 'package.json'), { with: { type: 'json' } })).default as { version: string };
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.trim(), `rollout-trace ${version}`);
+  });
+
+  test('a healthy rollout succeeds (JSON lines, exit 0)', async (t) => {
+    const ns = await withNamespace(t, 'bundle-ok');
+    await createDeployment(ns, 'web', { replicas: 2 });
+    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'json'], { wrap: bundled });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const verdict = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; verdict?: { outcome: string } })
+      .find((l) => l.type === 'verdict');
+    assert.equal(verdict?.verdict?.outcome, 'succeeded', run.stdout);
+  });
+
+  test('a crash loop fails with the crashed container, its log tail and followed logs (plain, exit 1)', async (t) => {
+    const ns = await withNamespace(t, 'bundle-crash');
+    await createDeployment(ns, 'api', { behaviour: { app: 'crash;not-ready;exitCode=3;after=1;logs=starting|ERROR db unreachable' } });
+    const args = ['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--follow-logs'];
+    const run = await runCli(args, { wrap: bundled });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /FAILED - pod api-[a-z0-9]+-[a-z0-9]+ container "app": container exited with code 3/);
+    assert.match(run.stdout, /ERROR db unreachable/);
+    assert.equal(run.stderr, '');
+  });
+});
