@@ -1,6 +1,6 @@
 /** Running a tool as a whole process: peak RSS and CPU (GNU time), timestamped output lines. */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,6 +14,8 @@ export interface ProcessRun {
   lines: Array<{ t: number; text: string }>;
   peakRssMB: number;
   cpuS: number;
+  /** Where its output was saved (one line per line read, stdout and stderr together). */
+  outputFile: string;
   /** Whatever bench/lag-probe.mjs wrote (rollout-trace only). */
   probe?: { lagP99Ms: number; lagMaxMs: number; lists: number; watchOpens: number };
 }
@@ -26,20 +28,24 @@ export function runProcess(argv: string[], env: Record<string, string> = {}): Pr
   const id = ++seq;
   const timeFile = join(dir, `time-${id}`);
   const probeFile = join(dir, `probe-${id}.json`);
+  const outputFile = join(dir, `output-${id}.log`);
   const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', '-o', timeFile, ...argv], {
     env: { ...process.env, ...env, ROLLOUT_TRACE_BENCH_PROBE: probeFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: ProcessRun['lines'] = [];
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (text) => lines.push({ t: performance.now(), text }));
+    createInterface({ input: stream }).on('line', (text) => {
+      lines.push({ t: performance.now(), text });
+      appendFileSync(outputFile, `${text}\n`);
+    });
   }
   return new Promise((resolve) =>
     child.on('exit', (code) => {
       const exitAt = performance.now();
       const [, user, sys, maxKb] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
       const probe = existsSync(probeFile) ? JSON.parse(readFileSync(probeFile, 'utf8')) : undefined;
-      resolve({ code: code ?? -1, exitAt, lines, peakRssMB: (maxKb ?? 0) / 1024, cpuS: (user ?? 0) + (sys ?? 0), probe });
+      resolve({ code: code ?? -1, exitAt, lines, outputFile, peakRssMB: (maxKb ?? 0) / 1024, cpuS: (user ?? 0) + (sys ?? 0), probe });
     }),
   );
 }

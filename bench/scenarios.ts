@@ -69,12 +69,16 @@ export async function race(
   const worst = (xs: Array<number | undefined>) => (xs.some((x) => x === undefined) ? undefined : Math.max(...(xs as number[])));
   const ourLists = ours.probe?.lists ?? 0;
   const ourWatches = ours.probe?.watchOpens ?? 0;
+  const verdicts = ours.lines.filter((l) => VERDICT.test(l.text)).map((l) => JSON.parse(l.text) as { verdict: { outcome: string } });
+  const outcomes = [...new Set(verdicts.map((v) => v.verdict.outcome))].join('/') || 'no verdict';
   return {
     raw,
     ours,
     peers,
     startedAt,
-    notes: [],
+    notes: [
+      `rollout-trace: exit ${ours.code}, ${outcomes}, output in ${ours.outputFile}; kubectl exit ${peers.map((p) => p.code).join(',')}`,
+    ],
     rolloutTrace: {
       verdictAfterCompleteMs: worst(names.map((n) => ms(ourVerdictAt(ours, n), raw.complete.get(n)))),
       exitAfterCompleteMs: ms(ours.exitAt, completeAt),

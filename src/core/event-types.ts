@@ -60,6 +60,12 @@ export interface Problem {
   hints: string[];
   /** Unschedulable only: the cluster-autoscaler triggered a scale-up for this pod (wait longer). */
   autoscaling?: boolean;
+  /**
+   * `replica-failure` only: the API server failed the create for a reason of its own (an internal
+   * error, a timeout, overload, an unreachable admission webhook), not a refusal (quota, LimitRange,
+   * a denying webhook). The controller retries it, so it gets a longer window.
+   */
+  transient?: boolean;
   /** `node-not-ready` only: the pod's node and its Ready condition. */
   node?: NodeProblem;
 }

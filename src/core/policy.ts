@@ -12,7 +12,11 @@
  * - config-error 10 s, mount-failed 12 s: they recover as soon as the ConfigMap/Secret is created,
  *   so a short window lets a slightly late `kubectl apply` win.
  * - unschedulable 10 s (5 min when the cluster-autoscaler reported a scale-up for the pod).
- * - pvc-pending 60 s (dynamic provisioning takes a while), replica-failure 10 s.
+ * - pvc-pending 60 s (dynamic provisioning takes a while), replica-failure 10 s: a refusal
+ *   (quota, LimitRange, a denying webhook) stays until someone changes something. A create the API
+ *   server itself failed (internal error, timeout, overload, an unreachable webhook; `transient`)
+ *   gets at least 120 s, like a transient pull: the controller retries it, and the bench's
+ *   2,000-pod rollout hit "resource quota evaluation timed out" for over 10 s and then completed.
  * - node-not-ready: 30 s after the pod would be evicted from the node (its NoExecute toleration of
  *   the not-ready/unreachable taint, 300 s by default): until then the node may come back or the
  *   pod be replaced, and the rollout succeed; a pod that tolerates the taint for ever, 30 s.
@@ -58,6 +62,9 @@ export const DEFAULT_SETTLE_SECONDS = 5;
 
 /** Grace for an unschedulable pod the cluster-autoscaler is adding a node for. */
 export const AUTOSCALER_GRACE_SECONDS = 300;
+
+/** Least window of a `replica-failure` the API server caused (`transient`): the controller retries it. */
+export const TRANSIENT_CREATE_GRACE_SECONDS = 120;
 
 const CRASH_CLASSES = new Set<ProblemClass>(['crash-loop', 'oom-killed', 'init-container']);
 
@@ -171,6 +178,7 @@ export function failDeadline(problem: Problem, policy: Policy, ctx: DeadlineCont
   let seconds = cls.afterSeconds;
   let start = problem.firstSeen;
   if (problem.class === 'unschedulable' && problem.autoscaling) seconds = Math.max(seconds, AUTOSCALER_GRACE_SECONDS);
+  if (problem.class === 'replica-failure' && problem.transient) seconds = Math.max(seconds, TRANSIENT_CREATE_GRACE_SECONDS);
   if (problem.class === 'node-not-ready') seconds += problem.node?.evictionSeconds ?? 0;
   if (problem.class === 'readiness-probe') {
     seconds += ctx.probeBudgetSeconds ?? 0;

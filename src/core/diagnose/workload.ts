@@ -5,6 +5,22 @@ import { rolloutGap } from '../rolled-out.js';
 import type { Finding } from './container.js';
 import { latestEvent } from './events.js';
 
+/**
+ * A create the API server failed for a reason of its own, which the controller's retry may get
+ * past: Kubernetes' InternalError ("Internal error occurred: ..."), the Timeout/ServerTimeout/
+ * TooManyRequests/ServiceUnavailable statuses, etcd's own timeouts, an admission webhook that
+ * could not be called, and a new namespace's "default" ServiceAccount not created yet.
+ */
+const TRANSIENT_CREATE_ERROR =
+  /Internal error occurred|timed out|Timeout: request did not complete|unable to return a response|server is currently unable|too many requests|etcdserver: |context deadline exceeded|connection refused|i\/o timeout|failed calling webhook|error looking up service account/i;
+/** A refusal stays until someone changes something, whatever else the message says. */
+const REFUSAL = /denied the request|exceeded quota/i;
+
+/** True when a FailedCreate / ReplicaFailure message is a server-side failure the controller retries. */
+export function isTransientCreateError(message: string): boolean {
+  return TRANSIENT_CREATE_ERROR.test(message) && !REFUSAL.test(message);
+}
+
 /** ReplicaFailure condition / FailedCreate events: pods cannot even be created (quota, admission...). */
 export function diagnoseReplicaSet(rs: V1ReplicaSet, events: CoreV1Event[]): Finding | undefined {
   const cond = replicaSetCondition(rs, 'ReplicaFailure');
@@ -15,12 +31,16 @@ export function diagnoseReplicaSet(rs: V1ReplicaSet, events: CoreV1Event[]): Fin
   const ready = (rs.status?.replicas ?? 0) >= (rs.spec?.replicas ?? 1);
   if (!active && ready) return undefined;
   const message = ((failedCreate?.message || cond?.message) ?? '').replace(/^\(combined from similar events\): /, '');
+  const transient = isTransientCreateError(message);
   return {
     class: 'replica-failure',
     object: { kind: 'ReplicaSet', name: rs.metadata?.name ?? '' },
     reason: active ? (cond?.reason ?? 'FailedCreate') : 'FailedCreate',
     message,
-    explanation: `pods cannot be created: ${message}`,
+    explanation: transient
+      ? `pods cannot be created yet (the API server failed the request; the ReplicaSet controller retries it): ${message}`
+      : `pods cannot be created: ${message}`,
+    ...(transient ? { transient: true } : {}),
   };
 }
 
@@ -38,12 +58,14 @@ export function diagnoseDeployment(d: V1Deployment): Finding | undefined {
       explanation: `the rollout made no progress for progressDeadlineSeconds (${d.spec?.progressDeadlineSeconds ?? 600}s): ${cond.message ?? ''}`,
     };
   }
+  const transient = isTransientCreateError(cond.message ?? '');
   return {
     class: 'replica-failure',
     object: { kind: 'Deployment', name },
     reason: cond.reason ?? 'ReplicaSetCreateError',
     message: cond.message ?? '',
-    explanation: `the new ReplicaSet cannot be created: ${cond.message ?? ''}`,
+    explanation: `the new ReplicaSet cannot be created${transient ? ' yet (the API server failed the request; the Deployment controller retries it)' : ''}: ${cond.message ?? ''}`,
+    ...(transient ? { transient: true } : {}),
   };
 }
 

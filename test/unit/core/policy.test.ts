@@ -303,6 +303,44 @@ describe('policy windows', () => {
     );
     assert.equal(v?.finishedAt, T0 + 11_000);
   });
+
+  // A create the API server failed (overload, timeouts, an unreachable webhook) is retried by the
+  // controller: 120 s, not 10. A refusal keeps its 10 s even when its text has a transient word.
+  const CREATE_FAILURES: Array<[string, 'transient' | 'refusal']> = [
+    ['Internal error occurred: resource quota evaluation timed out', 'transient'],
+    [
+      'Internal error occurred: failed calling webhook "pods.example.com": Post "https://127.0.0.1:9/": dial tcp 127.0.0.1:9: connect: connection refused',
+      'transient',
+    ],
+    ['Timeout: request did not complete within requested timeout 34s', 'transient'],
+    ['etcdserver: request timed out', 'transient'],
+    ['pods "web-2-x" is forbidden: error looking up service account ns/default: serviceaccount "default" not found', 'transient'],
+    ['pods "web-2-x" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=3, limited: pods=3', 'refusal'],
+    ['admission webhook "policy.example.com" denied the request: request timed out waiting for approval', 'refusal'],
+    ['pods "web-2-x" is forbidden: maximum cpu usage per Container is 1, but limit is 2', 'refusal'],
+  ];
+  for (const [message, kind] of CREATE_FAILURES) {
+    it(`FailedCreate ${kind === 'transient' ? 'the server caused fails after 120 s' : 'refusal fails after 10 s'}: ${message.slice(0, 60)}`, () => {
+      const failure = { reason: 'FailedCreate', message };
+      const rs = replicaSet({ name: 'web-2', revision: '2', replicas: 1, ready: 0, statusReplicas: 0, failure });
+      const at = kind === 'transient' ? [11, 119, 121] : [11];
+      const { events } = run([...rollingTo2(), up('ReplicaSet', rs, 1), ...at.map((s) => tick(s))], UPDATE);
+      const v = verdictOf(events);
+      assert.equal(v?.outcome, 'failed');
+      assert.equal(v?.problems[0]?.class, 'replica-failure');
+      assert.equal(v?.problems[0]?.transient, kind === 'transient' ? true : undefined);
+      assert.equal(v?.finishedAt, T0 + (kind === 'transient' ? 121_000 : 11_000));
+    });
+  }
+
+  it('a transient FailedCreate that clears never fails the rollout', () => {
+    const failure = { reason: 'FailedCreate', message: 'Internal error occurred: resource quota evaluation timed out' };
+    const failing = replicaSet({ name: 'web-2', revision: '2', replicas: 1, ready: 0, statusReplicas: 0, failure });
+    const created = replicaSet({ name: 'web-2', revision: '2', replicas: 1, ready: 0, statusReplicas: 1 });
+    const { events } = run([...rollingTo2(), up('ReplicaSet', failing, 1), tick(30), up('ReplicaSet', created, 40), tick(130)], UPDATE);
+    assert.equal(verdictOf(events), undefined, 'no verdict: the rollout goes on');
+    assert.equal(ofType(events, 'problem-cleared').length, 1);
+  });
 });
 
 describe('timeout, cancel, verdict once', () => {

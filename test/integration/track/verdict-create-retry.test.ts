@@ -1,0 +1,83 @@
+/**
+ * Pods the API server fails to create for a reason of its own are retried by the ReplicaSet
+ * controller, so they must not fail a rollout that then completes. Found by the bench: a 2,000-pod
+ * rollout got "Internal error occurred: resource quota evaluation timed out" for over 10 s, and
+ * rollout-trace said FAILED while `kubectl rollout status` went on to succeed. Here the real
+ * apiserver cannot call an admission webhook (a closed port) for longer than the old 10 s window,
+ * then the webhook goes away and the rollout completes.
+ */
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { describe, it } from 'node:test';
+import { AdmissionregistrationV1Api } from '@kubernetes/client-node';
+import { assertRolledOut } from '../../helpers/rolled-out.js';
+import { clients, createDeployment, describeVerdict, eventSeen, kubeConfig, namespaceFor, trace, waitUntil } from './helpers.js';
+
+/** A loopback port nothing listens on (the webhook call is refused at once). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('a create the API server fails, then retries', () => {
+  it('an unreachable admission webhook for longer than 10 s, then gone: SUCCEEDED, the transient problem cleared', async (t) => {
+    const ns = await namespaceFor(t, 'create-retry');
+    const { core } = clients();
+    const label = { 'rollout-trace.test/unreachable-webhook': ns };
+    const namespace = await core.readNamespace({ name: ns });
+    namespace.metadata = { ...namespace.metadata, labels: { ...namespace.metadata?.labels, ...label } };
+    await core.replaceNamespace({ name: ns, body: namespace });
+    const admission = kubeConfig().makeApiClient(AdmissionregistrationV1Api);
+    const name = `rt-unreachable-${ns}`;
+    await admission.createValidatingWebhookConfiguration({
+      body: {
+        metadata: { name },
+        webhooks: [
+          {
+            name: 'pods.rollout-trace.test',
+            clientConfig: { url: `https://127.0.0.1:${await closedPort()}/validate` },
+            rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+            namespaceSelector: { matchLabels: label },
+            failurePolicy: 'Fail',
+            sideEffects: 'None',
+            admissionReviewVersions: ['v1'],
+            timeoutSeconds: 2,
+          },
+        ],
+      },
+    });
+    let removed = false;
+    const remove = async () => {
+      if (!removed) await admission.deleteValidatingWebhookConfiguration({ name });
+      removed = true;
+    };
+    t.after(remove);
+    await createDeployment(ns, 'web', { replicas: 2 });
+
+    const r = await trace(ns, 'web', { timeoutSeconds: 300 }, async (events) => {
+      const seen = await eventSeen(
+        events,
+        (e) => e.type === 'problem' && e.problem.class === 'replica-failure',
+        'the replica-failure problem',
+        60_000,
+      );
+      const p = seen.type === 'problem' ? seen.problem : undefined;
+      assert.equal(p?.transient, true, p?.message);
+      assert.match(p?.message ?? '', /failed calling webhook "pods\.rollout-trace\.test"/);
+      // Past the 10 s a refusal gets, still no verdict: then the webhook goes.
+      await waitUntil(() => Date.now() > (p?.firstSeen ?? 0) + 14_000 || undefined, { what: '14 s of failed creates', timeoutMs: 30_000 });
+      assert.equal(events.filter((e) => e.type === 'verdict').length, 0, 'no verdict while the controller retries');
+      await remove();
+    });
+
+    assert.equal(r.verdict.outcome, 'succeeded', describeVerdict(r));
+    assert.ok(
+      r.of('problem-cleared').some((e) => e.problem.class === 'replica-failure'),
+      'the problem was cleared',
+    );
+    await assertRolledOut(ns, 'web', r.verdict, r.events);
+  });
+});
