@@ -9,10 +9,11 @@ import { cleanEvent, resolvePolicy } from '../core/index.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
 import { setLongTimeout } from '../long-timer.js';
 import type { Sink } from '../report/sink.js';
-import { type CliOptions, parseCli, UsageError } from './args.js';
+import { type CliOptions, parseCli } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { helpText } from './help.js';
 import { openSink } from './sink.js';
+import { UsageError } from './usage-error.js';
 
 /** The process facilities the CLI uses (injectable for tests). */
 export interface CliIo {
