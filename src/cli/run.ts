@@ -70,15 +70,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   // Loaded lazily so --help and usage errors answer instantly, without client-node's start-up.
   const { trackRollouts, resolveTrackOptions } = await import('../track/index.js');
   const options = asked.selector !== undefined ? await selected(asked, io, resolveTrackOptions) : asked;
-  const common = {
-    ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
-    ...(options.noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds: options.noProgressTimeoutSeconds } : {}),
-    ...(options.policy !== undefined ? { policy: options.policy } : {}),
-    logs: options.logs,
-    redact: options.redact,
-    notFoundGraceSeconds: options.waitForCreationSeconds,
-    ...(options.minGeneration !== undefined ? { minGeneration: options.minGeneration } : {}),
-  };
+  const common = sharedTrackOptions(options);
   // The tracker's own validation, before anything is opened: a bad name or namespace is its
   // 'bad-input' error (exit 2) with its wording, and the namespace default is its default.
   const resolved = options.names.map((name) =>
@@ -131,6 +123,19 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   } finally {
     removeInterrupt();
   }
+}
+
+/** What every traced Deployment is tracked with (all but its name, namespace and cluster). */
+function sharedTrackOptions(options: CliOptions) {
+  return {
+    ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
+    ...(options.noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds: options.noProgressTimeoutSeconds } : {}),
+    ...(options.policy !== undefined ? { policy: options.policy } : {}),
+    logs: options.logs,
+    redact: options.redact,
+    notFoundGraceSeconds: options.waitForCreationSeconds,
+    ...(options.minGeneration !== undefined ? { minGeneration: options.minGeneration } : {}),
+  };
 }
 
 /**
