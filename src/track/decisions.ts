@@ -1,9 +1,10 @@
 /**
  * The tracker's decisions, apart from its I/O (like src/core, and like kstatus computing status
  * apart from its polling engine): when a verdict the core reached is held back, which verdict is
- * published and whether log tails are added to it; when a missing Deployment is still awaited and when it becomes an error, in which
- * words; when the no-progress deadline may fire; when the next tick comes. No I/O, no clock, no
- * timers: time comes in as arguments. The tracker (tracker.ts) feeds these and does what they say.
+ * published and whether log tails are added to it; when a missing Deployment is still awaited and
+ * when it becomes an error, in which words; when the no-progress deadline may fire; when the next
+ * tick comes. No I/O, no clock, no timers: time comes in as arguments. The tracker (tracker.ts)
+ * feeds these and does what they say.
  * Tested from tables (test/unit/track/decisions.test.ts).
  *
  * A missing Deployment: the core emits one `waiting` event (`not-found`) once the initial lists

@@ -3,6 +3,7 @@
  * grace and its error, the no-progress and log-target gates, the tick delay.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { Observation, Verdict } from '../../../src/core/index.js';
 import { RolloutTraceError } from '../../../src/errors.js';
@@ -237,5 +238,15 @@ describe('tracker decisions', () => {
         line: 'hi',
       },
     );
+  });
+
+  it('decisions.ts and own-events.ts are pure: no clock, no timers, no I/O imports', () => {
+    for (const file of ['decisions.ts', 'own-events.ts']) {
+      const text = readFileSync(new URL(`../../../src/track/${file}`, import.meta.url), 'utf8');
+      const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      assert.doesNotMatch(code, /Date\.now|new Date\(\)|performance\.|setTimeout|setInterval|setImmediate|queueMicrotask|process\./, file);
+      const imports = [...code.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+      for (const from of imports) assert.ok(['../core/index.js', '../errors.js'].includes(from!), `${file} imports ${from}`);
+    }
   });
 });
