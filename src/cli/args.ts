@@ -3,19 +3,12 @@
  * {@link UsageError} whose message names the bad value and what would be valid.
  */
 import { parseArgs } from 'node:util';
-import type { FailureClass, PolicyOverrides, SuccessCriterion } from '../core/index.js';
-import { compileLogFilter, FAILURE_CLASSES } from '../core/index.js';
-import { durationProblem } from '../long-timer.js';
+import type { PolicyOverrides } from '../core/index.js';
+import { compileLogFilter } from '../core/index.js';
 import type { LogOptions } from '../track/index.js';
-import { parseDuration } from './duration.js';
-
-/** A command-line mistake (exit code 2). */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+import { durationInRange, parseDuration, positiveDurationFlag } from './duration.js';
+import { policyOverrides } from './policy-flags.js';
+import { UsageError } from './usage-error.js';
 
 /** What `rollout-trace deploy ...` was asked to do. */
 export interface CliOptions {
@@ -96,6 +89,8 @@ function parseOrUsageError(argv: string[]) {
   }
 }
 
+type Values = ReturnType<typeof parseOrUsageError>['values'];
+
 /** Parses `argv` (without node and script). */
 export function parseCli(argv: string[]): ParsedArgs {
   const { values, positionals } = parseOrUsageError(argv);
@@ -108,7 +103,53 @@ export function parseCli(argv: string[]): ParsedArgs {
   const normalized = ['deploy', 'deployment', 'deployments', 'deployment.apps'].includes(command) ? 'deploy' : undefined;
   if (normalized === undefined)
     throw new UsageError(`unknown command "${command}"; the only command is "deploy" (rollout-trace deploy NAME [NAME...]).`);
-  const selector = values.selector;
+  const { selector } = values;
+  const cleaned = deploymentNames(names, selector);
+  const output = values.output ?? 'auto';
+  if (!(OUTPUTS as readonly string[]).includes(output))
+    throw new UsageError(`--output "${output}" is not supported; use one of ${OUTPUTS.join(', ')}.`);
+  const duration = (flag: string, text: string | undefined) => (text === undefined ? undefined : positiveDurationFlag(flag, text));
+  const timeoutSeconds = duration('--timeout', values.timeout);
+  const noProgressTimeoutSeconds = duration('--no-progress-timeout', values['no-progress-timeout']);
+  const watchSeconds = duration('--watch-for', values['watch-for']);
+  const waitForCreationSeconds = waitForCreation(values['wait-for-creation']);
+  const minGeneration = minGenerationOf(values['min-generation']);
+  const redact = values.redact ?? [];
+  const logs = logOptions(values, redact);
+  const policy = policyOverrides({
+    failAfter: values['fail-after'] ?? [],
+    warnOnly: values['warn-only'] ?? [],
+    ignore: values.ignore ?? [],
+    tolerate: values.tolerate ?? [],
+    success: values.success,
+    settle: values.settle,
+  });
+  return {
+    kind: 'run',
+    options: {
+      command: 'deploy',
+      names: [...new Set(cleaned)],
+      ...(selector !== undefined ? { selector } : {}),
+      namespace: values.namespace,
+      context: values.context,
+      kubeconfig: values.kubeconfig,
+      timeoutSeconds,
+      ...(noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds } : {}),
+      output: output as CliOptions['output'],
+      logs,
+      redact,
+      policy,
+      watch: values.watch === true || watchSeconds !== undefined,
+      watchSeconds,
+      pulumiMessages: values['pulumi-messages'] === true,
+      waitForCreationSeconds,
+      ...(minGeneration !== undefined ? { minGeneration } : {}),
+    },
+  };
+}
+
+/** The Deployment names (`deployment/` prefixes dropped), or none with a selector: one of the two. */
+function deploymentNames(names: string[], selector: string | undefined): string[] {
   if (selector !== undefined && selector.trim() === '')
     throw new UsageError('--selector (-l) is empty; give a label selector such as -l app=web or -l "tier in (web,api)".');
   if (selector !== undefined && names.length > 0) {
@@ -123,41 +164,29 @@ export function parseCli(argv: string[]): ParsedArgs {
   }
   // Names and the namespace are validated by the tracker (resolveTrackOptions), so the CLI rejects
   // exactly what the library rejects, with the same wording.
-  const cleaned = names.map((n) => n.replace(/^deployments?(\.apps)?\//, ''));
+  return names.map((n) => n.replace(/^deployments?(\.apps)?\//, ''));
+}
 
-  const output = values.output ?? 'auto';
-  if (!(OUTPUTS as readonly string[]).includes(output))
-    throw new UsageError(`--output "${output}" is not supported; use one of ${OUTPUTS.join(', ')}.`);
+/** `--wait-for-creation`: zero allowed. Short by default: a CLI user usually typed an existing name (or just ran kubectl apply). */
+function waitForCreation(text: string | undefined): number {
+  if (text === undefined) return 5;
+  const seconds = parseDuration(text);
+  if (seconds === undefined)
+    throw new UsageError(`--wait-for-creation "${text}" is not a duration; use seconds or a Go-style duration such as 30s.`);
+  return durationInRange('--wait-for-creation', text, seconds);
+}
 
-  let timeoutSeconds: number | undefined;
-  if (values.timeout !== undefined) timeoutSeconds = positiveDuration('--timeout', values.timeout);
-  let noProgressTimeoutSeconds: number | undefined;
-  if (values['no-progress-timeout'] !== undefined)
-    noProgressTimeoutSeconds = positiveDuration('--no-progress-timeout', values['no-progress-timeout']);
-  let watchSeconds: number | undefined;
-  if (values['watch-for'] !== undefined) watchSeconds = positiveDuration('--watch-for', values['watch-for']);
-
-  // Short by default: a CLI user usually typed an existing name (or just ran kubectl apply).
-  let waitForCreationSeconds = 5;
-  if (values['wait-for-creation'] !== undefined) {
-    const seconds = parseDuration(values['wait-for-creation']);
-    if (seconds === undefined)
-      throw new UsageError(
-        `--wait-for-creation "${values['wait-for-creation']}" is not a duration; use seconds or a Go-style duration such as 30s.`,
-      );
-    waitForCreationSeconds = withinRange('--wait-for-creation', values['wait-for-creation'], seconds);
+function minGenerationOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const minGeneration = Number(text);
+  if (!Number.isInteger(minGeneration) || minGeneration < 1) {
+    throw new UsageError(`--min-generation "${text}" must be a whole number >= 1 (a Deployment's metadata.generation).`);
   }
+  return minGeneration;
+}
 
-  let minGeneration: number | undefined;
-  if (values['min-generation'] !== undefined) {
-    minGeneration = Number(values['min-generation']);
-    if (!Number.isInteger(minGeneration) || minGeneration < 1) {
-      throw new UsageError(
-        `--min-generation "${values['min-generation']}" must be a whole number >= 1 (a Deployment's metadata.generation).`,
-      );
-    }
-  }
-
+/** The log flags: tails (`--log-lines`, `--no-logs`), `--redact`, the live stream and its filters. */
+function logOptions(values: Values, redact: string[]): CliOptions['logs'] {
   let logs: CliOptions['logs'] = { tailLines: 20 };
   if (values['log-lines'] !== undefined) {
     const n = Number(values['log-lines']);
@@ -165,7 +194,6 @@ export function parseCli(argv: string[]): ParsedArgs {
       throw new UsageError(`--log-lines "${values['log-lines']}" must be a whole number between 1 and 10000.`);
     logs = { tailLines: n };
   }
-  const redact = values.redact ?? [];
   for (const p of redact) checkPattern('--redact', p, () => compileLogFilter({ redact: [p] }));
   if (redact.length > 0) logs = { ...logs, redact };
   const grep = values['log-grep'];
@@ -182,115 +210,7 @@ export function parseCli(argv: string[]): ParsedArgs {
     if (follow) throw new UsageError('--no-logs and --follow-logs contradict each other; keep one.');
     logs = false;
   }
-
-  return {
-    kind: 'run',
-    options: {
-      command: 'deploy',
-      names: [...new Set(cleaned)],
-      ...(selector !== undefined ? { selector } : {}),
-      namespace: values.namespace,
-      context: values.context,
-      kubeconfig: values.kubeconfig,
-      timeoutSeconds,
-      ...(noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds } : {}),
-      output: output as CliOptions['output'],
-      logs,
-      redact,
-      policy: policyOverrides(
-        values['fail-after'] ?? [],
-        values['warn-only'] ?? [],
-        values.ignore ?? [],
-        values.tolerate ?? [],
-        values.success,
-        values.settle,
-      ),
-      watch: values.watch === true || watchSeconds !== undefined,
-      watchSeconds,
-      pulumiMessages: values['pulumi-messages'] === true,
-      waitForCreationSeconds,
-      ...(minGeneration !== undefined ? { minGeneration } : {}),
-    },
-  };
-}
-
-function positiveDuration(flag: string, text: string): number {
-  const seconds = parseDuration(text);
-  if (seconds === undefined || seconds <= 0) {
-    throw new UsageError(`${flag} "${text}" is not a duration; use seconds or a Go-style duration such as 90s, 5m or 1m30s.`);
-  }
-  return withinRange(flag, text, seconds);
-}
-
-/** Any duration works (long ones too), up to the longest one a timer can represent. */
-function withinRange(flag: string, text: string, seconds: number): number {
-  const problem = durationProblem(seconds);
-  if (problem) throw new UsageError(`${flag} "${text}" cannot be used: ${problem}; use a duration such as 90s, 5m, 1m30s or 72h.`);
-  return seconds;
-}
-
-function failureClass(flag: string, name: string): FailureClass {
-  if (!(FAILURE_CLASSES as readonly string[]).includes(name)) {
-    throw new UsageError(`${flag} names an unknown failure class "${name}"; valid classes are ${FAILURE_CLASSES.join(', ')}.`);
-  }
-  return name as FailureClass;
-}
-
-function policyOverrides(
-  failAfter: string[],
-  warnOnly: string[],
-  ignore: string[],
-  tolerate: string[],
-  success: string | undefined,
-  settle: string | undefined,
-): PolicyOverrides | undefined {
-  const classes: NonNullable<PolicyOverrides['classes']> = {};
-  for (const spec of failAfter) {
-    const m = /^([a-z-]+)=(.+)$/.exec(spec);
-    if (!m)
-      throw new UsageError(
-        `--fail-after "${spec}" must look like CLASS=SECONDS, e.g. --fail-after crash-loop=30 or --fail-after image-pull-transient=5m.`,
-      );
-    const cls = failureClass('--fail-after', m[1]!);
-    const seconds = parseDuration(m[2]!);
-    if (seconds === undefined)
-      throw new UsageError(`--fail-after ${cls}="${m[2]}" is not a duration; use seconds or a Go-style duration such as 30s or 2m.`);
-    classes[cls] = { ...classes[cls], action: 'fail', afterSeconds: withinRange(`--fail-after ${cls}`, m[2]!, seconds) };
-  }
-  for (const spec of tolerate) {
-    const m = /^([a-z-]+)=(.*)$/.exec(spec);
-    if (!m)
-      throw new UsageError(
-        `--tolerate "${spec}" must look like CLASS=PODS, e.g. --tolerate crash-loop=1 (one crashing pod does not fail the rollout; two do).`,
-      );
-    const cls = failureClass('--tolerate', m[1]!);
-    if (!/^\d{1,6}$/.test(m[2]!))
-      throw new UsageError(`--tolerate ${cls}="${m[2]}" is not a number of pods; use an integer >= 0, e.g. --tolerate ${cls}=1.`);
-    classes[cls] = { ...classes[cls], tolerate: Number(m[2]) };
-  }
-  for (const name of warnOnly) classes[failureClass('--warn-only', name)] = { action: 'warn' };
-  for (const name of ignore) classes[failureClass('--ignore', name)] = { action: 'ignore' };
-  const criterion = success === undefined ? undefined : successCriterion(success);
-  const settleSeconds = settle === undefined ? undefined : parseDuration(settle);
-  if (settle !== undefined && settleSeconds === undefined)
-    throw new UsageError(`--settle "${settle}" is not a duration; use seconds or a Go-style duration such as 0, 5s or 30s.`);
-  if (Object.keys(classes).length === 0 && criterion === undefined && settleSeconds === undefined) return undefined;
-  return {
-    ...(Object.keys(classes).length > 0 ? { classes } : {}),
-    ...(criterion ? { success: criterion } : {}),
-    ...(settleSeconds !== undefined ? { settleSeconds } : {}),
-  };
-}
-
-function successCriterion(text: string): SuccessCriterion {
-  if (text === 'full') return { mode: 'full' };
-  if (text === 'maxUnavailable') return { mode: 'maxUnavailable' };
-  const m = /^(\d{1,3})%$/.exec(text);
-  if (m && Number(m[1]) >= 1 && Number(m[1]) <= 100) return { mode: 'percent', percent: Number(m[1]) };
-  if (/^\d{1,6}$/.test(text) && Number(text) >= 1) return { mode: 'pods', pods: Number(text) };
-  throw new UsageError(
-    `--success "${text}" is not supported; use full (Pulumi's predicate, the default), maxUnavailable, a percentage of ready pods such as 75%, or a number of ready pods such as 2.`,
-  );
+  return logs;
 }
 
 /** parseArgs' messages mention internals ("ERR_PARSE_ARGS..."); keep the useful part. */

@@ -9,10 +9,11 @@ import { cleanEvent, resolvePolicy } from '../core/index.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
 import { setLongTimeout } from '../long-timer.js';
 import type { Sink } from '../report/sink.js';
-import { type CliOptions, parseCli, UsageError } from './args.js';
+import { type CliOptions, parseCli } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { helpText } from './help.js';
 import { openSink } from './sink.js';
+import { UsageError } from './usage-error.js';
 
 /** The process facilities the CLI uses (injectable for tests). */
 export interface CliIo {
@@ -69,15 +70,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   // Loaded lazily so --help and usage errors answer instantly, without client-node's start-up.
   const { trackRollouts, resolveTrackOptions } = await import('../track/index.js');
   const options = asked.selector !== undefined ? await selected(asked, io, resolveTrackOptions) : asked;
-  const common = {
-    ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
-    ...(options.noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds: options.noProgressTimeoutSeconds } : {}),
-    ...(options.policy !== undefined ? { policy: options.policy } : {}),
-    logs: options.logs,
-    redact: options.redact,
-    notFoundGraceSeconds: options.waitForCreationSeconds,
-    ...(options.minGeneration !== undefined ? { minGeneration: options.minGeneration } : {}),
-  };
+  const common = sharedTrackOptions(options);
   // The tracker's own validation, before anything is opened: a bad name or namespace is its
   // 'bad-input' error (exit 2) with its wording, and the namespace default is its default.
   const resolved = options.names.map((name) =>
@@ -130,6 +123,19 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   } finally {
     removeInterrupt();
   }
+}
+
+/** What every traced Deployment is tracked with (all but its name, namespace and cluster). */
+function sharedTrackOptions(options: CliOptions) {
+  return {
+    ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
+    ...(options.noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds: options.noProgressTimeoutSeconds } : {}),
+    ...(options.policy !== undefined ? { policy: options.policy } : {}),
+    logs: options.logs,
+    redact: options.redact,
+    notFoundGraceSeconds: options.waitForCreationSeconds,
+    ...(options.minGeneration !== undefined ? { minGeneration: options.minGeneration } : {}),
+  };
 }
 
 /**

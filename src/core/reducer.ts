@@ -3,13 +3,13 @@
  * `obs.at`. Once a verdict was emitted the state is final and further observations emit nothing.
  */
 
-import { classPolicyOf } from './classifiers.js';
 import type { ClassifierFailure } from './diagnose/index.js';
 import { type Emit, emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows } from './emit.js';
 import { kubectlHints } from './hints.js';
 import { emitHold, successHold, trackSettling } from './hold.js';
 import { intake, type Touched } from './intake.js';
-import { currentProblems, deadlineOf, failingProblems, orderedProblems, type PodScope, trackNotReady } from './problems.js';
+import { emitProblemChanges, reportClassifierFailures } from './problem-events.js';
+import { currentProblems, failingProblems, orderedProblems, type PodScope, trackNotReady } from './problems.js';
 import { initialPulumiState, replicaSetReadiness } from './pulumi-await.js';
 import { newReplicaSet } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
@@ -89,31 +89,6 @@ function deletedProblem(s: Draft, at: number): Problem {
   };
 }
 
-/**
- * A classifier that threw is the user's bug, not the rollout's: it must never crash or fail the
- * rollout, but it must not go unnoticed either. Reported once per classifier, as a warning.
- */
-function reportClassifierFailures(failures: ClassifierFailure[], memo: EmittedMemo, at: number, emit: Emit): void {
-  for (const f of failures) {
-    if (memo.classifierFailures[f.classifier] !== undefined) continue;
-    const message =
-      `classifier "${f.classifier}" ${f.error} (pod ${f.pod}, container "${f.container}"); ` +
-      `it is skipped wherever it fails and the rollout is judged without it`;
-    memo.classifierFailures[f.classifier] = message;
-    emit({
-      type: 'k8s-event',
-      event: {
-        type: 'Warning',
-        reason: 'ClassifierFailed',
-        message,
-        object: `Pod/${f.pod}`,
-        count: 1,
-        lastSeen: new Date(at).toISOString(),
-      },
-    });
-  }
-}
-
 /** Replaces the current problems of the pods in `scope`; emits `problem` / `problem-cleared`. @returns the problems that cleared. */
 function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit, scope: PodScope): Problem[] {
   const failures: ClassifierFailure[] = [];
@@ -121,30 +96,7 @@ function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit, sco
   reportClassifierFailures(failures, memo, at, emit);
   const previous = s.problems;
   s.problems = next;
-  const cleared: Problem[] = [];
-  for (const [id, p] of Object.entries(previous)) {
-    if (next[id]) continue;
-    delete memo.problems[id];
-    cleared.push(p);
-    emit({ type: 'problem-cleared', id, problem: { ...p, lastSeen: at } });
-  }
-  for (const p of Object.values(next)) {
-    const failsAt = deadlineOf(s, p);
-    // A readiness probe's failure count rises every period: not news on its own.
-    // Nor is a new pod name in a repeated FailedCreate ("pods \"web-x-abcde\" is forbidden").
-    const gist = p.explanation.replace(/\(\d+ failures?\)/, '').replace(/pods "[^"]*"/g, 'pods');
-    const key = `${p.reason}|${gist}|${failsAt ?? ''}`;
-    if (memo.problems[p.id] === key) continue;
-    memo.problems[p.id] = key;
-    const tolerated = p.object.kind === 'Pod' ? classPolicyOf(s.policy, p.class).tolerate : undefined;
-    emit({
-      type: 'problem',
-      problem: p,
-      ...(failsAt !== undefined ? { failsAt } : {}),
-      ...(failsAt !== undefined && tolerated ? { tolerated } : {}),
-    });
-  }
-  return cleared;
+  return emitProblemChanges(s, memo, previous, at, emit);
 }
 
 function succeed(s: Draft, memo: EmittedMemo, at: number, emit: Emit): void {
@@ -190,7 +142,11 @@ function podScope(s: Draft, memo: EmittedMemo, obs: Observation, touched: Touche
   return touched?.kind === 'Pod' || touched?.kind === 'Event' ? [touched.name] : [];
 }
 
-function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observation, touched: Touched | undefined): void {
+/**
+ * Whether there is nothing to judge yet: no Deployment (not found once the lists are synced, or
+ * only a stale generation), or one its controller has not observed. Emits each `waiting` once.
+ */
+function waiting(s: Draft, memo: EmittedMemo, emit: Emit): boolean {
   if (!s.deployment) {
     if (s.staleGeneration !== undefined) {
       if (memo.reconcilingGeneration !== s.staleGeneration) {
@@ -201,26 +157,28 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observ
           message: `waiting for generation ${s.target.minGeneration ?? '?'} of the Deployment (seen generation ${s.staleGeneration})`,
         });
       }
-      return;
-    }
-    if (s.synced && !memo.notFound) {
+    } else if (s.synced && !memo.notFound) {
       memo.notFound = true;
       emit({ type: 'waiting', reason: 'not-found', message: `Deployment ${s.target.namespace}/${s.target.name} not found` });
     }
-    return;
+    return true;
   }
-  if (!s.pulumi.reconciled) {
-    const gen = s.deployment.metadata?.generation ?? 0;
-    if (memo.reconcilingGeneration !== gen) {
-      memo.reconcilingGeneration = gen;
-      emit({
-        type: 'waiting',
-        reason: 'controller-reconciling',
-        message: `waiting for the Deployment controller to observe generation ${gen} (observed ${s.deployment.status?.observedGeneration ?? 'none'})`,
-      });
-    }
-    return;
+  if (s.pulumi.reconciled) return false;
+  const gen = s.deployment.metadata?.generation ?? 0;
+  if (memo.reconcilingGeneration !== gen) {
+    memo.reconcilingGeneration = gen;
+    emit({
+      type: 'waiting',
+      reason: 'controller-reconciling',
+      message: `waiting for the Deployment controller to observe generation ${gen} (observed ${s.deployment.status?.observedGeneration ?? 'none'})`,
+    });
   }
+  return true;
+}
+
+/** Everything an observation changed about the rollout: events, problems, then a verdict or a hold. */
+function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observation, touched: Touched | undefined): void {
+  if (waiting(s, memo, emit)) return;
   emitRevision(s, memo, emit);
   emitDeploymentChanges(s, memo, emit);
   const opened = emitRows(s, memo, s.ownedPods, touched, emit);
@@ -286,35 +244,36 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
     case 'tick':
       break;
     case 'timeout':
-    case 'cancel': {
-      const failing = failingProblems(s, at);
-      const problems = orderedProblems(s, failing);
-      finish(
-        s,
-        emit,
-        obs.type === 'timeout'
-          ? buildVerdict(s, {
-              outcome: 'timed-out',
-              at,
-              problems,
-              timeoutSeconds: obs.timeoutSeconds,
-              timeoutKind: obs.timeoutKind ?? 'overall',
-            })
-          : buildVerdict(s, { outcome: 'cancelled', at, problems, ...(obs.reason ? { reason: obs.reason } : {}) }),
-      );
+    case 'cancel':
+      finish(s, emit, stopped(s, obs));
       return [s, events];
-    }
     default:
       if (!intaken) touched = intake(s, obs, emit);
   }
-  if (s.deleted) {
-    const p = deletedProblem(s, at);
-    emit({ type: 'problem', problem: p, failsAt: at });
-    finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: [p, ...orderedProblems(s, [])] }));
-    return [s, events];
-  }
-  derive(s, memo, at, emit, obs, touched);
+  if (s.deleted) failDeleted(s, at, emit);
+  else derive(s, memo, at, emit, obs, touched);
   return [s, events];
+}
+
+/** The verdict of the tracker's `timeout` or `cancel`: the rollout ends now, whatever its state. */
+function stopped(s: Draft, obs: Extract<Observation, { type: 'timeout' | 'cancel' }>): Verdict {
+  const { at } = obs;
+  const problems = orderedProblems(s, failingProblems(s, at));
+  if (obs.type === 'cancel') return buildVerdict(s, { outcome: 'cancelled', at, problems, ...(obs.reason ? { reason: obs.reason } : {}) });
+  return buildVerdict(s, {
+    outcome: 'timed-out',
+    at,
+    problems,
+    timeoutSeconds: obs.timeoutSeconds,
+    timeoutKind: obs.timeoutKind ?? 'overall',
+  });
+}
+
+/** The Deployment was deleted: the rollout fails at once. */
+function failDeleted(s: Draft, at: number, emit: Emit): void {
+  const p = deletedProblem(s, at);
+  emit({ type: 'problem', problem: p, failsAt: at });
+  finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: [p, ...orderedProblems(s, [])] }));
 }
 
 /** Current problems, most relevant first (failing ones first). */

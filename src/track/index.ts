@@ -5,4 +5,5 @@
 export type { LogFollowOptions, LogOptions } from './log-options.js';
 export { type ResolvedTrackOptions, resolveTrackOptions, type TrackOptions } from './options.js';
 export { type MultiTracking, trackRollouts } from './track-rollouts.js';
-export { type Tracking, trackRollout } from './tracker.js';
+export { trackRollout } from './tracker.js';
+export type { Tracking } from './tracking.js';

@@ -4,7 +4,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
-import type { Policy, PolicyOverrides } from '../core/index.js';
+import type { Policy, PolicyOverrides, TrackTarget } from '../core/index.js';
 import { clusterTextCleaner, resolvePolicy } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { durationProblem, MAX_DURATION_MS } from '../long-timer.js';
@@ -137,6 +137,16 @@ export function resolveTrackOptions(opts: TrackOptions): ResolvedTrackOptions {
     logs,
     clean,
     notFoundGraceSeconds: grace,
+  };
+}
+
+/** The core's {@link TrackTarget} for validated options: the Deployment and what to judge it against. */
+export function trackTarget(o: ResolvedTrackOptions): TrackTarget {
+  return {
+    namespace: o.namespace,
+    name: o.name,
+    ...(o.baselineRevision !== undefined ? { baselineRevision: o.baselineRevision } : {}),
+    ...(o.minGeneration !== undefined ? { minGeneration: o.minGeneration } : {}),
   };
 }
 

@@ -4,7 +4,8 @@
 import type { RolloutEvent, Verdict } from '../core/index.js';
 import { EventHub } from './event-hub.js';
 import { resolveTrackOptions, type TrackOptions } from './options.js';
-import { failedTracking, type Tracking, trackResolved } from './tracker.js';
+import { trackResolved } from './tracker.js';
+import { failedTracking, type Tracking } from './tracking.js';
 
 /** Several rollouts tracked together. */
 export interface MultiTracking {

@@ -1,34 +1,35 @@
 /**
  * The tracker: joins the shared watch source to the pure core, owns every timer (ticks, the
  * overall timeout, the not-found grace), cancellation and log enrichment, and closes everything it
- * opened once the verdict is known.
+ * opened once the verdict is known. Wiring and I/O only: what to do with a verdict, a missing
+ * Deployment or the next tick is decided in decisions.ts (pure, tested from tables).
  */
 
 import { unreachableError } from '../cluster/api-errors.js';
 import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions } from '../cluster/index.js';
 import type { Observation, RolloutEvent, Verdict } from '../core/index.js';
 import { cleanEvent, cleanVerdict, initialState, logTargets, type RolloutState, reduce } from '../core/index.js';
-import { RolloutTraceError } from '../errors.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
+import {
+  abortReason,
+  admit,
+  INITIAL_GATE,
+  noProgressMayFire,
+  notFoundError,
+  onVerdict,
+  refreshesLogTargets,
+  type TimedVerdict,
+  tickDelay,
+  trackingError,
+  wantsLogTails,
+} from './decisions.js';
 import { EventHub } from './event-hub.js';
 import { LogFollower } from './log-follower.js';
 import { withLogTails } from './log-tails.js';
 import { NoProgressWatchdog } from './no-progress.js';
-import { type ResolvedTrackOptions, resolveTrackOptions, type TrackOptions } from './options.js';
-
-/** A running rollout trace: an event stream (listeners and async iteration) and its verdict. */
-export interface Tracking extends AsyncIterable<RolloutEvent> {
-  /**
-   * The final answer. Resolves for every rollout outcome (succeeded, failed, timed-out,
-   * cancelled); rejects only with a {@link RolloutTraceError} (bad input, kubeconfig, forbidden,
-   * unreachable cluster, missing namespace or Deployment).
-   */
-  readonly verdict: Promise<Verdict>;
-  /** Calls `listener` with every event so far and every later one. Returns the unsubscribe function. */
-  subscribe(listener: (e: RolloutEvent) => void): () => void;
-  /** Cancels tracking (verdict `cancelled`) and closes every watch; same as aborting `signal`. */
-  stop(reason?: string): void;
-}
+import { type ResolvedTrackOptions, resolveTrackOptions, type TrackOptions, trackTarget } from './options.js';
+import { apiServerWaiting, logLine, trackerWarning } from './own-events.js';
+import { failedTracking, type Tracking, trackingOf } from './tracking.js';
 
 /** Internal knobs for tests (not part of the public API: see {@link trackRolloutWith}). */
 export interface TrackInternals {
@@ -74,20 +75,6 @@ export function trackResolved(resolved: ResolvedTrackOptions, internals: TrackIn
   return new RolloutTracker(resolved, internals).tracking;
 }
 
-/** A Tracking that failed before starting: no events, verdict rejected. */
-export function failedTracking(err: unknown): Tracking {
-  const hub = new EventHub<RolloutEvent>();
-  hub.end(err);
-  const verdict = Promise.reject(err);
-  verdict.catch(() => undefined); // callers that never look at the verdict must not crash on it
-  return {
-    verdict,
-    subscribe: (l) => hub.subscribe(l),
-    stop: () => undefined,
-    [Symbol.asyncIterator]: () => hub[Symbol.asyncIterator](),
-  };
-}
-
 class RolloutTracker {
   readonly tracking: Tracking;
   private readonly hub = new EventHub<RolloutEvent>();
@@ -101,14 +88,13 @@ class RolloutTracker {
   private watchdog: NoProgressWatchdog | undefined;
   private logFollower: LogFollower | undefined;
   private readonly deadlines = new Map<string, number>();
-  private deploymentPresent = false;
-  private synced = false;
-  /** A verdict the core reached before the source was synced, held until it is (see observe). */
-  private held: { verdict: Verdict; at: number } | undefined;
+  private readonly ref: { namespace: string; name: string };
+  /** Synced, Deployment seen, a held verdict: see decisions.ts. */
+  private gate = INITIAL_GATE;
   private finished = false;
   private resolveVerdict!: (v: Verdict) => void;
   private rejectVerdict!: (e: unknown) => void;
-  private readonly onAbort = () => this.cancel(abortReason(this.opts.signal));
+  private readonly onAbort = () => this.cancel(abortReason(this.opts.signal?.reason));
 
   constructor(
     private readonly opts: ResolvedTrackOptions,
@@ -118,23 +104,9 @@ class RolloutTracker {
       this.resolveVerdict = resolve;
       this.rejectVerdict = reject;
     });
-    verdict.catch(() => undefined);
-    this.state = initialState(
-      {
-        namespace: opts.namespace,
-        name: opts.name,
-        ...(opts.baselineRevision !== undefined ? { baselineRevision: opts.baselineRevision } : {}),
-        ...(opts.minGeneration !== undefined ? { minGeneration: opts.minGeneration } : {}),
-      },
-      opts.policy,
-      Date.now(),
-    );
-    this.tracking = {
-      verdict,
-      subscribe: (l) => this.hub.subscribe(l),
-      stop: (reason) => this.cancel(reason ?? 'stopped'),
-      [Symbol.asyncIterator]: () => this.hub[Symbol.asyncIterator](),
-    };
+    this.ref = { namespace: opts.namespace, name: opts.name };
+    this.state = initialState(trackTarget(opts), opts.policy, Date.now());
+    this.tracking = trackingOf(this.hub, verdict, (reason) => this.cancel(reason ?? 'stopped'));
     // Start on the next turn so a caller can attach listeners first (they replay anyway).
     setImmediate(() => this.start());
   }
@@ -143,14 +115,13 @@ class RolloutTracker {
     if (this.finished) return;
     const { signal } = this.opts;
     this.observe({ type: 'tick', at: Date.now() }); // emits `started`
-    if (signal?.aborted) return this.cancel(abortReason(signal));
+    if (signal?.aborted) return this.cancel(abortReason(signal.reason));
     signal?.addEventListener('abort', this.onAbort, { once: true });
     this.timeoutTimer = setLongTimeout(() => this.onTimeout(), this.opts.timeoutSeconds * 1000);
     const noProgress = this.opts.noProgressTimeoutSeconds;
     if (noProgress !== undefined) {
       this.watchdog = new NoProgressWatchdog(noProgress, (at) => {
-        // A missing Deployment is the not-found grace's business: start a new window instead.
-        if (!this.deploymentPresent) return false;
+        if (!noProgressMayFire(this.gate)) return false;
         this.observe({ type: 'timeout', at, timeoutSeconds: noProgress, timeoutKind: 'no-progress' });
         return true;
       });
@@ -159,17 +130,7 @@ class RolloutTracker {
     const follow = this.opts.logs ? this.opts.logs.follow : undefined;
     if (follow) {
       this.logFollower = new LogFollower(this.opts.kc, this.opts.namespace, follow, (target, line) => {
-        if (this.finished) return;
-        const { pod, container, revision } = target;
-        this.publish({
-          type: 'log',
-          at: Date.now(),
-          deployment: { namespace: this.opts.namespace, name: this.opts.name },
-          pod,
-          container,
-          ...(revision !== undefined ? { revision } : {}),
-          line,
-        });
+        if (!this.finished) this.publish(logLine(this.ref, target, line, Date.now()));
       });
     }
     try {
@@ -178,8 +139,8 @@ class RolloutTracker {
         deploymentName: this.opts.name,
         onObservation: (obs) => this.fromSource(obs),
         onError: (err) => this.fail(err),
-        onWaiting: (message) => this.waitingForApiServer(message),
-        onWarning: (message) => this.warn('NodesNotReadable', message),
+        onWaiting: (message) => this.say(apiServerWaiting(this.ref, message, Date.now())),
+        onWarning: (message) => this.say(trackerWarning(this.ref, 'NodesNotReadable', message, Date.now())),
       });
     } catch (err) {
       return this.fail(err);
@@ -187,20 +148,9 @@ class RolloutTracker {
     this.scheduleTick();
   }
 
-  /** The apiserver is being retried: say so (a `waiting` event every sink prints). */
-  private waitingForApiServer(message: string): void {
-    if (this.finished) return;
-    const deployment = { namespace: this.opts.namespace, name: this.opts.name };
-    this.hub.push({ type: 'waiting', reason: 'api-server', message, at: Date.now(), deployment });
-  }
-
-  /** A degraded diagnosis (not a rollout problem): a Warning line every sink prints, once. */
-  private warn(reason: string, message: string): void {
-    if (this.finished) return;
-    const at = Date.now();
-    const deployment = { namespace: this.opts.namespace, name: this.opts.name };
-    const event = { type: 'Warning' as const, reason, message, object: 'rollout-trace', count: 1, lastSeen: new Date(at).toISOString() };
-    this.hub.push({ type: 'k8s-event', event, at, deployment });
+  /** An event the tracker makes itself (own-events.ts), pushed as is until the verdict. */
+  private say(e: RolloutEvent): void {
+    if (!this.finished) this.hub.push(e);
   }
 
   /**
@@ -215,35 +165,33 @@ class RolloutTracker {
 
   private fromSource(obs: Observation): void {
     if (this.finished) return;
-    if (obs.type === 'upsert' && obs.kind === 'Deployment') {
-      this.deploymentPresent = true;
-      this.graceTimer?.cancel();
-      this.graceTimer = undefined;
-    }
-    if (obs.type === 'synced') this.synced = true;
     this.observe(obs);
-    if (this.logFollower && !this.finished && (obs.type === 'synced' || (this.synced && obs.type === 'upsert' && obs.kind !== 'Event'))) {
+    if (this.logFollower && !this.finished && refreshesLogTargets(this.gate, obs)) {
       this.logFollower.sync(logTargets(this.state, this.opts.logs ? this.opts.logs.follow?.containers : undefined));
-    }
-    if (obs.type === 'synced' && this.held) return void this.conclude(this.held.verdict, this.held.at);
-    if (obs.type === 'synced' && !this.deploymentPresent && !this.finished) {
-      this.graceTimer = setLongTimeout(() => this.notFound(), this.opts.notFoundGraceSeconds * 1000);
     }
   }
 
-  /** Feeds one observation to the core and publishes what it says; the verdict is held back for enrichment. */
+  /**
+   * Feeds one observation to the core (admitted first, see decisions.ts) and publishes what it
+   * says; the verdict is held back for enrichment.
+   */
   private observe(obs: Observation): void {
     if (this.finished) return;
-    if (this.held && (obs.type === 'timeout' || obs.type === 'cancel')) return void this.conclude(this.held.verdict, this.held.at);
+    const admitted = admit(this.gate, obs);
+    this.gate = admitted.gate;
+    if (admitted.release) return void this.conclude(admitted.release);
+    if (admitted.grace) {
+      this.graceTimer?.cancel();
+      this.graceTimer =
+        admitted.grace === 'start' ? setLongTimeout(() => this.notFound(), this.opts.notFoundGraceSeconds * 1000) : undefined;
+    }
     const [next, events] = reduce(this.state, obs);
     this.state = next;
     for (const e of events) {
       if (e.type === 'verdict') {
-        // Before `synced`, a list or watch may still be refused: hold the verdict so permission
-        // errors are reported deterministically rather than racing a quick success.
-        const early = !this.synced && obs.type !== 'timeout' && obs.type !== 'cancel';
-        if (early) this.held = { verdict: e.verdict, at: e.at };
-        else void this.conclude(e.verdict, e.at);
+        const decided = onVerdict(this.gate, obs, { verdict: e.verdict, at: e.at });
+        this.gate = decided.gate;
+        if (decided.publish) void this.conclude(decided.publish);
         return;
       }
       if (e.type === 'problem') {
@@ -262,10 +210,7 @@ class RolloutTracker {
     if (this.finished) return;
     this.tickTimer?.cancel();
     const now = Date.now();
-    const period = this.internals.tickMs ?? MAX_TICK_MS;
-    let delay = period;
-    for (const at of this.deadlines.values()) if (at >= now) delay = Math.min(delay, at - now + 1);
-    delay = Math.max(0, delay);
+    const delay = tickDelay(now, this.internals.tickMs ?? MAX_TICK_MS, this.deadlines.values());
     this.nextTickAt = now + delay;
     this.tickTimer = setLongTimeout(() => {
       this.observe({ type: 'tick', at: Date.now() });
@@ -278,26 +223,13 @@ class RolloutTracker {
     this.observe({ type: 'cancel', at: Date.now(), ...(reason ? { reason } : {}) });
   }
 
+  /** The not-found grace ran out: fail unless the Deployment appeared meanwhile. */
   private notFound(): void {
-    if (this.finished || this.deploymentPresent) return;
-    const { namespace, name, kc } = this.opts;
-    const others = (this.source?.deployments() ?? [])
-      .map((d) => d.metadata?.name ?? '')
-      .filter(Boolean)
-      .sort();
-    const listed = others.length
-      ? `Deployments in "${namespace}": ${others
-          .slice(0, 8)
-          .map((n) => `"${n}"`)
-          .join(', ')}${others.length > 8 ? `, and ${others.length - 8} more` : ''}.`
-      : `Namespace "${namespace}" has no Deployments.`;
-    this.fail(
-      new RolloutTraceError(
-        'deployment-not-found',
-        `Deployment "${name}" was not found in namespace "${namespace}" of ${describeTarget(kc)} ` +
-          `within ${this.opts.notFoundGraceSeconds} s. ${listed} Check the name and namespace.`,
-      ),
-    );
+    if (this.finished) return;
+    const { namespace, name, kc, notFoundGraceSeconds: graceSeconds } = this.opts;
+    const deployments = (this.source?.deployments() ?? []).map((d) => d.metadata?.name ?? '');
+    const error = notFoundError(this.gate, { name, namespace, target: describeTarget(kc), graceSeconds, deployments });
+    if (error) this.fail(error);
   }
 
   /** Releases everything: the source subscription (the last one closes the watches) and timers. */
@@ -312,13 +244,13 @@ class RolloutTracker {
     unsub?.();
   }
 
-  private async conclude(verdict: Verdict, at: number): Promise<void> {
+  /** Publishes the verdict (with log tails if wanted, cleaned) at the time the core reached it, and ends. */
+  private async conclude({ verdict, at }: TimedVerdict): Promise<void> {
     if (this.finished) return;
     this.release();
+    const { logs } = this.opts;
     let final = verdict;
-    if (this.opts.logs && (verdict.outcome === 'failed' || verdict.outcome === 'timed-out') && verdict.problems.length) {
-      final = await withLogTails(this.opts.kc, verdict, this.opts.logs.tailLines, this.opts.logs.redact);
-    }
+    if (logs && wantsLogTails(verdict)) final = await withLogTails(this.opts.kc, verdict, logs.tailLines, logs.redact);
     final = cleanVerdict(final, this.opts.clean);
     this.hub.push({ type: 'verdict', verdict: final, at, deployment: final.deployment });
     this.hub.end();
@@ -333,19 +265,8 @@ class RolloutTracker {
   private fail(err: unknown): void {
     if (this.finished) return;
     this.release();
-    const error =
-      err instanceof RolloutTraceError
-        ? err
-        : new RolloutTraceError('cluster-unreachable', `Tracking failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    const error = trackingError(err);
     this.hub.end(error);
     this.rejectVerdict(error);
   }
-}
-
-function abortReason(signal: AbortSignal | undefined): string | undefined {
-  const r: unknown = signal?.reason;
-  if (r === undefined) return undefined;
-  if (typeof r === 'string') return r;
-  if (r instanceof Error) return r.name === 'AbortError' ? 'aborted' : r.message;
-  return String(r);
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { parseCli, UsageError } from '../../../src/cli/args.js';
+import { parseCli } from '../../../src/cli/args.js';
+import { UsageError } from '../../../src/cli/usage-error.js';
 
 function options(argv: string[]) {
   const parsed = parseCli(argv);
