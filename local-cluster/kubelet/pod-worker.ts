@@ -41,6 +41,11 @@ export interface WorkerContext {
   mountTimeoutMs: number;
   /** Back-off of failed pod-status writes (default 500 ms doubling to 10 s, the status manager's re-sync). */
   statusRetryMs?: { initial: number; max: number };
+  /**
+   * Delay before writing the status again when another writer changed it (the real status manager
+   * notices on its 10 s syncBatch, 5 s on average). Default 5000.
+   */
+  reconcileMs?: number;
   allocateIP(): string;
   releaseIP(ip: string): void;
   log(line: string): void;
@@ -70,6 +75,9 @@ export class PodWorker {
   private terminating = false;
   private readonly statusWriter: StatusWriter;
   private lastWritten = '';
+  /** Each condition's status as last written (`Ready` → `True`), to notice another writer's change. */
+  private writtenConditions = new Map<string, string>();
+  private reconcileTimer?: NodeJS.Timeout;
   private readonly sleeps = new Set<() => void>();
   private readonly graceSleeps = new Set<() => void>();
 
@@ -100,12 +108,33 @@ export class PodWorker {
 
   /** A newer version of the pod arrived from the watch. */
   update(pod: V1Pod): void {
-    if (isNewer(pod, this.pod)) this.pod = pod;
+    if (isNewer(pod, this.pod)) {
+      this.pod = pod;
+      this.reconcileIfOverwritten(pod);
+    }
     if (pod.metadata?.deletionTimestamp && !this.terminating) {
       // Cut a pull or slow start short so the pod can be killed at once.
       for (const wake of this.sleeps) wake();
       this.requestSync();
     }
+  }
+
+  /**
+   * The status manager's reconcile (status_manager.go `needsReconcile`, run by its 10 s syncBatch):
+   * when the stored status differs from what this kubelet wrote, e.g. the node lifecycle controller
+   * set `Ready=False` (NodeNotReady) while the node missed its heartbeats, the kubelet writes its own
+   * status again. Without it a pod stays not Ready for ever after its node came back.
+   */
+  private reconcileIfOverwritten(pod: V1Pod): void {
+    if (this.stopped || this.terminating || this.writtenConditions.size === 0 || this.reconcileTimer) return;
+    const stored = new Map((pod.status?.conditions ?? []).map((c) => [c.type, c.status]));
+    const diverged = [...this.writtenConditions].some(([type, status]) => stored.get(type) !== status);
+    if (!diverged) return;
+    this.reconcileTimer = setTimeout(() => {
+      this.reconcileTimer = undefined;
+      this.lastWritten = '';
+      void this.writeStatus();
+    }, this.ctx.reconcileMs ?? 5000);
   }
 
   /** Starts (or re-runs) the pod's sync soon. */
@@ -123,6 +152,7 @@ export class PodWorker {
     this.stopped = true;
     this.statusWriter.stop();
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
     for (const c of this.allContainers()) this.clearTimers(c);
     for (const wake of [...this.sleeps, ...this.graceSleeps]) wake();
     if (this.podIP) this.ctx.releaseIP(this.podIP);
@@ -518,6 +548,8 @@ export class PodWorker {
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       );
       this.lastWritten = json;
+      const conditions = (status.conditions ?? []) as Array<{ type: string; status: string }>;
+      this.writtenConditions = new Map(conditions.map((c) => [c.type, c.status]));
       if (isNewer(updated, this.pod)) this.pod = updated;
     } catch (err) {
       if ((err as { code?: number }).code === 404) return;

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import type { V1Pod } from '@kubernetes/client-node';
 import { kubeConfigWith } from '../../helpers/fault-endpoint.js';
 import { startPrivateNode } from '../../helpers/private-node.js';
 import { TcpProxy } from '../track/tcp-proxy.js';
@@ -50,4 +51,22 @@ it('a pod-status write lost in an apiserver outage is retried until it lands: th
   );
   assert.equal(pod.status?.phase, 'Running');
   assert.ok(pod.status?.containerStatuses?.[0]?.state?.running, 'running written');
+});
+
+it("a Ready condition another writer set to False (the node controller's NodeNotReady) is written back: the pod is Ready again", async (t) => {
+  const ns = await withNamespace(t, 'status-reconcile');
+  const { core } = clients();
+  await createPod(ns, 'web', { containers: [{ name: 'app', image: 'nginx:1.19' }] });
+  const ready = (p: V1Pod) => p.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  await waitPod(ns, 'web', (p) => ready(p) === 'True', 'Ready');
+  // What the node lifecycle controller does to the pods of a node that missed its heartbeats
+  // (MarkPodsNotReady): Ready=False on the stored status, the kubelet's own status unchanged.
+  const pod = await core.readNamespacedPod({ name: 'web', namespace: ns });
+  for (const c of pod.status?.conditions ?? [])
+    if (c.type === 'Ready') Object.assign(c, { status: 'False', lastTransitionTime: new Date() });
+  await core.replaceNamespacedPodStatus({ name: 'web', namespace: ns, body: pod });
+  const t0 = Date.now();
+  await waitPod(ns, 'web', (p) => ready(p) === 'False', 'Ready=False stored');
+  await waitPod(ns, 'web', (p) => ready(p) === 'True', 'Ready written back by the kubelet', 30_000);
+  report(t, `Ready again after ${took(t0)}`);
 });
