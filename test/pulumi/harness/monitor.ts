@@ -64,6 +64,8 @@ export class Monitor {
   readonly ops: ProviderOp[] = [];
   readonly state = new Map<string, StateEntry>();
   registrations: Registration[] = [];
+  /** The invoke tokens of this run, in order. */
+  invokes: string[] = [];
   private mode: RunMode = { dryRun: false };
   private registered = new Set<string>();
   private stackTransforms: CallbackRef[] = [];
@@ -121,6 +123,7 @@ export class Monitor {
     this.mode = mode;
     this.registered = new Set();
     this.registrations = [];
+    this.invokes = [];
     this.stackTransforms = [];
   }
 
@@ -277,6 +280,7 @@ export class Monitor {
   }
 
   private async invoke(req: any): Promise<any> {
+    this.invokes.push(req.getTok());
     const answer = answerInvoke(req.getTok(), req.getArgs()?.toJavaScript() ?? {}, this.state);
     return new resPb.ResourceInvokeResponse().setReturn(structPb.Struct.fromJavaScript(answer));
   }
