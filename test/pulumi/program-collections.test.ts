@@ -16,8 +16,10 @@ import { withNamespace } from '../helpers/cluster.js';
 import { nginxArgs } from './harness/fixtures.js';
 import { linesOf, startStack } from './harness/langhost.js';
 
-function manifest(namespace: string, name: string): string {
-  return dumpYaml({ apiVersion: 'apps/v1', kind: 'Deployment', ...nginxArgs(namespace, 'nginx:1.19', 1, name) });
+/** A Deployment manifest; without a namespace when `namespace` is undefined. */
+function manifest(namespace: string | undefined, name: string): string {
+  const { metadata, spec } = nginxArgs(namespace ?? '', 'nginx:1.19', 1, name);
+  return dumpYaml({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: namespace ? metadata : { name }, spec });
 }
 
 /** A chart and a YAML file, each holding one Deployment. */
@@ -28,9 +30,7 @@ function sources(t: { after(fn: () => void): void }, namespace: string): string 
   writeFileSync(join(dir, 'chart/Chart.yaml'), 'apiVersion: v2\nname: web\nversion: 0.1.0\n');
   writeFileSync(join(dir, 'chart/values.yaml'), 'image: nginx:1.18\n');
   // No namespace in the template: the release's namespace is filled in, as the provider does.
-  const template = manifest(namespace, '{{ .Release.Name }}-web')
-    .replace('nginx:1.19', '{{ .Values.image }}')
-    .replace(`namespace: ${namespace}\n`, '');
+  const template = manifest(undefined, '{{ .Release.Name }}-web').replace('nginx:1.19', '{{ .Values.image }}');
   writeFileSync(join(dir, 'chart/templates/deployment.yaml'), template);
   writeFileSync(join(dir, 'file.yaml'), manifest(namespace, 'from-file'));
   return dir;
