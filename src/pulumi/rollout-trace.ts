@@ -1,7 +1,7 @@
 /**
  * `RolloutTrace`: the Pulumi component that traces one Deployment's rollout during `pulumi up`.
- * It does the I/O (cluster reads in baseline.ts, the tracker, `pulumi.log`); what to do is
- * decided in decisions.ts and worded in wording.ts.
+ * It logs its lines and sets its outputs; the cluster reads are baseline.ts, following the
+ * rollout is follow.ts, what to do is decided in decisions.ts and worded in wording.ts.
  *
  * Why a ComponentResource: every `pulumi.log` call waits for its resource's URN, and all of them
  * share one promise chain. A Deployment's URN resolves only after the kubernetes provider's await,
@@ -12,25 +12,22 @@
 import type * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
 import type { Verdict } from '../core/types.js';
-import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import { type RolloutFailure, rolloutFailureOf } from '../report/index.js';
-import type { Tracking } from '../track/index.js';
-import { type Baseline, locate, type ProviderSettings, readBaseline, type Written } from './baseline.js';
+import { type Baseline, type ProviderSettings, readBaseline, type Written } from './baseline.js';
 import { cancellable } from './cancel.js';
 import {
   type ChangeKind,
   type CustomTimeouts,
-  chooseTimeout,
   notTracedBecause,
   onUnreadableCluster,
   type TimeoutChoice,
   traceDecision,
-  waitTarget,
 } from './decisions.js';
 import { userMessage } from './errors.js';
+import { follow, writtenBy } from './follow.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
 import { outputValue, settle } from './outputs.js';
-import { type StatusLine, StatusLines } from './status-lines.js';
+import type { StatusLine } from './status-lines.js';
 import { changeLine, previewSummary, unchangedLine, verdictText } from './wording.js';
 
 export type { ProviderSettings } from './baseline.js';
@@ -194,26 +191,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
     try {
       baseline = await baselineP;
     } catch (err) {
-      const why = userMessage(err);
-      switch (
-        onUnreadableCluster({
-          dryRun: pulumi.runtime.isDryRun(),
-          skipUpdateUnreachable: skipUnreachable.known && String(skipUnreachable.value) === 'true',
-        })
-      ) {
-        case 'skip':
-          return this.skipped(
-            `the cluster cannot be read (${why}) and the provider skips updates of an unreachable cluster (skipUpdateUnreachable)`,
-          );
-        case 'preview': {
-          // A preview never fails because of us, not even in gate mode.
-          const summary = `preview: rollout-trace could not read the cluster: ${why}`;
-          this.say({ severity: 'warn', text: summary }, false);
-          return { outcome: 'previewed', summary, change: 'unknown' };
-        }
-        default:
-          return this.cannotTrace(`could not read the cluster: ${why}`);
-      }
+      return this.unreadable(userMessage(err), skipUnreachable.known && String(skipUnreachable.value) === 'true');
     }
     if (pulumi.runtime.isDryRun()) {
       const summary = previewSummary(baseline);
@@ -234,6 +212,24 @@ export class RolloutTrace extends pulumi.ComponentResource {
     }
   }
 
+  /** The cluster could not be read before the update. */
+  private unreadable(why: string, skipUpdateUnreachable: boolean): RolloutResult {
+    switch (onUnreadableCluster({ dryRun: pulumi.runtime.isDryRun(), skipUpdateUnreachable })) {
+      case 'skip':
+        return this.skipped(
+          `the cluster cannot be read (${why}) and the provider skips updates of an unreachable cluster (skipUpdateUnreachable)`,
+        );
+      case 'preview': {
+        // A preview never fails because of us, not even in gate mode.
+        const summary = `preview: rollout-trace could not read the cluster: ${why}`;
+        this.say({ severity: 'warn', text: summary }, false);
+        return { outcome: 'previewed', summary, change: 'unknown' };
+      }
+      default:
+        return this.cannotTrace(`could not read the cluster: ${why}`);
+    }
+  }
+
   private skipped(why: string): RolloutResult {
     const summary = `not traced: ${why}`;
     this.say({ severity: 'info', text: summary }, false);
@@ -250,45 +246,20 @@ export class RolloutTrace extends pulumi.ComponentResource {
 
   private async trace(
     args: RolloutTraceArgs,
-    b: Baseline,
+    baseline: Baseline,
     written: Promise<Written | null> | undefined,
     provided: Promise<unknown> | undefined,
   ): Promise<RolloutResult> {
     const cancel = cancellable(args.signal);
     try {
-      this.say({ severity: 'info', text: changeLine(b) });
-      // Gate: the provider returns right after the write (waitFor holds at once), with the exact
-      // object; observe: the provider is still awaiting, so find the object in the cluster.
-      const exact = this.gate && written ? await written : undefined;
-      const name = exact === null ? null : (exact?.name ?? (await locate(b, written, cancel.signal)));
-      if (name === null) return this.skipped('the provider wrote no Deployment (as in `pulumi destroy --run-program`)');
-      if (name === undefined) return { outcome: 'cancelled', summary: 'cancelled before the Deployment was found', change: b.change };
-      const target = waitTarget(b.change, b.liveFacts, exact ?? undefined);
-      const timeout = chooseTimeout(args.timeoutSeconds, args.customTimeouts, b.plan, b.change);
-      // Loaded on first use: previews never need the watch machinery.
-      const { trackRollout } = await import('../track/index.js');
-      const tracking = trackRollout({
-        name,
-        namespace: b.namespace,
-        kubeconfig: b.kc,
-        timeoutSeconds: timeout.seconds,
-        noProgressTimeoutSeconds: args.noProgressTimeoutSeconds,
-        policy: args.policy,
-        logs: args.logs,
-        signal: cancel.signal,
-        baselineRevision: target.baselineRevision,
-        minGeneration: target.minGeneration,
-        notFoundGraceSeconds: target.notFoundGraceSeconds,
-      });
-      const lines = new StatusLines();
-      const unsubscribe = tracking.subscribe((e) => {
-        const line = lines.next(e);
-        if (line) this.say(line, true, true);
-      });
-      if (!this.gate && provided) stopWhenProviderFinishes(tracking, provided, args.settleSeconds ?? 30);
-      const verdict = await tracking.verdict;
-      unsubscribe();
-      return this.conclude(verdict, b.change, timeout);
+      this.say({ severity: 'info', text: changeLine(baseline) });
+      const say = (line: StatusLine) => this.say(line, true, true);
+      const followed = await follow({ options: args, baseline, gate: this.gate, written, provided, signal: cancel.signal, say });
+      if (followed.kind === 'nothing-written')
+        return this.skipped('the provider wrote no Deployment (as in `pulumi destroy --run-program`)');
+      if (followed.kind === 'cancelled')
+        return { outcome: 'cancelled', summary: 'cancelled before the Deployment was found', change: baseline.change };
+      return this.conclude(followed.verdict, baseline.change, followed.timeout);
     } finally {
       cancel.release(Promise.all([...this.sending]));
     }
@@ -312,27 +283,4 @@ export class RolloutTrace extends pulumi.ComponentResource {
     this.say({ severity: 'warn', text }, false);
     return this.lastResult;
   }
-}
-
-/**
- * What the provider returned for the Deployment; null when it wrote no object: an empty id after
- * the step is the engine's skipped create (`pulumi destroy --run-program` for a resource not in
- * the state), whose outputs are only the inputs.
- */
-async function writtenBy(d: k8s.apps.v1.Deployment): Promise<Written | null> {
-  const [metadata, id] = await Promise.all([outputValue(d.metadata), outputValue(d.id)]).catch((err: unknown) => {
-    throw new Error(`the Deployment was not written (${userMessage(err)})`);
-  });
-  if (!id || !metadata?.name) return null;
-  return { name: metadata.name, generation: metadata.generation, uid: metadata.uid };
-}
-
-/** Observe mode: the provider is the judge; once it returned, give the trace a bounded time. */
-function stopWhenProviderFinishes(tracking: Tracking, provided: Promise<unknown>, settleSeconds: number): void {
-  let timer: LongTimer | undefined;
-  void tracking.verdict.finally(() => timer?.cancel()).catch(() => undefined);
-  const arm = () => {
-    timer = setLongTimeout(() => tracking.stop('the kubernetes provider finished its await'), settleSeconds * 1000).unref();
-  };
-  provided.then(arm, arm);
 }

@@ -22,24 +22,27 @@ export interface DeploymentShape {
   /** The Deployment's update strategy (default: RollingUpdate 25%/25%). */
   strategy?: NonNullable<V1Deployment['spec']>['strategy'];
   minReadySeconds?: number;
+  /** The labels of the Deployment, its selector and its pod template (default `app=<name>`). */
+  labels?: Record<string, string>;
 }
 
-/** A Deployment `name` with label `app=<name>` and one container `app`. */
+/** A Deployment `name` with label `app=<name>` (or `shape.labels`) and one container `app`. */
 export function deploymentOf(name: string, shape: DeploymentShape = {}): V1Deployment {
+  const labels = shape.labels ?? { app: name };
   const annotations: Record<string, string> = { ...(shape.annotations ?? {}) };
   for (const [c, b] of Object.entries(shape.behaviour ?? {})) annotations[`sim.rollout-trace.dev/${c}`] = b;
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name, labels: { app: name } },
+    metadata: { name, labels: { ...labels } },
     spec: {
       replicas: shape.replicas ?? 1,
-      selector: { matchLabels: { app: name } },
+      selector: { matchLabels: { ...labels } },
       ...(shape.progressDeadlineSeconds ? { progressDeadlineSeconds: shape.progressDeadlineSeconds } : {}),
       ...(shape.strategy ? { strategy: shape.strategy } : {}),
       ...(shape.minReadySeconds ? { minReadySeconds: shape.minReadySeconds } : {}),
       template: {
-        metadata: { labels: { app: name }, annotations },
+        metadata: { labels: { ...labels }, annotations },
         spec: {
           terminationGracePeriodSeconds: 1,
           containers: [{ name: 'app', image: shape.image ?? 'nginx:1.19', ...(shape.container ?? {}) }],

@@ -12,10 +12,7 @@ import { nginxArgs } from './harness/fixtures.js';
 import { linesOf, startStack } from './harness/langhost.js';
 
 function relabelled(namespace: string, app: string) {
-  const args = nginxArgs(namespace, 'nginx:1.19', 2, 'web');
-  args.spec.selector.matchLabels = { app };
-  args.spec.template.metadata.labels = { app };
-  return args;
+  return nginxArgs(namespace, 'nginx:1.19', 2, 'web', { app });
 }
 
 for (const mode of ['gate', 'observe'] as const) {

@@ -41,6 +41,18 @@ function renderChart(dir: string, release: string, values: Record<string, unknow
     );
 }
 
+/**
+ * A chart rendered into a release (the stand-in for `helm template`): namespaced objects without
+ * a namespace get the release's, as the provider's decoding does. Used by `helm.v4.Chart` and by
+ * the `kubernetes:helm:template` invoke of `helm.v3.Chart`.
+ */
+export function renderHelm(chart: string, release: string, values: Record<string, unknown>, namespace?: string): any[] {
+  return renderChart(chart, release, values).map((o) => ({
+    ...o,
+    metadata: { ...o.metadata, namespace: o.metadata?.namespace ?? namespace },
+  }));
+}
+
 /** The objects a packaged component renders, from its (plain) inputs. */
 function render(type: string, name: string, inputs: any): any[] {
   switch (type) {
@@ -56,10 +68,7 @@ function render(type: string, name: string, inputs: any): any[] {
       return (k.resources ?? []).flatMap((f) => yamlObjects(readFileSync(join(inputs.directory, f), 'utf8')));
     }
     case 'kubernetes:helm.sh/v4:Chart':
-      return renderChart(inputs.chart, name, inputs.values ?? {}).map((o) => ({
-        ...o,
-        metadata: { ...o.metadata, namespace: o.metadata?.namespace ?? inputs.namespace },
-      }));
+      return renderHelm(inputs.chart, name, inputs.values ?? {}, inputs.namespace);
     default:
       throw new Error(`remote component ${type} is not modelled by the provider stand-in`);
   }

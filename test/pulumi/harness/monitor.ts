@@ -4,42 +4,30 @@
  * SDK's own `proto/*_grpc_pb.js` (as pulumi/pulumi's sdk/nodejs/tests/runtime/langhost/run.spec.ts
  * does). It keeps the stack's state between runs like a checkpoint, so a second run is an update.
  *
- * Step decisions follow the engine (pp: pkg/resource/deploy/step_generator.go): same when the
- * inputs did not change, update, replace (a named object is deleted before it is re-created),
- * delete of what the program no longer declares, and in `destroy --run-program` a same step
- * (old outputs, no provider call) for every custom resource, then deletes. Stack transforms and
- * resource hooks call the program back through its Callbacks server; `remote: true` components
- * are constructed by components.ts, whose children go through the same registration path.
+ * The steps follow the engine (steps.ts, on a bounded number of workers like the engine's step
+ * executor), and what the program no longer declares is deleted after the run (everything in a
+ * `destroy --run-program`). Stack transforms and resource hooks call the program back through its
+ * Callbacks server; `remote: true` components are constructed by components.ts, whose children go
+ * through the same registration path; invokes are answered by invokes.ts.
  */
 import { createRequire } from 'node:module';
 import { type CallbackRef, grpc, resPb, runHook, runTransform, structPb, type Transformable } from './callbacks.js';
 import { constructComponent } from './components.js';
 import { engineService, type LogRecord } from './engine.js';
-import { isKubernetesType, KubernetesProvider, needsReplace, type ProviderOp } from './k8s-provider.js';
-import { plain, secretWire } from './wire.js';
+import { answerInvoke } from './invokes.js';
+import { isKubernetesType, KubernetesProvider, type ProviderOp } from './k8s-provider.js';
+import { decodeRegistration, registrationResponse } from './requests.js';
+import { kubernetesStep, type RunMode, type StateEntry, type StepResult, type StepTimeouts, StepWorkers } from './steps.js';
+import { plain } from './wire.js';
+
+export type { RunMode, StateEntry } from './steps.js';
 
 const require = createRequire(import.meta.url);
 const resGrpc = require('@pulumi/pulumi/proto/resource_grpc_pb.js');
 const engineGrpc = require('@pulumi/pulumi/proto/engine_grpc_pb.js');
 const emptyPb = require('google-protobuf/google/protobuf/empty_pb.js');
-const { loadAllYaml } = require('@kubernetes/client-node') as typeof import('@kubernetes/client-node');
 
 const PROVIDER_TYPE = 'pulumi:providers:kubernetes';
-
-/** A resource in the stack's state (the checkpoint). */
-export interface StateEntry {
-  urn: string;
-  type: string;
-  name: string;
-  custom: boolean;
-  id: string;
-  inputs: unknown;
-  outputs: any;
-  provider: string;
-  deleteTimeout?: number;
-  /** A component's registered outputs, wire format (secrets kept). */
-  componentOutputs?: Record<string, unknown>;
-}
 
 /** One RegisterResource as it reached the engine (after transforms). */
 export interface Registration {
@@ -50,20 +38,6 @@ export interface Registration {
   remote: boolean;
   importId: string;
   at: number;
-}
-
-/** How the next run is executed. */
-export interface RunMode {
-  dryRun: boolean;
-  /** `pulumi destroy --run-program`. */
-  destroy?: boolean;
-}
-
-/** Parses a Go-style duration (`30s`, `5m`, `1h`) into seconds. */
-function seconds(d: string | undefined): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)(s|m|h)$/.exec(d ?? '');
-  if (!m) return undefined;
-  return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] as 's' | 'm' | 'h'];
 }
 
 /** Options of {@link startMonitor}. */
@@ -77,6 +51,11 @@ export interface MonitorOptions {
   onLog?: (record: LogRecord) => void;
   /** Called before a resource's step runs (e.g. to hold it, as a busy engine would). */
   beforeStep?: (type: string, name: string) => Promise<void> | void;
+  /**
+   * The engine's `--parallel`: how many steps of custom resources run at once (default
+   * unbounded; the engine's default is 4 x CPUs). The others wait for a free worker.
+   */
+  parallelism?: number;
 }
 
 /** The engine double. */
@@ -85,15 +64,20 @@ export class Monitor {
   readonly ops: ProviderOp[] = [];
   readonly state = new Map<string, StateEntry>();
   registrations: Registration[] = [];
+  /** The invoke tokens of this run, in order. */
+  invokes: string[] = [];
   private mode: RunMode = { dryRun: false };
   private registered = new Set<string>();
   private stackTransforms: CallbackRef[] = [];
   private readonly hooks = new Map<string, CallbackRef>();
   private readonly providers = new Map<string, KubernetesProvider>();
   private readonly server = new grpc.Server();
+  private readonly workers: StepWorkers;
   address = '';
 
-  constructor(readonly options: MonitorOptions = {}) {}
+  constructor(readonly options: MonitorOptions = {}) {
+    this.workers = new StepWorkers(options.parallelism);
+  }
 
   get project(): string {
     return this.options.project ?? 'rollout-trace-test';
@@ -139,6 +123,7 @@ export class Monitor {
     this.mode = mode;
     this.registered = new Set();
     this.registrations = [];
+    this.invokes = [];
     this.stackTransforms = [];
   }
 
@@ -187,29 +172,9 @@ export class Monitor {
   }
 
   private async registerResource(req: any): Promise<any> {
-    const r: Transformable = {
-      type: req.getType(),
-      name: req.getName(),
-      custom: req.getCustom(),
-      parent: req.getParent(),
-      props: req.getObject()?.toJavaScript() ?? {},
-      dependsOn: req.getDependenciesList(),
-      provider: req.getProvider(),
-      importId: req.getImportid(),
-    };
-    const own = req.getTransformsList().map((c: any) => ({ target: c.getTarget(), token: c.getToken() }));
-    if (r.type !== 'pulumi:pulumi:Stack') for (const cb of [...own, ...this.stackTransforms]) await runTransform(cb, r);
-    const timeouts = req.getCustomtimeouts();
-    const result = await this.register(r, {
-      remote: req.getRemote(),
-      hooks: req.getHooks(),
-      timeouts: { create: seconds(timeouts?.getCreate()), update: seconds(timeouts?.getUpdate()), delete: seconds(timeouts?.getDelete()) },
-    });
-    const resp = new resPb.RegisterResourceResponse();
-    resp.setUrn(result.urn);
-    resp.setId(result.id);
-    resp.setObject(structPb.Struct.fromJavaScript(result.outputs ?? {}));
-    return resp;
+    const { resource: r, transforms, ...extra } = decodeRegistration(req);
+    if (r.type !== 'pulumi:pulumi:Stack') for (const cb of [...transforms, ...this.stackTransforms]) await runTransform(cb, r);
+    return registrationResponse(await this.register(r, extra));
   }
 
   /** A child registered by a remote component's provider: the program's stack transforms see it. */
@@ -219,10 +184,7 @@ export class Monitor {
   }
 
   /** One registration: from the program, or a child of a remote component (same path). */
-  private async register(
-    r: Transformable,
-    extra: { remote?: boolean; hooks?: any; timeouts?: { create?: number; update?: number; delete?: number } } = {},
-  ): Promise<{ urn: string; id: string; outputs: any }> {
+  private async register(r: Transformable, extra: { remote?: boolean; hooks?: any; timeouts?: StepTimeouts } = {}): Promise<StepResult> {
     const urn = this.urnOf(r.type, r.name, r.parent);
     this.registered.add(urn);
     this.registrations.push({
@@ -251,6 +213,19 @@ export class Monitor {
       if (!this.mode.dryRun) this.state.set(urn, { ...entry, componentOutputs: old?.componentOutputs });
       return { urn, id: '', outputs: entry.outputs };
     }
+    const hook = (phase: string) => this.callHooks(extra.hooks, phase, urn, r, entry);
+    return this.workers.run(() => this.customStep(r, urn, old, entry, hook, extra.timeouts));
+  }
+
+  /** The step of a custom resource: a provider, a Kubernetes object, or a generic resource. */
+  private async customStep(
+    r: Transformable,
+    urn: string,
+    old: StateEntry | undefined,
+    entry: StateEntry,
+    hook: (phase: string) => Promise<void>,
+    timeouts?: StepTimeouts,
+  ): Promise<StepResult> {
     if (r.type === PROVIDER_TYPE) {
       entry.id = old?.id ?? `prov-${Math.random().toString(36).slice(2, 10)}`;
       entry.outputs = r.props;
@@ -260,68 +235,18 @@ export class Monitor {
       if (!this.mode.dryRun) this.state.set(urn, entry);
       return { urn, id: entry.id, outputs: entry.outputs };
     }
-    if (!isKubernetesType(r.type)) {
-      entry.id = old?.id ?? `${r.name}-id`;
-      if (this.mode.dryRun) return { urn, id: entry.id, outputs: r.props };
-      // A generic resource: its `computed` output (unknown in preview) is its `computeFrom` input.
-      entry.outputs = { ...r.props, computed: r.props.computeFrom };
-      const phase = old ? 'Update' : 'Create';
-      await this.callHooks(extra.hooks, `Before${phase}`, urn, r, entry);
-      this.state.set(urn, entry);
-      await this.callHooks(extra.hooks, `After${phase}`, urn, r, entry);
-      return { urn, id: entry.id, outputs: entry.outputs };
+    if (isKubernetesType(r.type)) {
+      const ctx = { mode: this.mode, state: this.state, provider: this.providerFor(r.provider), timeouts, hook };
+      return kubernetesStep(ctx, r, urn, old, entry);
     }
-    return this.kubernetesStep(r, urn, old, entry, extra);
-  }
-
-  private async kubernetesStep(
-    r: Transformable,
-    urn: string,
-    old: StateEntry | undefined,
-    entry: StateEntry,
-    extra: { hooks?: any; timeouts?: { create?: number; update?: number; delete?: number } },
-  ): Promise<{ urn: string; id: string; outputs: any }> {
-    const provider = this.providerFor(r.provider);
-    const inputs = plain(r.props);
-    entry.deleteTimeout = extra.timeouts?.delete;
-    if (this.mode.destroy) return old ? { urn, id: old.id, outputs: old.outputs } : { urn, id: '', outputs: {} };
-    if (r.importId) {
-      const live = await provider.read(r.type, r.importId);
-      if (!this.mode.dryRun) this.state.set(urn, { ...entry, id: r.importId, outputs: live });
-      return { urn, id: r.importId, outputs: live };
-    }
-    const obj = provider.objectOf(r.type, r.name, inputs.value, old?.outputs);
-    if (this.mode.dryRun || inputs.unknown) return { urn, id: old?.id ?? '', outputs: this.mode.dryRun ? r.props : obj };
-    if (old && JSON.stringify(old.inputs) === JSON.stringify(r.props)) {
-      this.state.set(urn, old);
-      return { urn, id: old.id, outputs: old.outputs };
-    }
-    const hook = (phase: string) => this.callHooks(extra.hooks, phase, urn, r, entry);
-    let outputs: any;
-    if (old && needsReplace(old.inputs && plain(old.inputs).value, inputs.value)) {
-      await hook('BeforeDelete');
-      await provider.delete(old.outputs, old.deleteTimeout);
-      await hook('AfterDelete');
-      await hook('BeforeCreate');
-      outputs = await provider.apply(r.type, provider.objectOf(r.type, r.name, inputs.value), 'create', extra.timeouts?.create);
-      entry.outputs = outputs;
-      await hook('AfterCreate');
-    } else {
-      const phase = old ? 'Update' : 'Create';
-      await hook(`Before${phase}`);
-      outputs = await provider.apply(
-        r.type,
-        obj,
-        old ? 'update' : 'create',
-        old ? extra.timeouts?.update : extra.timeouts?.create,
-        old?.outputs,
-      );
-      entry.outputs = outputs;
-      await hook(`After${phase}`);
-    }
-    entry.id = `${outputs.metadata?.namespace ?? ''}/${outputs.metadata?.name}`;
-    if (inputs.secret) entry.outputs = { ...outputs, spec: secretWire(outputs.spec) };
+    entry.id = old?.id ?? `${r.name}-id`;
+    if (this.mode.dryRun) return { urn, id: entry.id, outputs: r.props };
+    // A generic resource: its `computed` output (unknown in preview) is its `computeFrom` input.
+    entry.outputs = { ...r.props, computed: r.props.computeFrom };
+    const phase = old ? 'Update' : 'Create';
+    await hook(`Before${phase}`);
     this.state.set(urn, entry);
+    await hook(`After${phase}`);
     return { urn, id: entry.id, outputs: entry.outputs };
   }
 
@@ -338,19 +263,10 @@ export class Monitor {
     const urn = req.getUrn();
     const outputs = req.getOutputs()?.toJavaScript() ?? {};
     const e = this.state.get(urn);
+    const name = urn.split('::').pop()!;
     if (e) e.componentOutputs = outputs;
     else
-      this.state.set(urn, {
-        urn,
-        type: '',
-        name: urn.split('::').pop()!,
-        custom: false,
-        id: '',
-        inputs: {},
-        outputs: {},
-        provider: '',
-        componentOutputs: outputs,
-      });
+      this.state.set(urn, { urn, type: '', name, custom: false, id: '', inputs: {}, outputs: {}, provider: '', componentOutputs: outputs });
     return new emptyPb.Empty();
   }
 
@@ -364,18 +280,9 @@ export class Monitor {
   }
 
   private async invoke(req: any): Promise<any> {
-    const resp = new resPb.ResourceInvokeResponse();
-    const args = req.getArgs()?.toJavaScript() ?? {};
-    if (req.getTok() === 'pulumi:pulumi:getResource') {
-      // A resource reference rehydrated by the program (e.g. a remote component's `resources`).
-      const e = this.state.get(plain(args).value.urn);
-      resp.setReturn(structPb.Struct.fromJavaScript({ urn: e?.urn ?? '', id: e?.id ?? '', state: e?.outputs ?? {} }));
-    } else if (req.getTok() === 'kubernetes:yaml:decode') {
-      resp.setReturn(structPb.Struct.fromJavaScript({ result: loadAllYaml(args.text).filter(Boolean) }));
-    } else {
-      resp.setReturn(structPb.Struct.fromJavaScript({}));
-    }
-    return resp;
+    this.invokes.push(req.getTok());
+    const answer = answerInvoke(req.getTok(), req.getArgs()?.toJavaScript() ?? {}, this.state);
+    return new resPb.ResourceInvokeResponse().setReturn(structPb.Struct.fromJavaScript(answer));
   }
 }
 

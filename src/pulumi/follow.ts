@@ -1,0 +1,100 @@
+/**
+ * Following one Deployment's rollout once the provider writes it (the I/O part of the trace):
+ * which object to follow (the provider's outputs in gate mode, else the cluster, baseline.ts
+ * `locate`), what to wait for and which timeout (decisions.ts), the tracker and its live lines.
+ * In observe mode the provider stays the judge: once it returned, the trace gets a bounded time.
+ */
+import type * as k8s from '@pulumi/kubernetes';
+import type { Verdict } from '../core/types.js';
+import { type LongTimer, setLongTimeout } from '../long-timer.js';
+import type { Tracking } from '../track/index.js';
+import { type Baseline, locate, type Written } from './baseline.js';
+import { type CustomTimeouts, chooseTimeout, type TimeoutChoice, waitTarget } from './decisions.js';
+import { userMessage } from './errors.js';
+import type { TraceOptions } from './options.js';
+import { outputValue } from './outputs.js';
+import { type StatusLine, StatusLines } from './status-lines.js';
+
+/** What following the rollout ended with. */
+export type Followed =
+  /** The provider wrote no Deployment (as in `pulumi destroy --run-program`). */
+  | { kind: 'nothing-written' }
+  /** Cancelled before the Deployment was found. */
+  | { kind: 'cancelled' }
+  | { kind: 'verdict'; verdict: Verdict; timeout: TimeoutChoice };
+
+/** What {@link follow} needs. */
+export interface FollowArgs {
+  options: TraceOptions & { customTimeouts?: CustomTimeouts };
+  baseline: Baseline;
+  gate: boolean;
+  /** What the provider wrote (undefined for a child of a provider-side component). */
+  written?: Promise<Written | null>;
+  /** Settles once the provider returned (observe mode). */
+  provided?: Promise<unknown>;
+  signal: AbortSignal;
+  /** Logs one live line on the trace's row. */
+  say: (line: StatusLine) => void;
+}
+
+/** Finds the object to follow, then follows its rollout to a verdict. */
+export async function follow(a: FollowArgs): Promise<Followed> {
+  const b = a.baseline;
+  // Gate: the provider returns right after the write (waitFor holds at once), with the exact
+  // object; observe: the provider is still awaiting, so find the object in the cluster.
+  const exact = a.gate && a.written ? await a.written : undefined;
+  const name = exact === null ? null : (exact?.name ?? (await locate(b, a.written, a.signal)));
+  if (name === null) return { kind: 'nothing-written' };
+  if (name === undefined) return { kind: 'cancelled' };
+  const target = waitTarget(b.change, b.liveFacts, exact ?? undefined);
+  const timeout = chooseTimeout(a.options.timeoutSeconds, a.options.customTimeouts, b.plan, b.change);
+  // Loaded on first use: previews never need the watch machinery.
+  const { trackRollout } = await import('../track/index.js');
+  const tracking = trackRollout({
+    name,
+    namespace: b.namespace,
+    kubeconfig: b.kc,
+    timeoutSeconds: timeout.seconds,
+    noProgressTimeoutSeconds: a.options.noProgressTimeoutSeconds,
+    policy: a.options.policy,
+    logs: a.options.logs,
+    signal: a.signal,
+    baselineRevision: target.baselineRevision,
+    minGeneration: target.minGeneration,
+    notFoundGraceSeconds: target.notFoundGraceSeconds,
+  });
+  const lines = new StatusLines();
+  const unsubscribe = tracking.subscribe((e) => {
+    const line = lines.next(e);
+    if (line) a.say(line);
+  });
+  if (!a.gate && a.provided) stopWhenProviderFinishes(tracking, a.provided, a.options.settleSeconds ?? 30);
+  try {
+    return { kind: 'verdict', verdict: await tracking.verdict, timeout };
+  } finally {
+    unsubscribe();
+  }
+}
+
+/**
+ * What the provider returned for the Deployment; null when it wrote no object: an empty id after
+ * the step is the engine's skipped create (`pulumi destroy --run-program` for a resource not in
+ * the state), whose outputs are only the inputs.
+ */
+export async function writtenBy(d: k8s.apps.v1.Deployment): Promise<Written | null> {
+  const [metadata, id] = await Promise.all([outputValue(d.metadata), outputValue(d.id)]).catch((err: unknown) => {
+    throw new Error(`the Deployment was not written (${userMessage(err)})`);
+  });
+  if (!id || !metadata?.name) return null;
+  return { name: metadata.name, generation: metadata.generation, uid: metadata.uid };
+}
+
+/** Observe mode: the provider is the judge; once it returned, give the trace a bounded time. */
+function stopWhenProviderFinishes(tracking: Tracking, provided: Promise<unknown>, settleSeconds: number): void {
+  let timer: LongTimer | undefined;
+  void tracking.verdict.finally(() => timer?.cancel()).catch(() => undefined);
+  const arm = () => {
+    timer = setLongTimeout(() => tracking.stop('the kubernetes provider finished its await'), settleSeconds * 1000).unref();
+  };
+  provided.then(arm, arm);
+}

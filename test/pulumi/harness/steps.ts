@@ -1,0 +1,124 @@
+/**
+ * The engine's steps for one Kubernetes object (pp: pkg/resource/deploy/step_generator.go,
+ * step_executor.go), as the monitor double runs them: same when the inputs did not change,
+ * update, replace (a named object is deleted before it is re-created), import, and in
+ * `destroy --run-program` a same step with the old outputs. Steps run on a bounded number of
+ * workers ({@link StepWorkers}), like the engine's step executor under `--parallel`.
+ */
+import type { Transformable } from './callbacks.js';
+import { type KubernetesProvider, needsReplace } from './k8s-provider.js';
+import { plain, secretWire } from './wire.js';
+
+/** A resource in the stack's state (the checkpoint). */
+export interface StateEntry {
+  urn: string;
+  type: string;
+  name: string;
+  custom: boolean;
+  id: string;
+  inputs: unknown;
+  outputs: any;
+  provider: string;
+  deleteTimeout?: number;
+  /** A component's registered outputs, wire format (secrets kept). */
+  componentOutputs?: Record<string, unknown>;
+}
+
+/** How the next run is executed. */
+export interface RunMode {
+  dryRun: boolean;
+  /** `pulumi destroy --run-program`. */
+  destroy?: boolean;
+}
+
+/** A resource's custom timeouts, in seconds. */
+export interface StepTimeouts {
+  create?: number;
+  update?: number;
+  delete?: number;
+}
+
+/** What one Kubernetes step needs from the engine. */
+export interface StepContext {
+  mode: RunMode;
+  state: Map<string, StateEntry>;
+  provider: KubernetesProvider;
+  timeouts?: StepTimeouts;
+  /** Calls the resource's hooks of one phase (`BeforeCreate`, `AfterDelete`, ...). */
+  hook: (phase: string) => Promise<void>;
+}
+
+/** The result of a step, as RegisterResource answers it. */
+export interface StepResult {
+  urn: string;
+  id: string;
+  outputs: any;
+}
+
+/**
+ * The engine's step executor: at most `size` steps run at once (the engine's `--parallel`,
+ * by default 4 x CPUs); the others wait, first come first served. Unbounded when `size` is unset.
+ */
+export class StepWorkers {
+  private busy = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly size = Number.POSITIVE_INFINITY) {}
+
+  /** Runs `step` on a free worker (waiting for one first). */
+  async run<T>(step: () => Promise<T>): Promise<T> {
+    if (this.busy >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.busy++;
+    try {
+      return await step();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.busy--;
+    }
+  }
+}
+
+/** One step of a Kubernetes object: same, create, update, replace or import. */
+export async function kubernetesStep(
+  ctx: StepContext,
+  r: Transformable,
+  urn: string,
+  old: StateEntry | undefined,
+  entry: StateEntry,
+): Promise<StepResult> {
+  const { mode, state, provider, timeouts, hook } = ctx;
+  const inputs = plain(r.props);
+  entry.deleteTimeout = timeouts?.delete;
+  if (mode.destroy) return old ? { urn, id: old.id, outputs: old.outputs } : { urn, id: '', outputs: {} };
+  if (r.importId) {
+    const live = await provider.read(r.type, r.importId);
+    if (!mode.dryRun) state.set(urn, { ...entry, id: r.importId, outputs: live });
+    return { urn, id: r.importId, outputs: live };
+  }
+  const obj = provider.objectOf(r.type, r.name, inputs.value, old?.outputs);
+  if (mode.dryRun || inputs.unknown) return { urn, id: old?.id ?? '', outputs: mode.dryRun ? r.props : obj };
+  if (old && JSON.stringify(old.inputs) === JSON.stringify(r.props)) {
+    state.set(urn, old);
+    return { urn, id: old.id, outputs: old.outputs };
+  }
+  let outputs: any;
+  if (old && needsReplace(old.inputs && plain(old.inputs).value, inputs.value)) {
+    await hook('BeforeDelete');
+    await provider.delete(old.outputs, old.deleteTimeout);
+    await hook('AfterDelete');
+    await hook('BeforeCreate');
+    outputs = await provider.apply(r.type, provider.objectOf(r.type, r.name, inputs.value), 'create', timeouts?.create);
+    entry.outputs = outputs;
+    await hook('AfterCreate');
+  } else {
+    const phase = old ? 'Update' : 'Create';
+    await hook(`Before${phase}`);
+    outputs = await provider.apply(r.type, obj, old ? 'update' : 'create', old ? timeouts?.update : timeouts?.create, old?.outputs);
+    entry.outputs = outputs;
+    await hook(`After${phase}`);
+  }
+  entry.id = `${outputs.metadata?.namespace ?? ''}/${outputs.metadata?.name}`;
+  if (inputs.secret) entry.outputs = { ...outputs, spec: secretWire(outputs.spec) };
+  state.set(urn, entry);
+  return { urn, id: entry.id, outputs: entry.outputs };
+}
