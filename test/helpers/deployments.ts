@@ -1,57 +1,13 @@
 /**
- * The one Deployment builder of the tests (`deploymentOf`), creating/updating it in the test
+ * Creating and updating the tests' Deployments (built by `deploymentOf`, deployment-shape.ts) in the test
  * cluster, and the one "rolled out" waiter. Simulated-kubelet behaviours are pod annotations
  * (`behaviour: { app: 'crash;exitCode=3' }`, see local-cluster/simulated-kubelet.md).
  */
-import type { V1Container, V1Deployment, V1PodSpec } from '@kubernetes/client-node';
+import type { V1Deployment } from '@kubernetes/client-node';
 import { clients, waitUntil } from './cluster.js';
+import { type DeploymentShape, deploymentOf } from './deployment-shape.js';
 
-/** What a test Deployment looks like. */
-export interface DeploymentShape {
-  image?: string;
-  replicas?: number;
-  /** Simulated-kubelet behaviour per container name (`sim.rollout-trace.dev/<name>`). */
-  behaviour?: Record<string, string>;
-  /** Merged into the main container (named `app`). */
-  container?: Partial<V1Container>;
-  /** Merged into the pod spec. */
-  podSpec?: Partial<V1PodSpec>;
-  /** Extra template annotations (e.g. to force a new revision). */
-  annotations?: Record<string, string>;
-  progressDeadlineSeconds?: number;
-  /** The Deployment's update strategy (default: RollingUpdate 25%/25%). */
-  strategy?: NonNullable<V1Deployment['spec']>['strategy'];
-  minReadySeconds?: number;
-  /** The labels of the Deployment, its selector and its pod template (default `app=<name>`). */
-  labels?: Record<string, string>;
-}
-
-/** A Deployment `name` with label `app=<name>` (or `shape.labels`) and one container `app`. */
-export function deploymentOf(name: string, shape: DeploymentShape = {}): V1Deployment {
-  const labels = shape.labels ?? { app: name };
-  const annotations: Record<string, string> = { ...(shape.annotations ?? {}) };
-  for (const [c, b] of Object.entries(shape.behaviour ?? {})) annotations[`sim.rollout-trace.dev/${c}`] = b;
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, labels: { ...labels } },
-    spec: {
-      replicas: shape.replicas ?? 1,
-      selector: { matchLabels: { ...labels } },
-      ...(shape.progressDeadlineSeconds ? { progressDeadlineSeconds: shape.progressDeadlineSeconds } : {}),
-      ...(shape.strategy ? { strategy: shape.strategy } : {}),
-      ...(shape.minReadySeconds ? { minReadySeconds: shape.minReadySeconds } : {}),
-      template: {
-        metadata: { labels: { ...labels }, annotations },
-        spec: {
-          terminationGracePeriodSeconds: 1,
-          containers: [{ name: 'app', image: shape.image ?? 'nginx:1.19', ...(shape.container ?? {}) }],
-          ...(shape.podSpec ?? {}),
-        },
-      },
-    },
-  };
-}
+export { type DeploymentShape, deploymentOf, podTemplateOf } from './deployment-shape.js';
 
 /** Creates the Deployment and returns it as stored. */
 export async function createDeployment(namespace: string, name: string, shape: DeploymentShape = {}): Promise<V1Deployment> {

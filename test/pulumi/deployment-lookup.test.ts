@@ -7,12 +7,12 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { KubeConfig } from '@kubernetes/client-node';
 import { isRolloutTraceError } from '../../src/errors.js';
 import { findDeployments } from '../../src/pulumi/deployment-lookup.js';
 import { userMessage } from '../../src/pulumi/errors.js';
 import { planFromInputs } from '../../src/pulumi/plan.js';
-import { clients, kubeConfig, waitUntil, withNamespace } from '../helpers/cluster.js';
+import { clients, kubeConfig, withNamespace } from '../helpers/cluster.js';
+import { serviceAccountKubeConfig } from '../helpers/rbac.js';
 
 function autoNamed(namespace: string, name: string) {
   return {
@@ -56,28 +56,9 @@ test('an aborted named lookup rejects instead of waiting for the API server', as
   await assert.rejects(findDeployments(kubeConfig(), namespace, plan, { signal: AbortSignal.abort(new Error('stop')) }));
 });
 
-/** A kubeconfig for a ServiceAccount without any Role. */
-async function unprivilegedKubeconfig(namespace: string): Promise<KubeConfig> {
-  const { kc, core } = clients();
-  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'nobody' } } });
-  const secretName = await waitUntil(
-    async () => (await core.readNamespacedServiceAccount({ name: 'nobody', namespace })).secrets?.[0]?.name,
-    { what: 'nobody token' },
-  );
-  const secret = await core.readNamespacedSecret({ name: secretName, namespace });
-  const out = new KubeConfig();
-  out.loadFromOptions({
-    clusters: [{ name: 'c', server: kc.getCurrentCluster()!.server, caData: secret.data!['ca.crt'] }],
-    users: [{ name: 'nobody', token: Buffer.from(secret.data!.token!, 'base64').toString() }],
-    contexts: [{ name: 'nobody', cluster: 'c', user: 'nobody', namespace }],
-    currentContext: 'nobody',
-  });
-  return out;
-}
-
 test('a refused list names the missing RBAC rule in one paragraph', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-lookup-forbidden');
-  const kc = await unprivilegedKubeconfig(namespace);
+  const kc = await serviceAccountKubeConfig(namespace, 'nobody', []);
   const plan = planFromInputs('web', { metadata: { namespace } });
   const err = await findDeployments(kc, namespace, plan).then(
     () => assert.fail('the list should be refused'),

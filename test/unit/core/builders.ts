@@ -1,6 +1,8 @@
 /**
  * Small builders for Kubernetes objects shaped exactly like what the apiserver returns
- * (raw JSON: timestamps are strings). Only the fields the core reads are filled.
+ * (raw JSON: timestamps are strings). Only the fields the core reads are filled. Deployments and
+ * ReplicaSets take their spec and pod template from the tests' one builder (deployment-shape.ts)
+ * and add what the controllers write (uid, revision, status).
  */
 import type {
   CoreV1Event,
@@ -10,10 +12,12 @@ import type {
   V1PersistentVolumeClaim,
   V1Pod,
   V1PodCondition,
+  V1PodTemplateSpec,
   V1ReplicaSet,
 } from '@kubernetes/client-node';
 import type { Observation, Policy, RolloutEvent, RolloutState, TrackTarget } from '../../../src/core/index.js';
 import { defaultPolicy, initialState, reduce } from '../../../src/core/index.js';
+import { deploymentOf, podTemplateOf } from '../../helpers/deployment-shape.js';
 
 export const NS = 'apps';
 export const DEP_UID = 'd0000000-0000-4000-8000-000000000001';
@@ -100,17 +104,14 @@ export function deployment(o: DeploymentOpts = {}): V1Deployment {
       ...(o.revision === null ? {} : { annotations: { 'deployment.kubernetes.io/revision': o.revision ?? '1' } }),
     },
     spec: {
-      replicas: o.replicas ?? 3,
-      selector: { matchLabels: { app: name } },
+      ...deploymentOf(name, {
+        replicas: o.replicas ?? 3,
+        image: o.image ?? imageOf(o.revision ?? '1'),
+        strategy: o.strategy ?? { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+        ...(o.templateAnnotations ? { annotations: o.templateAnnotations } : {}),
+        ...(o.pvcs ? { podSpec: { volumes: o.pvcs.map((c) => ({ name: c, persistentVolumeClaim: { claimName: c } })) } } : {}),
+      }).spec!,
       ...(o.paused ? { paused: true } : {}),
-      strategy: o.strategy ?? { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
-      template: {
-        metadata: { labels: { app: name }, ...(o.templateAnnotations ? { annotations: o.templateAnnotations } : {}) },
-        spec: {
-          containers: [{ name: 'app', image: o.image ?? imageOf(o.revision ?? '1') }],
-          ...(o.pvcs ? { volumes: o.pvcs.map((c) => ({ name: c, persistentVolumeClaim: { claimName: c } })) } : {}),
-        },
-      },
     },
     status: {
       ...(o.observedGeneration === null ? {} : { observedGeneration: o.observedGeneration ?? generation }),
@@ -135,6 +136,11 @@ export interface RsOpts {
   statusReplicas?: number;
   /** Pod-template annotations (copied from the Deployment's template by the controller). */
   templateAnnotations?: Record<string, string>;
+}
+
+/** A ReplicaSet's copy of the Deployment's pod template: the same, plus `pod-template-hash`. */
+function withHash(template: V1PodTemplateSpec, hash: string): V1PodTemplateSpec {
+  return { ...template, metadata: { ...template.metadata, labels: { ...template.metadata?.labels, 'pod-template-hash': hash } } };
 }
 
 export function replicaSet(o: RsOpts): V1ReplicaSet {
@@ -162,13 +168,13 @@ export function replicaSet(o: RsOpts): V1ReplicaSet {
     spec: {
       replicas: o.replicas ?? 3,
       selector: { matchLabels: { app: 'web' } },
-      template: {
-        metadata: {
-          labels: { app: 'web', 'pod-template-hash': o.name.split('-').pop() ?? '' },
+      template: withHash(
+        podTemplateOf('web', {
+          image: o.image ?? imageOf(o.revision),
           ...(o.templateAnnotations ? { annotations: o.templateAnnotations } : {}),
-        },
-        spec: { containers: [{ name: 'app', image: o.image ?? imageOf(o.revision) }] },
-      },
+        }),
+        o.name.split('-').pop() ?? '',
+      ),
     },
     status: {
       replicas: o.statusReplicas ?? o.replicas ?? 3,
