@@ -8,14 +8,9 @@ export { type KindApi, kindApis } from './kinds.js';
 export { contextNamespace, describeTarget, type KubeConfigSource, loadKubeConfig } from './kubeconfig.js';
 export { type FollowLogOptions, followLog, type LogStream } from './log-stream.js';
 export { fetchLogTail, type LogTailOptions } from './logs.js';
-export {
-  acquireNamespaceSource,
-  NamespaceSource,
-  openSourceCount,
-  type SourceOptions,
-  type SourceSubscriber,
-  type WatchStats,
-  watchStats,
-} from './namespace-source.js';
+export { NamespaceSource } from './namespace-source.js';
 export { checkReachable } from './reachability.js';
 export { deploymentsMatching } from './select.js';
+export { acquireNamespaceSource, openSourceCount, watchStats } from './source-registry.js';
+export type { SourceOptions, SourceSubscriber } from './subscriber.js';
+export type { WatchStats } from './watch-stats.js';
