@@ -3,6 +3,7 @@
  * it (the differences are emitted as changes).
  */
 import type { KindToObject, WatchedKind } from '../core/index.js';
+import type { KindApi } from './kinds.js';
 
 /** The cache's view of the watcher's handlers. */
 export interface CacheHandlers<K extends WatchedKind> {
@@ -10,20 +11,49 @@ export interface CacheHandlers<K extends WatchedKind> {
   keep?(object: KindToObject[K]): boolean;
 }
 
-/** Replaces `cache` with a fresh list, emitting deletes for vanished and upserts for changed objects. */
-export function applyList<K extends WatchedKind>(cache: Map<string, KindToObject[K]>, items: KindToObject[K][], h: CacheHandlers<K>): void {
-  const fresh = new Map<string, KindToObject[K]>();
-  for (const item of items) fresh.set(keyOf(item), item);
-  for (const [key, old] of [...cache]) {
-    if (!fresh.has(key)) {
-      cache.delete(key);
-      h.change('delete', old);
+/**
+ * A fresh list being taken in page by page: only the objects kept are held (see
+ * {@link CacheHandlers.keep}), and {@link apply} then replaces the cache with them, emitting deletes
+ * for vanished and upserts for new or changed objects (an object now listed but no longer kept
+ * leaves the cache silently).
+ */
+export class ListIntake<K extends WatchedKind> {
+  private readonly fresh = new Map<string, KindToObject[K]>();
+  private readonly dropped = new Set<string>();
+
+  constructor(
+    private readonly cache: Map<string, KindToObject[K]>,
+    private readonly h: CacheHandlers<K>,
+  ) {}
+
+  /** Takes in one page. */
+  page(items: readonly KindToObject[K][]): void {
+    for (const item of items) {
+      const key = keyOf(item);
+      stripManagedFields(item);
+      if (!this.h.keep || this.h.keep(item)) this.fresh.set(key, item);
+      else if (this.cache.has(key)) this.dropped.add(key);
     }
   }
-  for (const [key, item] of fresh) {
-    const old = cache.get(key);
-    if (!remember(cache, key, item, h)) continue;
-    if (!old || old.metadata?.resourceVersion !== item.metadata?.resourceVersion) h.change('upsert', item);
+
+  /** Forgets the pages so far (the list starts over). */
+  restart(): void {
+    this.fresh.clear();
+    this.dropped.clear();
+  }
+
+  /** Replaces the cache with the list. */
+  apply(): void {
+    for (const [key, old] of [...this.cache]) {
+      if (this.fresh.has(key)) continue;
+      this.cache.delete(key);
+      if (!this.dropped.has(key)) this.h.change('delete', old);
+    }
+    for (const [key, item] of this.fresh) {
+      const old = this.cache.get(key);
+      this.cache.set(key, item);
+      if (!old || old.metadata?.resourceVersion !== item.metadata?.resourceVersion) this.h.change('upsert', item);
+    }
   }
 }
 
@@ -49,6 +79,26 @@ export function keyOf(obj: { metadata?: { uid?: string; name?: string } }): stri
 }
 
 /** managedFields are read by nothing here and can be most of an object's size. */
-function stripManagedFields(obj: { metadata?: { managedFields?: unknown } }): void {
+export function stripManagedFields(obj: { metadata?: { managedFields?: unknown } }): void {
   if (obj.metadata?.managedFields) delete obj.metadata.managedFields;
+}
+
+/**
+ * `object` as it is now if it still exists with the same uid (a pod that left a label-selected
+ * watch's scope), else undefined (deleted, or unreadable: a deletion is what the watch said).
+ */
+export async function stillThere<K extends WatchedKind>(
+  api: KindApi<K>,
+  namespace: string,
+  object: KindToObject[K],
+  signal: AbortSignal,
+): Promise<KindToObject[K] | undefined> {
+  try {
+    const now = await api.read!(namespace, object.metadata?.name ?? '', signal);
+    if (keyOf(now) !== keyOf(object)) return undefined;
+    stripManagedFields(now);
+    return now;
+  } catch {
+    return undefined;
+  }
 }

@@ -12,10 +12,10 @@
  */
 import { type KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/index.js';
-import type { RolloutTraceError } from '../errors.js';
 import { forbiddenError, isTransient, statusOf } from './api-errors.js';
-import { Backoff, type BackoffOptions, sleep } from './backoff.js';
-import { applyList, keyOf, remember } from './kind-cache.js';
+import { Backoff, sleep } from './backoff.js';
+import { keyOf, ListIntake, remember, stillThere } from './kind-cache.js';
+import type { KindWatcherHandlers, KindWatcherOptions } from './kind-watcher-options.js';
 import type { KindApi } from './kinds.js';
 import { listPages } from './list-pages.js';
 import {
@@ -28,43 +28,7 @@ import {
   type WatchEnd,
 } from './watch-stream.js';
 
-/** Callbacks of a {@link KindWatcher}. */
-export interface KindWatcherHandlers<K extends WatchedKind> {
-  /** An object was added/changed (`upsert`) or removed (`delete`). */
-  change(type: 'upsert' | 'delete', object: KindToObject[K]): void;
-  /** The first list completed; the cache is complete from now on. */
-  synced(): void;
-  /** A list (the first or a re-list) completed and its differences were emitted. */
-  listed?(): void;
-  /**
-   * Whether to cache an object (default: all). Objects nobody traces are passed to `change` but
-   * not kept, so memory follows what is traced rather than the namespace.
-   */
-  keep?(object: KindToObject[K]): boolean;
-  /** The apiserver answered (a list, a watch opening, or a watch event). */
-  contact(): void;
-  /** The first watch was accepted. */
-  watching?(): void;
-  /** The loop gave up (401/403); it is stopped. */
-  fatal(err: RolloutTraceError): void;
-  /** A retryable failure happened (for debugging; the loop keeps going). */
-  retry?(what: string, err: unknown, delayMs: number): void;
-}
-
-/** Tunables of a {@link KindWatcher}. */
-export interface KindWatcherOptions {
-  /** `timeoutSeconds` sent with each watch; the server ends the stream cleanly after it. */
-  watchTimeoutSeconds?: number;
-  /** Page size of lists. */
-  pageSize?: number;
-  /** A watch without any byte (event or bookmark) for this long is presumed dead and re-opened. Default 100. */
-  inactivitySeconds?: number;
-  /** Consecutive silent watches (see `inactivitySeconds`) before a re-list. Default 4. */
-  silentWatchesBeforeRelist?: number;
-  /** A watch that lived this long (ms) before an error counts as healthy: the back-off starts over. Default 10000. */
-  healthyWatchMs?: number;
-  backoff?: BackoffOptions;
-}
+export type { KindWatcherHandlers, KindWatcherOptions };
 
 /** A self-healing list+watch of one kind in one namespace. */
 export class KindWatcher<K extends WatchedKind> {
@@ -76,8 +40,14 @@ export class KindWatcher<K extends WatchedKind> {
   active = 0;
   /** Lists done so far (1 + re-lists after 410 or errors). */
   lists = 0;
+  /** Lists started so far (one more than {@link lists} while a list is under way or failed). */
+  listsStarted = 0;
   /** Bookmarks received so far. */
   bookmarks = 0;
+  /** Objects the apiserver sent so far (list items and watch events, kept or not). */
+  received = 0;
+  /** The label selector of lists and watches (undefined: every object); see {@link rescope}. */
+  labelSelector: string | undefined;
   /** True once the first list completed. */
   isSynced = false;
   /** True once a watch was accepted (so list AND watch are permitted). */
@@ -99,6 +69,7 @@ export class KindWatcher<K extends WatchedKind> {
     private readonly options: KindWatcherOptions = {},
   ) {
     this.backoff = new Backoff(options.backoff);
+    this.labelSelector = options.labelSelector;
     this.watch = new Watch(kc);
     // client-node 2.0.1 keeps its inactivity limit in a private field (pinned version; the quiet-watch
     // integration test fails if it ever stops working).
@@ -124,6 +95,16 @@ export class KindWatcher<K extends WatchedKind> {
     if (this.stopped) return;
     this.relistRequested = true;
     this.currentWatch?.abort();
+  }
+
+  /**
+   * Lists and watches with `labelSelector` from now on: re-lists at once if it changed (objects no
+   * longer selected leave the cache as deletes, newly selected ones come as upserts).
+   */
+  rescope(labelSelector: string | undefined): void {
+    if (labelSelector === this.labelSelector) return;
+    this.labelSelector = labelSelector;
+    this.relist();
   }
 
   /** The resourceVersion the next watch resumes from (undefined: the next step is a list). */
@@ -193,18 +174,26 @@ export class KindWatcher<K extends WatchedKind> {
   }
 
   private async list(): Promise<void> {
-    const items: KindToObject[K][] = [];
-    const request = { namespace: this.namespace, limit: this.options.pageSize ?? 500, signal: this.lifetime.signal };
-    const resourceVersion = await listPages(
-      this.api,
-      request,
-      (page) => items.push(...page),
-      () => this.stopped,
-    );
+    this.listsStarted = this.lists + 1;
+    const intake = new ListIntake(this.cache, this.handlers);
+    const request = {
+      namespace: this.namespace,
+      limit: this.options.pageSize ?? 500,
+      signal: this.lifetime.signal,
+      labelSelector: this.labelSelector,
+    };
+    const sink = {
+      page: (items: KindToObject[K][]) => {
+        this.received += items.length;
+        intake.page(items);
+      },
+      restart: () => intake.restart(),
+    };
+    const resourceVersion = await listPages(this.api, request, sink, () => this.stopped);
     if (resourceVersion === undefined) return;
     this.lists++;
     this.handlers.contact();
-    applyList(this.cache, items, this.handlers);
+    intake.apply();
     this.resourceVersion = resourceVersion;
     if (!this.isSynced) {
       this.isSynced = true;
@@ -217,7 +206,11 @@ export class KindWatcher<K extends WatchedKind> {
     return streamOnce<K>(
       this.watch,
       this.api.path(this.namespace),
-      { resourceVersion: this.resourceVersion, timeoutSeconds: this.options.watchTimeoutSeconds ?? jitteredWatchTimeout() },
+      {
+        resourceVersion: this.resourceVersion,
+        timeoutSeconds: this.options.watchTimeoutSeconds ?? jitteredWatchTimeout(),
+        labelSelector: this.labelSelector,
+      },
       {
         live: () => !this.stopped,
         heard: () => this.handlers.contact(),
@@ -235,6 +228,7 @@ export class KindWatcher<K extends WatchedKind> {
   private onWatchEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK', obj: KindToObject[K]): void {
     const rv = obj?.metadata?.resourceVersion;
     if (rv) this.resourceVersion = rv;
+    if (type !== 'BOOKMARK') this.received++;
     switch (type) {
       case 'ADDED':
       case 'MODIFIED':
@@ -243,12 +237,30 @@ export class KindWatcher<K extends WatchedKind> {
         break;
       case 'DELETED':
         this.cache.delete(keyOf(obj));
-        this.handlers.change('delete', obj);
+        if (this.mayHaveLeftScope(obj)) void this.deletedOrLeft(obj);
+        else this.handlers.change('delete', obj);
         break;
       case 'BOOKMARK':
         this.bookmarks++;
         break;
     }
+  }
+
+  /**
+   * A label-selected watch reports an object whose labels stopped matching (a relabeled pod, about
+   * to be orphaned) as DELETED with its previous content. A real pod deletion went through a
+   * graceful deletion first (`deletionTimestamp` set); without one, a read tells.
+   */
+  private mayHaveLeftScope(obj: KindToObject[K]): boolean {
+    return this.labelSelector !== undefined && this.api.read !== undefined && !obj.metadata?.deletionTimestamp;
+  }
+
+  /** Emits the object as it is now if it still exists (same uid), else its deletion. */
+  private async deletedOrLeft(obj: KindToObject[K]): Promise<void> {
+    const now = await stillThere(this.api, this.namespace, obj, this.lifetime.signal);
+    if (this.stopped || this.cache.has(keyOf(obj))) return; // stopped, or back in scope meanwhile
+    if (now) this.handlers.change('upsert', now);
+    else this.handlers.change('delete', obj);
   }
 
   private onWatchAccepted(controller: AbortController): void {

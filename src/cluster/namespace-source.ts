@@ -2,38 +2,39 @@
  * The shared watch source: ONE list+watch loop per kind per (cluster, credentials, namespace),
  * shared by every tracked Deployment in that namespace and closed when the last one leaves.
  *
- * Why namespace-wide watches (no label selector): every tracker in the namespace shares one watch
- * per kind, so a selector would have to be the union of all selectors and change as trackers come
- * and go (re-opening watches); a label-selected Pod watch turns a relabeled pod into a DELETED
- * event, hiding the "pod orphaned" case the tracker must report; and Events cannot be
- * label-selected at all. Pulumi's awaiter watches the same way (shared namespace informers).
- *
- * What is traced still bounds the cost: the watchers cache only objects some subscriber may need
- * (`keep`), and an object is routed to the subscribers its name can belong to (an index by
- * Deployment name), so memory and per-event CPU follow the traced Deployments, not the namespace.
- * A subscriber that joins a running source gets a re-list of the kinds whose objects were not kept.
+ * What is traced bounds the cost (docs/performance.md "Watch what is traced"): the ReplicaSet and
+ * Pod watches are label-selected by the traced Deployments' selectors ({@link WatchScope}; they
+ * start after the Deployment list and widen with a re-list when a newly traced or re-created
+ * Deployment is not covered); Events stay namespace-wide (they cannot be label-selected) but are
+ * listed page by page; every watcher caches only objects some subscriber may need (`keep`), and
+ * objects are routed by Deployment name ({@link SubscriberIndex}). A subscriber that joins a
+ * running source gets a re-list of the kinds whose objects were not kept.
  */
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import type { KindToObject, ObjectObservation, WatchedKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
-import { retryReason, statusOf } from './api-errors.js';
+import { nodesRefusedWarning, retryReason } from './api-errors.js';
 import { KindWatcher } from './kind-watcher.js';
 import { kindApis } from './kinds.js';
+import { WatchScope } from './label-scope.js';
 import { checkReachable } from './reachability.js';
-import { deliverTo, SubscriberIndex, type Subscription, snapshotOf } from './routing.js';
+import { deliverSnapshot, deliverTo, SubscriberIndex, type Subscription } from './routing.js';
 import type { SourceOptions, SourceSubscriber } from './subscriber.js';
-import { type WatchStats, zeroPerKind } from './watch-stats.js';
+import { statsOf, type WatchStats } from './watch-stats.js';
 
 /** A list or watch that keeps failing for this long (ms) since the last answer is announced. */
 const RETRY_NOTICE_MS = 5000;
 
 const BASE_KINDS = ['Deployment', 'ReplicaSet', 'Pod', 'Event'] as const satisfies readonly WatchedKind[];
+/** The kinds whose watches are label-selected by the traced Deployments' selectors. */
+const SCOPED_KINDS = ['ReplicaSet', 'Pod'] as const satisfies readonly WatchedKind[];
 
 type AnyWatcher = { [K in WatchedKind]: KindWatcher<K> }[WatchedKind];
 
 /** A shared list+watch of one namespace. Obtain it with {@link acquireNamespaceSource}. */
 export class NamespaceSource {
   private readonly subs = new SubscriberIndex();
+  private readonly scope = new WatchScope();
   private readonly watchers = new Map<WatchedKind, AnyWatcher>();
   private started = false;
   private closed = false;
@@ -72,11 +73,13 @@ export class NamespaceSource {
     } else if (this.notice !== undefined) subscriber.onWaiting?.(this.notice);
     if (this.warning !== undefined) subscriber.onWarning?.(this.warning);
     if (this.ready) {
+      this.widenScope();
       for (const watcher of this.watchers.values()) {
         if (watcher.isSynced) for (const obj of watcher.cache.values()) this.deliver(sub, 'upsert', watcher.api.kind, obj);
-        // Its objects were not kept: list again (they are delivered as upserts) before `synced`.
+        // Its objects were not kept: list again (they are delivered as upserts) before `synced`;
+        // a list already under way may have passed them, so wait for the next one to start.
         if (watcher.api.kind !== 'Deployment' && watcher.api.kind !== 'PersistentVolumeClaim') {
-          sub.lists = { ...sub.lists, [watcher.api.kind]: watcher.lists + 1 };
+          sub.lists = { ...sub.lists, [watcher.api.kind]: watcher.listsStarted + 1 };
           watcher.relist();
         }
       }
@@ -100,16 +103,17 @@ export class NamespaceSource {
     return this.watchers.get('Deployment')?.isSynced ?? false;
   }
 
+  /**
+   * The label selector of the Pod and ReplicaSet watches: undefined while namespace-wide (or
+   * before they start, once the Deployment list is in).
+   */
+  get podSelector(): string | undefined {
+    return this.watchers.has('Pod') ? this.scope.selector : undefined;
+  }
+
   /** Watch counters per kind. */
   stats(): WatchStats {
-    const s: WatchStats = { opened: zeroPerKind(), active: zeroPerKind(), lists: zeroPerKind(), cached: zeroPerKind() };
-    for (const [kind, w] of this.watchers) {
-      s.opened[kind] = w.opened;
-      s.active[kind] = w.active;
-      s.lists[kind] = w.lists;
-      s.cached[kind] = w.cache.size;
-    }
-    return s;
+    return statsOf(this.watchers.values());
   }
 
   /**
@@ -150,7 +154,9 @@ export class NamespaceSource {
     this.ready = true;
     this.notice = undefined;
     this.lastContact = this.now();
-    for (const kind of BASE_KINDS) this.startWatcher(kind);
+    // ReplicaSets and Pods start once the Deployment list tells the traced selectors.
+    this.startWatcher('Deployment');
+    this.startWatcher('Event');
     // Nodes (read-only, cluster-scoped) diagnose pods stuck on a NotReady node; optional: the
     // trace does not wait for them, and RBAC refusing them only costs that diagnosis.
     this.startWatcher('Node');
@@ -173,11 +179,7 @@ export class NamespaceSource {
 
   /** RBAC refuses Nodes: keep tracing without the node-not-ready diagnosis, and say so once. */
   private nodesRefused(err: RolloutTraceError): void {
-    const user = this.kc.getCurrentUser()?.name ?? '(none)';
-    const status = statusOf(err.cause) ?? 403;
-    this.warning =
-      `user "${user}" may not list and watch nodes (HTTP ${status}), so pods on a NotReady node are not diagnosed ` +
-      '(they just wait for the timeout); grant it with a ClusterRole rule {apiGroups: [""], resources: ["nodes"], verbs: ["list", "watch"]}';
+    this.warning = nodesRefusedWarning(this.kc, err);
     for (const sub of [...this.subs.all]) sub.s.onWarning?.(this.warning);
   }
 
@@ -187,7 +189,22 @@ export class NamespaceSource {
     for (const sub of [...this.subs.all]) sub.s.onWaiting?.(message);
   }
 
-  private startWatcher(kind: WatchedKind): void {
+  /**
+   * Widens the ReplicaSet and Pod watches' scope to cover every traced Deployment (see
+   * {@link WatchScope}); they re-list when it changed. Starts them after the Deployment list.
+   */
+  private widenScope(): void {
+    if (!this.deploymentsListed()) return;
+    const byName = new Map(this.deployments().map((d) => [d.metadata?.name, d]));
+    const changed = this.scope.widen(this.subs.names().map((n) => byName.get(n)?.spec?.selector));
+    for (const kind of SCOPED_KINDS) {
+      const watcher = this.watchers.get(kind);
+      if (!watcher) this.startWatcher(kind, this.scope.selector);
+      else if (changed) watcher.rescope(this.scope.selector);
+    }
+  }
+
+  private startWatcher(kind: WatchedKind, labelSelector?: string): void {
     if (this.watchers.has(kind) || this.closed) return;
     const api = kindApis(this.kc)[kind];
     const watcher = new KindWatcher(
@@ -199,10 +216,15 @@ export class NamespaceSource {
           for (const sub of this.subs.interested(type, kind, object as KindToObject[WatchedKind])) {
             this.deliver(sub, type, kind, object as KindToObject[WatchedKind]);
           }
-          if (kind === 'Deployment') this.ensurePvcWatch();
+          if (kind === 'Deployment' && type === 'upsert' && this.subs.traces(object.metadata?.name)) {
+            this.ensurePvcWatch();
+            this.widenScope(); // a newly traced or re-created Deployment
+          }
         },
         synced: () => {
-          if (kind === 'Deployment') this.ensurePvcWatch();
+          if (kind !== 'Deployment') return;
+          this.ensurePvcWatch();
+          this.widenScope();
         },
         listed: () => {
           for (const sub of [...this.subs.all]) this.maybeSync(sub);
@@ -224,7 +246,7 @@ export class NamespaceSource {
           }
         },
       },
-      this.options,
+      { ...this.options, ...(labelSelector !== undefined ? { labelSelector } : {}) },
     ) as AnyWatcher;
     this.watchers.set(kind, watcher);
     watcher.start();
@@ -249,15 +271,7 @@ export class NamespaceSource {
     if (!BASE_KINDS.every((k) => ready(this.watchers.get(k)))) return;
     const pvc = this.watchers.get('PersistentVolumeClaim');
     if (pvc && !ready(pvc)) return;
-    sub.synced = true;
-    const at = this.now();
-    const snapshot = snapshotOf(sub.pending, at);
-    sub.pending = [];
-    for (const obs of snapshot) {
-      if (this.closed || !this.subs.all.has(sub)) return;
-      sub.s.onObservation(obs);
-    }
-    if (!this.closed && this.subs.all.has(sub)) sub.s.onObservation({ type: 'synced', at });
+    deliverSnapshot(sub, this.now(), () => !this.closed && this.subs.all.has(sub));
   }
 
   private fail(err: RolloutTraceError): void {

@@ -77,8 +77,23 @@ export function deliverTo(sub: Subscription, obs: ObjectObservation): void {
  */
 const SNAPSHOT_ORDER: Record<WatchedKind, number> = { Node: 0, ReplicaSet: 0, Pod: 1, PersistentVolumeClaim: 2, Event: 3, Deployment: 4 };
 
+/**
+ * Marks `sub` synced and delivers what was held for it as one snapshot stamped `at`, then
+ * `synced`; stops as soon as `subscribed()` turns false (it left, or the source closed).
+ */
+export function deliverSnapshot(sub: Subscription, at: number, subscribed: () => boolean): void {
+  sub.synced = true;
+  const snapshot = snapshotOf(sub.pending, at);
+  sub.pending = [];
+  for (const obs of snapshot) {
+    if (!subscribed()) return;
+    sub.s.onObservation(obs);
+  }
+  if (subscribed()) sub.s.onObservation({ type: 'synced', at });
+}
+
 /** The held observations in snapshot order (stable within a kind), all stamped `at`. */
-export function snapshotOf(pending: readonly Observation[], at: number): Observation[] {
+function snapshotOf(pending: readonly Observation[], at: number): Observation[] {
   return pending
     .map((obs, i) => ({ obs, i }))
     .sort((a, b) => rank(a.obs) - rank(b.obs) || a.i - b.i)

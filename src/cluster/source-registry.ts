@@ -10,7 +10,7 @@ import { ALL_KINDS, type WatchStats, zeroPerKind } from './watch-stats.js';
 
 const registry = new Map<string, NamespaceSource>();
 /** Counters of closed sources. */
-const totals: Pick<WatchStats, 'opened' | 'lists'> = { opened: zeroPerKind(), lists: zeroPerKind() };
+const totals: Pick<WatchStats, 'opened' | 'lists' | 'received'> = { opened: zeroPerKind(), lists: zeroPerKind(), received: zeroPerKind() };
 
 /**
  * The shared source for `namespace` of the cluster and credentials in `kc` (same server, same
@@ -25,6 +25,7 @@ export function acquireNamespaceSource(kc: KubeConfig, namespace: string, option
       for (const k of ALL_KINDS) {
         totals.opened[k] += stats.opened[k];
         totals.lists[k] += stats.lists[k];
+        totals.received[k] += stats.received[k];
       }
     });
     source = created;
@@ -41,6 +42,7 @@ export function watchStats(): WatchStats {
   const s: WatchStats = {
     opened: { ...totals.opened },
     lists: { ...totals.lists },
+    received: { ...totals.received },
     active: zeroPerKind(),
     cached: zeroPerKind(),
   };
@@ -51,6 +53,7 @@ export function watchStats(): WatchStats {
       s.lists[k] += st.lists[k];
       s.active[k] += st.active[k];
       s.cached[k] += st.cached[k];
+      s.received[k] += st.received[k];
     }
   }
   return s;
