@@ -220,3 +220,13 @@ export function describeCa(kc: KubeConfig): string {
   }
   return "the system's trusted CAs (the cluster entry sets no certificate-authority)";
 }
+
+/** The warning when RBAC refuses to list and watch Nodes (`err`: the watcher's forbidden error). */
+export function nodesRefusedWarning(kc: KubeConfig, err: RolloutTraceError): string {
+  const user = kc.getCurrentUser()?.name ?? '(none)';
+  const status = statusOf(err.cause) ?? 403;
+  return (
+    `user "${user}" may not list and watch nodes (HTTP ${status}), so pods on a NotReady node are not diagnosed ` +
+    '(they just wait for the timeout); grant it with a ClusterRole rule {apiGroups: [""], resources: ["nodes"], verbs: ["list", "watch"]}'
+  );
+}

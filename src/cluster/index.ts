@@ -8,22 +8,9 @@ export { type KindApi, kindApis } from './kinds.js';
 export { contextNamespace, describeTarget, type KubeConfigSource, loadKubeConfig } from './kubeconfig.js';
 export { type FollowLogOptions, followLog, type LogStream } from './log-stream.js';
 export { fetchLogTail, type LogTailOptions } from './logs.js';
-export {
-  acquireNamespaceSource,
-  NamespaceSource,
-  openSourceCount,
-  type SourceOptions,
-  type SourceSubscriber,
-  type WatchStats,
-  watchStats,
-} from './namespace-source.js';
+export { NamespaceSource } from './namespace-source.js';
 export { checkReachable } from './reachability.js';
 export { deploymentsMatching } from './select.js';
-
-import { watchStats as statsOfThisProcess } from './namespace-source.js';
-
-/**
- * The process's watch counters, for an in-process probe that cannot import this module (the
- * bench's lag probe beside the bundled CLI): `globalThis[Symbol.for('rollout-trace.watchStats')]()`.
- */
-(globalThis as Record<symbol, unknown>)[Symbol.for('rollout-trace.watchStats')] = statsOfThisProcess;
+export { acquireNamespaceSource, openSourceCount, watchStats } from './source-registry.js';
+export type { SourceOptions, SourceSubscriber } from './subscriber.js';
+export type { WatchStats } from './watch-stats.js';

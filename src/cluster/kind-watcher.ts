@@ -9,63 +9,26 @@
  * every ~4-5 minutes and no list; on 410 Gone, re-list and emit the differences; on network
  * errors, 429 and 5xx, retry with jittered exponential back-off; on 401/403, give up with a
  * RolloutTraceError('forbidden').
- *
- * client-node aborts a watch after 30 s without bytes; the apiserver sends a bookmark about once a
- * minute (and 2 s before the timeout), so that abort would end every quiet watch early. The
- * watcher raises it to `inactivitySeconds` (default 100): only a watch that got not even a
- * bookmark for that long is presumed dead.
  */
 import { type KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/index.js';
-import type { RolloutTraceError } from '../errors.js';
 import { forbiddenError, isTransient, statusOf } from './api-errors.js';
-import { Backoff, type BackoffOptions, sleep } from './backoff.js';
+import { Backoff, sleep } from './backoff.js';
+import { keyOf, ListIntake, remember, stillThere } from './kind-cache.js';
+import type { KindWatcherHandlers, KindWatcherOptions } from './kind-watcher-options.js';
 import type { KindApi } from './kinds.js';
+import { listPages } from './list-pages.js';
+import {
+  afterWatch,
+  HEALTHY_WATCH_MS,
+  INACTIVITY_SECONDS,
+  jitteredWatchTimeout,
+  SILENT_WATCHES_BEFORE_RELIST,
+  streamOnce,
+  type WatchEnd,
+} from './watch-stream.js';
 
-/** Callbacks of a {@link KindWatcher}. */
-export interface KindWatcherHandlers<K extends WatchedKind> {
-  /** An object was added/changed (`upsert`) or removed (`delete`). */
-  change(type: 'upsert' | 'delete', object: KindToObject[K]): void;
-  /** The first list completed; the cache is complete from now on. */
-  synced(): void;
-  /** A list (the first or a re-list) completed and its differences were emitted. */
-  listed?(): void;
-  /**
-   * Whether to cache an object (default: all). Objects nobody traces are passed to `change` but
-   * not kept, so memory follows what is traced rather than the namespace.
-   */
-  keep?(object: KindToObject[K]): boolean;
-  /** The apiserver answered (a list, a watch opening, or a watch event). */
-  contact(): void;
-  /** The first watch was accepted. */
-  watching?(): void;
-  /** The loop gave up (401/403); it is stopped. */
-  fatal(err: RolloutTraceError): void;
-  /** A retryable failure happened (for debugging; the loop keeps going). */
-  retry?(what: string, err: unknown, delayMs: number): void;
-}
-
-/** Tunables of a {@link KindWatcher}. */
-export interface KindWatcherOptions {
-  /** `timeoutSeconds` sent with each watch; the server ends the stream cleanly after it. */
-  watchTimeoutSeconds?: number;
-  /** Page size of lists. */
-  pageSize?: number;
-  /** A watch without any byte (event or bookmark) for this long is presumed dead and re-opened. Default 100. */
-  inactivitySeconds?: number;
-  /** Consecutive silent watches (see `inactivitySeconds`) before a re-list. Default 4. */
-  silentWatchesBeforeRelist?: number;
-  /** A watch that lived this long (ms) before an error counts as healthy: the back-off starts over. Default 10000. */
-  healthyWatchMs?: number;
-  backoff?: BackoffOptions;
-}
-
-type WatchEnd =
-  | { kind: 'closed'; events: number; ms: number }
-  | { kind: 'timeout'; events: number }
-  | { kind: 'gone' }
-  | { kind: 'stream-error'; status: unknown }
-  | { kind: 'error'; err: unknown; events: number; ms: number };
+export type { KindWatcherHandlers, KindWatcherOptions };
 
 /** A self-healing list+watch of one kind in one namespace. */
 export class KindWatcher<K extends WatchedKind> {
@@ -77,8 +40,14 @@ export class KindWatcher<K extends WatchedKind> {
   active = 0;
   /** Lists done so far (1 + re-lists after 410 or errors). */
   lists = 0;
+  /** Lists started so far (one more than {@link lists} while a list is under way or failed). */
+  listsStarted = 0;
   /** Bookmarks received so far. */
   bookmarks = 0;
+  /** Objects the apiserver sent so far (list items and watch events, kept or not). */
+  received = 0;
+  /** The label selector of lists and watches (undefined: every object); see {@link rescope}. */
+  labelSelector: string | undefined;
   /** True once the first list completed. */
   isSynced = false;
   /** True once a watch was accepted (so list AND watch are permitted). */
@@ -100,6 +69,7 @@ export class KindWatcher<K extends WatchedKind> {
     private readonly options: KindWatcherOptions = {},
   ) {
     this.backoff = new Backoff(options.backoff);
+    this.labelSelector = options.labelSelector;
     this.watch = new Watch(kc);
     // client-node 2.0.1 keeps its inactivity limit in a private field (pinned version; the quiet-watch
     // integration test fails if it ever stops working).
@@ -125,6 +95,16 @@ export class KindWatcher<K extends WatchedKind> {
     if (this.stopped) return;
     this.relistRequested = true;
     this.currentWatch?.abort();
+  }
+
+  /**
+   * Lists and watches with `labelSelector` from now on: re-lists at once if it changed (objects no
+   * longer selected leave the cache as deletes, newly selected ones come as upserts).
+   */
+  rescope(labelSelector: string | undefined): void {
+    if (labelSelector === this.labelSelector) return;
+    this.labelSelector = labelSelector;
+    this.relist();
   }
 
   /** The resourceVersion the next watch resumes from (undefined: the next step is a list). */
@@ -163,46 +143,16 @@ export class KindWatcher<K extends WatchedKind> {
         this.resourceVersion = undefined;
         continue;
       }
-      switch (end.kind) {
-        case 'timeout':
-          // No byte, not even a bookmark, for `inactivitySeconds`: the connection is presumed
-          // dead; re-watch from the last resourceVersion. A watch that stays silent again and
-          // again may be parked on a resourceVersion the apiserver will never reach (e.g. after
-          // an etcd restore): re-list after a few of those.
-          silent = end.events === 0 ? silent + 1 : 0;
-          if (silent >= (this.options.silentWatchesBeforeRelist ?? SILENT_WATCHES_BEFORE_RELIST)) {
-            silent = 0;
-            this.resourceVersion = undefined;
-          }
-          break;
-        case 'closed':
-          // The server ended the stream (timeoutSeconds). Re-watch at once, unless streams keep
-          // ending immediately with nothing in them — then back off so we don't spin.
-          if (end.events === 0 && end.ms < 1000) await this.pause('watch', new Error('watch closed immediately'));
-          else this.backoff.reset();
-          break;
-        case 'gone':
-          this.resourceVersion = undefined;
-          break;
-        case 'stream-error':
-          this.resourceVersion = undefined;
-          await this.pause('watch', end.status);
-          break;
-        case 'error':
-          // A watch that worked for a while and then broke (connection reset, proxy restart) is a
-          // fresh failure: reconnect after the initial delay and resume from its resourceVersion.
-          if (end.events > 0 || end.ms >= (this.options.healthyWatchMs ?? HEALTHY_WATCH_MS)) this.backoff.reset();
-          if (statusOf(end.err) === 410) {
-            this.resourceVersion = undefined;
-            break;
-          }
-          if (!this.handleFailure('watch', end.err)) return;
-          // Watches keep failing (e.g. 504 "Too large resource version" from an apiserver that is
-          // behind): resume from a fresh list rather than the same resourceVersion forever.
-          if (this.backoff.attempts >= 2) this.resourceVersion = undefined;
-          await this.pause('watch', end.err);
-          break;
-      }
+      const next = afterWatch(end, silent, this.backoff.attempts, {
+        silentWatchesBeforeRelist: this.options.silentWatchesBeforeRelist ?? SILENT_WATCHES_BEFORE_RELIST,
+        healthyWatchMs: this.options.healthyWatchMs ?? HEALTHY_WATCH_MS,
+      });
+      silent = next.silent;
+      if (next.resetBackoff) this.backoff.reset();
+      if (next.failure !== undefined && !this.handleFailure('watch', next.failure)) return;
+      if (next.relist) this.resourceVersion = undefined;
+      const pause = next.failure ?? next.pause;
+      if (pause !== undefined) await this.pause('watch', pause);
     }
   }
 
@@ -224,23 +174,26 @@ export class KindWatcher<K extends WatchedKind> {
   }
 
   private async list(): Promise<void> {
-    const items: KindToObject[K][] = [];
-    let continueToken: string | undefined;
-    let resourceVersion = '';
-    do {
-      const page = await this.api.listPage(this.namespace, {
-        continueToken,
-        limit: this.options.pageSize ?? 500,
-        signal: this.lifetime.signal,
-      });
-      items.push(...(this.api.slim ? page.items.map((o) => this.api.slim!(o)) : page.items));
-      resourceVersion = page.resourceVersion;
-      continueToken = page.continueToken;
-    } while (continueToken && !this.stopped);
-    if (this.stopped) return;
+    this.listsStarted = this.lists + 1;
+    const intake = new ListIntake(this.cache, this.handlers);
+    const request = {
+      namespace: this.namespace,
+      limit: this.options.pageSize ?? 500,
+      signal: this.lifetime.signal,
+      labelSelector: this.labelSelector,
+    };
+    const sink = {
+      page: (items: KindToObject[K][]) => {
+        this.received += items.length;
+        intake.page(items);
+      },
+      restart: () => intake.restart(),
+    };
+    const resourceVersion = await listPages(this.api, request, sink, () => this.stopped);
+    if (resourceVersion === undefined) return;
     this.lists++;
     this.handlers.contact();
-    this.applyList(items);
+    intake.apply();
     this.resourceVersion = resourceVersion;
     if (!this.isSynced) {
       this.isSynced = true;
@@ -249,135 +202,76 @@ export class KindWatcher<K extends WatchedKind> {
     this.handlers.listed?.();
   }
 
-  /** Replaces the cache with a fresh list, emitting deletes for vanished and upserts for changed objects. */
-  private applyList(items: KindToObject[K][]): void {
-    const fresh = new Map<string, KindToObject[K]>();
-    for (const item of items) fresh.set(keyOf(item), item);
-    for (const [key, old] of [...this.cache]) {
-      if (!fresh.has(key)) {
-        this.cache.delete(key);
-        this.handlers.change('delete', old);
-      }
-    }
-    for (const [key, item] of fresh) {
-      const old = this.cache.get(key);
-      if (!this.remember(key, item)) continue;
-      if (!old || old.metadata?.resourceVersion !== item.metadata?.resourceVersion) this.handlers.change('upsert', item);
-    }
-  }
-
-  /** Caches `object` if it is kept (see {@link KindWatcherHandlers.keep}); returns whether it was. */
-  private remember(key: string, object: KindToObject[K]): boolean {
-    stripManagedFields(object);
-    if (this.handlers.keep && !this.handlers.keep(object)) {
-      this.cache.delete(key);
-      return false;
-    }
-    this.cache.set(key, object);
-    return true;
-  }
-
   private watchOnce(): Promise<WatchEnd> {
-    return new Promise<WatchEnd>((resolve) => {
-      const startedAt = Date.now();
-      let events = 0;
-      let finished = false;
-      let counted = false;
-      let gone = false;
-      let streamError: unknown;
-      const onEvent = (type: string, raw: KindToObject[K] & { code?: number }) => {
-        if (this.stopped) return;
-        const obj = type !== 'ERROR' && this.api.slim ? (this.api.slim(raw) as typeof raw) : raw;
-        events++;
-        this.handlers.contact();
-        const rv = obj?.metadata?.resourceVersion;
-        switch (type) {
-          case 'ADDED':
-          case 'MODIFIED':
-            if (rv) this.resourceVersion = rv;
-            this.remember(keyOf(obj), obj);
-            this.handlers.change('upsert', obj);
-            break;
-          case 'DELETED':
-            if (rv) this.resourceVersion = rv;
-            this.cache.delete(keyOf(obj));
-            this.handlers.change('delete', obj);
-            break;
-          case 'BOOKMARK':
-            this.bookmarks++;
-            if (rv) this.resourceVersion = rv;
-            break;
-          case 'ERROR':
-            if (obj?.code === 410) gone = true;
-            else streamError = obj;
-            break;
-        }
-      };
-      const onDone = (err: unknown) => {
-        if (finished) return;
-        finished = true;
-        if (counted) this.active--;
-        this.currentWatch = undefined;
-        if (gone) return resolve({ kind: 'gone' });
-        if (streamError) return resolve({ kind: 'stream-error', status: streamError });
-        if (err && (err as { name?: string }).name === 'TimeoutError') return resolve({ kind: 'timeout', events });
-        if (err) return resolve({ kind: 'error', err, events, ms: Date.now() - startedAt });
-        resolve({ kind: 'closed', events, ms: Date.now() - startedAt });
-      };
-      this.watch
-        .watch(
-          this.api.path(this.namespace),
-          {
-            allowWatchBookmarks: true,
-            resourceVersion: this.resourceVersion,
-            timeoutSeconds: this.options.watchTimeoutSeconds ?? jitteredWatchTimeout(),
-          },
-          onEvent,
-          onDone,
-        )
-        .then(
-          (controller) => {
-            if (finished) return;
-            if (this.stopped) {
-              controller.abort();
-              return;
-            }
-            this.currentWatch = controller;
-            if (this.relistRequested) controller.abort();
-            counted = true;
-            this.opened++;
-            this.active++;
-            this.handlers.contact();
-            if (!this.hasWatched) {
-              this.hasWatched = true;
-              this.handlers.watching?.();
-            }
-          },
-          (err: unknown) => onDone(err ?? new Error('watch failed')),
-        );
-    });
+    return streamOnce<K>(
+      this.watch,
+      this.api.path(this.namespace),
+      {
+        resourceVersion: this.resourceVersion,
+        timeoutSeconds: this.options.watchTimeoutSeconds ?? jitteredWatchTimeout(),
+        labelSelector: this.labelSelector,
+      },
+      {
+        live: () => !this.stopped,
+        heard: () => this.handlers.contact(),
+        event: (type, obj) => this.onWatchEvent(type, obj),
+        accepted: (controller) => this.onWatchAccepted(controller),
+        ended: (accepted) => {
+          if (accepted) this.active--;
+          this.currentWatch = undefined;
+        },
+        ...(this.api.slim ? { slim: this.api.slim } : {}),
+      },
+    );
   }
-}
 
-/** A watch that lived this long before an error counts as healthy (the back-off starts over). */
-const HEALTHY_WATCH_MS = 10_000;
+  private onWatchEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK', obj: KindToObject[K]): void {
+    const rv = obj?.metadata?.resourceVersion;
+    if (rv) this.resourceVersion = rv;
+    if (type !== 'BOOKMARK') this.received++;
+    switch (type) {
+      case 'ADDED':
+      case 'MODIFIED':
+        remember(this.cache, keyOf(obj), obj, this.handlers);
+        this.handlers.change('upsert', obj);
+        break;
+      case 'DELETED':
+        this.cache.delete(keyOf(obj));
+        if (this.mayHaveLeftScope(obj)) void this.deletedOrLeft(obj);
+        else this.handlers.change('delete', obj);
+        break;
+      case 'BOOKMARK':
+        this.bookmarks++;
+        break;
+    }
+  }
 
-/** Consecutive silent watches after which the loop re-lists. */
-const SILENT_WATCHES_BEFORE_RELIST = 4;
+  /**
+   * A label-selected watch reports an object whose labels stopped matching (a relabeled pod, about
+   * to be orphaned) as DELETED with its previous content. A real pod deletion went through a
+   * graceful deletion first (`deletionTimestamp` set); without one, a read tells.
+   */
+  private mayHaveLeftScope(obj: KindToObject[K]): boolean {
+    return this.labelSelector !== undefined && this.api.read !== undefined && !obj.metadata?.deletionTimestamp;
+  }
 
-/** More than the apiserver's ~60 s bookmark period, less than the source's 120 s lost-contact limit. */
-const INACTIVITY_SECONDS = 100;
+  /** Emits the object as it is now if it still exists (same uid), else its deletion. */
+  private async deletedOrLeft(obj: KindToObject[K]): Promise<void> {
+    const now = await stillThere(this.api, this.namespace, obj, this.lifetime.signal);
+    if (this.stopped || this.cache.has(keyOf(obj))) return; // stopped, or back in scope meanwhile
+    if (now) this.handlers.change('upsert', now);
+    else this.handlers.change('delete', obj);
+  }
 
-/** 240-300 s, so the watches of many trackers don't all reconnect in the same second. */
-function jitteredWatchTimeout(): number {
-  return 240 + Math.floor(Math.random() * 60);
-}
-
-/** managedFields are read by nothing here and can be most of an object's size. */
-function stripManagedFields(obj: { metadata?: { managedFields?: unknown } }): void {
-  if (obj.metadata?.managedFields) delete obj.metadata.managedFields;
-}
-
-function keyOf(obj: { metadata?: { uid?: string; name?: string } }): string {
-  return obj.metadata?.uid ?? obj.metadata?.name ?? '';
+  private onWatchAccepted(controller: AbortController): void {
+    this.currentWatch = controller;
+    if (this.relistRequested) controller.abort();
+    this.opened++;
+    this.active++;
+    this.handlers.contact();
+    if (!this.hasWatched) {
+      this.hasWatched = true;
+      this.handlers.watching?.();
+    }
+  }
 }

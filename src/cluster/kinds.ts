@@ -12,6 +12,15 @@ export interface ListPage<K extends WatchedKind> {
   continueToken?: string;
 }
 
+/** Parameters of one list page. */
+export interface ListPageOptions {
+  continueToken?: string | undefined;
+  limit: number;
+  signal: AbortSignal;
+  /** Kubernetes label selector (undefined: every object). */
+  labelSelector?: string | undefined;
+}
+
 /** How to list and watch one kind. */
 export interface KindApi<K extends WatchedKind> {
   kind: K;
@@ -19,7 +28,12 @@ export interface KindApi<K extends WatchedKind> {
   resource: string;
   /** Collection path in `namespace`, for `Watch.watch`. */
   path(namespace: string): string;
-  listPage(namespace: string, opts: { continueToken?: string; limit: number; signal: AbortSignal }): Promise<ListPage<K>>;
+  listPage(namespace: string, opts: ListPageOptions): Promise<ListPage<K>>;
+  /**
+   * Reads one object (Pods only): a label-selected watch reports a pod whose labels stopped
+   * matching as DELETED, and only a read tells that from a real deletion.
+   */
+  read?(namespace: string, name: string, signal: AbortSignal): Promise<KindToObject[K]>;
   /** True for a cluster-scoped kind (the namespace is ignored). */
   clusterScoped?: boolean;
   /** Drops what the core never reads before an object is cached (large node image lists). */
@@ -44,40 +58,34 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
       resource: 'deployments',
       path: (ns) => `/apis/apps/v1/namespaces/${ns}/deployments`,
       listPage: async (namespace, o) =>
-        page<'Deployment'>(
-          await apps.listNamespacedDeployment({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal)),
-        ),
+        page<'Deployment'>(await apps.listNamespacedDeployment({ namespace, ...query(o) }, withSignal(o.signal))),
     },
     ReplicaSet: {
       kind: 'ReplicaSet',
       resource: 'replicasets',
       path: (ns) => `/apis/apps/v1/namespaces/${ns}/replicasets`,
       listPage: async (namespace, o) =>
-        page<'ReplicaSet'>(
-          await apps.listNamespacedReplicaSet({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal)),
-        ),
+        page<'ReplicaSet'>(await apps.listNamespacedReplicaSet({ namespace, ...query(o) }, withSignal(o.signal))),
     },
     Pod: {
       kind: 'Pod',
       resource: 'pods',
       path: (ns) => `/api/v1/namespaces/${ns}/pods`,
-      listPage: async (namespace, o) =>
-        page<'Pod'>(await core.listNamespacedPod({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal))),
+      read: (namespace, name, signal) => core.readNamespacedPod({ name, namespace }, withSignal(signal)),
+      listPage: async (namespace, o) => page<'Pod'>(await core.listNamespacedPod({ namespace, ...query(o) }, withSignal(o.signal))),
     },
     Event: {
       kind: 'Event',
       resource: 'events',
       path: (ns) => `/api/v1/namespaces/${ns}/events`,
-      listPage: async (namespace, o) =>
-        page<'Event'>(await core.listNamespacedEvent({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal))),
+      listPage: async (namespace, o) => page<'Event'>(await core.listNamespacedEvent({ namespace, ...query(o) }, withSignal(o.signal))),
     },
     Node: {
       kind: 'Node',
       resource: 'nodes',
       clusterScoped: true,
       path: () => '/api/v1/nodes',
-      listPage: async (_namespace, o) =>
-        page<'Node'>(await core.listNode({ limit: o.limit, _continue: o.continueToken }, withSignal(o.signal))),
+      listPage: async (_namespace, o) => page<'Node'>(await core.listNode(query(o), withSignal(o.signal))),
       slim: (node) => ({
         metadata: node.metadata,
         spec: { ...(node.spec?.taints ? { taints: node.spec.taints } : {}), ...(node.spec?.unschedulable ? { unschedulable: true } : {}) },
@@ -89,9 +97,16 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
       resource: 'persistentvolumeclaims',
       path: (ns) => `/api/v1/namespaces/${ns}/persistentvolumeclaims`,
       listPage: async (namespace, o) =>
-        page<'PersistentVolumeClaim'>(
-          await core.listNamespacedPersistentVolumeClaim({ namespace, limit: o.limit, _continue: o.continueToken }, withSignal(o.signal)),
-        ),
+        page<'PersistentVolumeClaim'>(await core.listNamespacedPersistentVolumeClaim({ namespace, ...query(o) }, withSignal(o.signal))),
     },
+  };
+}
+
+/** The list query of one page. */
+function query(o: ListPageOptions): { limit: number; _continue?: string; labelSelector?: string } {
+  return {
+    limit: o.limit,
+    ...(o.continueToken ? { _continue: o.continueToken } : {}),
+    ...(o.labelSelector ? { labelSelector: o.labelSelector } : {}),
   };
 }

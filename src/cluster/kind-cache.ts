@@ -1,0 +1,104 @@
+/**
+ * A {@link KindWatcher}'s cache of one kind: which objects it keeps, and how a fresh list replaces
+ * it (the differences are emitted as changes).
+ */
+import type { KindToObject, WatchedKind } from '../core/index.js';
+import type { KindApi } from './kinds.js';
+
+/** The cache's view of the watcher's handlers. */
+export interface CacheHandlers<K extends WatchedKind> {
+  change(type: 'upsert' | 'delete', object: KindToObject[K]): void;
+  keep?(object: KindToObject[K]): boolean;
+}
+
+/**
+ * A fresh list being taken in page by page: only the objects kept are held (see
+ * {@link CacheHandlers.keep}), and {@link apply} then replaces the cache with them, emitting deletes
+ * for vanished and upserts for new or changed objects (an object now listed but no longer kept
+ * leaves the cache silently).
+ */
+export class ListIntake<K extends WatchedKind> {
+  private readonly fresh = new Map<string, KindToObject[K]>();
+  private readonly dropped = new Set<string>();
+
+  constructor(
+    private readonly cache: Map<string, KindToObject[K]>,
+    private readonly h: CacheHandlers<K>,
+  ) {}
+
+  /** Takes in one page. */
+  page(items: readonly KindToObject[K][]): void {
+    for (const item of items) {
+      const key = keyOf(item);
+      stripManagedFields(item);
+      if (!this.h.keep || this.h.keep(item)) this.fresh.set(key, item);
+      else if (this.cache.has(key)) this.dropped.add(key);
+    }
+  }
+
+  /** Forgets the pages so far (the list starts over). */
+  restart(): void {
+    this.fresh.clear();
+    this.dropped.clear();
+  }
+
+  /** Replaces the cache with the list. */
+  apply(): void {
+    for (const [key, old] of [...this.cache]) {
+      if (this.fresh.has(key)) continue;
+      this.cache.delete(key);
+      if (!this.dropped.has(key)) this.h.change('delete', old);
+    }
+    for (const [key, item] of this.fresh) {
+      const old = this.cache.get(key);
+      this.cache.set(key, item);
+      if (!old || old.metadata?.resourceVersion !== item.metadata?.resourceVersion) this.h.change('upsert', item);
+    }
+  }
+}
+
+/** Caches `object` if it is kept (see {@link CacheHandlers.keep}); returns whether it was. */
+export function remember<K extends WatchedKind>(
+  cache: Map<string, KindToObject[K]>,
+  key: string,
+  object: KindToObject[K],
+  h: CacheHandlers<K>,
+): boolean {
+  stripManagedFields(object);
+  if (h.keep && !h.keep(object)) {
+    cache.delete(key);
+    return false;
+  }
+  cache.set(key, object);
+  return true;
+}
+
+/** The cache key of an object: its uid (its name if it has none). */
+export function keyOf(obj: { metadata?: { uid?: string; name?: string } }): string {
+  return obj.metadata?.uid ?? obj.metadata?.name ?? '';
+}
+
+/** managedFields are read by nothing here and can be most of an object's size. */
+export function stripManagedFields(obj: { metadata?: { managedFields?: unknown } }): void {
+  if (obj.metadata?.managedFields) delete obj.metadata.managedFields;
+}
+
+/**
+ * `object` as it is now if it still exists with the same uid (a pod that left a label-selected
+ * watch's scope), else undefined (deleted, or unreadable: a deletion is what the watch said).
+ */
+export async function stillThere<K extends WatchedKind>(
+  api: KindApi<K>,
+  namespace: string,
+  object: KindToObject[K],
+  signal: AbortSignal,
+): Promise<KindToObject[K] | undefined> {
+  try {
+    const now = await api.read!(namespace, object.metadata?.name ?? '', signal);
+    if (keyOf(now) !== keyOf(object)) return undefined;
+    stripManagedFields(now);
+    return now;
+  } catch {
+    return undefined;
+  }
+}

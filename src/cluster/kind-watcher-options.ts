@@ -1,0 +1,46 @@
+/**
+ * The contract of a {@link KindWatcher}: its callbacks and tunables.
+ */
+import type { KindToObject, WatchedKind } from '../core/index.js';
+import type { RolloutTraceError } from '../errors.js';
+import type { BackoffOptions } from './backoff.js';
+
+/** Callbacks of a KindWatcher. */
+export interface KindWatcherHandlers<K extends WatchedKind> {
+  /** An object was added/changed (`upsert`) or removed (`delete`). */
+  change(type: 'upsert' | 'delete', object: KindToObject[K]): void;
+  /** The first list completed; the cache is complete from now on. */
+  synced(): void;
+  /** A list (the first or a re-list) completed and its differences were emitted. */
+  listed?(): void;
+  /**
+   * Whether to cache an object (default: all). Objects nobody traces are passed to `change` but
+   * not kept, so memory follows what is traced rather than the namespace.
+   */
+  keep?(object: KindToObject[K]): boolean;
+  /** The apiserver answered (a list, a watch opening, or a watch event). */
+  contact(): void;
+  /** The first watch was accepted. */
+  watching?(): void;
+  /** The loop gave up (401/403); it is stopped. */
+  fatal(err: RolloutTraceError): void;
+  /** A retryable failure happened (for debugging; the loop keeps going). */
+  retry?(what: string, err: unknown, delayMs: number): void;
+}
+
+/** Tunables of a KindWatcher. */
+export interface KindWatcherOptions {
+  /** `timeoutSeconds` sent with each watch; the server ends the stream cleanly after it. */
+  watchTimeoutSeconds?: number;
+  /** Page size of lists. Default 500. */
+  pageSize?: number;
+  /** Kubernetes label selector of lists and watches (default: every object of the namespace). */
+  labelSelector?: string;
+  /** A watch without any byte (event or bookmark) for this long is presumed dead and re-opened. Default 100. */
+  inactivitySeconds?: number;
+  /** Consecutive silent watches (see `inactivitySeconds`) before a re-list. Default 4. */
+  silentWatchesBeforeRelist?: number;
+  /** A watch that lived this long (ms) before an error counts as healthy: the back-off starts over. Default 10000. */
+  healthyWatchMs?: number;
+  backoff?: BackoffOptions;
+}

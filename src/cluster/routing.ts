@@ -1,0 +1,139 @@
+/**
+ * Routing of a shared source's objects to its subscribers: an index by Deployment name over the
+ * names an object can carry (`web`, `web-<hash>`, `web-<hash>-<id>`), so routing costs O(1) in the
+ * number of traced Deployments; {@link mayConcern} still decides exactly.
+ */
+import type { KindToObject, ObjectObservation, Observation, WatchedKind } from '../core/index.js';
+import { mayConcern } from './relevance.js';
+import type { SourceSubscriber } from './subscriber.js';
+
+/** One subscriber of a source and its delivery state. */
+export interface Subscription {
+  readonly s: SourceSubscriber;
+  synced: boolean;
+  /** Per kind, the list count to wait for before `synced` (a re-list for a late subscriber). */
+  lists?: Partial<Record<WatchedKind, number>>;
+  /** Observations held until `synced`, delivered as one snapshot (see {@link snapshotOf}). */
+  pending: Observation[];
+}
+
+/** The subscriptions of one source, indexed by Deployment name. */
+export class SubscriberIndex {
+  /** Every subscription. */
+  readonly all = new Set<Subscription>();
+  private readonly byName = new Map<string, Set<Subscription>>();
+
+  /** Adds `sub` under its Deployment name. */
+  add(sub: Subscription): void {
+    this.all.add(sub);
+    const named = this.byName.get(sub.s.deploymentName) ?? new Set();
+    named.add(sub);
+    this.byName.set(sub.s.deploymentName, named);
+  }
+
+  /** Removes `sub`. */
+  remove(sub: Subscription): void {
+    this.all.delete(sub);
+    const named = this.byName.get(sub.s.deploymentName);
+    named?.delete(sub);
+    if (named?.size === 0) this.byName.delete(sub.s.deploymentName);
+  }
+
+  /** Forgets every subscription. */
+  clear(): void {
+    this.all.clear();
+    this.byName.clear();
+  }
+
+  /** The names of the Deployments traced right now. */
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  /** True when some subscriber traces Deployment `name`. */
+  traces(name: string | undefined): boolean {
+    return name !== undefined && this.byName.has(name);
+  }
+
+  /** The subscriptions `object` may concern, found by the Deployment names its name can carry. */
+  interested(type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): Subscription[] {
+    const names = deploymentNamesOf(kind, object);
+    const candidates = names === 'any' ? [...this.all] : names.flatMap((n) => [...(this.byName.get(n) ?? [])]);
+    return candidates.filter((sub) => mayConcern(sub.s.deploymentName, type, kind, object));
+  }
+}
+
+/** Delivers `obs` to `sub` if it may concern it: at once once synced, else held for the snapshot. */
+export function deliverTo(sub: Subscription, obs: ObjectObservation): void {
+  if (!mayConcern(sub.s.deploymentName, obs.type, obs.kind, obs.object)) return;
+  if (sub.synced) sub.s.onObservation(obs);
+  else sub.pending.push(obs);
+}
+
+/**
+ * The initial snapshot is delivered dependents first and the Deployment last, so the core's first
+ * look at the Deployment already sees its ReplicaSets and pods (e.g. a re-used ReplicaSet that
+ * marks a rollback) whatever order the lists completed in.
+ */
+const SNAPSHOT_ORDER: Record<WatchedKind, number> = { Node: 0, ReplicaSet: 0, Pod: 1, PersistentVolumeClaim: 2, Event: 3, Deployment: 4 };
+
+/**
+ * Marks `sub` synced and delivers what was held for it as one snapshot stamped `at`, then
+ * `synced`; stops as soon as `subscribed()` turns false (it left, or the source closed).
+ */
+export function deliverSnapshot(sub: Subscription, at: number, subscribed: () => boolean): void {
+  sub.synced = true;
+  const snapshot = snapshotOf(sub.pending, at);
+  sub.pending = [];
+  for (const obs of snapshot) {
+    if (!subscribed()) return;
+    sub.s.onObservation(obs);
+  }
+  if (subscribed()) sub.s.onObservation({ type: 'synced', at });
+}
+
+/** The held observations in snapshot order (stable within a kind), all stamped `at`. */
+function snapshotOf(pending: readonly Observation[], at: number): Observation[] {
+  return pending
+    .map((obs, i) => ({ obs, i }))
+    .sort((a, b) => rank(a.obs) - rank(b.obs) || a.i - b.i)
+    .map(({ obs }) => ({ ...obs, at }) as Observation);
+}
+
+/**
+ * The Deployment names an object's name can belong to (`web`, `web-<hash>`, `web-<hash>-<id>`), or
+ * `any` when it can concern every Deployment (PVCs, pods and ReplicaSets without a controller).
+ */
+function deploymentNamesOf(kind: WatchedKind, object: KindToObject[WatchedKind]): string[] | 'any' {
+  const owners = object.metadata?.ownerReferences ?? [];
+  switch (kind) {
+    case 'Deployment':
+      return [object.metadata?.name ?? ''];
+    case 'PersistentVolumeClaim':
+    case 'Node':
+      return 'any';
+    case 'Event': {
+      const involved = (object as KindToObject['Event']).involvedObject;
+      return involved?.kind === 'PersistentVolumeClaim' ? 'any' : prefixesOf(involved?.name ?? '');
+    }
+    case 'ReplicaSet': {
+      const owner = owners.find((r) => r.kind === 'Deployment')?.name;
+      return owner === undefined ? 'any' : [owner, ...prefixesOf(object.metadata?.name ?? '')];
+    }
+    case 'Pod': {
+      const rs = owners.find((r) => r.kind === 'ReplicaSet')?.name;
+      return rs === undefined ? 'any' : prefixesOf(rs);
+    }
+  }
+}
+
+/** `a-b-c` → `a-b-c`, `a-b`, `a`. */
+function prefixesOf(name: string): string[] {
+  const out = [name];
+  for (let i = name.lastIndexOf('-'); i > 0; i = name.lastIndexOf('-', i - 1)) out.push(name.slice(0, i));
+  return out;
+}
+
+function rank(obs: Observation): number {
+  return 'kind' in obs ? SNAPSHOT_ORDER[obs.kind] : 5;
+}
