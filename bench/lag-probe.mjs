@@ -15,6 +15,12 @@ process.on('exit', () => {
   const sum = (r) => Object.values(r ?? {}).reduce((a, b) => a + b, 0);
   writeFileSync(
     file,
-    JSON.stringify({ lagP99Ms: h.percentile(99) / 1e6, lagMaxMs: h.max / 1e6, lists: sum(stats?.lists), watchOpens: sum(stats?.opened) }),
+    JSON.stringify({
+      lagP99Ms: h.percentile(99) / 1e6,
+      lagMaxMs: h.max / 1e6,
+      lists: sum(stats?.lists),
+      watchOpens: sum(stats?.opened),
+      received: sum(stats?.received),
+    }),
   );
 });

@@ -17,7 +17,7 @@ export interface ProcessRun {
   /** Where its output was saved (one line per line read, stdout and stderr together). */
   outputFile: string;
   /** Whatever bench/lag-probe.mjs wrote (rollout-trace only). */
-  probe?: { lagP99Ms: number; lagMaxMs: number; lists: number; watchOpens: number };
+  probe?: { lagP99Ms: number; lagMaxMs: number; lists: number; watchOpens: number; received?: number };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'rt-bench-'));

@@ -59,6 +59,7 @@ const COLUMNS = [
   'lagMaxMs',
   'lists',
   'watchOpens',
+  'objectsReceived',
 ] as const;
 
 function table(results: Partial<Record<Key, ScenarioResult>>): string {

@@ -19,6 +19,8 @@ export interface ToolFigures {
   lagMaxMs?: number;
   lists?: number;
   watchOpens?: number;
+  /** Objects the apiserver sent us in lists and watch events (ours only: what scoping saves). */
+  objectsReceived?: number;
   processes: number;
 }
 
@@ -88,6 +90,7 @@ export async function race(
       ...(ours.probe ? { lagP99Ms: ours.probe.lagP99Ms, lagMaxMs: ours.probe.lagMaxMs } : {}),
       lists: ourLists,
       watchOpens: ourWatches,
+      ...(ours.probe?.received !== undefined ? { objectsReceived: ours.probe.received } : {}),
       processes: 1,
     },
     kubectl: {
