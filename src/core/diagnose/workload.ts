@@ -7,12 +7,35 @@ import { latestEvent } from './events.js';
 
 /**
  * A create the API server failed for a reason of its own, which the controller's retry may get
- * past: Kubernetes' InternalError ("Internal error occurred: ..."), the Timeout/ServerTimeout/
- * TooManyRequests/ServiceUnavailable statuses, etcd's own timeouts, an admission webhook that
- * could not be called, and a new namespace's "default" ServiceAccount not created yet.
+ * past: the messages apimachinery's errors.go gives the InternalError, ServerTimeout, Timeout,
+ * TooManyRequests, ServiceUnavailable and Conflict statuses, etcd's own timeouts, an admission
+ * webhook that could not be called, and a new namespace's "default" ServiceAccount (or its token)
+ * not created yet. The bench's 2,000-pod rollouts met the first two.
  */
-const TRANSIENT_CREATE_ERROR =
-  /Internal error occurred|timed out|Timeout: request did not complete|unable to return a response|server is currently unable|too many requests|etcdserver: |context deadline exceeded|connection refused|i\/o timeout|failed calling webhook|error looking up service account/i;
+const TRANSIENT_CREATE_ERROR = new RegExp(
+  [
+    'Internal error occurred', // InternalError
+    'could not be completed at this time', // ServerTimeout: "The POST operation against Pod could not ..."
+    'please try again',
+    'timed out',
+    'Timeout: ', // Timeout
+    'unable to return a response', // 504
+    'server is currently unable', // ServiceUnavailable
+    'too many requests', // TooManyRequests, 429
+    'Operation cannot be fulfilled', // Conflict
+    'etcdserver: ',
+    'rpc error: code = Unavailable',
+    'context deadline exceeded',
+    'connection refused',
+    'i/o timeout',
+    'failed calling webhook',
+    'error looking up service account',
+    'No API token found for service account',
+  ]
+    .map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('|'),
+  'i',
+);
 /** A refusal stays until someone changes something, whatever else the message says. */
 const REFUSAL = /denied the request|exceeded quota/i;
 

@@ -308,6 +308,12 @@ describe('policy windows', () => {
   // controller: 120 s, not 10. A refusal keeps its 10 s even when its text has a transient word.
   const CREATE_FAILURES: Array<[string, 'transient' | 'refusal']> = [
     ['Internal error occurred: resource quota evaluation timed out', 'transient'],
+    ['The POST operation against Pod could not be completed at this time, please try again.', 'transient'],
+    ['Too many requests, please try again later.', 'transient'],
+    [
+      'pods "web-2-x" is forbidden: no API token found for service account ns/default, retry after the token is automatically created and added to the service account',
+      'transient',
+    ],
     [
       'Internal error occurred: failed calling webhook "pods.example.com": Post "https://127.0.0.1:9/": dial tcp 127.0.0.1:9: connect: connection refused',
       'transient',
