@@ -21,16 +21,8 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
       return { subject: 'started', text: 'tracing rollout', level: 'info' };
     case 'waiting':
       return { subject: 'waiting', text: `waiting: ${e.message}`, level: 'info' };
-    case 'revision': {
-      const restores = e.restores !== undefined ? `the template of revision ${e.restores}` : undefined;
-      const text =
-        e.change === 'initial'
-          ? `revision ${e.revision}${restores ? ` (a rollback: ${restores})` : ''}`
-          : e.change === 'new'
-            ? `new revision ${e.revision}${e.previous !== undefined ? ` (was ${e.previous})` : ''}: rollout started`
-            : `rollback to revision ${e.revision}${e.previous !== undefined ? ` (was ${e.previous})` : ''}${restores ? `: ${restores}` : ''}`;
-      return { subject: 'revision', text, level: 'info' };
-    }
+    case 'revision':
+      return revisionLine(e);
     case 'superseded':
       return { subject: 'revision', text: `revision ${e.revision} superseded by revision ${e.by}`, level: 'warn' };
     case 'phase': {
@@ -46,16 +38,8 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
         level: 'info',
       };
     }
-    case 'pod': {
-      const rev = e.revision !== undefined ? ` (revision ${e.revision})` : '';
-      const detail = e.detail !== undefined && e.detail !== '' ? ` - ${e.detail}` : '';
-      const node = e.node !== undefined && (e.state === 'scheduled' || e.previous === 'pending') ? ` on ${e.node}` : '';
-      return {
-        subject: `pod/${e.name}`,
-        text: `pod ${e.name}${rev}: ${e.state}${node}${detail}`,
-        level: e.state === 'failed' ? 'warn' : e.state === 'ready' ? 'good' : 'info',
-      };
-    }
+    case 'pod':
+      return podLine(e);
     case 'pod-deleted':
       return { subject: `pod/${e.name}`, text: `pod ${e.name} deleted`, level: 'info' };
     case 'pod-orphaned':
@@ -82,34 +66,9 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
         level: 'info',
       };
     case 'k8s-event':
-      // Normal events (Scheduled, Pulling, Started...) are what the pod lines already say.
-      if (e.event.type !== 'Warning') return undefined;
-      // The kubelet's bare echo (`Failed: Error: ErrImagePull`) repeats the pod line's reason.
-      if (/^Error: \w+$/.test(e.event.message)) return undefined;
-      return {
-        subject: `event/${e.event.object}/${e.event.reason}/${e.event.message}`,
-        text: `event [${e.event.object}] ${e.event.reason}: ${readableMessage(e.event.message)}`,
-        level: 'warn',
-      };
-    case 'problem': {
-      const p = e.problem;
-      const container = p.container !== undefined ? ` container ${p.container}` : '';
-      const pods = e.tolerated ? ` on more than ${e.tolerated} pod${e.tolerated === 1 ? '' : 's'}` : '';
-      const window = e.failsAt !== undefined ? e.failsAt - p.firstSeen : undefined;
-      let fails = '';
-      if (window !== undefined && window <= 0) fails = `; fails the rollout${pods}`;
-      // A crash class waits for its restarts: its window may be over by the time it can fail.
-      else if (window !== undefined && e.failsAt! <= e.at)
-        fails = `; persisted past its ${formatWindow(window)} window: fails the rollout${pods}`;
-      else if (window !== undefined) fails = `; fails the rollout if it persists ${formatWindow(window)}${pods}`;
-      return {
-        subject: `problem/${p.id}`,
-        // The raw reason flips (ErrImagePull <-> ImagePullBackOff); the pod line shows it, so it is
-        // left out here to keep one line per distinct problem.
-        text: `problem: ${p.object.kind}/${p.object.name}${container}: ${p.explanation}${fails}`,
-        level: 'warn',
-      };
-    }
+      return warningEventLine(e);
+    case 'problem':
+      return problemLine(e);
     case 'problem-cleared': {
       const p = e.problem;
       return { subject: `problem/${e.id}`, text: `cleared: ${p.object.kind}/${p.object.name}: ${p.explanation}`, level: 'good' };
@@ -121,6 +80,63 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
     case 'verdict':
       return undefined;
   }
+}
+
+type EventOf<T extends RolloutEvent['type']> = Extract<RolloutEvent, { type: T }>;
+
+function revisionLine(e: EventOf<'revision'>): EventLine {
+  const restores = e.restores !== undefined ? `the template of revision ${e.restores}` : undefined;
+  const text =
+    e.change === 'initial'
+      ? `revision ${e.revision}${restores ? ` (a rollback: ${restores})` : ''}`
+      : e.change === 'new'
+        ? `new revision ${e.revision}${e.previous !== undefined ? ` (was ${e.previous})` : ''}: rollout started`
+        : `rollback to revision ${e.revision}${e.previous !== undefined ? ` (was ${e.previous})` : ''}${restores ? `: ${restores}` : ''}`;
+  return { subject: 'revision', text, level: 'info' };
+}
+
+function podLine(e: EventOf<'pod'>): EventLine {
+  const rev = e.revision !== undefined ? ` (revision ${e.revision})` : '';
+  const detail = e.detail !== undefined && e.detail !== '' ? ` - ${e.detail}` : '';
+  const node = e.node !== undefined && (e.state === 'scheduled' || e.previous === 'pending') ? ` on ${e.node}` : '';
+  return {
+    subject: `pod/${e.name}`,
+    text: `pod ${e.name}${rev}: ${e.state}${node}${detail}`,
+    level: e.state === 'failed' ? 'warn' : e.state === 'ready' ? 'good' : 'info',
+  };
+}
+
+/** Warning Events only: Normal ones (Scheduled, Pulling, Started...) are what the pod lines already say. */
+function warningEventLine(e: EventOf<'k8s-event'>): EventLine | undefined {
+  // Normal events (Scheduled, Pulling, Started...) are what the pod lines already say.
+  if (e.event.type !== 'Warning') return undefined;
+  // The kubelet's bare echo (`Failed: Error: ErrImagePull`) repeats the pod line's reason.
+  if (/^Error: \w+$/.test(e.event.message)) return undefined;
+  return {
+    subject: `event/${e.event.object}/${e.event.reason}/${e.event.message}`,
+    text: `event [${e.event.object}] ${e.event.reason}: ${readableMessage(e.event.message)}`,
+    level: 'warn',
+  };
+}
+
+function problemLine(e: EventOf<'problem'>): EventLine {
+  const p = e.problem;
+  const container = p.container !== undefined ? ` container ${p.container}` : '';
+  const pods = e.tolerated ? ` on more than ${e.tolerated} pod${e.tolerated === 1 ? '' : 's'}` : '';
+  const window = e.failsAt !== undefined ? e.failsAt - p.firstSeen : undefined;
+  let fails = '';
+  if (window !== undefined && window <= 0) fails = `; fails the rollout${pods}`;
+  // A crash class waits for its restarts: its window may be over by the time it can fail.
+  else if (window !== undefined && e.failsAt! <= e.at)
+    fails = `; persisted past its ${formatWindow(window)} window: fails the rollout${pods}`;
+  else if (window !== undefined) fails = `; fails the rollout if it persists ${formatWindow(window)}${pods}`;
+  return {
+    subject: `problem/${p.id}`,
+    // The raw reason flips (ErrImagePull <-> ImagePullBackOff); the pod line shows it, so it is
+    // left out here to keep one line per distinct problem.
+    text: `problem: ${p.object.kind}/${p.object.name}${container}: ${p.explanation}${fails}`,
+    level: 'warn',
+  };
 }
 
 /**
