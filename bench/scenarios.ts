@@ -78,9 +78,7 @@ export async function race(
     ours,
     peers,
     startedAt,
-    notes: [
-      `rollout-trace: exit ${ours.code}, ${outcomes}, output in ${ours.outputFile}; kubectl exit ${peers.map((p) => p.code).join(',')}`,
-    ],
+    notes: [`rollout-trace: exit ${ours.code}, ${outcomes}, output in ${ours.outputFile}; kubectl exit ${exitCodes(peers)}`],
     rolloutTrace: {
       verdictAfterCompleteMs: worst(names.map((n) => ms(ourVerdictAt(ours, n), raw.complete.get(n)))),
       exitAfterCompleteMs: ms(ours.exitAt, completeAt),
@@ -105,6 +103,13 @@ export async function race(
       processes: peers.length,
     },
   };
+}
+
+/** `0` or `0 ×199, 1 ×1`: the exit codes of many processes, counted. */
+function exitCodes(runs: ProcessRun[]): string {
+  const counts = new Map<number, number>();
+  for (const r of runs) counts.set(r.code, (counts.get(r.code) ?? 0) + 1);
+  return [...counts].map(([code, n]) => (counts.size === 1 && n === 1 ? `${code}` : `${code} ×${n}`)).join(', ');
 }
 
 function labelled(d: V1Deployment, labels: Record<string, string>): V1Deployment {
