@@ -36,7 +36,7 @@ export interface KindWatcherOptions {
   pageSize?: number;
   /** Kubernetes label selector of lists and watches (default: every object of the namespace). */
   labelSelector?: string;
-  /** A watch without any byte (event or bookmark) for this long is presumed dead and re-opened. Default 100. */
+  /** A watch without any byte (event or bookmark) for this long is presumed dead and re-opened. Default 150. */
   inactivitySeconds?: number;
   /** Consecutive silent watches (see `inactivitySeconds`) before a re-list. Default 4. */
   silentWatchesBeforeRelist?: number;
