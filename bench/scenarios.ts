@@ -256,8 +256,10 @@ export async function quiet(ctx: BenchContext, seconds: number): Promise<Scenari
     peakRssMB: x.run.peakRssMB,
     cpuS: x.run.cpuS,
     ...(x.run.probe ? { lagP99Ms: x.run.probe.lagP99Ms, lagMaxMs: x.run.probe.lagMaxMs } : {}),
-    lists: x.lists,
-    watchOpens: x.watches,
+    // Ours from its own counters (the apiserver's also count other clients in the window, e.g. the
+    // namespace controller still listing every kind of the previous scenario's namespace).
+    lists: x.run.probe?.lists ?? x.lists,
+    watchOpens: x.run.probe?.watchOpens ?? x.watches,
     processes: 1,
   });
   return {
