@@ -255,9 +255,18 @@ export class KindWatcher<K extends WatchedKind> {
     return this.labelSelector !== undefined && this.api.read !== undefined && !obj.metadata?.deletionTimestamp;
   }
 
-  /** Emits the object as it is now if it still exists (same uid), else its deletion. */
+  /**
+   * Emits the object as it is now if it still exists (same uid), else its deletion. Out of scope,
+   * no watch event will say when its controller releases it (a ReplicaSet removes the
+   * ownerReference of a pod whose labels stopped matching): while it is still controlled, read it
+   * again for a while, so the core sees the release (`pod-orphaned`), not a pod still owned.
+   */
   private async deletedOrLeft(obj: KindToObject[K]): Promise<void> {
-    const now = await stillThere(this.api, this.namespace, obj, this.lifetime.signal);
+    let now = await stillThere(this.api, this.namespace, obj, this.lifetime.signal);
+    for (let i = 0; now && isControlled(now) && i < RELEASE_READS && !this.stopped; i++) {
+      await sleep(RELEASE_READ_MS, this.lifetime.signal);
+      now = await stillThere(this.api, this.namespace, obj, this.lifetime.signal);
+    }
     if (this.stopped || this.cache.has(keyOf(obj))) return; // stopped, or back in scope meanwhile
     if (now) this.handlers.change('upsert', now);
     else this.handlers.change('delete', obj);
@@ -274,4 +283,12 @@ export class KindWatcher<K extends WatchedKind> {
       this.handlers.watching?.();
     }
   }
+}
+
+/** Reads of an object that left a label-selected watch while still controlled (≈ 10 s in all). */
+const RELEASE_READS = 20;
+const RELEASE_READ_MS = 500;
+
+function isControlled(obj: { metadata?: { ownerReferences?: Array<{ controller?: boolean }> } }): boolean {
+  return obj.metadata?.ownerReferences?.some((o) => o.controller === true) ?? false;
 }

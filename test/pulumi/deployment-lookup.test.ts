@@ -66,6 +66,6 @@ test('a refused list names the missing RBAC rule in one paragraph', async (t) =>
   );
   assert.ok(isRolloutTraceError(err) && err.code === 'forbidden', String(err));
   const text = userMessage(err);
-  assert.match(text, /User "nobody" of .* may not list deployments in namespace "pulumi-lookup-forbidden/);
+  assert.match(text, /User "sa-nobody" of .* may not list deployments in namespace "pulumi-lookup-forbidden/);
   assert.doesNotMatch(text, /Headers|HTTP-Code|\n/);
 });
