@@ -52,6 +52,7 @@ export class PodWatch {
 
   private async list(): Promise<void> {
     const list = await this.core.listPodForAllNamespaces({ fieldSelector: this.fieldSelector });
+    if (this.stopped) return;
     this.resourceVersion = list.metadata?.resourceVersion ?? '';
     const present = new Set<string>();
     for (const pod of list.items) {
@@ -69,6 +70,7 @@ export class PodWatch {
         '/api/v1/pods',
         { fieldSelector: this.fieldSelector, resourceVersion: this.resourceVersion, allowWatchBookmarks: true },
         (type: string, obj: V1Pod & { code?: number }) => {
+          if (this.stopped) return;
           this.failures = 0;
           if (type === 'ERROR') {
             relist = true;
@@ -80,6 +82,9 @@ export class PodWatch {
         },
         (err: unknown) => this.ended(err, relist),
       );
+      // stop() while the watch was being opened aborted nothing: a stopped kubelet must not go on
+      // receiving (and running) pods.
+      if (this.stopped) this.controller.abort();
     } catch (err) {
       this.ended(err, true);
     }
