@@ -168,7 +168,9 @@ describe('failure verdicts', { concurrency: true }, () => {
     assert.match(p.message, /^ReplicaSet "app-\w+" has timed out progressing\.$/);
     assert.match(p.explanation, /no progress for progressDeadlineSeconds \(5s\)/);
     assert.match(r.verdict.summary, /ProgressDeadlineExceeded/);
-    assert.ok(r.ms >= 5_000 && r.ms < 60_000, `verdict after ${r.ms} ms`);
+    // The controller counts the 5 s from the Deployment's creation, a moment before the trace
+    // started (CI: 4,980 ms after the trace start); the bound says "not long before the deadline".
+    assert.ok(r.ms >= 4_000 && r.ms < 60_000, `verdict after ${r.ms} ms`);
   });
 
   it('a transient image-pull error still rolls out', async (t) => {
