@@ -36,9 +36,10 @@ it('a second Deployment traced later with another selector: the scope widens and
     const apiChange = await updateDeployment(ns, 'api', {
       replicas: 2,
       image: 'nginx:1.20',
-      // Never Ready between crashes: a pod Ready for its first second can complete the rollout before it
-      // crashes (kubectl says success too), which is a race, not the scope under test.
+      // Never Ready (a failing readiness probe): a pod Ready for its first second can complete the
+      // rollout before it crashes (kubectl says success too), which is a race, not the scope under test.
       behaviour: { app: 'crash;not-ready;exitCode=3;message=boom;after=1' },
+      container: { readinessProbe: { httpGet: { path: '/ready', port: 8080 }, periodSeconds: 1 } },
     });
     const api = await trace(ns, 'api', { timeoutSeconds: 150, minGeneration: apiChange.metadata?.generation });
     selectorAfter = source.podSelector;
