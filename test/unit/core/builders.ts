@@ -372,6 +372,10 @@ export const del = (kind: string, object: unknown, s = 0): Observation =>
   ({ type: 'delete', kind, object, at: T0 + s * 1000 }) as Observation;
 export const tick = (s: number): Observation => ({ type: 'tick', at: T0 + s * 1000 });
 
+/** A Warning Event about pod `name`, emitted and observed at `s`. */
+export const podEvent = (name: string, reason: string, message: string, s: number, o: { count?: number; uid?: string } = {}): Observation =>
+  up('Event', event({ kind: 'Pod', name, reason, message, at: s, ...o }), s);
+
 export const TARGET: TrackTarget = { namespace: NS, name: 'web' };
 
 /** Runs observations through the reducer; returns the final state and all events. */

@@ -10,6 +10,7 @@ import {
   event,
   ofType,
   pod,
+  podEvent,
   progressing,
   replicaSet,
   run,
@@ -230,19 +231,10 @@ describe('policy windows', () => {
     const probe = { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 5, failureThreshold: 3 };
     const notReady = (s: number, count: number): Observation[] => [
       up('Pod', pod({ name: 'web-2-aaa', rs: 'web-2', readinessProbe: probe, containers: [running('app', { ready: false })] }), s),
-      up(
-        'Event',
-        event({
-          kind: 'Pod',
-          name: 'web-2-aaa',
-          reason: 'Unhealthy',
-          message: 'Readiness probe failed: HTTP probe failed with statuscode: 503',
-          count,
-          uid: 'unhealthy-1',
-          at: s,
-        }),
-        s,
-      ),
+      podEvent('web-2-aaa', 'Unhealthy', 'Readiness probe failed: HTTP probe failed with statuscode: 503', s, {
+        count,
+        uid: 'unhealthy-1',
+      }),
     ];
     const base = [...rollingTo2(), ...notReady(2, 1), ...notReady(12, 3)];
     assert.equal(verdictOf(run([...base, tick(26.9)], UPDATE).events), undefined);

@@ -9,9 +9,9 @@ import { resolvePolicy } from '../../../src/core/index.js';
 import {
   availableTrue,
   deployment,
-  event,
   iso,
   ofType,
+  podEvent,
   progressing,
   replicaSet,
   run,
@@ -191,17 +191,7 @@ const pods2 = (s: number, c = running()): Observation[] => ['web-2-aaa', 'web-2-
 
 /** web-2-aaa, Ready, fails its liveness probe at `s` (the kubelet kills it after failureThreshold). */
 const livenessFailed = (s: number): Observation =>
-  up(
-    'Event',
-    event({
-      kind: 'Pod',
-      name: 'web-2-aaa',
-      reason: 'Unhealthy',
-      message: 'Liveness probe failed: HTTP probe failed with statuscode: 500',
-      at: s,
-    }),
-    s,
-  );
+  podEvent('web-2-aaa', 'Unhealthy', 'Liveness probe failed: HTTP probe failed with statuscode: 500', s);
 
 /** web-2-aaa had a transient pull error from 3 s to 8 s. */
 const cleared: Observation[] = [
