@@ -55,12 +55,17 @@ export function lineAt(run: ProcessRun, re: RegExp): number | undefined {
   return run.lines.find((l) => re.test(l.text))?.t;
 }
 
-/** rollout-trace, compiled, with the lag probe; JSON lines out. */
+/**
+ * rollout-trace, compiled, with the lag probe; JSON lines out. With `ROLLOUT_TRACE_BENCH_CPU_PROF`
+ * set (`npm run bench -- --cpu-prof DIR`), node writes a CPU profile of each run into that folder.
+ */
 export function rolloutTrace(kubeconfig: string, ns: string, args: string[]): Promise<ProcessRun> {
   const probe = new URL('./lag-probe.mjs', import.meta.url).pathname;
   const main = new URL('../dist/cli/rollout-trace.mjs', import.meta.url).pathname;
+  const profile = process.env.ROLLOUT_TRACE_BENCH_CPU_PROF;
   return runProcess([
     process.execPath,
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
     '--import',
     probe,
     main,
