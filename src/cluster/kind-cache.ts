@@ -24,6 +24,8 @@ export class ListIntake<K extends WatchedKind> {
   constructor(
     private readonly cache: Map<string, KindToObject[K]>,
     private readonly h: CacheHandlers<K>,
+    /** Whether a list returns this object (see KindApi.listed); by default every object. */
+    private readonly listed?: (object: KindToObject[K]) => boolean,
   ) {}
 
   /** Takes in one page. */
@@ -45,7 +47,7 @@ export class ListIntake<K extends WatchedKind> {
   /** Replaces the cache with the list. */
   apply(): void {
     for (const [key, old] of [...this.cache]) {
-      if (this.fresh.has(key)) continue;
+      if (this.fresh.has(key) || (this.listed && !this.listed(old))) continue;
       this.cache.delete(key);
       if (!this.dropped.has(key)) this.h.change('delete', old);
     }

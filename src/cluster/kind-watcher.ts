@@ -175,7 +175,7 @@ export class KindWatcher<K extends WatchedKind> {
 
   private async list(): Promise<void> {
     this.listsStarted = this.lists + 1;
-    const intake = new ListIntake(this.cache, this.handlers);
+    const intake = new ListIntake(this.cache, this.handlers, this.api.listed);
     const request = {
       namespace: this.namespace,
       limit: this.options.pageSize ?? 500,

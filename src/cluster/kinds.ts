@@ -1,9 +1,9 @@
 /**
  * Per-kind API facts: collection path (for watches), RBAC resource name and a paged list call.
  */
-import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/index.js';
-import { withSignal } from './request-options.js';
+import { type Query, rawGet } from './raw-get.js';
 
 /** One page of a list. */
 export interface ListPage<K extends WatchedKind> {
@@ -19,6 +19,8 @@ export interface ListPageOptions {
   signal: AbortSignal;
   /** Kubernetes label selector (undefined: every object). */
   labelSelector?: string | undefined;
+  /** Kubernetes field selector (one of {@link KindApi.listParts}). */
+  fieldSelector?: string | undefined;
 }
 
 /** How to list and watch one kind. */
@@ -36,77 +38,91 @@ export interface KindApi<K extends WatchedKind> {
   read?(namespace: string, name: string, signal: AbortSignal): Promise<KindToObject[K]>;
   /** True for a cluster-scoped kind (the namespace is ignored). */
   clusterScoped?: boolean;
+  /**
+   * A list in parts, one field selector each (default: one list of everything): see
+   * {@link EVENT_LIST_PARTS}. The watch is never field-selected.
+   */
+  listParts?: readonly (string | undefined)[];
+  /** Whether the list parts return `object` (a re-list forgets only objects it would return). */
+  listed?(object: KindToObject[K]): boolean;
   /** Drops what the core never reads before an object is cached (large node image lists). */
   slim?(object: KindToObject[K]): KindToObject[K];
 }
 
-/** Builds the {@link KindApi} of every watched kind for one kubeconfig. */
+/** Builds the {@link KindApi} of every watched kind for one kubeconfig (plain JSON, see raw-get.ts). */
 export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
-  const apps = kc.makeApiClient(AppsV1Api);
-  const core = kc.makeApiClient(CoreV1Api);
-  const page = <K extends WatchedKind>(list: {
-    items: KindToObject[K][];
-    metadata?: { resourceVersion?: string; _continue?: string };
-  }): ListPage<K> => ({
-    items: list.items,
-    resourceVersion: list.metadata?.resourceVersion ?? '',
-    continueToken: list.metadata?._continue || undefined,
-  });
+  const kind = <K extends WatchedKind>(k: K, resource: string, path: (ns: string) => string, extra: Partial<KindApi<K>> = {}) => {
+    const api: KindApi<K> = {
+      kind: k,
+      resource,
+      path,
+      listPage: async (namespace, o) => {
+        const list = await rawGet<ListBody<K>>(kc, path(namespace), query(o), o.signal);
+        return {
+          items: list.items ?? [],
+          resourceVersion: list.metadata?.resourceVersion ?? '',
+          continueToken: list.metadata?.continue || undefined,
+        };
+      },
+      ...extra,
+    };
+    return api;
+  };
+  const pods = (ns: string) => `/api/v1/namespaces/${ns}/pods`;
   return {
-    Deployment: {
-      kind: 'Deployment',
-      resource: 'deployments',
-      path: (ns) => `/apis/apps/v1/namespaces/${ns}/deployments`,
-      listPage: async (namespace, o) =>
-        page<'Deployment'>(await apps.listNamespacedDeployment({ namespace, ...query(o) }, withSignal(o.signal))),
-    },
-    ReplicaSet: {
-      kind: 'ReplicaSet',
-      resource: 'replicasets',
-      path: (ns) => `/apis/apps/v1/namespaces/${ns}/replicasets`,
-      listPage: async (namespace, o) =>
-        page<'ReplicaSet'>(await apps.listNamespacedReplicaSet({ namespace, ...query(o) }, withSignal(o.signal))),
-    },
-    Pod: {
-      kind: 'Pod',
-      resource: 'pods',
-      path: (ns) => `/api/v1/namespaces/${ns}/pods`,
-      read: (namespace, name, signal) => core.readNamespacedPod({ name, namespace }, withSignal(signal)),
-      listPage: async (namespace, o) => page<'Pod'>(await core.listNamespacedPod({ namespace, ...query(o) }, withSignal(o.signal))),
-    },
-    Event: {
-      kind: 'Event',
-      resource: 'events',
-      path: (ns) => `/api/v1/namespaces/${ns}/events`,
-      listPage: async (namespace, o) => page<'Event'>(await core.listNamespacedEvent({ namespace, ...query(o) }, withSignal(o.signal))),
-    },
-    Node: {
-      kind: 'Node',
-      resource: 'nodes',
-      clusterScoped: true,
-      path: () => '/api/v1/nodes',
-      listPage: async (_namespace, o) => page<'Node'>(await core.listNode(query(o), withSignal(o.signal))),
-      slim: (node) => ({
-        metadata: node.metadata,
-        spec: { ...(node.spec?.taints ? { taints: node.spec.taints } : {}), ...(node.spec?.unschedulable ? { unschedulable: true } : {}) },
-        status: { ...(node.status?.conditions ? { conditions: node.status.conditions } : {}) },
-      }),
-    },
-    PersistentVolumeClaim: {
-      kind: 'PersistentVolumeClaim',
-      resource: 'persistentvolumeclaims',
-      path: (ns) => `/api/v1/namespaces/${ns}/persistentvolumeclaims`,
-      listPage: async (namespace, o) =>
-        page<'PersistentVolumeClaim'>(await core.listNamespacedPersistentVolumeClaim({ namespace, ...query(o) }, withSignal(o.signal))),
-    },
+    Deployment: kind('Deployment', 'deployments', (ns) => `/apis/apps/v1/namespaces/${ns}/deployments`),
+    ReplicaSet: kind('ReplicaSet', 'replicasets', (ns) => `/apis/apps/v1/namespaces/${ns}/replicasets`),
+    Pod: kind('Pod', 'pods', pods, {
+      read: (namespace, name, signal) => rawGet(kc, `${pods(namespace)}/${encodeURIComponent(name)}`, {}, signal),
+    }),
+    Event: kind('Event', 'events', (ns) => `/api/v1/namespaces/${ns}/events`, {
+      listParts: EVENT_LIST_PARTS,
+      listed: (e) => e.type !== 'Normal' || e.involvedObject?.kind !== 'Pod' || e.reason === 'TriggeredScaleUp',
+    }),
+    Node: kind('Node', 'nodes', () => '/api/v1/nodes', { clusterScoped: true, slim: slimNode }),
+    PersistentVolumeClaim: kind(
+      'PersistentVolumeClaim',
+      'persistentvolumeclaims',
+      (ns) => `/api/v1/namespaces/${ns}/persistentvolumeclaims`,
+    ),
+  };
+}
+
+/**
+ * The Event backlog, listed in three parts filtered by the apiserver: every Warning (and any other
+ * type), the Normal Events of everything but pods (ScalingReplicaSet, SuccessfulCreate and
+ * SuccessfulDelete are shown; PVC provisioning), and a pod's Normal `TriggeredScaleUp` (it holds
+ * an unschedulable verdict). A pod's other Normal Events from before the trace started (Scheduled,
+ * Pulling, Pulled, Created, Started: in a busy namespace nearly all of its Events) are never shown
+ * nor read by a diagnosis, so they are not sent; from the watch on, every Event comes.
+ */
+export const EVENT_LIST_PARTS = [
+  'type!=Normal',
+  'type=Normal,involvedObject.kind!=Pod',
+  'type=Normal,involvedObject.kind=Pod,reason=TriggeredScaleUp',
+] as const;
+
+/** The body of a list response. */
+interface ListBody<K extends WatchedKind> {
+  items?: KindToObject[K][];
+  metadata?: { resourceVersion?: string; continue?: string };
+}
+
+/** A Node as the core needs it: taints, unschedulable and conditions (not its image list). */
+function slimNode(node: KindToObject['Node']): KindToObject['Node'] {
+  return {
+    metadata: node.metadata,
+    spec: { ...(node.spec?.taints ? { taints: node.spec.taints } : {}), ...(node.spec?.unschedulable ? { unschedulable: true } : {}) },
+    status: { ...(node.status?.conditions ? { conditions: node.status.conditions } : {}) },
   };
 }
 
 /** The list query of one page. */
-function query(o: ListPageOptions): { limit: number; _continue?: string; labelSelector?: string } {
+function query(o: ListPageOptions): Query {
   return {
     limit: o.limit,
-    ...(o.continueToken ? { _continue: o.continueToken } : {}),
-    ...(o.labelSelector ? { labelSelector: o.labelSelector } : {}),
+    continue: o.continueToken || undefined,
+    labelSelector: o.labelSelector || undefined,
+    fieldSelector: o.fieldSelector || undefined,
   };
 }

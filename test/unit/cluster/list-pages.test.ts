@@ -6,8 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { KubeConfig } from '@kubernetes/client-node';
 import { ListIntake } from '../../../src/cluster/kind-cache.js';
-import type { KindApi, ListPageOptions } from '../../../src/cluster/kinds.js';
+import { EVENT_LIST_PARTS, type KindApi, kindApis, type ListPageOptions } from '../../../src/cluster/kinds.js';
 import { EXPIRED_RESTARTS, listPages } from '../../../src/cluster/list-pages.js';
 import type { KindToObject } from '../../../src/core/types.js';
 
@@ -123,6 +124,72 @@ describe('listPages', () => {
   });
 });
 
+describe('listPages in parts (the Event backlog)', () => {
+  /** A listPage that serves `parts[fieldSelector]`, one object a page, each part its own resourceVersion. */
+  function partsApi(parts: Record<string, Ev[]>, expire: Set<string>): { api: KindApi<'Event'>; calls: string[] } {
+    const calls: string[] = [];
+    const api: KindApi<'Event'> = {
+      kind: 'Event',
+      resource: 'events',
+      path: () => '/api/v1/namespaces/ns/events',
+      listParts: Object.keys(parts),
+      listPage: async (_ns, o) => {
+        const part = o.fieldSelector ?? '';
+        const token = o.continueToken;
+        calls.push(`${part}@${token ?? 'first'}`);
+        if (token && expire.has(`${part}@${token}`)) {
+          expire.delete(`${part}@${token}`);
+          throw Object.assign(new Error('expired'), { code: 410 });
+        }
+        const items = parts[part] ?? [];
+        const start = token ? Number(token) : 0;
+        return {
+          items: items.slice(start, start + 1).map((e) => structuredClone(e)),
+          resourceVersion: `rv-${part}`,
+          continueToken: start + 1 < items.length ? String(start + 1) : undefined,
+        };
+      },
+    };
+    return { api, calls };
+  }
+
+  it('lists each part in turn, resumes from the first part (its resourceVersion) and restarts all parts on an expired token', async () => {
+    const { api, calls } = partsApi({ a: [ev(1), ev(2)], b: [ev(3), ev(4)] }, new Set(['b@1']));
+    const seen: string[] = [];
+    const rv = await listPages(
+      api,
+      request,
+      { page: (p) => seen.push(...p.map((e) => e.metadata?.uid ?? '')), restart: () => seen.splice(0) },
+      () => false,
+    );
+    assert.equal(rv, 'rv-a', 'a watch from the first part misses nothing of the later ones');
+    assert.deepEqual(calls, ['a@first', 'a@1', 'b@first', 'b@1', 'a@first', 'a@1', 'b@first', 'b@1']);
+    assert.deepEqual(seen, ['u1', 'u2', 'u3', 'u4']);
+  });
+
+  it("the Event parts cover every Event but a pod's Normal ones other than TriggeredScaleUp, each once", () => {
+    const api = kindApis(new KubeConfig()).Event;
+    assert.deepEqual(api.listParts, EVENT_LIST_PARTS);
+    const selected = (e: Ev, selector: string) =>
+      selector.split(',').every((term) => {
+        const [field, value] = term.split(/!?=/) as [string, string];
+        const actual = field === 'type' ? e.type : field === 'reason' ? e.reason : e.involvedObject?.kind;
+        return term.includes('!=') ? actual !== value : actual === value;
+      });
+    for (const type of ['Normal', 'Warning']) {
+      for (const kind of ['Pod', 'ReplicaSet', 'Deployment', 'PersistentVolumeClaim']) {
+        for (const reason of ['Pulled', 'TriggeredScaleUp', 'Unhealthy', 'ScalingReplicaSet']) {
+          const e: Ev = { metadata: { uid: 'u' }, involvedObject: { kind }, type, reason };
+          const parts = EVENT_LIST_PARTS.filter((p) => selected(e, p)).length;
+          const wanted = type === 'Warning' || kind !== 'Pod' || reason === 'TriggeredScaleUp';
+          assert.equal(parts, wanted ? 1 : 0, `${type} ${kind} ${reason}`);
+          assert.equal(api.listed?.(e), wanted, `listed: ${type} ${kind} ${reason}`);
+        }
+      }
+    }
+  });
+});
+
 describe('ListIntake', () => {
   it('replaces the cache: deletes vanished, upserts changed, drops silently what is no longer kept', () => {
     const cache = new Map<string, Ev>([
@@ -140,5 +207,23 @@ describe('ListIntake', () => {
     intake.apply();
     assert.deepEqual(changes, ['delete u2', 'upsert u4']);
     assert.deepEqual([...cache.keys()].sort(), ['u1', 'u4']);
+  });
+
+  it("a re-list keeps what its parts never return (a pod's Normal Event the watch delivered)", () => {
+    const cache = new Map<string, Ev>([
+      ['u1', { ...ev(1), type: 'Warning' }],
+      ['u2', { ...ev(2), type: 'Normal' }],
+      ['u3', { ...ev(3), type: 'Warning' }],
+    ]);
+    const changes: string[] = [];
+    const intake = new ListIntake<'Event'>(
+      cache,
+      { change: (type, o) => changes.push(`${type} ${o.metadata?.uid}`) },
+      (o) => o.type === 'Warning',
+    );
+    intake.page([{ ...ev(1), type: 'Warning' }]);
+    intake.apply();
+    assert.deepEqual(changes, ['delete u3']);
+    assert.deepEqual([...cache.keys()].sort(), ['u1', 'u2']);
   });
 });

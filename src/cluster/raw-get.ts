@@ -1,0 +1,51 @@
+/**
+ * One GET against the apiserver that returns the JSON as parsed, untyped: lists and reads of the
+ * watched kinds. client-node's generated clients deserialise every object into model classes
+ * (walking the type map field by field, dates into `Date`s), which measured 0.7-1.2 s of CPU for a
+ * 45,000-Event list; the core reads plain JSON already (what a watch delivers). Authentication,
+ * TLS and proxies come from the kubeconfig exactly as for `Watch` (same RequestContext and undici
+ * dispatcher).
+ */
+import { HttpMethod, type KubeConfig, RequestContext } from '@kubernetes/client-node';
+import { fetch } from 'undici';
+
+/** What a failed GET throws: the fields `statusOf` and `serverMessage` read (as client-node's ApiException). */
+export class HttpStatusError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: unknown,
+    path: string,
+  ) {
+    const message = (body as { message?: unknown } | undefined)?.message;
+    super(`HTTP ${statusCode} for GET ${path}${typeof message === 'string' ? `: ${message}` : ''}`);
+    this.name = 'HttpStatusError';
+  }
+}
+
+/** Query parameters (undefined values are left out). */
+export type Query = Record<string, string | number | boolean | undefined>;
+
+/** GETs `path` (e.g. `/api/v1/namespaces/ns/pods`) with `query`; resolves with the parsed body. */
+export async function rawGet<T>(kc: KubeConfig, path: string, query: Query, signal: AbortSignal): Promise<T> {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('the kubeconfig has no current cluster');
+  const url = new URL(cluster.server.replace(/\/+$/, '') + path);
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
+  const ctx = new RequestContext(url.toString(), HttpMethod.GET);
+  await kc.applySecurityAuthentication(ctx);
+  const response = await fetch(url, {
+    method: 'GET',
+    headers: { ...ctx.getHeaders(), Accept: 'application/json' },
+    dispatcher: ctx.getDispatcher(),
+    signal,
+  });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  if (response.status < 200 || response.status > 299) throw new HttpStatusError(response.status, body, path);
+  return body as T;
+}
