@@ -1,10 +1,10 @@
 /**
  * Log tails and on-demand event lists (one-shot reads, used when a verdict is being explained).
  */
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { LogTail } from '../core/index.js';
 import { describeFailure } from './api-errors.js';
-import { withSignal } from './request-options.js';
+import { rawGetText } from './raw-get.js';
 
 /** Options of {@link fetchLogTail}. */
 export interface LogTailOptions {
@@ -30,12 +30,13 @@ export async function fetchLogTail(
 ): Promise<LogTail> {
   const tail: LogTail = { pod, container, previous, lines: [] };
   try {
-    const core = kc.makeApiClient(CoreV1Api);
-    const text = await core.readNamespacedPodLog(
-      { name: pod, namespace, container, previous, tailLines },
-      withSignal(AbortSignal.timeout(timeoutMs)),
+    const text = await rawGetText(
+      kc,
+      `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`,
+      { container, previous, tailLines },
+      AbortSignal.timeout(timeoutMs),
     );
-    tail.lines = String(text ?? '')
+    tail.lines = text
       .split('\n')
       .filter((line, i, all) => !(i === all.length - 1 && line === ''))
       .slice(-tailLines);

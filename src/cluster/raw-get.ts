@@ -26,7 +26,18 @@ export class HttpStatusError extends Error {
 export type Query = Record<string, string | number | boolean | undefined>;
 
 /** GETs `path` (e.g. `/api/v1/namespaces/ns/pods`) with `query`; resolves with the parsed body. */
-export async function rawGet<T>(kc: KubeConfig, path: string, query: Query, signal: AbortSignal): Promise<T> {
+export async function rawGet<T>(kc: KubeConfig, path: string, query: Query, signal?: AbortSignal): Promise<T> {
+  return JSON.parse(await rawGetText(kc, path, query, signal, 'application/json')) as T;
+}
+
+/** GETs `path` and resolves with the body as text (a pod's log); a non-2xx answer throws {@link HttpStatusError}. */
+export async function rawGetText(
+  kc: KubeConfig,
+  path: string,
+  query: Query,
+  signal: AbortSignal | undefined,
+  accept = '*/*',
+): Promise<string> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('the kubeconfig has no current cluster');
   const url = new URL(cluster.server.replace(/\/+$/, '') + path);
@@ -35,17 +46,17 @@ export async function rawGet<T>(kc: KubeConfig, path: string, query: Query, sign
   await kc.applySecurityAuthentication(ctx);
   const response = await fetch(url, {
     method: 'GET',
-    headers: { ...ctx.getHeaders(), Accept: 'application/json' },
+    headers: { ...ctx.getHeaders(), Accept: accept },
     dispatcher: ctx.getDispatcher(),
     signal,
   });
   const text = await response.text();
-  let body: unknown;
+  if (response.status >= 200 && response.status <= 299) return text;
+  let body: unknown = text;
   try {
     body = JSON.parse(text);
   } catch {
-    body = text;
+    // not a Status object: keep the text
   }
-  if (response.status < 200 || response.status > 299) throw new HttpStatusError(response.status, body, path);
-  return body as T;
+  throw new HttpStatusError(response.status, body, path);
 }

@@ -4,12 +4,12 @@
  * (an unknown host name, a certificate the kubeconfig's CA does not verify, rejected credentials, a
  * missing namespace) fails at once.
  */
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig, V1NamespaceList } from '@kubernetes/client-node';
 import { RolloutTraceError } from '../errors.js';
 import { forbiddenError, isAbort, permanentFailureError, retryReason, statusOf, unreachableError } from './api-errors.js';
 import { Backoff, sleep } from './backoff.js';
 import { describeTarget } from './kubeconfig.js';
-import { withSignal } from './request-options.js';
+import { rawGet } from './raw-get.js';
 
 /** The longest wait for one answer (ms). */
 const MAX_ATTEMPT_MS = 30_000;
@@ -41,7 +41,6 @@ export interface ReachOptions {
  */
 export async function checkReachable(kc: KubeConfig, namespace: string, opts: ReachOptions = {}): Promise<void> {
   const { timeoutSeconds, signal, attemptMs = 4000, noticeAfterMs = 3000 } = opts;
-  const core = kc.makeApiClient(CoreV1Api);
   const started = Date.now();
   const deadline = timeoutSeconds === undefined ? Number.POSITIVE_INFINITY : started + timeoutSeconds * 1000;
   const backoff = new Backoff({ initialMs: 250, maxMs: 2000 });
@@ -55,14 +54,14 @@ export async function checkReachable(kc: KubeConfig, namespace: string, opts: Re
     const wait = Math.max(1, Math.min(patience, deadline - Date.now()));
     const attempt = AbortSignal.any([AbortSignal.timeout(wait), ...(signal ? [signal] : [])]);
     try {
-      await core.readNamespace({ name: namespace }, withSignal(attempt));
+      await rawGet(kc, `/api/v1/namespaces/${encodeURIComponent(namespace)}`, {}, attempt);
       return;
     } catch (err) {
       if (signal?.aborted) return;
       const status = statusOf(err);
       if (status === 403) return;
       if (status === 401) throw forbiddenError(kc, 'get', 'namespaces', namespace, err);
-      if (status === 404) throw await namespaceNotFound(kc, core, namespace, err);
+      if (status === 404) throw await namespaceNotFound(kc, namespace, err);
       const permanent = permanentFailureError(kc, err);
       if (permanent) throw permanent;
       lastErr = err;
@@ -80,10 +79,9 @@ export async function checkReachable(kc: KubeConfig, namespace: string, opts: Re
   throw unreachableError(kc, timeoutSeconds, lastErr);
 }
 
-async function namespaceNotFound(kc: KubeConfig, core: CoreV1Api, namespace: string, cause: unknown) {
-  const names = await core
-    .listNamespace({ limit: 20 }, withSignal(AbortSignal.timeout(10_000)))
-    .then((l) => l.items.map((n) => n.metadata?.name ?? '').filter(Boolean))
+async function namespaceNotFound(kc: KubeConfig, namespace: string, cause: unknown) {
+  const names = await rawGet<V1NamespaceList>(kc, '/api/v1/namespaces', { limit: 20 }, AbortSignal.timeout(10_000))
+    .then((l) => (l.items ?? []).map((n) => n.metadata?.name ?? '').filter(Boolean))
     .catch(() => undefined);
   return new RolloutTraceError(
     'namespace-not-found',

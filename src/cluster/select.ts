@@ -2,12 +2,12 @@
  * Which Deployments a label selector picks (`kubectl get deployments -l ...`): for tracing
  * everything one `kubectl apply` touched without naming each Deployment. Read-only: one list.
  */
-import { AppsV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import { RolloutTraceError } from '../errors.js';
 import { describeFailure, forbiddenError, serverMessage, statusOf, unreachableError } from './api-errors.js';
 import { describeTarget } from './kubeconfig.js';
+import { rawGet } from './raw-get.js';
 import { checkReachable } from './reachability.js';
-import { withSignal } from './request-options.js';
 
 /**
  * The names of the Deployments in `namespace` that `selector` matches, sorted.
@@ -19,10 +19,13 @@ export async function deploymentsMatching(kc: KubeConfig, namespace: string, sel
   await checkReachable(kc, namespace, { timeoutSeconds });
   let names: string[];
   try {
-    const list = await kc
-      .makeApiClient(AppsV1Api)
-      .listNamespacedDeployment({ namespace, labelSelector: selector }, withSignal(AbortSignal.timeout(timeoutSeconds * 1000)));
-    names = list.items.map((d) => d.metadata?.name ?? '').filter((n) => n !== '');
+    const list = await rawGet<{ items?: V1Deployment[] }>(
+      kc,
+      `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/deployments`,
+      { labelSelector: selector },
+      AbortSignal.timeout(timeoutSeconds * 1000),
+    );
+    names = (list.items ?? []).map((d) => d.metadata?.name ?? '').filter((n) => n !== '');
   } catch (err) {
     const status = statusOf(err);
     if (status === 400) {

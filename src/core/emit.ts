@@ -77,7 +77,7 @@ export function emitDeploymentChanges(state: RolloutState, memo: EmittedMemo, em
   if (paused !== (memo.paused ?? false)) emit({ type: paused ? 'paused' : 'resumed' });
   memo.paused = paused;
   const replicas = d.spec?.replicas ?? 1;
-  const template = stableJson(d.spec?.template);
+  const template = templateKey(d.spec?.template);
   if (memo.replicas !== undefined && replicas !== memo.replicas && template === memo.template) {
     emit({ type: 'scaled', from: memo.replicas, to: replicas });
   }

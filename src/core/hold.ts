@@ -12,7 +12,7 @@ import type { Emit } from './emit.js';
 import { formatDuration, formatWindow } from './format-duration.js';
 import { eventTime, timeOf } from './k8s.js';
 import { deadlineOf } from './problems.js';
-import { eventsAbout, newReplicaSet, podsOf } from './relations.js';
+import { eventsAbout, newReplicaSet, podOf, podsOf } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
 import { problemLine } from './verdict.js';
@@ -61,16 +61,23 @@ function restartClassFails(state: RolloutState, cs: V1ContainerStatus): boolean 
  * are dropped. Call after the problems of this observation are known, with the ones that cleared.
  */
 export function trackSettling(state: RolloutState, memo: EmittedMemo, cleared: Problem[], at: number): void {
+  const settling = Object.entries(memo.settling);
+  if (settling.length === 0 && cleared.length === 0) return; // the usual case: nothing to look up
   const settleMs = state.policy.settleSeconds * 1000;
-  const pods = new Map(livePods(state).map((p) => [p.metadata?.name ?? '', p]));
+  const rs = newReplicaSet(state);
+  // Looked up by name (not a walk of every pod): this runs on every observation.
+  const live = (name: string) => {
+    const pod = podOf(state, rs, name);
+    return pod && !pod.metadata?.deletionTimestamp ? pod : undefined;
+  };
   const next: Record<string, number> = {};
-  for (const [name, until] of Object.entries(memo.settling)) {
-    const pod = pods.get(name);
+  for (const [name, until] of settling) {
+    const pod = live(name);
     if (!pod || until <= at) continue;
     next[name] = podReady(pod) ? until : at + settleMs;
   }
   for (const p of cleared) {
-    if (p.object.kind !== 'Pod' || !pods.has(p.object.name)) continue;
+    if (p.object.kind !== 'Pod' || !live(p.object.name)) continue;
     if (classPolicyOf(state.policy, p.class).action !== 'fail') continue;
     next[p.object.name] = Math.max(next[p.object.name] ?? 0, at + settleMs);
   }

@@ -107,9 +107,21 @@ export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
  * only in an annotation (`kubectl rollout restart`) is a different template.
  */
 export function templateKey(template: V1PodTemplateSpec | undefined): string {
-  const { [POD_TEMPLATE_HASH_LABEL]: _hash, ...labels } = template?.metadata?.labels ?? {};
-  return stableJson({ ...template, metadata: { ...template?.metadata, labels } }, true);
+  let key = template && templateKeys.get(template);
+  if (key === undefined) {
+    const { [POD_TEMPLATE_HASH_LABEL]: _hash, ...labels } = template?.metadata?.labels ?? {};
+    key = stableJson({ ...template, metadata: { ...template?.metadata, labels } }, true);
+    if (template) templateKeys.set(template, key);
+  }
+  return key;
 }
+
+/**
+ * {@link templateKey} per template object: it is asked for on every observation, of objects that
+ * change only when a new one arrives (observations are never mutated), so the key of an object
+ * never changes. A cache that is only ever filled with pure results, and forgets with the object.
+ */
+const templateKeys = new WeakMap<V1PodTemplateSpec, string>();
 
 /** Namespace/name as Pulumi prints it: the namespace is omitted when it is `default` or empty. */
 export function pulumiQualifiedName(meta: V1ObjectMeta | undefined): string {

@@ -3,9 +3,9 @@
  * integration makes itself (everything else goes through the tracker): read the live Deployment
  * before the provider changes it, and find an auto-named Deployment from its prefix.
  */
-import { AppsV1Api, type KubeConfig, type V1Deployment } from '@kubernetes/client-node';
+import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import { forbiddenError, statusOf } from '../cluster/api-errors.js';
-import { withSignal } from '../cluster/request-options.js';
+import { rawGet } from '../cluster/raw-get.js';
 import { AUTONAMED, isAutoNameOf, type PlannedDeployment } from './plan.js';
 
 /** A 401/403 becomes the RBAC explanation; anything else is rethrown as is. */
@@ -36,15 +36,18 @@ function listDeployments(kc: KubeConfig, namespace: string, maxAgeMs: number, re
   const key = JSON.stringify([kc.getCurrentCluster()?.server, kc.getCurrentUser()?.name, namespace]);
   const recent = recentLists.get(key);
   if (recent && Date.now() - recent.startedAt <= maxAgeMs) return recent.items;
-  const items = kc
-    .makeApiClient(AppsV1Api)
-    .listNamespacedDeployment({ namespace }, withSignal(AbortSignal.timeout(LIST_TIMEOUT_MS)))
-    .then((list) => list.items);
+  const items = rawGet<{ items?: V1Deployment[] }>(kc, deploymentsPath(namespace), {}, AbortSignal.timeout(LIST_TIMEOUT_MS)).then(
+    (list) => list.items ?? [],
+  );
   const entry = { startedAt: Date.now(), items };
   recentLists.set(key, entry);
   // A failed list is never reused.
   items.catch(() => recentLists.get(key) === entry && recentLists.delete(key));
   return items;
+}
+
+function deploymentsPath(namespace: string): string {
+  return `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/deployments`;
 }
 
 /** Reads one Deployment; undefined when it does not exist. */
@@ -55,7 +58,7 @@ export async function readDeployment(
   signal?: AbortSignal,
 ): Promise<V1Deployment | undefined> {
   try {
-    return await kc.makeApiClient(AppsV1Api).readNamespacedDeployment({ name, namespace }, signal ? withSignal(signal) : undefined);
+    return await rawGet<V1Deployment>(kc, `${deploymentsPath(namespace)}/${encodeURIComponent(name)}`, {}, signal);
   } catch (err) {
     if (statusOf(err) === 404) return undefined;
     throw refusal(kc, 'get', namespace, err);
