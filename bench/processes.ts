@@ -59,15 +59,14 @@ export function lineAt(run: ProcessRun, re: RegExp): number | undefined {
  * rollout-trace, compiled, with the lag probe; JSON lines out. With `ROLLOUT_TRACE_BENCH_CPU_PROF`
  * set (`npm run bench -- --cpu-prof DIR`), node writes a CPU profile of each run into that folder.
  */
-export function rolloutTrace(kubeconfig: string, ns: string, args: string[]): Promise<ProcessRun> {
+export function rolloutTrace(kubeconfig: string, ns: string, args: string[], o: { probe?: boolean } = {}): Promise<ProcessRun> {
   const probe = new URL('./lag-probe.mjs', import.meta.url).pathname;
   const main = new URL('../dist/cli/rollout-trace.mjs', import.meta.url).pathname;
   const profile = process.env.ROLLOUT_TRACE_BENCH_CPU_PROF;
   return runProcess([
     process.execPath,
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
-    '--import',
-    probe,
+    ...(o.probe === false ? [] : ['--import', probe]),
     main,
     'deploy',
     ...args,

@@ -5,7 +5,7 @@
  * Per scenario and tool: time from completion (seen by an independent raw watch) to verdict and
  * to exit, peak RSS and CPU seconds (GNU time), our event-loop lag p99/max (bench/lag-probe.mjs),
  * LIST and WATCH requests (apiserver_request_total; ours from our own counters). Prints a table;
- * `--json FILE` writes `{ scenarios: { healthy, failures, big2000, many200, oneInBusyNamespace,
+ * `--json FILE` writes `{ scenarios: { startup, healthy, failures, big2000, many200, oneInBusyNamespace,
  * quiet5min } }`. See docs/performance.md for what each scenario does and how long it takes.
  *
  * Options: --scenarios a,b (default all) --big N (2000) --many N (200) --busy-pods N (2000)
@@ -15,7 +15,7 @@
 import { writeFileSync } from 'node:fs';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { startLocalCluster } from '../local-cluster/index.js';
-import { type BenchContext, big, failures, healthy, many, oneInBusy, quiet, type ScenarioResult } from './scenarios.js';
+import { type BenchContext, big, failures, healthy, many, oneInBusy, quiet, type ScenarioResult, startup } from './scenarios.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -33,7 +33,7 @@ const sizes = {
   busyEvents: num('busy-events', 45_000, 2000),
   quietSeconds: num('quiet-seconds', 300, 60),
 };
-const ALL = ['healthy', 'failures', 'big2000', 'many200', 'oneInBusyNamespace', 'quiet5min'] as const;
+const ALL = ['startup', 'healthy', 'failures', 'big2000', 'many200', 'oneInBusyNamespace', 'quiet5min'] as const;
 type Key = (typeof ALL)[number];
 const chosen = (opt('scenarios')?.split(',') ?? [...ALL]) as Key[];
 for (const k of chosen) {
@@ -44,6 +44,7 @@ for (const k of chosen) {
 }
 
 const RUN: Record<Key, (ctx: BenchContext) => Promise<ScenarioResult>> = {
+  startup: (ctx) => startup(ctx),
   healthy,
   failures,
   big2000: (ctx) => big(ctx, sizes.big),
@@ -53,6 +54,7 @@ const RUN: Record<Key, (ctx: BenchContext) => Promise<ScenarioResult>> = {
 };
 
 const COLUMNS = [
+  'startupMs',
   'verdictAfterCompleteMs',
   'exitAfterCompleteMs',
   'wallS',

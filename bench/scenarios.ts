@@ -21,6 +21,8 @@ export interface ToolFigures {
   watchOpens?: number;
   /** Objects the apiserver sent us in lists and watch events (ours only: what scoping saves). */
   objectsReceived?: number;
+  /** Start-up: median process wall time, start to exit, on a rollout already complete. */
+  startupMs?: number;
   processes: number;
 }
 
@@ -266,5 +268,42 @@ export async function quiet(ctx: BenchContext, seconds: number): Promise<Scenari
     rolloutTrace: figures(ours),
     kubectl: figures(peer),
     notes: [`each tool alone for ${seconds} s (apiserver counts include controllers' own re-watches in that window)`],
+  };
+}
+
+/**
+ * Start-up on a small namespace: a 2-pod Deployment already rolled out, each tool run `runs`
+ * times one after the other (no lag probe for us: it is not part of the tool); the figure is the
+ * median wall time from spawn to exit (GNU time's own start-up is in both).
+ */
+export async function startup(ctx: BenchContext, runs = 7): Promise<ScenarioResult> {
+  const ns = await ctx.namespace('bench-startup');
+  await ctx.apps.createNamespacedDeployment({ namespace: ns, body: deploymentOf('small', { replicas: 2 }) });
+  await waitComplete(ctx, ns, ['small']);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const measure = async (start: () => Promise<ProcessRun>) => {
+    const walls: number[] = [];
+    let last: ProcessRun | undefined;
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      last = await start();
+      if (last.code !== 0) throw new Error(`startup: exit ${last.code}, output in ${last.outputFile}`);
+      walls.push(last.exitAt - t);
+    }
+    return { walls, last: last! };
+  };
+  const ours = await measure(() => rolloutTrace(ctx.kubeconfigPath, ns, ['small', '--timeout', '60s'], { probe: false }));
+  const peer = await measure(() => kubectl(ctx.kubeconfigPath, ns, 'small', 60));
+  const figures = (m: typeof ours): ToolFigures => ({
+    startupMs: Math.round(median(m.walls)),
+    wallS: median(m.walls) / 1000,
+    peakRssMB: m.last.peakRssMB,
+    cpuS: m.last.cpuS,
+    processes: 1,
+  });
+  return {
+    rolloutTrace: figures(ours),
+    kubectl: figures(peer),
+    notes: [`${runs} runs each, wall ms: ours ${ours.walls.map(Math.round).join(' ')}; kubectl ${peer.walls.map(Math.round).join(' ')}`],
   };
 }

@@ -1,5 +1,15 @@
 /** Entry point of the `rollout-trace` command (see bin/rollout-trace.js). */
+import nodeModule from 'node:module';
 import { runCli } from './run.js';
+
+// V8 caches the code it compiled for the modules loaded from here on (client-node, the tracker:
+// loaded lazily by runCli) in the OS temp folder, so a second run skips compiling them (Node's
+// compile cache; NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE=1 turns it off).
+try {
+  nodeModule.enableCompileCache?.();
+} catch {
+  // an old Node or an unwritable temp folder: run without the cache
+}
 
 // `rollout-trace ... | head`, or a terminal that went away (EPIPE, EIO): the sink stops writing and
 // tracking goes on, so the exit code is still the verdict's (a CI step must not pass or fail on it).

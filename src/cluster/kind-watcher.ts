@@ -14,6 +14,7 @@ import { type KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/index.js';
 import { forbiddenError, isTransient, statusOf } from './api-errors.js';
 import { Backoff, sleep } from './backoff.js';
+import { sharingConnections } from './connections.js';
 import { keyOf, ListIntake, remember, stillThere } from './kind-cache.js';
 import type { KindWatcherHandlers, KindWatcherOptions } from './kind-watcher-options.js';
 import type { KindApi } from './kinds.js';
@@ -70,7 +71,7 @@ export class KindWatcher<K extends WatchedKind> {
   ) {
     this.backoff = new Backoff(options.backoff);
     this.labelSelector = options.labelSelector;
-    this.watch = new Watch(kc);
+    this.watch = new Watch(sharingConnections(kc));
     // client-node 2.0.1 keeps its inactivity limit in a private field (pinned version; the quiet-watch
     // integration test fails if it ever stops working).
     (this.watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs = (options.inactivitySeconds ?? INACTIVITY_SECONDS) * 1000;
