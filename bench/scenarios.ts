@@ -1,6 +1,6 @@
 /** The bench scenarios: each runs rollout-trace and kubectl side by side, as whole processes. */
 import type { AppsV1Api, CoreV1Api, KubeConfig, V1Deployment } from '@kubernetes/client-node';
-import { deploymentOf } from '../test/integration/track/helpers.js';
+import { type DeploymentShape, deploymentOf } from '../test/integration/track/helpers.js';
 import { requestCounts } from './metrics.js';
 import { kubectl, lineAt, type ProcessRun, rolloutTrace } from './processes.js';
 import { RawWatch } from './raw-watch.js';
@@ -142,9 +142,14 @@ export async function healthy(ctx: BenchContext): Promise<ScenarioResult> {
   });
 }
 
-const FAILURES: Record<string, { image?: string; behaviour?: Record<string, string> }> = {
+const FAILURES: Record<string, Pick<DeploymentShape, 'image' | 'behaviour' | 'container'>> = {
   'image-pull-not-found': { image: 'nginx:1.99-does-not-exist' },
-  'crash-loop': { behaviour: { app: 'crash;exitCode=3;after=1' } },
+  // Never Ready (a failing readiness probe): a pod Ready for its first second can complete the
+  // rollout before it crashes, and both tools rightly say success (a race, not a failure to time).
+  'crash-loop': {
+    behaviour: { app: 'crash;not-ready;exitCode=3;after=1' },
+    container: { readinessProbe: { httpGet: { path: '/ready', port: 8080 }, periodSeconds: 1 } },
+  },
 };
 
 export async function failures(ctx: BenchContext): Promise<ScenarioResult> {

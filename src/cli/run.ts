@@ -156,13 +156,16 @@ async function selected(
 ): Promise<CliOptions> {
   const { deploymentsMatching } = await import('../cluster/index.js');
   // Any valid name: only the kubeconfig, context and namespace are used from it.
-  const { kc, namespace } = resolve({
+  const { kc, namespace, timeoutSeconds } = resolve({
     name: 'selector',
     namespace: options.namespace,
     kubeconfig: options.kubeconfig,
     context: options.context,
+    ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
   });
-  const names = await deploymentsMatching(kc, namespace, options.selector!);
+  // As patient as the trace itself: a busy apiserver (200 rollouts starting at once in the bench)
+  // may take longer than a few seconds to answer the list.
+  const names = await deploymentsMatching(kc, namespace, options.selector!, timeoutSeconds);
   io.stderr.write(
     `rollout-trace: -l ${options.selector} selects ${names.length} Deployment${names.length === 1 ? '' : 's'} in ${namespace}: ${names.join(', ')}\n`,
   );

@@ -3,7 +3,8 @@
  * request (`applySecurityAuthentication` → `createDispatcher`), so every list page, read and watch
  * opened its own TLS connection: a handshake each (the 45,000-Event backlog's 90 pages: 90 of
  * them), and several per start-up. Here the first request's Agent is kept for the kubeconfig and
- * every later request of it goes through that Agent (keep-alive: idle connections are reused).
+ * every later request of it (lists, reads, watches) goes through that Agent (keep-alive: idle
+ * connections are reused).
  * Headers (tokens, which an exec plugin may refresh) are still applied per request.
  */
 import type { KubeConfig, RequestContext } from '@kubernetes/client-node';
@@ -21,11 +22,4 @@ export async function authenticate(kc: KubeConfig, ctx: RequestContext): Promise
     pools.set(kc, pool);
   }
   if (pool.dispatcher) ctx.setDispatcher(pool.dispatcher);
-}
-
-/** A view of `kc` whose requests share its Agent (for client-node's `Watch`, which authenticates through it). */
-export function sharingConnections(kc: KubeConfig): KubeConfig {
-  const view = Object.create(kc) as KubeConfig;
-  view.applySecurityAuthentication = (ctx: RequestContext) => authenticate(kc, ctx);
-  return view;
 }

@@ -1,7 +1,7 @@
 /**
- * One list+watch loop for one kind in one namespace, written directly on client-node's `Watch`
- * because its informer stops for good on the first non-410 error (client-node #2385) and never
- * asks for bookmarks (see docs in platform.md §1.5-1.6).
+ * One list+watch loop for one kind in one namespace, written directly on watch requests
+ * (line-watch.ts) because client-node's informer stops for good on the first non-410 error
+ * (client-node #2385) and never asks for bookmarks (see docs in platform.md §1.5-1.6).
  *
  * Loop: list (paged; record resourceVersion) → watch from that resourceVersion with bookmarks and
  * a server-side timeout (240-300 s) → on the server's clean close, re-watch from the last
@@ -10,14 +10,14 @@
  * errors, 429 and 5xx, retry with jittered exponential back-off; on 401/403, give up with a
  * RolloutTraceError('forbidden').
  */
-import { type KubeConfig, Watch } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/index.js';
 import { forbiddenError, isTransient, statusOf } from './api-errors.js';
 import { Backoff, sleep } from './backoff.js';
-import { sharingConnections } from './connections.js';
 import { keyOf, ListIntake, remember, stillThere } from './kind-cache.js';
 import type { KindWatcherHandlers, KindWatcherOptions } from './kind-watcher-options.js';
 import type { KindApi } from './kinds.js';
+import { LineWatch } from './line-watch.js';
 import { listPages } from './list-pages.js';
 import {
   afterWatch,
@@ -60,7 +60,7 @@ export class KindWatcher<K extends WatchedKind> {
   private readonly lifetime = new AbortController();
   private currentWatch: AbortController | undefined;
   private readonly backoff: Backoff;
-  private readonly watch: Watch;
+  private readonly watch: LineWatch;
 
   constructor(
     private readonly kc: KubeConfig,
@@ -71,10 +71,8 @@ export class KindWatcher<K extends WatchedKind> {
   ) {
     this.backoff = new Backoff(options.backoff);
     this.labelSelector = options.labelSelector;
-    this.watch = new Watch(sharingConnections(kc));
-    // client-node 2.0.1 keeps its inactivity limit in a private field (pinned version; the quiet-watch
-    // integration test fails if it ever stops working).
-    (this.watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs = (options.inactivitySeconds ?? INACTIVITY_SECONDS) * 1000;
+    this.watch = new LineWatch(kc);
+    this.watch.requestTimeoutMs = (options.inactivitySeconds ?? INACTIVITY_SECONDS) * 1000;
   }
 
   /** Starts the loop (once). */

@@ -57,7 +57,13 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
       resource,
       path,
       listPage: async (namespace, o) => {
-        const list = await rawGet<ListBody<K>>(kc, path(namespace), query(o), o.signal);
+        const fromCache = extra.listParts !== undefined && !o.continueToken;
+        const list = await rawGet<ListBody<K>>(
+          kc,
+          path(namespace),
+          { ...query(o), resourceVersion: fromCache ? '0' : undefined },
+          o.signal,
+        );
         return {
           items: list.items ?? [],
           resourceVersion: list.metadata?.resourceVersion ?? '',
@@ -95,6 +101,13 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
  * an unschedulable verdict). A pod's other Normal Events from before the trace started (Scheduled,
  * Pulling, Pulled, Created, Started: in a busy namespace nearly all of its Events) are never shown
  * nor read by a diagnosis, so they are not sent; from the watch on, every Event comes.
+ *
+ * Each part is listed with `resourceVersion=0`: the apiserver answers from its watch cache, in
+ * memory, as client-go's informers list. From etcd, each part meant reading and decoding every
+ * Event of the namespace (45,000: 3.7 s a part on the bench's apiserver). The 1.20 cache ignores
+ * `limit` and answers in one page; newer ones page it, and the pages after the first carry only
+ * the continue token. The watch resumes from the first part's resourceVersion, so nothing a stale
+ * cache missed is lost.
  */
 export const EVENT_LIST_PARTS = [
   'type!=Normal',

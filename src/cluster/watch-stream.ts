@@ -1,5 +1,5 @@
 /**
- * One watch request of a {@link KindWatcher} (client-node's `Watch`, bookmarks on, server-side
+ * One watch request of a {@link KindWatcher} ({@link LineWatch}, bookmarks on, server-side
  * timeout), how it ended, and what the loop does next.
  *
  * client-node aborts a watch after 30 s without bytes; the apiserver sends a quiet watch's first
@@ -7,9 +7,9 @@
  * end every quiet watch early. The watcher raises it to `inactivitySeconds` (default 150): only a
  * watch that got not even a bookmark for that long is presumed dead.
  */
-import type { Watch } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/index.js';
 import { statusOf } from './api-errors.js';
+import type { LineWatch } from './line-watch.js';
 
 /** How one watch request ended. */
 export type WatchEnd =
@@ -44,7 +44,7 @@ export interface WatchParams {
 
 /** Opens one watch on `path` and resolves with how it ended (never rejects). */
 export function streamOnce<K extends WatchedKind>(
-  watch: Watch,
+  watch: LineWatch,
   path: string,
   params: WatchParams,
   listener: StreamListener<K>,

@@ -73,7 +73,10 @@ export interface ClassifierInput {
   spec?: V1Container;
   /** True for an init container. */
   init: boolean;
-  /** Every Event (Normal and Warning) about this pod that the tracker has seen. */
+  /**
+   * Every Event about this pod that the tracker has seen: every Warning, and the Normal ones since
+   * the trace started (the backlog of a pod's Normal Events is not listed, see docs/performance.md).
+   */
   events: CoreV1Event[];
   /** The Deployment being rolled out. */
   deployment?: V1Deployment;

@@ -50,7 +50,12 @@ describe('bundled CLI', () => {
 
   test('a crash loop fails with the crashed container, its log tail and followed logs (plain, exit 1)', async (t) => {
     const ns = await withNamespace(t, 'bundle-crash');
-    await createDeployment(ns, 'api', { behaviour: { app: 'crash;not-ready;exitCode=3;after=1;logs=starting|ERROR db unreachable' } });
+    // Never Ready (not-ready acts through a readiness probe): a pod Ready for its first second
+    // could complete the rollout before it crashes, and success would then be right.
+    await createDeployment(ns, 'api', {
+      behaviour: { app: 'crash;not-ready;exitCode=3;after=1;logs=starting|ERROR db unreachable' },
+      container: { readinessProbe: { httpGet: { path: '/ready', port: 8080 }, periodSeconds: 1 } },
+    });
     const args = ['deploy', 'api', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--follow-logs'];
     const run = await runCli(args, { wrap: bundled });
     assert.equal(run.code, 1, run.stdout + run.stderr);
