@@ -1,7 +1,7 @@
 /**
  * One watch request, with the contract of client-node 2.0.1's `Watch.watch` (same callbacks, the
  * same inactivity abort as a `TimeoutError`, a non-200 answer as an Error with `statusCode`), read
- * with undici's `request` through the kubeconfig's connection pool instead of `fetch`: client-node
+ * with undici's `request` (the kubeconfig's dispatcher, as client-node's) instead of `fetch`: client-node
  * turns the fetch body (a web stream) into a Node stream and splits it with readline, and that
  * pipeline was most of the CPU a 2,000-pod rollout's watch events cost besides our own work
  * (bench big2000's profile). Here the body's chunks are split on newlines and parsed directly.
@@ -9,12 +9,11 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpMethod, type KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { request } from 'undici';
-import { authenticate } from './connections.js';
 
 /** Receives one watch event: its type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) and object. */
 export type WatchCallback = (type: string, object: never) => void;
 
-/** Watches with the kubeconfig's authentication and connection pool. */
+/** Watches with the kubeconfig's authentication and dispatcher. */
 export class LineWatch {
   /** Aborts the request after this long without a byte (as client-node's `requestTimeoutMs`). */
   requestTimeoutMs = 30_000;
@@ -38,7 +37,7 @@ export class LineWatch {
     url.searchParams.set('watch', 'true');
     for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
     const ctx = new RequestContext(url.toString(), HttpMethod.GET);
-    await authenticate(this.kc, ctx);
+    await this.kc.applySecurityAuthentication(ctx);
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;

@@ -3,12 +3,11 @@
  * watched kinds. client-node's generated clients deserialise every object into model classes
  * (walking the type map field by field, dates into `Date`s), which measured 0.7-1.2 s of CPU for a
  * 45,000-Event list; the core reads plain JSON already (what a watch delivers). Authentication,
- * TLS and proxies come from the kubeconfig exactly as for `Watch` (same RequestContext), through the
- * kubeconfig's one connection pool (connections.ts).
+ * TLS and proxies come from the kubeconfig exactly as for client-node's `Watch` (same
+ * RequestContext and dispatcher).
  */
 import { HttpMethod, type KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { fetch } from 'undici';
-import { authenticate } from './connections.js';
 
 /** What a failed GET throws: the fields `statusOf` and `serverMessage` read (as client-node's ApiException). */
 export class HttpStatusError extends Error {
@@ -44,7 +43,7 @@ export async function rawGetText(
   const url = new URL(cluster.server.replace(/\/+$/, '') + path);
   for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
   const ctx = new RequestContext(url.toString(), HttpMethod.GET);
-  await authenticate(kc, ctx);
+  await kc.applySecurityAuthentication(ctx);
   const response = await fetch(url, {
     method: 'GET',
     headers: { ...ctx.getHeaders(), Accept: accept },
