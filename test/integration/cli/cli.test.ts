@@ -167,6 +167,10 @@ describe('rollout-trace CLI', () => {
       '--follow-logs',
       '--redact',
       'hunter\\d',
+      // A loaded machine may start the trace after the first crash, when the container waits in
+      // back-off: a 30 s window leaves time to stream a later run's lines before the verdict.
+      '--fail-after',
+      'crash-loop=30',
     ]);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const verdictAt = run.stdout.indexOf('FAILED');
