@@ -7,8 +7,9 @@
  * (bench big2000's profile). Here the body's chunks are split on newlines and parsed directly.
  */
 import { STATUS_CODES } from 'node:http';
-import { HttpMethod, type KubeConfig, RequestContext } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { request } from 'undici';
+import { authenticatedGet, type Query } from './raw-get.js';
 
 /** Receives one watch event: its type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) and object. */
 export type WatchCallback = (type: string, object: never) => void;
@@ -25,19 +26,8 @@ export class LineWatch {
    * `done` is called once: with null when the server ended the stream, else with the error
    * (a `TimeoutError` DOMException after `requestTimeoutMs` of silence).
    */
-  async watch(
-    path: string,
-    query: Record<string, string | number | boolean | undefined>,
-    callback: WatchCallback,
-    done: (err: unknown) => void,
-  ): Promise<AbortController> {
-    const cluster = this.kc.getCurrentCluster();
-    if (!cluster) throw new Error('No currently active cluster');
-    const url = new URL(cluster.server + path);
-    url.searchParams.set('watch', 'true');
-    for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
-    const ctx = new RequestContext(url.toString(), HttpMethod.GET);
-    await this.kc.applySecurityAuthentication(ctx);
+  async watch(path: string, query: Query, callback: WatchCallback, done: (err: unknown) => void): Promise<AbortController> {
+    const { url, ctx } = await authenticatedGet(this.kc, path, { ...query, watch: true });
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;

@@ -25,6 +25,21 @@ export class HttpStatusError extends Error {
 /** Query parameters (undefined values are left out). */
 export type Query = Record<string, string | number | boolean | undefined>;
 
+/**
+ * The URL of a GET of `path` with `query` on the kubeconfig's current cluster, and its request
+ * context with the kubeconfig's authentication applied (headers, TLS dispatcher): what client-node's
+ * `Watch` does before each request. Shared by {@link rawGetText} and LineWatch.
+ */
+export async function authenticatedGet(kc: KubeConfig, path: string, query: Query): Promise<{ url: URL; ctx: RequestContext }> {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('the kubeconfig has no current cluster');
+  const url = new URL(cluster.server.replace(/\/+$/, '') + path);
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
+  const ctx = new RequestContext(url.toString(), HttpMethod.GET);
+  await kc.applySecurityAuthentication(ctx);
+  return { url, ctx };
+}
+
 /** GETs `path` (e.g. `/api/v1/namespaces/ns/pods`) with `query`; resolves with the parsed body. */
 export async function rawGet<T>(kc: KubeConfig, path: string, query: Query, signal?: AbortSignal): Promise<T> {
   return JSON.parse(await rawGetText(kc, path, query, signal, 'application/json')) as T;
@@ -38,12 +53,7 @@ export async function rawGetText(
   signal: AbortSignal | undefined,
   accept = '*/*',
 ): Promise<string> {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('the kubeconfig has no current cluster');
-  const url = new URL(cluster.server.replace(/\/+$/, '') + path);
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
-  const ctx = new RequestContext(url.toString(), HttpMethod.GET);
-  await kc.applySecurityAuthentication(ctx);
+  const { url, ctx } = await authenticatedGet(kc, path, query);
   const response = await fetch(url, {
     method: 'GET',
     headers: { ...ctx.getHeaders(), Accept: accept },
