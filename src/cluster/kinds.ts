@@ -4,6 +4,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/index.js';
 import { type Query, rawGet } from './raw-get.js';
+import { ROUTINE_POD_REASONS } from './relevance.js';
 
 /** One page of a list. */
 export interface ListPage<K extends WatchedKind> {
@@ -19,7 +20,7 @@ export interface ListPageOptions {
   signal: AbortSignal;
   /** Kubernetes label selector (undefined: every object). */
   labelSelector?: string | undefined;
-  /** Kubernetes field selector (one of {@link KindApi.listParts}). */
+  /** Kubernetes field selector ({@link KindApi.listFieldSelector}). */
   fieldSelector?: string | undefined;
 }
 
@@ -39,11 +40,11 @@ export interface KindApi<K extends WatchedKind> {
   /** True for a cluster-scoped kind (the namespace is ignored). */
   clusterScoped?: boolean;
   /**
-   * A list in parts, one field selector each (default: one list of everything): see
-   * {@link EVENT_LIST_PARTS}. The watch is never field-selected.
+   * A field selector for lists only (default: every object): see {@link EVENT_LIST_SELECTOR}. The
+   * watch is never field-selected.
    */
-  listParts?: readonly (string | undefined)[];
-  /** Whether the list parts return `object` (a re-list forgets only objects it would return). */
+  listFieldSelector?: string;
+  /** Whether the list returns `object` (a re-list forgets only objects it would return). */
   listed?(object: KindToObject[K]): boolean;
   /** Drops what the core never reads before an object is cached (large node image lists). */
   slim?(object: KindToObject[K]): KindToObject[K];
@@ -57,7 +58,7 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
       resource,
       path,
       listPage: async (namespace, o) => {
-        const fromCache = extra.listParts !== undefined && !o.continueToken;
+        const fromCache = extra.listFieldSelector !== undefined && !o.continueToken;
         const list = await rawGet<ListBody<K>>(
           kc,
           path(namespace),
@@ -82,8 +83,8 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
       read: (namespace, name, signal) => rawGet(kc, `${pods(namespace)}/${encodeURIComponent(name)}`, {}, signal),
     }),
     Event: kind('Event', 'events', (ns) => `/api/v1/namespaces/${ns}/events`, {
-      listParts: EVENT_LIST_PARTS,
-      listed: (e) => e.type !== 'Normal' || e.involvedObject?.kind !== 'Pod' || e.reason === 'TriggeredScaleUp',
+      listFieldSelector: EVENT_LIST_SELECTOR,
+      listed: (e) => !ROUTINE_POD_REASONS.includes(e.reason ?? ''),
     }),
     Node: kind('Node', 'nodes', () => '/api/v1/nodes', { clusterScoped: true, slim: slimNode }),
     PersistentVolumeClaim: kind(
@@ -95,25 +96,21 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
 }
 
 /**
- * The Event backlog, listed in three parts filtered by the apiserver: every Warning (and any other
- * type), the Normal Events of everything but pods (ScalingReplicaSet, SuccessfulCreate and
- * SuccessfulDelete are shown; PVC provisioning), and a pod's Normal `TriggeredScaleUp` (it holds
- * an unschedulable verdict). A pod's other Normal Events from before the trace started (Scheduled,
- * Pulling, Pulled, Created, Started: in a busy namespace nearly all of its Events) are never shown
- * nor read by a diagnosis, so they are not sent; from the watch on, every Event comes.
+ * The Event backlog is listed in ONE request the apiserver filters: every Event but those with a
+ * routine pod reason ({@link ROUTINE_POD_REASONS}). Every Warning, `TriggeredScaleUp` (it holds an
+ * unschedulable verdict) and the Normal Events of the Deployment, its ReplicaSets and PVCs
+ * (ScalingReplicaSet, SuccessfulCreate, SuccessfulDelete are shown) are in it. From the watch on,
+ * every Event comes.
  *
- * Each part is listed with `resourceVersion=0` (any version, as client-go's informers list): an
- * apiserver with a watch cache for Events answers from memory. kube-apiserver's default keeps none
- * for Events (their watch-cache size is 0), so there each part still reads the namespace's Events
- * from etcd, filtering them on the server: 45,000 Events took about 3 s a part in the bench. The
- * pages after the first carry only the continue token. The watch resumes from the first part's
- * resourceVersion, so nothing is lost between the parts.
+ * One field selector, not one per kind of Event wanted: kube-apiserver keeps no watch cache for
+ * Events (their watch-cache size is 0), so every field-selected list reads all of the namespace's
+ * Events from etcd and filters them on the server. The bench's busy namespace (45,000 Events) took
+ * about 3 s per list; three lists (Warnings, non-pod Normal, TriggeredScaleUp) took 9 s. Field
+ * selectors AND their terms, so the one list is a superset of the three, narrowed by the keep filter.
+ * `resourceVersion=0` (any version, as client-go's informers list) lets an apiserver that does keep
+ * an Event watch cache answer from memory; the pages after the first carry only the continue token.
  */
-export const EVENT_LIST_PARTS = [
-  'type!=Normal',
-  'type=Normal,involvedObject.kind!=Pod',
-  'type=Normal,involvedObject.kind=Pod,reason=TriggeredScaleUp',
-] as const;
+export const EVENT_LIST_SELECTOR = ROUTINE_POD_REASONS.map((r) => `reason!=${r}`).join(',');
 
 /** The body of a list response. */
 interface ListBody<K extends WatchedKind> {

@@ -32,9 +32,8 @@ export interface PageSink<K extends WatchedKind> {
 export const EXPIRED_RESTARTS = 3;
 
 /**
- * Lists every object of `api.kind` (in the parts of `api.listParts`, one after the other), handing
- * each page to `sink`; resolves with the resourceVersion of the first part's list (a watch from it
- * misses nothing of any part), or undefined when `stopped()` became true midway.
+ * Lists every object of `api.kind` (those `api.listFieldSelector` selects), handing each page to
+ * `sink`; resolves with the list's resourceVersion, or undefined when `stopped()` became true midway.
  */
 export async function listPages<K extends WatchedKind>(
   api: KindApi<K>,
@@ -42,29 +41,27 @@ export async function listPages<K extends WatchedKind>(
   sink: PageSink<K>,
   stopped: () => boolean,
 ): Promise<string | undefined> {
-  const parts = api.listParts ?? [undefined];
+  const fieldSelector = api.listFieldSelector;
   let restarts = 0;
   restart: while (!stopped()) {
-    let first: string | undefined;
-    for (const fieldSelector of parts) {
-      let continueToken: string | undefined;
-      do {
-        let page: Awaited<ReturnType<KindApi<K>['listPage']>>;
-        try {
-          page = await api.listPage(request.namespace, { ...request, continueToken, fieldSelector });
-        } catch (err) {
-          if (continueToken === undefined || statusOf(err) !== 410 || restarts >= EXPIRED_RESTARTS || stopped()) throw err;
-          restarts++;
-          sink.restart();
-          continue restart;
-        }
-        if (stopped()) return undefined;
-        sink.page(api.slim ? page.items.map((o) => api.slim!(o)) : page.items);
-        first ??= page.resourceVersion;
-        continueToken = page.continueToken;
-      } while (continueToken);
-    }
-    return stopped() ? undefined : first;
+    let resourceVersion: string | undefined;
+    let continueToken: string | undefined;
+    do {
+      let page: Awaited<ReturnType<KindApi<K>['listPage']>>;
+      try {
+        page = await api.listPage(request.namespace, { ...request, continueToken, fieldSelector });
+      } catch (err) {
+        if (continueToken === undefined || statusOf(err) !== 410 || restarts >= EXPIRED_RESTARTS || stopped()) throw err;
+        restarts++;
+        sink.restart();
+        continue restart;
+      }
+      if (stopped()) return undefined;
+      sink.page(api.slim ? page.items.map((o) => api.slim!(o)) : page.items);
+      resourceVersion ??= page.resourceVersion;
+      continueToken = page.continueToken;
+    } while (continueToken);
+    return stopped() ? undefined : resourceVersion;
   }
   return undefined;
 }

@@ -48,3 +48,18 @@ export function mayConcern(
     }
   }
 }
+
+/**
+ * The reasons of a pod's routine Normal Events (the scheduler's and the kubelet's): in a busy
+ * namespace nearly all of its Events. None is shown or read by a built-in diagnosis, and no
+ * Warning carries one of these reasons.
+ */
+export const ROUTINE_POD_REASONS: readonly string[] = ['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started', 'Killing'];
+
+/**
+ * True for a pod's routine Normal Event ({@link ROUTINE_POD_REASONS}). Only a tracker with user
+ * classifiers (which are shown a pod's Events) needs them; the others are not sent them.
+ */
+export function isRoutinePodEvent(e: KindToObject['Event']): boolean {
+  return e.type === 'Normal' && e.involvedObject?.kind === 'Pod' && ROUTINE_POD_REASONS.includes(e.reason ?? '');
+}

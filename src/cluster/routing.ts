@@ -4,7 +4,7 @@
  * number of traced Deployments; {@link mayConcern} still decides exactly.
  */
 import type { KindToObject, ObjectObservation, Observation, WatchedKind } from '../core/index.js';
-import { mayConcern } from './relevance.js';
+import { isRoutinePodEvent, mayConcern } from './relevance.js';
 import type { SourceSubscriber } from './subscriber.js';
 
 /** One subscriber of a source and its delivery state. */
@@ -59,13 +59,22 @@ export class SubscriberIndex {
   interested(type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): Subscription[] {
     const names = deploymentNamesOf(kind, object);
     const candidates = names === 'any' ? [...this.all] : names.flatMap((n) => [...(this.byName.get(n) ?? [])]);
-    return candidates.filter((sub) => mayConcern(sub.s.deploymentName, type, kind, object));
+    return candidates.filter((sub) => concerns(sub, type, kind, object));
   }
+}
+
+/**
+ * Whether `object` may concern `sub` ({@link mayConcern}); a pod's routine Normal Events only
+ * concern a subscriber that asked for them ({@link SourceSubscriber.routinePodEvents}).
+ */
+function concerns(sub: Subscription, type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): boolean {
+  if (!mayConcern(sub.s.deploymentName, type, kind, object)) return false;
+  return kind !== 'Event' || type === 'delete' || sub.s.routinePodEvents === true || !isRoutinePodEvent(object as KindToObject['Event']);
 }
 
 /** Delivers `obs` to `sub` if it may concern it: at once once synced, else held for the snapshot. */
 export function deliverTo(sub: Subscription, obs: ObjectObservation): void {
-  if (!mayConcern(sub.s.deploymentName, obs.type, obs.kind, obs.object)) return;
+  if (!concerns(sub, obs.type, obs.kind, obs.object)) return;
   if (sub.synced) sub.s.onObservation(obs);
   else sub.pending.push(obs);
 }

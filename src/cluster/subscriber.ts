@@ -10,6 +10,11 @@ export interface SourceSubscriber {
   /** Name of the tracked Deployment: Deployment observations of other names are not delivered. */
   readonly deploymentName: string;
   /**
+   * True: also deliver a pod's routine Normal Events (Scheduled, Pulling, Pulled, Created, Started,
+   * Killing), which only user classifiers read. Default: they are neither delivered nor cached.
+   */
+  readonly routinePodEvents?: boolean;
+  /**
    * An observation: object upserts/deletes, and `synced` once every kind it needs was listed and
    * its watch accepted (so a permission problem surfaces before `synced`, never after).
    */

@@ -75,7 +75,8 @@ export interface ClassifierInput {
   init: boolean;
   /**
    * Every Event about this pod that the tracker has seen: every Warning, and the Normal ones since
-   * the trace started (the backlog of a pod's Normal Events is not listed, see docs/performance.md).
+   * the trace started (the backlog leaves out a pod's routine Normal Events: Scheduled, Pulling,
+   * Pulled, Created, Started and Killing; see docs/performance.md).
    */
   events: CoreV1Event[];
   /** The Deployment being rolled out. */

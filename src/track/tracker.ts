@@ -137,6 +137,7 @@ class RolloutTracker {
       this.source = acquireNamespaceSource(this.opts.kc, this.opts.namespace, this.internals.source);
       this.unsubscribe = this.source.subscribe({
         deploymentName: this.opts.name,
+        routinePodEvents: (this.opts.policy?.classifiers?.length ?? 0) > 0,
         onObservation: (obs) => this.fromSource(obs),
         onError: (err) => this.fail(err),
         onWaiting: (message) => this.say(apiServerWaiting(this.ref, message, Date.now())),

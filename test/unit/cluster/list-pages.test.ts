@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ListIntake } from '../../../src/cluster/kind-cache.js';
-import { EVENT_LIST_PARTS, type KindApi, kindApis, type ListPageOptions } from '../../../src/cluster/kinds.js';
+import { EVENT_LIST_SELECTOR, type KindApi, kindApis, type ListPageOptions } from '../../../src/cluster/kinds.js';
 import { EXPIRED_RESTARTS, listPages } from '../../../src/cluster/list-pages.js';
 import type { KindToObject } from '../../../src/core/types.js';
 
@@ -124,37 +124,11 @@ describe('listPages', () => {
   });
 });
 
-describe('listPages in parts (the Event backlog)', () => {
-  /** A listPage that serves `parts[fieldSelector]`, one object a page, each part its own resourceVersion. */
-  function partsApi(parts: Record<string, Ev[]>, expire: Set<string>): { api: KindApi<'Event'>; calls: string[] } {
-    const calls: string[] = [];
-    const api: KindApi<'Event'> = {
-      kind: 'Event',
-      resource: 'events',
-      path: () => '/api/v1/namespaces/ns/events',
-      listParts: Object.keys(parts),
-      listPage: async (_ns, o) => {
-        const part = o.fieldSelector ?? '';
-        const token = o.continueToken;
-        calls.push(`${part}@${token ?? 'first'}`);
-        if (token && expire.has(`${part}@${token}`)) {
-          expire.delete(`${part}@${token}`);
-          throw Object.assign(new Error('expired'), { code: 410 });
-        }
-        const items = parts[part] ?? [];
-        const start = token ? Number(token) : 0;
-        return {
-          items: items.slice(start, start + 1).map((e) => structuredClone(e)),
-          resourceVersion: `rv-${part}`,
-          continueToken: start + 1 < items.length ? String(start + 1) : undefined,
-        };
-      },
-    };
-    return { api, calls };
-  }
-
-  it('lists each part in turn, resumes from the first part (its resourceVersion) and restarts all parts on an expired token', async () => {
-    const { api, calls } = partsApi({ a: [ev(1), ev(2)], b: [ev(3), ev(4)] }, new Set(['b@1']));
+describe('the Event backlog: one field-selected list', () => {
+  it('sends the field selector with every page and resumes from the list resourceVersion', async () => {
+    const items = Array.from({ length: 1200 }, (_, i) => ev(i));
+    const { api: paged, calls } = pagedApi(items, new Set());
+    const api: KindApi<'Event'> = { ...paged, listFieldSelector: EVENT_LIST_SELECTOR };
     const seen: string[] = [];
     const rv = await listPages(
       api,
@@ -162,27 +136,33 @@ describe('listPages in parts (the Event backlog)', () => {
       { page: (p) => seen.push(...p.map((e) => e.metadata?.uid ?? '')), restart: () => seen.splice(0) },
       () => false,
     );
-    assert.equal(rv, 'rv-a', 'a watch from the first part misses nothing of the later ones');
-    assert.deepEqual(calls, ['a@first', 'a@1', 'b@first', 'b@1', 'a@first', 'a@1', 'b@first', 'b@1']);
-    assert.deepEqual(seen, ['u1', 'u2', 'u3', 'u4']);
+    assert.equal(rv, '42');
+    assert.deepEqual(
+      calls.map((c) => c.fieldSelector),
+      [EVENT_LIST_SELECTOR, EVENT_LIST_SELECTOR, EVENT_LIST_SELECTOR],
+    );
+    assert.equal(seen.length, 1200);
   });
 
-  it("the Event parts cover every Event but a pod's Normal ones other than TriggeredScaleUp, each once", () => {
+  it("selects every Event but a pod's routine Normal ones (Scheduled, Pulling, Pulled, Created, Started, Killing)", () => {
     const api = kindApis(new KubeConfig()).Event;
-    assert.deepEqual(api.listParts, EVENT_LIST_PARTS);
-    const selected = (e: Ev, selector: string) =>
-      selector.split(',').every((term) => {
-        const [field, value] = term.split(/!?=/) as [string, string];
-        const actual = field === 'type' ? e.type : field === 'reason' ? e.reason : e.involvedObject?.kind;
-        return term.includes('!=') ? actual !== value : actual === value;
+    assert.equal(api.listFieldSelector, EVENT_LIST_SELECTOR);
+    // The apiserver's semantics: comma-separated terms, all of which must hold.
+    const selected = (e: Ev) =>
+      EVENT_LIST_SELECTOR.split(',').every((term) => {
+        const [field, value] = term.split('!=') as [string, string];
+        assert.equal(field, 'reason', term);
+        return e.reason !== value;
       });
+    const routine = ['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started', 'Killing'];
+    const kept = ['TriggeredScaleUp', 'Unhealthy', 'BackOff', 'Failed', 'FailedScheduling', 'FailedMount', 'FailedCreate'];
+    const owners = ['ScalingReplicaSet', 'SuccessfulCreate', 'SuccessfulDelete', 'ProvisioningSucceeded'];
     for (const type of ['Normal', 'Warning']) {
       for (const kind of ['Pod', 'ReplicaSet', 'Deployment', 'PersistentVolumeClaim']) {
-        for (const reason of ['Pulled', 'TriggeredScaleUp', 'Unhealthy', 'ScalingReplicaSet']) {
+        for (const reason of [...routine, ...kept, ...owners]) {
           const e: Ev = { metadata: { uid: 'u' }, involvedObject: { kind }, type, reason };
-          const parts = EVENT_LIST_PARTS.filter((p) => selected(e, p)).length;
-          const wanted = type === 'Warning' || kind !== 'Pod' || reason === 'TriggeredScaleUp';
-          assert.equal(parts, wanted ? 1 : 0, `${type} ${kind} ${reason}`);
+          const wanted = !routine.includes(reason);
+          assert.equal(selected(e), wanted, `${type} ${kind} ${reason}`);
           assert.equal(api.listed?.(e), wanted, `listed: ${type} ${kind} ${reason}`);
         }
       }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mayConcern } from '../../../src/cluster/relevance.js';
+import { isRoutinePodEvent, mayConcern } from '../../../src/cluster/relevance.js';
 import type { KindToObject, Observation, WatchedKind } from '../../../src/core/types.js';
 import { loadFixture, replay } from '../../fixtures/replay.js';
 
@@ -64,6 +64,40 @@ describe('mayConcern: what a shared namespace watch forwards to the tracker of "
       const kept = mixed.filter((o) => !('kind' in o) || mayConcern(f.target.name, o.type, o.kind, o.object));
       assert.equal(kept.length, f.observations.length, 'every foreign upsert dropped, every own observation kept');
       assert.deepEqual(replay({ ...f, observations: kept }).events, replay(f).events);
+    });
+  }
+});
+
+describe("isRoutinePodEvent: a pod's routine Normal Events are sent only to trackers with user classifiers", () => {
+  const e = (type: string, kind: string, reason: string) =>
+    ({ metadata: { name: 'e' }, involvedObject: { kind, name: 'web-abc-1' }, type, reason }) as KindToObject['Event'];
+
+  it('routine: Normal pod Events with a scheduler or kubelet routine reason; nothing else', () => {
+    for (const reason of ['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started', 'Killing']) {
+      assert.equal(isRoutinePodEvent(e('Normal', 'Pod', reason)), true, reason);
+      assert.equal(isRoutinePodEvent(e('Warning', 'Pod', reason)), false, `Warning ${reason}`);
+      assert.equal(isRoutinePodEvent(e('Normal', 'ReplicaSet', reason)), false, `ReplicaSet ${reason}`);
+    }
+    for (const reason of ['TriggeredScaleUp', 'Unhealthy', 'BackOff', 'Failed', 'FailedScheduling', 'SuccessfulCreate']) {
+      assert.equal(isRoutinePodEvent(e('Normal', 'Pod', reason)), false, reason);
+    }
+  });
+
+  for (const name of ALL) {
+    it(`${name}: without a pod's routine Events the recorded rollout gives the same events and verdict`, () => {
+      const f = loadFixture(name);
+      const kept = f.observations.filter(
+        (o) => !('kind' in o) || o.kind !== 'Event' || o.type === 'delete' || !isRoutinePodEvent(o.object as KindToObject['Event']),
+      );
+      const dropped = f.observations.length - kept.length;
+      if (name !== 'quota') assert.ok(dropped > 0, `the fixture has routine pod Events to drop (${dropped})`);
+      // A deadline crossed between two observations is seen at the next one (the tracker's timer
+      // fires at the deadline itself): the same events (their times aside), each at most one tick (1 s) later.
+      const without = replay({ ...f, observations: kept }).events;
+      const all = replay(f).events;
+      const timeless = (es: typeof all) => JSON.parse(JSON.stringify(es, (k, v) => (['at', 'lastSeen', 'finishedAt'].includes(k) ? 0 : v)));
+      assert.deepEqual(timeless(without), timeless(all));
+      for (const [k, e] of without.entries()) assert.ok(e.at - all[k]!.at <= 1000, `${e.type} ${e.at - all[k]!.at} ms later`);
     });
   }
 });
