@@ -1,16 +1,35 @@
 // Preloaded into the measured rollout-trace process (`node --import bench/lag-probe.mjs dist/cli/rollout-trace.mjs`):
-// samples event-loop delay and, at exit, writes it and the watch counters to $ROLLOUT_TRACE_BENCH_PROBE.
+// samples event-loop delay and memory and, at exit, writes them and the watch counters to
+// $ROLLOUT_TRACE_BENCH_PROBE. With $ROLLOUT_TRACE_BENCH_HEAP_AT_MB, a heap snapshot is written (once,
+// into the working folder) when the used heap first reaches that many MB.
 import { writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 
 const file = process.env.ROLLOUT_TRACE_BENCH_PROBE;
 const h = monitorEventLoopDelay({ resolution: 10 });
 h.enable();
+const MB = 1024 * 1024;
+const peak = { heapUsedMB: 0, heapTotalMB: 0, externalMB: 0, rssMB: 0 };
+let snapshotAt = Number(process.env.ROLLOUT_TRACE_BENCH_HEAP_AT_MB ?? 0);
+const sample = () => {
+  const m = process.memoryUsage();
+  peak.heapUsedMB = Math.max(peak.heapUsedMB, m.heapUsed / MB);
+  peak.heapTotalMB = Math.max(peak.heapTotalMB, m.heapTotal / MB);
+  peak.externalMB = Math.max(peak.externalMB, (m.external + m.arrayBuffers) / MB);
+  peak.rssMB = Math.max(peak.rssMB, m.rss / MB);
+  if (snapshotAt > 0 && m.heapUsed / MB >= snapshotAt) {
+    snapshotAt = 0;
+    writeHeapSnapshot();
+  }
+};
+setInterval(sample, 250).unref();
 // The bundled CLI has its own copy of src/cluster: it publishes its counters on a global symbol.
 const statsOf = () => globalThis[Symbol.for('rollout-trace.watchStats')]?.();
 process.on('exit', () => {
   if (!file) return;
   h.disable();
+  sample();
   const stats = statsOf();
   const sum = (r) => Object.values(r ?? {}).reduce((a, b) => a + b, 0);
   writeFileSync(
@@ -21,6 +40,7 @@ process.on('exit', () => {
       lists: sum(stats?.lists),
       watchOpens: sum(stats?.opened),
       received: sum(stats?.received),
+      peak,
     }),
   );
 });

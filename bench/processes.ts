@@ -17,7 +17,15 @@ export interface ProcessRun {
   /** Where its output was saved (one line per line read, stdout and stderr together). */
   outputFile: string;
   /** Whatever bench/lag-probe.mjs wrote (rollout-trace only). */
-  probe?: { lagP99Ms: number; lagMaxMs: number; lists: number; watchOpens: number; received?: number };
+  probe?: {
+    lagP99Ms: number;
+    lagMaxMs: number;
+    lists: number;
+    watchOpens: number;
+    received?: number;
+    /** Peaks of process.memoryUsage() sampled every 250 ms (MB). */
+    peak?: { heapUsedMB: number; heapTotalMB: number; externalMB: number; rssMB: number };
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'rt-bench-'));
@@ -57,14 +65,17 @@ export function lineAt(run: ProcessRun, re: RegExp): number | undefined {
 
 /**
  * rollout-trace, compiled, with the lag probe; JSON lines out. With `ROLLOUT_TRACE_BENCH_CPU_PROF`
- * set (`npm run bench -- --cpu-prof DIR`), node writes a CPU profile of each run into that folder.
+ * set (`npm run bench -- --cpu-prof DIR`), node writes a CPU profile of each run into that folder;
+ * `ROLLOUT_TRACE_BENCH_NODE_FLAGS` (`--node-flags "..."`) adds Node flags to our process only.
  */
 export function rolloutTrace(kubeconfig: string, ns: string, args: string[], o: { probe?: boolean } = {}): Promise<ProcessRun> {
   const probe = new URL('./lag-probe.mjs', import.meta.url).pathname;
   const main = new URL('../dist/cli/rollout-trace.mjs', import.meta.url).pathname;
   const profile = process.env.ROLLOUT_TRACE_BENCH_CPU_PROF;
+  const nodeFlags = process.env.ROLLOUT_TRACE_BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
   return runProcess([
     process.execPath,
+    ...nodeFlags,
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
     ...(o.probe === false ? [] : ['--import', probe]),
     main,

@@ -29,6 +29,7 @@ export class RawWatch {
   /** Deployment name prefix of a pod -> first failure signal time. */
   readonly signal = new Map<string, number>();
   private readonly controllers: AbortController[] = [];
+  private stopped = false;
 
   constructor(
     private readonly kc: KubeConfig,
@@ -53,11 +54,34 @@ export class RawWatch {
       [`/apis/apps/v1/namespaces/${this.ns}/deployments`, onDeployment],
       [`/api/v1/namespaces/${this.ns}/pods`, onPod],
     ] as const) {
-      this.controllers.push(await w.watch(path, { timeoutSeconds: 3600 }, cb as never, () => undefined));
+      await this.follow(w, path, cb as (type: string, o: V1Deployment & V1Pod) => void);
     }
   }
 
+  /**
+   * Watches `path` until stopped: a watch the apiserver or the network ended is opened again from
+   * the last resourceVersion seen (the many200 rollout outlives a single watch).
+   */
+  private async follow(w: Watch, path: string, cb: (type: string, o: V1Deployment & V1Pod) => void): Promise<void> {
+    let resourceVersion: string | undefined;
+    const open = async (): Promise<void> => {
+      if (this.stopped) return;
+      const seen = (type: string, o: V1Deployment & V1Pod) => {
+        // An ERROR (410 Gone) restarts from now: the objects come again as ADDED.
+        resourceVersion = type === 'ERROR' ? undefined : (o.metadata?.resourceVersion ?? resourceVersion);
+        if (type !== 'BOOKMARK' && type !== 'ERROR') cb(type, o);
+      };
+      const ended = () => {
+        if (!this.stopped) setTimeout(() => void open().catch(ended), 200);
+      };
+      const query = { timeoutSeconds: 3600, allowWatchBookmarks: true, ...(resourceVersion ? { resourceVersion } : {}) };
+      this.controllers.push(await w.watch(path, query, seen as never, ended));
+    };
+    await open();
+  }
+
   stop(): void {
+    this.stopped = true;
     for (const c of this.controllers) c.abort();
   }
 }

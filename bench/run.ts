@@ -11,6 +11,7 @@
  * Options: --scenarios a,b (default all) --big N (2000) --many N (200) --busy-pods N (2000)
  * --busy-events N (45000) --quiet-seconds N (300) --quick (sizes 200/20/200/2000, quiet 60 s)
  * --cpu-prof DIR (a CPU profile of each rollout-trace process, for Chrome DevTools or speedscope)
+ * --node-flags "..." (Node flags for the rollout-trace processes only, e.g. GC experiments)
  */
 import { writeFileSync } from 'node:fs';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
@@ -25,6 +26,8 @@ const opt = (name: string): string | undefined => {
 const quick = args.includes('--quick');
 const cpuProfDir = opt('cpu-prof');
 if (cpuProfDir) process.env.ROLLOUT_TRACE_BENCH_CPU_PROF = cpuProfDir;
+const nodeFlags = opt('node-flags');
+if (nodeFlags) process.env.ROLLOUT_TRACE_BENCH_NODE_FLAGS = nodeFlags;
 const num = (name: string, full: number, small: number) => Number(opt(name) ?? (quick ? small : full));
 const sizes = {
   big: num('big', 2000, 200),

@@ -80,7 +80,10 @@ export async function race(
     ours,
     peers,
     startedAt,
-    notes: [`rollout-trace: exit ${ours.code}, ${outcomes}, output in ${ours.outputFile}; kubectl exit ${exitCodes(peers)}`],
+    notes: [
+      `rollout-trace: exit ${ours.code}, ${outcomes}, output in ${ours.outputFile}; kubectl exit ${exitCodes(peers)}`,
+      ...(ours.probe?.peak ? [memoryNote(ours.probe.peak)] : []),
+    ],
     rolloutTrace: {
       verdictAfterCompleteMs: worst(names.map((n) => ms(ourVerdictAt(ours, n), raw.complete.get(n)))),
       exitAfterCompleteMs: ms(ours.exitAt, completeAt),
@@ -105,6 +108,12 @@ export async function race(
       processes: peers.length,
     },
   };
+}
+
+/** Our process's memory peaks, as the probe sampled them. */
+function memoryNote(p: NonNullable<NonNullable<ProcessRun['probe']>['peak']>): string {
+  const mb = (x: number) => `${Math.round(x)} MB`;
+  return `our peaks: heap used ${mb(p.heapUsedMB)}, heap total ${mb(p.heapTotalMB)}, external ${mb(p.externalMB)}, rss ${mb(p.rssMB)}`;
 }
 
 /** `0` or `0 ×199, 1 ×1`: the exit codes of many processes, counted. */
