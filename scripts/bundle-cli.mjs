@@ -37,8 +37,23 @@ const viaRequire = {
     });
   },
 };
+// client-node's generated code (gen/: ~2,700 model classes, ObjectSerializer, the API classes) is
+// reached through KubeConfig's module (gen/index.js re-exports all of it) but the CLI uses none of
+// it. Each model assigns static fields after its class, which esbuild must keep unless told the
+// files have no side effects; they have none (they only define classes and tables).
+const clientNodeGen = /[\\/]@kubernetes[\\/]client-node[\\/]dist[\\/]gen[\\/]/;
+const genWithoutSideEffects = {
+  name: 'client-node-gen-without-side-effects',
+  setup(b) {
+    b.onResolve({ filter: /^\.|^@kubernetes\/client-node\// }, async ({ path, importer, kind, resolveDir, pluginData }) => {
+      if (pluginData === 'gen' || !(path.startsWith('@') || /[\\/]@kubernetes[\\/]client-node[\\/]/.test(importer))) return undefined;
+      const r = await b.resolve(path, { kind, importer, resolveDir, pluginData: 'gen' });
+      return r.errors.length === 0 && clientNodeGen.test(r.path) ? { path: r.path, sideEffects: false } : undefined;
+    });
+  },
+};
 await build({
-  plugins: [viaRequire],
+  plugins: [viaRequire, genWithoutSideEffects],
   entryPoints: { 'rollout-trace': resolve(repo, 'src/cli/main.ts') },
   outdir,
   outExtension: { '.js': '.mjs' },

@@ -6,7 +6,8 @@
  * TLS and proxies come from the kubeconfig exactly as for client-node's `Watch` (same
  * RequestContext and dispatcher).
  */
-import { HttpMethod, type KubeConfig, RequestContext } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { HttpMethod, RequestContext } from '@kubernetes/client-node/dist/gen/http/http.js';
 import { fetch } from 'undici';
 
 /** What a failed GET throws: the fields `statusOf` and `serverMessage` read (as client-node's ApiException). */

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -33,6 +33,17 @@ describe('bundled CLI', () => {
     const { version } = (await import(join(repo, 'package.json'), { with: { type: 'json' } })).default as { version: string };
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout.trim(), `rollout-trace ${version}`);
+  });
+
+  test("leaves out client-node's generated API (models, ObjectSerializer): the CLI reads plain JSON", () => {
+    const code = readdirSync(join(root, 'dist/cli'))
+      .filter((f) => f.endsWith('.mjs'))
+      .map((f) => readFileSync(join(root, 'dist/cli', f), 'utf8'))
+      .join('\n');
+    assert.match(code, /loadFromString/, 'KubeConfig is bundled');
+    for (const name of ['V1PodSpec', 'V1JSONSchemaProps', 'ObjectSerializer']) {
+      assert.doesNotMatch(code, new RegExp(`\\b${name}\\b`), `${name} is bundled`);
+    }
   });
 
   test('a healthy rollout succeeds (JSON lines, exit 0)', async (t) => {
