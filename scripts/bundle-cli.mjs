@@ -52,8 +52,33 @@ const genWithoutSideEffects = {
     });
   },
 };
+// client-node's KubeConfig module imports undici (Agent, ProxyAgent; its generated clients fetch)
+// for applySecurityAuthentication, which the CLI never calls: our requests go through node:https
+// (src/cluster/raw-get.ts). undici is CommonJS, so a bundled import of it evaluates all of it at
+// load (~70 ms of a 0.45 s start-up); behind this facade it is only evaluated on first use.
+const lazyUndici = {
+  name: 'lazy-undici',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, ({ importer, namespace }) =>
+      namespace === 'lazy-undici' || !/[\\/]@kubernetes[\\/]client-node[\\/]/.test(importer)
+        ? undefined
+        : { path: 'undici', namespace: 'lazy-undici' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-undici' }, () => ({
+      contents: [
+        'let undici;',
+        "const load = () => (undici ??= require('undici'));",
+        'export function Agent(options) { return new (load().Agent)(options); }',
+        'export function ProxyAgent(options) { return new (load().ProxyAgent)(options); }',
+        'export function fetch(...args) { return load().fetch(...args); }',
+      ].join('\n'),
+      resolveDir: repo,
+      loader: 'js',
+    }));
+  },
+};
 await build({
-  plugins: [viaRequire, genWithoutSideEffects],
+  plugins: [viaRequire, genWithoutSideEffects, lazyUndici],
   entryPoints: { 'rollout-trace': resolve(repo, 'src/cli/main.ts') },
   outdir,
   outExtension: { '.js': '.mjs' },

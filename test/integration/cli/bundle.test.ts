@@ -19,6 +19,10 @@ let root = '';
 /** Runs the bundle instead of bin/rollout-trace.js. */
 const bundled = (argv: string[]) => [argv[0]!, join(root, 'dist/cli/rollout-trace.mjs'), ...argv.slice(2)];
 
+/** A preload that says on stderr, at exit, whether node:http2 was loaded (undici's client-h2 requires it when evaluated). */
+const REPORT_HTTP2 =
+  'data:text/javascript,process.on("exit",()=>{if(process.moduleLoadList.includes("NativeModule http2"))process.stderr.write("node:http2 was loaded\\n")})';
+
 describe('bundled CLI', () => {
   before(() => {
     root = mkdtempSync(join(tmpdir(), 'rt-bundle-'));
@@ -46,11 +50,15 @@ describe('bundled CLI', () => {
     }
   });
 
-  test('a healthy rollout succeeds (JSON lines, exit 0)', async (t) => {
+  test('a healthy rollout succeeds (JSON lines, exit 0) without evaluating undici', async (t) => {
     const ns = await withNamespace(t, 'bundle-ok');
     await createDeployment(ns, 'web', { replicas: 2 });
-    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'json'], { wrap: bundled });
+    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'json'], {
+      wrap: (argv) => [argv[0]!, '--import', REPORT_HTTP2, ...bundled(argv).slice(1)],
+    });
     assert.equal(run.code, 0, run.stdout + run.stderr);
+    // Requests go through node:https; undici (client-node's) stays unevaluated: it loads node:http2.
+    assert.doesNotMatch(run.stderr, /node:http2 was loaded/);
     const verdict = run.stdout
       .trim()
       .split('\n')
