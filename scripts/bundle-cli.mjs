@@ -37,8 +37,48 @@ const viaRequire = {
     });
   },
 };
+// client-node's generated code (gen/: ~2,700 model classes, ObjectSerializer, the API classes) is
+// reached through KubeConfig's module (gen/index.js re-exports all of it) but the CLI uses none of
+// it. Each model assigns static fields after its class, which esbuild must keep unless told the
+// files have no side effects; they have none (they only define classes and tables).
+const clientNodeGen = /[\\/]@kubernetes[\\/]client-node[\\/]dist[\\/]gen[\\/]/;
+const genWithoutSideEffects = {
+  name: 'client-node-gen-without-side-effects',
+  setup(b) {
+    b.onResolve({ filter: /^\.|^@kubernetes\/client-node\// }, async ({ path, importer, kind, resolveDir, pluginData }) => {
+      if (pluginData === 'gen' || !(path.startsWith('@') || /[\\/]@kubernetes[\\/]client-node[\\/]/.test(importer))) return undefined;
+      const r = await b.resolve(path, { kind, importer, resolveDir, pluginData: 'gen' });
+      return r.errors.length === 0 && clientNodeGen.test(r.path) ? { path: r.path, sideEffects: false } : undefined;
+    });
+  },
+};
+// client-node's KubeConfig module imports undici (Agent, ProxyAgent; its generated clients fetch)
+// for applySecurityAuthentication, which the CLI never calls: our requests go through node:https
+// (src/cluster/raw-get.ts). undici is CommonJS, so a bundled import of it evaluates all of it at
+// load (~70 ms of a 0.45 s start-up); behind this facade it is only evaluated on first use.
+const lazyUndici = {
+  name: 'lazy-undici',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, ({ importer, namespace }) =>
+      namespace === 'lazy-undici' || !/[\\/]@kubernetes[\\/]client-node[\\/]/.test(importer)
+        ? undefined
+        : { path: 'undici', namespace: 'lazy-undici' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-undici' }, () => ({
+      contents: [
+        'let undici;',
+        "const load = () => (undici ??= require('undici'));",
+        'export function Agent(options) { return new (load().Agent)(options); }',
+        'export function ProxyAgent(options) { return new (load().ProxyAgent)(options); }',
+        'export function fetch(...args) { return load().fetch(...args); }',
+      ].join('\n'),
+      resolveDir: repo,
+      loader: 'js',
+    }));
+  },
+};
 await build({
-  plugins: [viaRequire],
+  plugins: [viaRequire, genWithoutSideEffects, lazyUndici],
   entryPoints: { 'rollout-trace': resolve(repo, 'src/cli/main.ts') },
   outdir,
   outExtension: { '.js': '.mjs' },

@@ -192,8 +192,10 @@ export function permanentFailureError(kc: KubeConfig, err: unknown): RolloutTrac
   return new RolloutTraceError('cluster-unreachable', message, { cause: err });
 }
 
+/** The message of the system or TLS error: the cause's (undici wraps it), else the error's own when it has a code (node:https). */
 function causeMessage(err: unknown): string | undefined {
-  const m = (err as { cause?: { message?: unknown } })?.cause?.message;
+  const e = err as { cause?: { message?: unknown }; code?: unknown; message?: unknown } | undefined;
+  const m = e?.cause?.message ?? (typeof e?.code === 'string' ? e.message : undefined);
   return typeof m === 'string' && m !== '' ? m.split('\n')[0] : undefined;
 }
 

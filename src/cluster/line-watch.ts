@@ -1,20 +1,19 @@
 /**
  * One watch request, with the contract of client-node 2.0.1's `Watch.watch` (same callbacks, the
  * same inactivity abort as a `TimeoutError`, a non-200 answer as an Error with `statusCode`), read
- * with undici's `request` (the kubeconfig's dispatcher, as client-node's) instead of `fetch`: client-node
+ * with Node's http(s) and the kubeconfig's options (raw-get.ts) instead of client-node's `fetch`: client-node
  * turns the fetch body (a web stream) into a Node stream and splits it with readline, and that
  * pipeline was most of the CPU a 2,000-pod rollout's watch events cost besides our own work
  * (bench big2000's profile). Here the body's chunks are split on newlines and parsed directly.
  */
 import { STATUS_CODES } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { request } from 'undici';
-import { authenticatedGet, type Query } from './raw-get.js';
+import { authenticatedGet, type Query, sendGet } from './raw-get.js';
 
 /** Receives one watch event: its type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) and object. */
 export type WatchCallback = (type: string, object: never) => void;
 
-/** Watches with the kubeconfig's authentication and dispatcher. */
+/** Watches with the kubeconfig's authentication and agent. */
 export class LineWatch {
   /** Aborts the request after this long without a byte (as client-node's `requestTimeoutMs`). */
   requestTimeoutMs = 30_000;
@@ -27,7 +26,7 @@ export class LineWatch {
    * (a `TimeoutError` DOMException after `requestTimeoutMs` of silence).
    */
   async watch(path: string, query: Query, callback: WatchCallback, done: (err: unknown) => void): Promise<AbortController> {
-    const { url, ctx } = await authenticatedGet(this.kc, path, { ...query, watch: true });
+    const get = await authenticatedGet(this.kc, path, { ...query, watch: true });
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
@@ -36,39 +35,42 @@ export class LineWatch {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
+      // A request we aborted ends with the abort's reason (the inactivity timeout's, else an AbortError), not a socket error.
+      if (err && controller.signal.aborted) err = timedOut ? timeoutError() : controller.signal.reason;
       controller.abort();
-      done(err && timedOut ? new DOMException('The operation was aborted due to timeout', 'TimeoutError') : err);
+      done(err);
     };
     const resetTimer = () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
         timedOut = true;
-        controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+        controller.abort(timeoutError());
       }, this.requestTimeoutMs);
       timer.unref();
     };
     try {
       resetTimer();
-      const res = await request(url, {
-        method: 'GET',
-        headers: ctx.getHeaders(),
-        dispatcher: ctx.getDispatcher(),
-        signal: controller.signal,
-      });
-      if (res.statusCode !== 200) {
-        res.body.resume();
-        throw Object.assign(new Error(STATUS_CODES[res.statusCode] ?? 'Internal Server Error'), { statusCode: res.statusCode });
+      const res = await sendGet(get, {}, controller.signal);
+      const status = res.statusCode ?? 0;
+      if (status !== 200) {
+        res.resume();
+        throw Object.assign(new Error(STATUS_CODES[status] ?? 'Internal Server Error'), { statusCode: status });
       }
       resetTimer();
-      readLines(res.body, resetTimer, callback);
-      res.body.on('error', finish);
-      res.body.on('end', () => finish(null));
-      res.body.on('close', () => finish(null));
+      readLines(res, resetTimer, callback);
+      res.on('error', finish);
+      res.on('end', () => finish(null));
+      // A connection cut mid-stream closes the body without 'end' (and not always with 'error').
+      res.on('close', () => finish(res.complete ? null : Object.assign(new Error('the watch connection was cut'), { code: 'ECONNRESET' })));
     } catch (err) {
       finish(err);
     }
     return controller;
   }
+}
+
+function timeoutError(): DOMException {
+  return new DOMException('The operation was aborted due to timeout', 'TimeoutError');
 }
 
 /** Splits `body` into lines and hands each parsed event to `callback` (a line that is not JSON is skipped). */

@@ -2,12 +2,18 @@
  * One GET against the apiserver that returns the JSON as parsed, untyped: lists and reads of the
  * watched kinds. client-node's generated clients deserialise every object into model classes
  * (walking the type map field by field, dates into `Date`s), which measured 0.7-1.2 s of CPU for a
- * 45,000-Event list; the core reads plain JSON already (what a watch delivers). Authentication,
- * TLS and proxies come from the kubeconfig exactly as for client-node's `Watch` (same
- * RequestContext and dispatcher).
+ * 45,000-Event list; the core reads plain JSON already (what a watch delivers).
+ *
+ * Requests go through Node's `http`/`https` with what client-node's `KubeConfig.applyToHTTPSOptions`
+ * gives (TLS material, authentication headers including exec and token-file credentials, its
+ * agent: plain, or client-node's HTTP(S)/SOCKS proxy agent), as for log streams. Not undici (what
+ * client-node's own fetch path uses): evaluating the bundled undici was ~70 ms of a 0.45 s start-up
+ * (docs/performance.md, "Fast start and exit"). The agent keeps no idle sockets, so every request
+ * has its own connection, as with the per-request undici Agent before.
  */
-import { HttpMethod, type KubeConfig, RequestContext } from '@kubernetes/client-node';
-import { fetch } from 'undici';
+import http from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
 
 /** What a failed GET throws: the fields `statusOf` and `serverMessage` read (as client-node's ApiException). */
 export class HttpStatusError extends Error {
@@ -25,19 +31,48 @@ export class HttpStatusError extends Error {
 /** Query parameters (undefined values are left out). */
 export type Query = Record<string, string | number | boolean | undefined>;
 
+/** A GET ready to send: its URL and request options with the kubeconfig's TLS, credentials and agent. */
+export interface AuthenticatedGet {
+  url: URL;
+  options: https.RequestOptions;
+}
+
 /**
  * The URL of a GET of `path` with `query` on the kubeconfig's current cluster, and its request
- * context with the kubeconfig's authentication applied (headers, TLS dispatcher): what client-node's
- * `Watch` does before each request. Shared by {@link rawGetText} and LineWatch.
+ * options with the kubeconfig's authentication applied. Shared by {@link rawGetText} and LineWatch.
  */
-export async function authenticatedGet(kc: KubeConfig, path: string, query: Query): Promise<{ url: URL; ctx: RequestContext }> {
+export async function authenticatedGet(kc: KubeConfig, path: string, query: Query): Promise<AuthenticatedGet> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('the kubeconfig has no current cluster');
   const url = new URL(cluster.server.replace(/\/+$/, '') + path);
   for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
-  const ctx = new RequestContext(url.toString(), HttpMethod.GET);
-  await kc.applySecurityAuthentication(ctx);
-  return { url, ctx };
+  const options: https.RequestOptions = { method: 'GET', headers: {} };
+  await kc.applyToHTTPSOptions(options);
+  return { url, options };
+}
+
+/**
+ * Sends `get` (with `headers` added); resolves with the response once its status line and headers
+ * arrived, rejects with the network error. Aborting `signal` destroys the request (and its
+ * response's body) with the signal's reason.
+ */
+export function sendGet(
+  get: AuthenticatedGet,
+  headers: Record<string, string>,
+  signal: AbortSignal | undefined,
+): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const client = get.url.protocol === 'http:' ? http : https;
+    const req = client.request(get.url, { ...get.options, headers: { ...get.options.headers, ...headers } }, resolve);
+    const onAbort = () => req.destroy(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.on('close', () => signal?.removeEventListener('abort', onAbort));
+    req.on('error', (err) => reject(signal?.aborted ? signal.reason : err));
+    // As client-node's dispatcher: TCP keep-alive probes after 30 s idle (load balancers' idle timeouts).
+    req.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
+    req.end();
+  });
 }
 
 /** GETs `path` (e.g. `/api/v1/namespaces/ns/pods`) with `query`; resolves with the parsed body. */
@@ -53,20 +88,32 @@ export async function rawGetText(
   signal: AbortSignal | undefined,
   accept = '*/*',
 ): Promise<string> {
-  const { url, ctx } = await authenticatedGet(kc, path, query);
-  const response = await fetch(url, {
-    method: 'GET',
-    headers: { ...ctx.getHeaders(), Accept: accept },
-    dispatcher: ctx.getDispatcher(),
-    signal,
-  });
-  const text = await response.text();
-  if (response.status >= 200 && response.status <= 299) return text;
+  const res = await sendGet(await authenticatedGet(kc, path, query), { Accept: accept }, signal);
+  const text = await bodyText(res, signal);
+  const status = res.statusCode ?? 0;
+  if (status >= 200 && status <= 299) return text;
   let body: unknown = text;
   try {
     body = JSON.parse(text);
   } catch {
     // not a Status object: keep the text
   }
-  throw new HttpStatusError(response.status, body, path);
+  throw new HttpStatusError(status, body, path);
+}
+
+/** The whole body as text; rejects when the connection breaks before its end (with the abort's reason after an abort). */
+function bodyText(res: http.IncomingMessage, signal: AbortSignal | undefined): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const fail = (err: unknown) => reject(signal?.aborted ? signal.reason : err);
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    res.on('end', () => resolve(text));
+    res.on('error', fail);
+    res.on('close', () => {
+      if (!res.complete) fail(Object.assign(new Error('the connection was cut before the end of the answer'), { code: 'ECONNRESET' }));
+    });
+  });
 }

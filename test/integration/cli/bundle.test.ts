@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -18,6 +18,10 @@ const repo = fileURLToPath(new URL('../../../', import.meta.url));
 let root = '';
 /** Runs the bundle instead of bin/rollout-trace.js. */
 const bundled = (argv: string[]) => [argv[0]!, join(root, 'dist/cli/rollout-trace.mjs'), ...argv.slice(2)];
+
+/** A preload that says on stderr, at exit, whether node:http2 was loaded (undici's client-h2 requires it when evaluated). */
+const REPORT_HTTP2 =
+  'data:text/javascript,process.on("exit",()=>{if(process.moduleLoadList.includes("NativeModule http2"))process.stderr.write("node:http2 was loaded\\n")})';
 
 describe('bundled CLI', () => {
   before(() => {
@@ -35,11 +39,26 @@ describe('bundled CLI', () => {
     assert.equal(run.stdout.trim(), `rollout-trace ${version}`);
   });
 
-  test('a healthy rollout succeeds (JSON lines, exit 0)', async (t) => {
+  test("leaves out client-node's generated API (models, ObjectSerializer): the CLI reads plain JSON", () => {
+    const code = readdirSync(join(root, 'dist/cli'))
+      .filter((f) => f.endsWith('.mjs'))
+      .map((f) => readFileSync(join(root, 'dist/cli', f), 'utf8'))
+      .join('\n');
+    assert.match(code, /loadFromString/, 'KubeConfig is bundled');
+    for (const name of ['V1PodSpec', 'V1JSONSchemaProps', 'ObjectSerializer']) {
+      assert.doesNotMatch(code, new RegExp(`\\b${name}\\b`), `${name} is bundled`);
+    }
+  });
+
+  test('a healthy rollout succeeds (JSON lines, exit 0) without evaluating undici', async (t) => {
     const ns = await withNamespace(t, 'bundle-ok');
     await createDeployment(ns, 'web', { replicas: 2 });
-    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'json'], { wrap: bundled });
+    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'json'], {
+      wrap: (argv) => [argv[0]!, '--import', REPORT_HTTP2, ...bundled(argv).slice(1)],
+    });
     assert.equal(run.code, 0, run.stdout + run.stderr);
+    // Requests go through node:https; undici (client-node's) stays unevaluated: it loads node:http2.
+    assert.doesNotMatch(run.stderr, /node:http2 was loaded/);
     const verdict = run.stdout
       .trim()
       .split('\n')

@@ -84,10 +84,11 @@ describe('tracker lifecycle', { concurrency: true }, () => {
     await assert.rejects(tracking.verdict, isError('namespace-not-found', '"no-such-namespace-rt"', 'Existing namespaces'));
   });
 
-  it('an address that cannot be used (port 9, which fetch refuses to dial) fails at once, naming server and context', async (t) => {
+  // Not port 9 any more: fetch refused to dial it ("bad port"), node:https (raw-get.ts) dials it and is refused, which waiting can fix.
+  it('an address that cannot be used (port 99999, out of range) fails at once, naming server and context', async (t) => {
     const kc = new KubeConfig();
     kc.loadFromOptions({
-      clusters: [{ name: 'dead', server: 'https://127.0.0.1:9', skipTLSVerify: true }],
+      clusters: [{ name: 'dead', server: 'https://127.0.0.1:99999', skipTLSVerify: true }],
       users: [{ name: 'u', token: 'x' }],
       contexts: [{ name: 'dead-ctx', cluster: 'dead', user: 'u' }],
       currentContext: 'dead-ctx',
@@ -95,7 +96,7 @@ describe('tracker lifecycle', { concurrency: true }, () => {
     const t0 = Date.now();
     await assert.rejects(
       trackRollout({ name: 'web', namespace: 'default', kubeconfig: kc }).verdict,
-      isError('cluster-unreachable', 'https://127.0.0.1:9', '"dead-ctx"'),
+      isError('cluster-unreachable', 'https://127.0.0.1:99999', '"dead-ctx"', 'address cannot be used'),
     );
     const ms = Date.now() - t0;
     t.diagnostic(`cluster-unreachable after ${ms} ms`);

@@ -107,6 +107,9 @@ describe('first-contact failures: wait or give up', () => {
     const e = permanentFailureError(k, err);
     assert.equal(e?.code, 'cluster-unreachable');
     assert.match(e?.message ?? '', /host name "api\.nowhere\.invalid" .* does not resolve \(ENOTFOUND/);
+    // node:https (raw-get.ts) rejects with the system error itself, not wrapped: same message.
+    const direct = Object.assign(new Error('getaddrinfo ENOTFOUND api.nowhere.invalid'), { code: 'ENOTFOUND' });
+    assert.equal(permanentFailureError(k, direct)?.message, e?.message);
   });
 
   it('a certificate that does not verify is a certificate problem naming the server and the kubeconfig CA', () => {
