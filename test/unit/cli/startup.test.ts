@@ -5,6 +5,7 @@
  * usage errors answer at once) nor any Pulumi code.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { it } from 'node:test';
@@ -45,4 +46,14 @@ it('the CLI loads neither ora, client-node nor Pulumi code before it needs them'
     [],
   );
   assert.ok(![...loaded].some((f) => f.includes('/src/pulumi/') || f.endsWith('/tty-sink.ts')), 'no Pulumi module, no TTY sink');
+});
+
+it('the executable runs through its shebang, with the smaller young generation', () => {
+  const bin = resolve(SRC, '../bin/rollout-trace.js');
+  assert.equal(readFileSync(bin, 'utf8').split('\n')[0], '#!/usr/bin/env -S node --max-semi-space-size=4');
+  const out = execFileSync(bin, ['--version'], {
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
+  });
+  assert.match(out, /^rollout-trace \d+\.\d+\.\d+/);
 });
