@@ -4,6 +4,7 @@
 import type { KindToObject, WatchedKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
 import type { BackoffOptions } from './backoff.js';
+import type { LineSkip } from './line-watch.js';
 
 /** Callbacks of a KindWatcher. */
 export interface KindWatcherHandlers<K extends WatchedKind> {
@@ -18,6 +19,11 @@ export interface KindWatcherHandlers<K extends WatchedKind> {
    * not kept, so memory follows what is traced rather than the namespace.
    */
   keep?(object: KindToObject[K]): boolean;
+  /**
+   * A watch line nobody needs, passed over unparsed: returns its resourceVersion, or undefined to
+   * parse it (see {@link LineSkip}; the Event watch, when no tracker wants a pod's routine Events).
+   */
+  skipLine?: LineSkip;
   /** The apiserver answered (a list, a watch opening, or a watch event). */
   contact(): void;
   /** The first watch was accepted. */

@@ -27,6 +27,7 @@ import {
   SILENT_WATCHES_BEFORE_RELIST,
   streamOnce,
   type WatchEnd,
+  type WatchEventType,
 } from './watch-stream.js';
 
 export type { KindWatcherHandlers, KindWatcherOptions };
@@ -209,6 +210,7 @@ export class KindWatcher<K extends WatchedKind> {
         resourceVersion: this.resourceVersion,
         timeoutSeconds: this.options.watchTimeoutSeconds ?? jitteredWatchTimeout(),
         labelSelector: this.labelSelector,
+        skip: this.handlers.skipLine,
       },
       {
         live: () => !this.stopped,
@@ -224,7 +226,7 @@ export class KindWatcher<K extends WatchedKind> {
     );
   }
 
-  private onWatchEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK', obj: KindToObject[K]): void {
+  private onWatchEvent(type: WatchEventType, obj: KindToObject[K]): void {
     const rv = obj?.metadata?.resourceVersion;
     if (rv) this.resourceVersion = rv;
     if (type !== 'BOOKMARK') this.received++;
@@ -241,6 +243,8 @@ export class KindWatcher<K extends WatchedKind> {
         break;
       case 'BOOKMARK':
         this.bookmarks++;
+        break;
+      case 'SKIPPED': // received (counted above), not parsed, needed by nobody
         break;
     }
   }

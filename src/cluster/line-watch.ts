@@ -10,8 +10,17 @@ import { STATUS_CODES } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { authenticatedGet, type Query, sendGet } from './raw-get.js';
 
-/** Receives one watch event: its type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) and object. */
+/**
+ * Receives one watch event: its type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) and object, or
+ * SKIPPED with `{ metadata: { resourceVersion } }` for a line a {@link LineSkip} passed over.
+ */
 export type WatchCallback = (type: string, object: never) => void;
+
+/**
+ * Whether a watch line can be passed over unparsed; it returns the event's resourceVersion (the
+ * watch still resumes after it), or undefined to parse the line.
+ */
+export type LineSkip = (line: string) => string | undefined;
 
 /** Watches with the kubeconfig's authentication and agent. */
 export class LineWatch {
@@ -25,7 +34,13 @@ export class LineWatch {
    * `done` is called once: with null when the server ended the stream, else with the error
    * (a `TimeoutError` DOMException after `requestTimeoutMs` of silence).
    */
-  async watch(path: string, query: Query, callback: WatchCallback, done: (err: unknown) => void): Promise<AbortController> {
+  async watch(
+    path: string,
+    query: Query,
+    callback: WatchCallback,
+    done: (err: unknown) => void,
+    skip?: LineSkip,
+  ): Promise<AbortController> {
     const get = await authenticatedGet(this.kc, path, { ...query, watch: true });
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -57,7 +72,7 @@ export class LineWatch {
         throw Object.assign(new Error(STATUS_CODES[status] ?? 'Internal Server Error'), { statusCode: status });
       }
       resetTimer();
-      readLines(res, resetTimer, callback);
+      readLines(res, resetTimer, callback, skip);
       res.on('error', finish);
       res.on('end', () => finish(null));
       // A connection cut mid-stream closes the body without 'end' (and not always with 'error').
@@ -73,8 +88,11 @@ function timeoutError(): DOMException {
   return new DOMException('The operation was aborted due to timeout', 'TimeoutError');
 }
 
-/** Splits `body` into lines and hands each parsed event to `callback` (a line that is not JSON is skipped). */
-export function readLines(body: NodeJS.ReadableStream, heard: () => void, callback: WatchCallback): void {
+/**
+ * Splits `body` into lines and hands each parsed event to `callback` (a line that is not JSON is
+ * skipped; a line `skip` passes over comes as SKIPPED with its resourceVersion, unparsed).
+ */
+export function readLines(body: NodeJS.ReadableStream, heard: () => void, callback: WatchCallback, skip?: LineSkip): void {
   let rest = '';
   body.setEncoding('utf8');
   body.on('data', (chunk: string) => {
@@ -85,6 +103,11 @@ export function readLines(body: NodeJS.ReadableStream, heard: () => void, callba
       rest = '';
       start = nl + 1;
       if (line.trim() === '') continue;
+      const skipped = skip?.(line);
+      if (skipped !== undefined) {
+        callback('SKIPPED', { metadata: { resourceVersion: skipped } } as never);
+        continue;
+      }
       // As client-node's Watch: a line that is not JSON, or a callback that throws, is skipped.
       try {
         const event = JSON.parse(line) as { type?: unknown; object?: unknown };

@@ -18,6 +18,7 @@ import { KindWatcher } from './kind-watcher.js';
 import { kindApis } from './kinds.js';
 import { WatchScope } from './label-scope.js';
 import { checkReachable } from './reachability.js';
+import { routinePodEventLineVersion } from './relevance.js';
 import { deliverSnapshot, deliverTo, SubscriberIndex, type Subscription } from './routing.js';
 import type { SourceOptions, SourceSubscriber } from './subscriber.js';
 import { statsOf, type WatchStats } from './watch-stats.js';
@@ -229,6 +230,9 @@ export class NamespaceSource {
         listed: () => {
           for (const sub of [...this.subs.all]) this.maybeSync(sub);
         },
+        ...(kind === 'Event'
+          ? { skipLine: (line: string) => (this.subs.wantRoutinePodEvents ? undefined : routinePodEventLineVersion(line)) }
+          : {}),
         keep: (object) =>
           kind === 'Deployment' || kind === 'PersistentVolumeClaim' || this.subs.interested('upsert', kind, object as never).length > 0,
         watching: () => {

@@ -63,3 +63,20 @@ export const ROUTINE_POD_REASONS: readonly string[] = ['Scheduled', 'Pulling', '
 export function isRoutinePodEvent(e: KindToObject['Event']): boolean {
   return e.type === 'Normal' && e.involvedObject?.kind === 'Pod' && ROUTINE_POD_REASONS.includes(e.reason ?? '');
 }
+
+const ROUTINE_REASON_IN_LINE = new RegExp(`"reason":"(?:${ROUTINE_POD_REASONS.join('|')})"`);
+const FIRST_RESOURCE_VERSION = /"resourceVersion":"([^"\\]*)"/;
+
+/**
+ * The resourceVersion of a watch line that is certainly a pod's routine Normal Event
+ * ({@link isRoutinePodEvent}), read without parsing it; undefined for any other line. The
+ * apiserver writes an Event's fields in a fixed order: metadata (its resourceVersion is the first
+ * in the line), involvedObject (`kind` first), reason, ..., type. A quote inside a string value is
+ * escaped, so a message cannot fake these keys; a line with `"type":"Warning"` anywhere is never
+ * passed over, so a Warning never is.
+ */
+export function routinePodEventLineVersion(line: string): string | undefined {
+  if (!line.includes('"involvedObject":{"kind":"Pod"') || !line.includes('"type":"Normal"')) return undefined;
+  if (line.includes('"type":"Warning"') || !ROUTINE_REASON_IN_LINE.test(line)) return undefined;
+  return FIRST_RESOURCE_VERSION.exec(line)?.[1];
+}

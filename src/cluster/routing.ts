@@ -22,10 +22,14 @@ export class SubscriberIndex {
   /** Every subscription. */
   readonly all = new Set<Subscription>();
   private readonly byName = new Map<string, Set<Subscription>>();
+  /** Subscribers that asked for a pod's routine Normal Events. */
+  private routine = 0;
 
   /** Adds `sub` under its Deployment name. */
   add(sub: Subscription): void {
+    if (this.all.has(sub)) return;
     this.all.add(sub);
+    if (sub.s.routinePodEvents === true) this.routine++;
     const named = this.byName.get(sub.s.deploymentName) ?? new Set();
     named.add(sub);
     this.byName.set(sub.s.deploymentName, named);
@@ -33,7 +37,8 @@ export class SubscriberIndex {
 
   /** Removes `sub`. */
   remove(sub: Subscription): void {
-    this.all.delete(sub);
+    if (!this.all.delete(sub)) return;
+    if (sub.s.routinePodEvents === true) this.routine--;
     const named = this.byName.get(sub.s.deploymentName);
     named?.delete(sub);
     if (named?.size === 0) this.byName.delete(sub.s.deploymentName);
@@ -42,7 +47,13 @@ export class SubscriberIndex {
   /** Forgets every subscription. */
   clear(): void {
     this.all.clear();
+    this.routine = 0;
     this.byName.clear();
+  }
+
+  /** True when some subscriber asked for a pod's routine Normal Events (see SourceSubscriber.routinePodEvents). */
+  get wantRoutinePodEvents(): boolean {
+    return this.routine > 0;
   }
 
   /** The names of the Deployments traced right now. */

@@ -9,7 +9,7 @@
  */
 import type { KindToObject, WatchedKind } from '../core/index.js';
 import { statusOf } from './api-errors.js';
-import type { LineWatch } from './line-watch.js';
+import type { LineSkip, LineWatch } from './line-watch.js';
 
 /** How one watch request ended. */
 export type WatchEnd =
@@ -19,14 +19,18 @@ export type WatchEnd =
   | { kind: 'stream-error'; status: unknown }
   | { kind: 'error'; err: unknown; events: number; ms: number };
 
+/** The watch events a watcher is handed. */
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'SKIPPED';
+const EVENT_TYPES: ReadonlySet<string> = new Set<WatchEventType>(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'SKIPPED']);
+
 /** The watcher side of one watch request. */
 export interface StreamListener<K extends WatchedKind> {
   /** False once the watcher stopped: further events are ignored. */
   live(): boolean;
   /** Any event arrived (the apiserver answered). */
   heard(): void;
-  /** One object event or bookmark (objects already slimmed). */
-  event(type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK', object: KindToObject[K]): void;
+  /** One object event or bookmark (objects already slimmed); SKIPPED: a line passed over unparsed. */
+  event(type: WatchEventType, object: KindToObject[K]): void;
   /** The apiserver accepted the watch; `controller` aborts it. */
   accepted(controller: AbortController): void;
   /** The request ended; `accepted` says whether {@link accepted} was called. */
@@ -40,6 +44,8 @@ export interface WatchParams {
   resourceVersion: string | undefined;
   timeoutSeconds: number;
   labelSelector?: string | undefined;
+  /** Lines to pass over unparsed (see LineSkip). */
+  skip?: LineSkip | undefined;
 }
 
 /** Opens one watch on `path` and resolves with how it ended (never rejects). */
@@ -65,8 +71,9 @@ export function streamOnce<K extends WatchedKind>(
         else streamError = raw;
         return;
       }
-      const obj = listener.slim ? (listener.slim(raw) as typeof raw) : raw;
-      if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED' || type === 'BOOKMARK') listener.event(type, obj);
+      if (!EVENT_TYPES.has(type)) return;
+      const obj = listener.slim && type !== 'SKIPPED' ? (listener.slim(raw) as typeof raw) : raw;
+      listener.event(type as WatchEventType, obj);
     };
     const onDone = (err: unknown) => {
       if (finished) return;
@@ -84,7 +91,7 @@ export function streamOnce<K extends WatchedKind>(
       timeoutSeconds: params.timeoutSeconds,
       ...(params.labelSelector ? { labelSelector: params.labelSelector } : {}),
     };
-    watch.watch(path, query, onEvent, onDone).then(
+    watch.watch(path, query, onEvent, onDone, params.skip).then(
       (controller) => {
         if (finished) return;
         if (!listener.live()) {

@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { readLines } from '../../../src/cluster/line-watch.js';
+import { type LineSkip, readLines } from '../../../src/cluster/line-watch.js';
 
-function feed(chunks: string[], callback: (type: string, object: never) => void): Promise<number> {
+function feed(chunks: string[], callback: (type: string, object: never) => void, skip?: LineSkip): Promise<number> {
   const body = new PassThrough();
   let heard = 0;
-  readLines(body, () => heard++, callback);
+  readLines(body, () => heard++, callback, skip);
   return new Promise((resolve) => {
     body.on('end', () => resolve(heard));
     for (const c of chunks) body.write(c);
@@ -48,5 +48,19 @@ describe('readLines', () => {
     const seen: string[] = [];
     await feed([line('ADDED', 'a') + line('ADDED', 'b').trimEnd()], (type) => seen.push(type));
     assert.deepEqual(seen, ['ADDED']);
+  });
+});
+
+describe('readLines with a skip', () => {
+  it('hands a passed-over line as SKIPPED with the resourceVersion the skip read, and parses the rest', async () => {
+    const seen: string[] = [];
+    const text = line('ADDED', 'a') + line('ADDED', 'skip-me') + line('ADDED', 'b');
+    await feed(
+      [text],
+      (type, o: { metadata: { name?: string; resourceVersion?: string } }) =>
+        seen.push(`${type} ${o.metadata.name ?? o.metadata.resourceVersion}`),
+      (l) => (l.includes('skip-me') ? '77' : undefined),
+    );
+    assert.deepEqual(seen, ['ADDED a', 'SKIPPED 77', 'ADDED b']);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isRoutinePodEvent, mayConcern } from '../../../src/cluster/relevance.js';
+import { isRoutinePodEvent, mayConcern, routinePodEventLineVersion } from '../../../src/cluster/relevance.js';
 import type { KindToObject, Observation, WatchedKind } from '../../../src/core/types.js';
 import { loadFixture, replay } from '../../fixtures/replay.js';
 
@@ -100,4 +100,48 @@ describe("isRoutinePodEvent: a pod's routine Normal Events are sent only to trac
       for (const [k, e] of without.entries()) assert.ok(e.at - all[k]!.at <= 1000, `${e.type} ${e.at - all[k]!.at} ms later`);
     });
   }
+});
+
+describe('routinePodEventLineVersion: routine pod Events passed over before JSON.parse', () => {
+  it("on every recorded Event (the apiserver's field order): passed over exactly when routine, with its resourceVersion", () => {
+    let routine = 0;
+    for (const name of ALL) {
+      for (const o of loadFixture(name).observations) {
+        if (!('kind' in o) || o.kind !== 'Event') continue;
+        const e = o.object as KindToObject['Event'];
+        const line = JSON.stringify({ type: o.type === 'delete' ? 'DELETED' : 'MODIFIED', object: e });
+        const version = routinePodEventLineVersion(line);
+        assert.equal(
+          version,
+          isRoutinePodEvent(e) ? e.metadata?.resourceVersion : undefined,
+          `${e.type} ${e.reason} ${e.involvedObject?.kind}`,
+        );
+        if (version !== undefined) routine++;
+      }
+    }
+    assert.ok(routine > 20, `the fixtures hold routine pod Events (${routine})`);
+  });
+
+  it('never passes over a Warning, another reason, or a message that quotes the keys', () => {
+    const ev = (over: Record<string, unknown>) =>
+      JSON.stringify({
+        type: 'ADDED',
+        object: {
+          kind: 'Event',
+          apiVersion: 'v1',
+          metadata: { name: 'e', namespace: 'ns', uid: 'u', resourceVersion: '42' },
+          involvedObject: { kind: 'Pod', namespace: 'ns', name: 'web-abc-1', resourceVersion: '9' },
+          reason: 'Pulled',
+          message: 'ok',
+          type: 'Normal',
+          ...over,
+        },
+      });
+    assert.equal(routinePodEventLineVersion(ev({})), '42');
+    assert.equal(routinePodEventLineVersion(ev({ type: 'Warning' })), undefined);
+    assert.equal(routinePodEventLineVersion(ev({ reason: 'TriggeredScaleUp', message: 'x "reason":"Pulled" y' })), undefined);
+    assert.equal(routinePodEventLineVersion(ev({ reason: 'Unhealthy', message: '"type":"Normal"' })), undefined);
+    assert.equal(routinePodEventLineVersion(ev({ involvedObject: { kind: 'ReplicaSet', name: 'web-abc' } })), undefined);
+    assert.equal(routinePodEventLineVersion(ev({ metadata: { name: 'e', annotations: { type: 'Warning' } } })), undefined);
+  });
 });
