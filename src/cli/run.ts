@@ -69,7 +69,7 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<E
 
 async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   // Loaded lazily so --help and usage errors answer instantly, without client-node's start-up.
-  const { trackRollouts, resolveTrackOptions } = await import('../track/index.js');
+  const { trackRolloutsReplaying, resolveTrackOptions } = await import('../track/index.js');
   const options = asked.selector !== undefined ? await selected(asked, io, resolveTrackOptions) : asked;
   const common = sharedTrackOptions(options);
   // The tracker's own validation, before anything is opened: a bad name or namespace is its
@@ -85,7 +85,11 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     env: io.env,
     pulumiMessages: options.pulumiMessages,
   });
-  const tracking = trackRollouts(options.names.map((name) => ({ ...common, name, namespace, kubeconfig: kc })));
+  // The sink is the stream's only consumer: no history is kept (it would grow with the trace).
+  const tracking = trackRolloutsReplaying(
+    options.names.map((name) => ({ ...common, name, namespace, kubeconfig: kc })),
+    'until-first-listener',
+  );
   const seenVerdicts = new Set<string>();
   const write = (e: RolloutEvent) => {
     if (e.type === 'verdict') seenVerdicts.add(`${e.deployment.namespace}/${e.deployment.name}`);

@@ -1,10 +1,23 @@
 /**
+ * How much of the past a consumer that attaches is shown: `all` (every event from the first, so
+ * a consumer that attaches late misses nothing; the history grows with the trace), or
+ * `until-first-listener` (the events before the first listener are handed to it, then no history
+ * is kept: for a hub with one internal consumer, such as a tracker feeding trackRollouts' merged
+ * stream, or the CLI's sink). An async iterator always keeps the history from then on.
+ */
+export type HubReplay = 'all' | 'until-first-listener';
+
+/**
  * A replaying multicast of rollout events: any number of listeners and async iterators, each
- * seeing every event from the first one (so a consumer that attaches late misses nothing), until
- * the stream ends after the verdict (or fails with an error).
+ * seeing every event from the first one (see {@link HubReplay}), until the stream ends after the
+ * verdict (or fails with an error).
  */
 export class EventHub<T> {
   private readonly history: T[] = [];
+  /** False once a first listener took the history in `until-first-listener` mode. */
+  private keep = true;
+
+  constructor(private readonly replay: HubReplay = 'all') {}
   private readonly listeners = new Set<(e: T) => void>();
   private readonly waiters = new Set<() => void>();
   private ended = false;
@@ -13,7 +26,7 @@ export class EventHub<T> {
   /** Appends an event and hands it to every consumer. */
   push(event: T): void {
     if (this.ended) return;
-    this.history.push(event);
+    if (this.keep) this.history.push(event);
     for (const l of [...this.listeners]) this.call(l, event);
     this.wake();
   }
@@ -31,6 +44,10 @@ export class EventHub<T> {
   subscribe(listener: (e: T) => void): () => void {
     for (const e of [...this.history]) this.call(listener, e);
     if (!this.ended) this.listeners.add(listener);
+    if (this.replay === 'until-first-listener' && this.keep) {
+      this.keep = false;
+      this.history.length = 0;
+    }
     return () => {
       this.listeners.delete(listener);
     };
@@ -38,6 +55,7 @@ export class EventHub<T> {
 
   /** An async iterator over every event from the first; ends with the stream. */
   [Symbol.asyncIterator](): AsyncIterator<T> {
+    this.keep = true;
     let cursor = 0;
     let closed = false;
     return {

@@ -4,6 +4,6 @@
 
 export type { LogFollowOptions, LogOptions } from './log-options.js';
 export { type ResolvedTrackOptions, resolveTrackOptions, type TrackOptions } from './options.js';
-export { type MultiTracking, trackRollouts } from './track-rollouts.js';
+export { type MultiTracking, trackRollouts, trackRolloutsReplaying } from './track-rollouts.js';
 export { trackRollout } from './tracker.js';
 export type { Tracking } from './tracking.js';

@@ -2,7 +2,7 @@
  * Tracking several Deployments at once, as one merged event stream.
  */
 import type { RolloutEvent, Verdict } from '../core/index.js';
-import { EventHub } from './event-hub.js';
+import { EventHub, type HubReplay } from './event-hub.js';
 import { resolveTrackOptions, type TrackOptions } from './options.js';
 import { trackResolved } from './tracker.js';
 import { failedTracking, type Tracking } from './tracking.js';
@@ -24,16 +24,25 @@ export interface MultiTracking {
  * option set is validated first: if any is bad, `verdicts` rejects and nothing is opened.
  */
 export function trackRollouts(opts: TrackOptions[]): MultiTracking {
+  return trackRolloutsReplaying(opts, 'all');
+}
+
+/**
+ * {@link trackRollouts} whose merged stream replays `replay` to a late consumer (the CLI, whose
+ * sink is its only consumer, keeps no history: it would grow with the trace). Each tracker's own
+ * stream feeds only the merged one, so it keeps none either. Not re-exported by the package.
+ */
+export function trackRolloutsReplaying(opts: TrackOptions[], replay: HubReplay): MultiTracking {
   let trackings: Tracking[];
   try {
     if (!Array.isArray(opts)) throw new TypeError('not an array');
     // Validate every option set (loading each kubeconfig once) before opening anything.
     const resolved = opts.map((o) => resolveTrackOptions(o));
-    trackings = resolved.map((r) => trackResolved(r, {}));
+    trackings = resolved.map((r) => trackResolved(r, { replay: 'until-first-listener' }));
   } catch (err) {
     trackings = [failedTracking(err)];
   }
-  const hub = new EventHub<RolloutEvent>();
+  const hub = new EventHub<RolloutEvent>(replay);
   let open = trackings.length;
   let firstError: unknown;
   for (const t of trackings) {

@@ -23,7 +23,7 @@ import {
   trackingError,
   wantsLogTails,
 } from './decisions.js';
-import { EventHub } from './event-hub.js';
+import { EventHub, type HubReplay } from './event-hub.js';
 import { LogFollower } from './log-follower.js';
 import { withLogTails } from './log-tails.js';
 import { NoProgressWatchdog } from './no-progress.js';
@@ -36,6 +36,8 @@ export interface TrackInternals {
   source?: SourceOptions;
   /** Tick period (ms). Default 1000. */
   tickMs?: number;
+  /** What the event stream replays to a late consumer (default `all`, see HubReplay). */
+  replay?: HubReplay;
 }
 
 const MAX_TICK_MS = 1000;
@@ -77,7 +79,7 @@ export function trackResolved(resolved: ResolvedTrackOptions, internals: TrackIn
 
 class RolloutTracker {
   readonly tracking: Tracking;
-  private readonly hub = new EventHub<RolloutEvent>();
+  private readonly hub: EventHub<RolloutEvent>;
   private state: RolloutState;
   private source: NamespaceSource | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -100,6 +102,7 @@ class RolloutTracker {
     private readonly opts: ResolvedTrackOptions,
     private readonly internals: TrackInternals,
   ) {
+    this.hub = new EventHub<RolloutEvent>(internals.replay);
     const verdict = new Promise<Verdict>((resolve, reject) => {
       this.resolveVerdict = resolve;
       this.rejectVerdict = reject;

@@ -58,3 +58,42 @@ describe('EventHub', () => {
     assert.match(warnings[0] ?? '', /sink broke/);
   });
 });
+
+describe("EventHub 'until-first-listener'", () => {
+  it('hands the first listener what came before it, then keeps no history', () => {
+    const hub = new EventHub<number>('until-first-listener');
+    hub.push(1);
+    hub.push(2);
+    const first: number[] = [];
+    hub.subscribe((e) => first.push(e));
+    hub.push(3);
+    const late: number[] = [];
+    hub.subscribe((e) => late.push(e));
+    hub.push(4);
+    assert.deepEqual(first, [1, 2, 3, 4]);
+    assert.deepEqual(late, [4], 'no history after the first listener');
+  });
+
+  it('an async iterator keeps the history from then on', async () => {
+    const hub = new EventHub<number>('until-first-listener');
+    hub.subscribe(() => undefined);
+    hub.push(1);
+    const it = hub[Symbol.asyncIterator]();
+    hub.push(2);
+    hub.push(3);
+    hub.end();
+    const seen: number[] = [];
+    for (let r = await it.next(); !r.done; r = await it.next()) seen.push(r.value);
+    assert.deepEqual(seen, [2, 3]);
+  });
+
+  it("the default ('all') replays everything to every late consumer", () => {
+    const hub = new EventHub<number>();
+    hub.push(1);
+    hub.subscribe(() => undefined);
+    hub.push(2);
+    const late: number[] = [];
+    hub.subscribe((e) => late.push(e));
+    assert.deepEqual(late, [1, 2]);
+  });
+});
