@@ -178,7 +178,7 @@ export class KindWatcher<K extends WatchedKind> {
     const intake = new ListIntake(this.cache, this.handlers, this.api.listed);
     const request = {
       namespace: this.namespace,
-      limit: this.options.pageSize ?? 500,
+      limit: this.options.pageSize ?? this.api.listPageSize ?? 500,
       signal: this.lifetime.signal,
       labelSelector: this.labelSelector,
     };

@@ -44,6 +44,8 @@ export interface KindApi<K extends WatchedKind> {
    * watch is never field-selected.
    */
   listFieldSelector?: string;
+  /** Objects per list page (default 500): see {@link EVENT_LIST_PAGE}. */
+  listPageSize?: number;
   /** Whether the list returns `object` (a re-list forgets only objects it would return). */
   listed?(object: KindToObject[K]): boolean;
   /** Drops what the core never reads before an object is cached (large node image lists). */
@@ -84,6 +86,7 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
     }),
     Event: kind('Event', 'events', (ns) => `/api/v1/namespaces/${ns}/events`, {
       listFieldSelector: EVENT_LIST_SELECTOR,
+      listPageSize: EVENT_LIST_PAGE,
       listed: (e) => !ROUTINE_POD_REASONS.includes(e.reason ?? ''),
     }),
     Node: kind('Node', 'nodes', () => '/api/v1/nodes', { clusterScoped: true, slim: slimNode }),
@@ -94,6 +97,15 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
     ),
   };
 }
+
+/**
+ * Objects per page of the Event list. kube-apiserver 1.20 fills a field-selected page by reading
+ * `limit` keys from etcd at a time until the page is full, so a page of 500 in a namespace whose
+ * Events are nearly all filtered out costs one etcd round trip per 500 Events: 45,000 Events took
+ * 1.6 s with pages of 500, 0.6-0.85 s with 5,000, 0.5-0.6 s with 10,000 (same namespace, runs
+ * alternated). 5,000: a page of Warnings (about 1 KB each) is a few MB parsed at once.
+ */
+export const EVENT_LIST_PAGE = 5000;
 
 /**
  * The Event backlog is listed in ONE request the apiserver filters: every Event but those with a

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ListIntake } from '../../../src/cluster/kind-cache.js';
-import { EVENT_LIST_SELECTOR, type KindApi, kindApis, type ListPageOptions } from '../../../src/cluster/kinds.js';
+import { EVENT_LIST_PAGE, EVENT_LIST_SELECTOR, type KindApi, kindApis, type ListPageOptions } from '../../../src/cluster/kinds.js';
 import { EXPIRED_RESTARTS, listPages } from '../../../src/cluster/list-pages.js';
 import type { KindToObject } from '../../../src/core/types.js';
 
@@ -147,6 +147,9 @@ describe('the Event backlog: one field-selected list', () => {
   it("selects every Event but a pod's routine Normal ones (Scheduled, Pulling, Pulled, Created, Started, Killing)", () => {
     const api = kindApis(new KubeConfig()).Event;
     assert.equal(api.listFieldSelector, EVENT_LIST_SELECTOR);
+    // Large pages: the apiserver reads `limit` keys from etcd per round trip to fill a filtered page.
+    assert.equal(api.listPageSize, EVENT_LIST_PAGE);
+    assert.ok(EVENT_LIST_PAGE >= 5000);
     // The apiserver's semantics: comma-separated terms, all of which must hold.
     const selected = (e: Ev) =>
       EVENT_LIST_SELECTOR.split(',').every((term) => {
