@@ -17,6 +17,7 @@ import { nodesRefusedWarning, retryReason } from './api-errors.js';
 import { KindWatcher } from './kind-watcher.js';
 import { kindApis } from './kinds.js';
 import { WatchScope } from './label-scope.js';
+import { NodeReadinessFilter } from './node-readiness-filter.js';
 import { checkReachable } from './reachability.js';
 import { routinePodEventLineVersion } from './relevance.js';
 import { deliverSnapshot, deliverTo, SubscriberIndex, type Subscription } from './routing.js';
@@ -37,6 +38,7 @@ export class NamespaceSource {
   private readonly subs = new SubscriberIndex();
   private readonly scope = new WatchScope();
   private readonly watchers = new Map<WatchedKind, AnyWatcher>();
+  private readonly nodes = new NodeReadinessFilter();
   private started = false;
   private closed = false;
   private ready = false;
@@ -214,6 +216,7 @@ export class NamespaceSource {
       api as never,
       {
         change: (type, object) => {
+          if (kind === 'Node' && !this.nodes.changed(type, object as KindToObject['Node'])) return;
           for (const sub of this.subs.interested(type, kind, object as KindToObject[WatchedKind])) {
             this.deliver(sub, type, kind, object as KindToObject[WatchedKind]);
           }

@@ -24,6 +24,7 @@ export type { PullKind } from './diagnose/index.js';
 export { classifyPull, diagnosePod, parseMissing, probeBudgetSeconds, probeHandler } from './diagnose/index.js';
 export { formatDuration, formatWindow } from './format-duration.js';
 export { type HintSubject, kubectlHints } from './hints.js';
+export { nodeReadiness } from './intake.js';
 export { ownerOfKind, REVISION_ANNOTATION } from './k8s.js';
 export { compileLogFilter, type LogFilter, type LogFilterOptions, REDACTED, redactLine } from './log-filter.js';
 export { type LogTarget, logTargets } from './log-targets.js';
