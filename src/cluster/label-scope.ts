@@ -18,6 +18,8 @@ interface Requirement {
   op: 'in' | 'notin' | 'exists' | '!';
   /** Sorted, distinct (In / NotIn only). */
   values: string[];
+  /** The requirement in selector syntax ({@link text}). */
+  text: string;
 }
 
 /**
@@ -33,8 +35,13 @@ export function scopeSelector(selectors: ReadonlyArray<V1LabelSelector | undefin
     sets.push(reqs);
   }
   const distinct = [...new Map(sets.map((r) => [render(r), r])).values()];
-  // A selector whose requirements include all of another's matches a subset of its objects.
-  const loosest = distinct.filter((r) => !distinct.some((o) => o !== r && o.every((req) => r.some((x) => same(x, req)))));
+  // A selector whose requirements include all of another's (fewer) matches a subset of its objects.
+  const shortest = Math.min(...distinct.map((r) => r.length));
+  const loosest = distinct.filter((r) => {
+    if (r.length === shortest) return true;
+    const own = new Set(r.map((x) => x.text));
+    return !distinct.some((o) => o.length < r.length && o.every((req) => own.has(req.text)));
+  });
   if (loosest.length === 1) return render(loosest[0]!);
   return sameKeyUnion(loosest);
 }
@@ -56,6 +63,8 @@ export class WatchScope {
    */
   widen(traced: ReadonlyArray<V1LabelSelector | undefined>): boolean {
     if (this.wide) return false;
+    // Already covered (the usual case: a traced Deployment's status update): nothing to recompute.
+    if (this.included.size > 0 && traced.every((s) => s !== undefined && this.included.has(selectorString(s) ?? ''))) return false;
     const before = this.included.size === 0 ? null : this.selector;
     const all = [...this.included.values(), ...traced];
     const next = scopeSelector(all);
@@ -81,7 +90,7 @@ function sameKeyUnion(sets: Requirement[][]): string | undefined {
   const key = sets[0]?.[0]?.key;
   if (key === undefined || !sets.every((r) => r.length === 1 && r[0]!.op === 'in' && r[0]!.key === key)) return undefined;
   const values = [...new Set(sets.flatMap((r) => r[0]!.values))].sort();
-  return render([{ key, op: 'in', values }]);
+  return requirement(key, 'in', values).text;
 }
 
 /** The requirements of `selector`, sorted and distinct; `undefined` if empty or anything is invalid. */
@@ -89,41 +98,41 @@ function requirementsOf(selector: V1LabelSelector): Requirement[] | undefined {
   const reqs: Requirement[] = [];
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
     if (!validKey(key) || !validValue(value)) return undefined;
-    reqs.push({ key, op: 'in', values: [value] });
+    reqs.push(requirement(key, 'in', [value]));
   }
   for (const e of selector.matchExpressions ?? []) {
     const values = e.values ?? [];
     if (!validKey(e.key) || !values.every(validValue)) return undefined;
     const op = OPERATORS[e.operator];
     if (op === undefined || (op === 'in' || op === 'notin' ? values.length === 0 : values.length > 0)) return undefined;
-    reqs.push({ key: e.key, op, values: [...new Set(values)].sort() });
+    reqs.push(requirement(e.key, op, [...new Set(values)].sort()));
   }
   if (reqs.length === 0) return undefined;
-  const byText = new Map(reqs.map((r) => [text(r), r]));
+  const byText = new Map(reqs.map((r) => [r.text, r]));
   return [...byText.keys()].sort().map((t) => byText.get(t)!);
+}
+
+function requirement(key: string, op: Requirement['op'], values: string[]): Requirement {
+  return { key, op, values, text: text(key, op, values) };
 }
 
 const OPERATORS: Record<string, Requirement['op'] | undefined> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
 
 function render(reqs: readonly Requirement[]): string {
-  return reqs.map(text).join(',');
-}
-
-function same(a: Requirement, b: Requirement): boolean {
-  return text(a) === text(b);
+  return reqs.map((r) => r.text).join(',');
 }
 
 /** One requirement in Kubernetes label-selector syntax (`k=v`, `k in (a,b)`, `k notin (a)`, `k`, `!k`). */
-function text(r: Requirement): string {
-  switch (r.op) {
+function text(key: string, op: Requirement['op'], values: readonly string[]): string {
+  switch (op) {
     case 'in':
-      return r.values.length === 1 ? `${r.key}=${r.values[0]}` : `${r.key} in (${r.values.join(',')})`;
+      return values.length === 1 ? `${key}=${values[0]}` : `${key} in (${values.join(',')})`;
     case 'notin':
-      return `${r.key} notin (${r.values.join(',')})`;
+      return `${key} notin (${values.join(',')})`;
     case 'exists':
-      return r.key;
+      return key;
     case '!':
-      return `!${r.key}`;
+      return `!${key}`;
   }
 }
 
