@@ -37,6 +37,8 @@ process.on('exit', () => {
     JSON.stringify({
       lagP99Ms: h.percentile(99) / 1e6,
       lagMaxMs: h.max / 1e6,
+      // The probe's own CPU grows with its delay samples (bench/processes.ts subtracts it).
+      samples: h.count,
       lists: sum(stats?.lists),
       watchOpens: sum(stats?.opened),
       received: sum(stats?.received),

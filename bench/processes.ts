@@ -13,13 +13,18 @@ export interface ProcessRun {
   /** Output lines (stdout and stderr) with performance.now() when read. */
   lines: Array<{ t: number; text: string }>;
   peakRssMB: number;
+  /** CPU seconds (user + system), net of the lag probe's own (see {@link calibrateProbe}). */
   cpuS: number;
+  /** The lag probe's estimated CPU seconds, already subtracted from `cpuS` (0 without a probe). */
+  probeCpuS: number;
   /** Where its output was saved (one line per line read, stdout and stderr together). */
   outputFile: string;
   /** Whatever bench/lag-probe.mjs wrote (rollout-trace only). */
   probe?: {
     lagP99Ms: number;
     lagMaxMs: number;
+    /** Event-loop delay samples taken (one per 10 ms timer expiry). */
+    samples?: number;
     lists: number;
     watchOpens: number;
     received?: number;
@@ -52,10 +57,33 @@ export function runProcess(argv: string[], env: Record<string, string> = {}): Pr
     child.on('exit', (code) => {
       const exitAt = performance.now();
       const [, user, sys, maxKb] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
-      const probe = existsSync(probeFile) ? JSON.parse(readFileSync(probeFile, 'utf8')) : undefined;
-      resolve({ code: code ?? -1, exitAt, lines, outputFile, peakRssMB: (maxKb ?? 0) / 1024, cpuS: (user ?? 0) + (sys ?? 0), probe });
+      const probe = existsSync(probeFile) ? (JSON.parse(readFileSync(probeFile, 'utf8')) as ProcessRun['probe']) : undefined;
+      const cpuS = (user ?? 0) + (sys ?? 0);
+      const probeCpuS = Math.min(cpuS, (probe?.samples ?? 0) * probeCostPerSampleS);
+      resolve({ code: code ?? -1, exitAt, lines, outputFile, peakRssMB: (maxKb ?? 0) / 1024, cpuS: cpuS - probeCpuS, probeCpuS, probe });
     }),
   );
+}
+
+/** CPU seconds the lag probe costs per delay sample; set by {@link calibrateProbe}. */
+let probeCostPerSampleS = 0;
+
+/**
+ * Measures what the lag probe costs (its 10 ms timer and its memory sampling): an idle Node
+ * process with the probe beside one without, `seconds` each, at the same time; the difference in
+ * CPU per delay sample is subtracted from every probed run's `cpuS` (the probe is the bench's, not
+ * the tool's; kubectl runs without one). Returns the calibration, for the notes.
+ */
+export async function calibrateProbe(seconds = 20): Promise<{ perSampleUs: number; perSecondMs: number }> {
+  const probe = new URL('./lag-probe.mjs', import.meta.url).pathname;
+  const idle = ['-e', `setTimeout(() => {}, ${seconds * 1000})`];
+  const [bare, probed] = await Promise.all([
+    runProcess([process.execPath, ...idle]),
+    runProcess([process.execPath, `--import=${probe}`, ...idle]),
+  ]);
+  const samples = probed.probe?.samples ?? 0;
+  probeCostPerSampleS = samples > 0 ? Math.max(0, probed.cpuS - bare.cpuS) / samples : 0;
+  return { perSampleUs: probeCostPerSampleS * 1e6, perSecondMs: ((probed.cpuS - bare.cpuS) / seconds) * 1000 };
 }
 
 /** performance.now() of the first line matching `re`, if any. */

@@ -16,6 +16,7 @@
 import { writeFileSync } from 'node:fs';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { startLocalCluster } from '../local-cluster/index.js';
+import { calibrateProbe } from './processes.js';
 import { type BenchContext, big, failures, healthy, many, oneInBusy, quiet, type ScenarioResult, startup } from './scenarios.js';
 
 const args = process.argv.slice(2);
@@ -63,6 +64,7 @@ const COLUMNS = [
   'wallS',
   'peakRssMB',
   'cpuS',
+  'probeCpuS',
   'lagP99Ms',
   'lagMaxMs',
   'lists',
@@ -121,6 +123,10 @@ async function main(): Promise<void> {
   };
   const results: Partial<Record<Key, ScenarioResult>> = {};
   try {
+    probeCost = await calibrateProbe();
+    console.log(
+      `lag probe: ${probeCost.perSampleUs.toFixed(1)} µs of CPU per 10 ms sample (${probeCost.perSecondMs.toFixed(1)} ms per idle second), subtracted from our cpuS (probeCpuS)`,
+    );
     for (const key of chosen) {
       const s = performance.now();
       const r = await RUN[key](ctx);
@@ -151,9 +157,12 @@ async function deleteNamespaces(core: CoreV1Api, names: string[]): Promise<void>
   }
 }
 
+/** What the lag probe costs, measured at the start of the run (bench/processes.ts calibrateProbe). */
+let probeCost: { perSampleUs: number; perSecondMs: number } | undefined;
+
 function writeResults(results: Partial<Record<Key, ScenarioResult>>): void {
   const file = opt('json');
-  if (file) writeFileSync(file, `${JSON.stringify({ sizes, scenarios: results }, null, 2)}\n`);
+  if (file) writeFileSync(file, `${JSON.stringify({ sizes, probeCost, scenarios: results }, null, 2)}\n`);
 }
 
 main().catch((err) => {

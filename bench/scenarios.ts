@@ -13,8 +13,10 @@ export interface ToolFigures {
   wallS: number;
   /** The largest single process. */
   peakRssMB: number;
-  /** All processes together. */
+  /** All processes together (ours net of the lag probe's CPU, see calibrateProbe). */
   cpuS: number;
+  /** Ours: the lag probe's estimated CPU, subtracted from `cpuS`. */
+  probeCpuS?: number;
   lagP99Ms?: number;
   lagMaxMs?: number;
   lists?: number;
@@ -90,6 +92,7 @@ export async function race(
       wallS: (ours.exitAt - startedAt) / 1000,
       peakRssMB: ours.peakRssMB,
       cpuS: ours.cpuS,
+      probeCpuS: ours.probeCpuS,
       ...(ours.probe ? { lagP99Ms: ours.probe.lagP99Ms, lagMaxMs: ours.probe.lagMaxMs } : {}),
       lists: ourLists,
       watchOpens: ourWatches,

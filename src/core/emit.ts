@@ -2,7 +2,7 @@
 import type { CoreV1Event, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { digestEvent } from './diagnose/events.js';
 import type { DistributiveOmit, Touched } from './intake.js';
-import { eventTime, REVISION_HISTORY_ANNOTATION, revisionOf, stableJson, templateKey } from './k8s.js';
+import { eventTime, REVISION_HISTORY_ANNOTATION, revisionOf, templateKey } from './k8s.js';
 import { podView } from './pod-state.js';
 import { pulumiProgressMessage, replicaSetReadiness } from './pulumi-await.js';
 import { newReplicaSet, oldReplicaSets, ownedReplicaSets, podOf, podsOf, referencedPvcNames } from './relations.js';
@@ -150,7 +150,7 @@ export function emitRows(
       ready: rs.status?.readyReplicas ?? 0,
       available: rs.status?.availableReplicas ?? 0,
     } as const;
-    const key = stableJson(row);
+    const key = `${row.name}|${row.revision}|${role}|${row.desired}|${row.ready}|${row.available}`;
     if (memo.replicaSets[uid] !== key) {
       emit({ type: 'replicaset', ...row, created: memo.replicaSets[uid] === undefined });
       memo.replicaSets[uid] = key;

@@ -3,7 +3,7 @@
  */
 import type { RolloutEvent, Verdict } from '../core/index.js';
 import { EventHub, type HubReplay } from './event-hub.js';
-import { resolveTrackOptions, type TrackOptions } from './options.js';
+import { resolveTrackOptions, sharedKubeConfigLoader, type TrackOptions } from './options.js';
 import { trackResolved } from './tracker.js';
 import { failedTracking, type Tracking } from './tracking.js';
 
@@ -37,7 +37,8 @@ export function trackRolloutsReplaying(opts: TrackOptions[], replay: HubReplay):
   try {
     if (!Array.isArray(opts)) throw new TypeError('not an array');
     // Validate every option set (loading each kubeconfig once) before opening anything.
-    const resolved = opts.map((o) => resolveTrackOptions(o));
+    const load = sharedKubeConfigLoader();
+    const resolved = opts.map((o) => resolveTrackOptions(o, load));
     trackings = resolved.map((r) => trackResolved(r, { replay: 'until-first-listener' }));
   } catch (err) {
     trackings = [failedTracking(err)];

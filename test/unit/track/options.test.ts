@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { KubeConfig } from '@kubernetes/client-node';
 import { watchStats } from '../../../src/cluster/index.js';
 import { RolloutTraceError } from '../../../src/errors.js';
 import type { TrackOptions } from '../../../src/track/index.js';
 import { resolveTrackOptions, trackRollout, trackRollouts } from '../../../src/track/index.js';
+import { sharedKubeConfigLoader } from '../../../src/track/options.js';
 
 const KC = [
   'apiVersion: v1',
@@ -128,5 +130,25 @@ describe('track option validation', () => {
     ]);
     await assert.rejects(m.verdicts, /timeoutSeconds/);
     assert.equal(JSON.stringify(watchStats()), before);
+  });
+
+  it('sharedKubeConfigLoader loads each kubeconfig and context once, and never caches a failure', () => {
+    const load = sharedKubeConfigLoader();
+    const a = resolveTrackOptions({ name: 'a', kubeconfig: KC }, load);
+    const b = resolveTrackOptions({ name: 'b', kubeconfig: KC }, load);
+    assert.equal(a.kc, b.kc, 'the same text and context: one KubeConfig');
+    const other = resolveTrackOptions({ name: 'c', kubeconfig: KC, context: 'x' }, load);
+    assert.notEqual(other.kc, a.kc, 'another context: its own KubeConfig');
+    const given = new KubeConfig();
+    given.loadFromString(KC);
+    const g1 = resolveTrackOptions({ name: 'a', kubeconfig: given }, load);
+    assert.equal(resolveTrackOptions({ name: 'b', kubeconfig: given }, load).kc, g1.kc, 'the same object: one copy');
+    assert.notEqual(g1.kc, given, "the caller's object is still copied");
+    for (let i = 0; i < 2; i++) {
+      assert.throws(
+        () => resolveTrackOptions({ name: 'a', kubeconfig: KC, context: 'nope' }, load),
+        (err: unknown) => err instanceof RolloutTraceError && err.code === 'kubeconfig' && err.message.includes('"nope"'),
+      );
+    }
   });
 });
