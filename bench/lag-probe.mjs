@@ -2,7 +2,7 @@
 // samples event-loop delay and memory and, at exit, writes them and the watch counters to
 // $ROLLOUT_TRACE_BENCH_PROBE. With $ROLLOUT_TRACE_BENCH_HEAP_AT_MB, a heap snapshot is written (once,
 // into the working folder) when the used heap first reaches that many MB.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 
@@ -25,6 +25,24 @@ const sample = () => {
 };
 setInterval(sample, 250).unref();
 // The bundled CLI has its own copy of src/cluster: it publishes its counters on a global symbol.
+/** CPU seconds (user + system) per thread name, from /proc (Linux): main thread, V8 workers, libuv. */
+const threadCpu = () => {
+  const out = {};
+  try {
+    const hz = 100;
+    for (const tid of readdirSync('/proc/self/task')) {
+      // Node's platform workers (GC, compiler) keep the process's name: tell the main thread apart.
+      const comm = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
+      const name = Number(tid) === process.pid ? 'main' : comm === 'node' ? 'V8 worker' : comm;
+      const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      const cpu = (Number(fields[11]) + Number(fields[12])) / hz;
+      out[name] = Math.round(((out[name] ?? 0) + cpu) * 100) / 100;
+    }
+  } catch {
+    // not Linux: no split
+  }
+  return out;
+};
 const statsOf = () => globalThis[Symbol.for('rollout-trace.watchStats')]?.();
 process.on('exit', () => {
   if (!file) return;
@@ -39,6 +57,7 @@ process.on('exit', () => {
       lagMaxMs: h.max / 1e6,
       // The probe's own CPU grows with its delay samples (bench/processes.ts subtracts it).
       samples: h.count,
+      threadCpuS: threadCpu(),
       lists: sum(stats?.lists),
       watchOpens: sum(stats?.opened),
       received: sum(stats?.received),

@@ -25,6 +25,8 @@ export interface ProcessRun {
     lagMaxMs: number;
     /** Event-loop delay samples taken (one per 10 ms timer expiry). */
     samples?: number;
+    /** CPU seconds per thread name at exit (Linux /proc), the probe's own included. */
+    threadCpuS?: Record<string, number>;
     lists: number;
     watchOpens: number;
     received?: number;

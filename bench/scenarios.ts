@@ -85,6 +85,7 @@ export async function race(
     notes: [
       `rollout-trace: exit ${ours.code}, ${outcomes}, output in ${ours.outputFile}; kubectl exit ${exitCodes(peers)}`,
       ...(ours.probe?.peak ? [memoryNote(ours.probe.peak)] : []),
+      ...(ours.probe?.threadCpuS ? [threadNote(ours.probe.threadCpuS)] : []),
     ],
     rolloutTrace: {
       verdictAfterCompleteMs: worst(names.map((n) => ms(ourVerdictAt(ours, n), raw.complete.get(n)))),
@@ -117,6 +118,14 @@ export async function race(
 function memoryNote(p: NonNullable<NonNullable<ProcessRun['probe']>['peak']>): string {
   const mb = (x: number) => `${Math.round(x)} MB`;
   return `our peaks: heap used ${mb(p.heapUsedMB)}, heap total ${mb(p.heapTotalMB)}, external ${mb(p.externalMB)}, rss ${mb(p.rssMB)}`;
+}
+
+/** Our CPU seconds per thread (the main thread is `node`; V8's GC and compiler helpers, libuv's pool). */
+function threadNote(byThread: Record<string, number>): string {
+  const parts = Object.entries(byThread)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, s]) => `${name} ${s.toFixed(2)} s`);
+  return `our CPU by thread (probe included): ${parts.join(', ')}`;
 }
 
 /** `0` or `0 ×199, 1 ×1`: the exit codes of many processes, counted. */
