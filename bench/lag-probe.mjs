@@ -25,6 +25,23 @@ const sample = () => {
 };
 setInterval(sample, 250).unref();
 // The bundled CLI has its own copy of src/cluster: it publishes its counters on a global symbol.
+// Our writes to stdout (a pipe to the bench, read line by line): their count, wall and CPU time.
+const writes = { count: 0, bytes: 0, wallMs: 0, cpuMs: 0 };
+const rawWrite = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  const t = performance.now();
+  const c = process.cpuUsage();
+  try {
+    return rawWrite(chunk, ...rest);
+  } finally {
+    const d = process.cpuUsage(c);
+    writes.count++;
+    writes.bytes += chunk.length;
+    writes.wallMs += performance.now() - t;
+    writes.cpuMs += (d.user + d.system) / 1000;
+  }
+};
+
 /** CPU seconds (user + system) per thread name, from /proc (Linux): main thread, V8 workers, libuv. */
 const threadCpu = () => {
   const out = {};
@@ -58,6 +75,7 @@ process.on('exit', () => {
       // The probe's own CPU grows with its delay samples (bench/processes.ts subtracts it).
       samples: h.count,
       threadCpuS: threadCpu(),
+      stdoutWrites: writes,
       lists: sum(stats?.lists),
       watchOpens: sum(stats?.opened),
       received: sum(stats?.received),

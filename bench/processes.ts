@@ -27,6 +27,8 @@ export interface ProcessRun {
     samples?: number;
     /** CPU seconds per thread name at exit (Linux /proc), the probe's own included. */
     threadCpuS?: Record<string, number>;
+    /** Our writes to stdout: how many, bytes, wall and CPU milliseconds spent in them. */
+    stdoutWrites?: { count: number; bytes: number; wallMs: number; cpuMs: number };
     lists: number;
     watchOpens: number;
     received?: number;

@@ -86,6 +86,7 @@ export async function race(
       `rollout-trace: exit ${ours.code}, ${outcomes}, output in ${ours.outputFile}; kubectl exit ${exitCodes(peers)}`,
       ...(ours.probe?.peak ? [memoryNote(ours.probe.peak)] : []),
       ...(ours.probe?.threadCpuS ? [threadNote(ours.probe.threadCpuS)] : []),
+      ...(ours.probe?.stdoutWrites ? [`our stdout writes: ${JSON.stringify(ours.probe.stdoutWrites)}`] : []),
     ],
     rolloutTrace: {
       verdictAfterCompleteMs: worst(names.map((n) => ms(ourVerdictAt(ours, n), raw.complete.get(n)))),

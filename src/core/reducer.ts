@@ -242,6 +242,7 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
       s.synced = true;
       break;
     case 'tick':
+      if (idleTick(s)) return [s, events];
       break;
     case 'timeout':
     case 'cancel':
@@ -253,6 +254,25 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
   if (s.deleted) failDeleted(s, at, emit);
   else derive(s, memo, at, emit, obs, touched);
   return [s, events];
+}
+
+/**
+ * Whether a tick can change nothing: nothing in the state depends on time. Time enters the core
+ * only through open problems (their windows), the success hold and settling pods (their ends),
+ * restarted new pods (a restart is a crash loop for RECENT_RESTART_MS) and user classifiers (they
+ * get `now`); everything else is a function of the objects, already derived by the observation
+ * that brought them. A tracker ticks every second: on 200 Deployments those derives were ~2 s of
+ * CPU that changed nothing (bench many200).
+ */
+function idleTick(s: Draft): boolean {
+  if ((s.policy.classifiers?.length ?? 0) > 0 || s.memo.held !== undefined) return false;
+  for (const _ in s.problems) return false;
+  for (const _ in s.memo.settling) return false;
+  const pods = s.podsByReplicaSet.get(newReplicaSet(s)?.metadata?.uid ?? '');
+  for (const pod of pods?.values() ?? []) {
+    if (pod.status?.containerStatuses?.some((c) => (c.restartCount ?? 0) > 0)) return false;
+  }
+  return true;
 }
 
 /** The verdict of the tracker's `timeout` or `cancel`: the rollout ends now, whatever its state. */
