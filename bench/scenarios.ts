@@ -284,6 +284,7 @@ export async function quiet(ctx: BenchContext, seconds: number): Promise<Scenari
     wallS: NaN,
     peakRssMB: x.run.peakRssMB,
     cpuS: x.run.cpuS,
+    ...(x.run.probeCpuS > 0 ? { probeCpuS: x.run.probeCpuS } : {}),
     ...(x.run.probe ? { lagP99Ms: x.run.probe.lagP99Ms, lagMaxMs: x.run.probe.lagMaxMs } : {}),
     // Ours from its own counters (the apiserver's also count other clients in the window, e.g. the
     // namespace controller still listing every kind of the previous scenario's namespace).
