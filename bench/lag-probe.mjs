@@ -24,7 +24,6 @@ const sample = () => {
   }
 };
 setInterval(sample, 250).unref();
-// The bundled CLI has its own copy of src/cluster: it publishes its counters on a global symbol.
 // Our writes to stdout (a pipe to the bench, read line by line): their count, wall and CPU time.
 const writes = { count: 0, bytes: 0, wallMs: 0, cpuMs: 0 };
 const rawWrite = process.stdout.write.bind(process.stdout);
@@ -60,6 +59,7 @@ const threadCpu = () => {
   }
   return out;
 };
+// The bundled CLI has its own copy of src/cluster: it publishes its counters on a global symbol.
 const statsOf = () => globalThis[Symbol.for('rollout-trace.watchStats')]?.();
 process.on('exit', () => {
   if (!file) return;

@@ -69,6 +69,9 @@ export function runProcess(argv: string[], env: Record<string, string> = {}): Pr
   );
 }
 
+/** The lag probe, preloaded into our measured processes. */
+const PROBE = new URL('./lag-probe.mjs', import.meta.url).pathname;
+
 /** CPU seconds the lag probe costs per delay sample; set by {@link calibrateProbe}. */
 let probeCostPerSampleS = 0;
 
@@ -79,11 +82,10 @@ let probeCostPerSampleS = 0;
  * the tool's; kubectl runs without one). Returns the calibration, for the notes.
  */
 export async function calibrateProbe(seconds = 20): Promise<{ perSampleUs: number; perSecondMs: number }> {
-  const probe = new URL('./lag-probe.mjs', import.meta.url).pathname;
   const idle = ['-e', `setTimeout(() => {}, ${seconds * 1000})`];
   const [bare, probed] = await Promise.all([
     runProcess([process.execPath, ...idle]),
-    runProcess([process.execPath, `--import=${probe}`, ...idle]),
+    runProcess([process.execPath, `--import=${PROBE}`, ...idle]),
   ]);
   const samples = probed.probe?.samples ?? 0;
   probeCostPerSampleS = samples > 0 ? Math.max(0, probed.cpuS - bare.cpuS) / samples : 0;
@@ -102,13 +104,12 @@ export function lineAt(run: ProcessRun, re: RegExp): number | undefined {
  * that folder) and `ROLLOUT_TRACE_BENCH_NODE_FLAGS` (`--node-flags "..."`) go in through NODE_OPTIONS.
  */
 export function rolloutTrace(kubeconfig: string, ns: string, args: string[], o: { probe?: boolean } = {}): Promise<ProcessRun> {
-  const probe = new URL('./lag-probe.mjs', import.meta.url).pathname;
   const bin = new URL('../bin/rollout-trace.js', import.meta.url).pathname;
   const profile = process.env.ROLLOUT_TRACE_BENCH_CPU_PROF;
   const nodeOptions = [
     ...(process.env.ROLLOUT_TRACE_BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
-    ...(o.probe === false ? [] : [`--import=${probe}`]),
+    ...(o.probe === false ? [] : [`--import=${PROBE}`]),
   ];
   return runProcess([bin, 'deploy', ...args, '-n', ns, '--kubeconfig', kubeconfig, '-o', 'json', '--no-logs'], {
     NODE_OPTIONS: nodeOptions.join(' '),

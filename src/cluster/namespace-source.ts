@@ -198,12 +198,7 @@ export class NamespaceSource {
    */
   private widenScope(upserted?: V1Deployment[]): void {
     if (!this.deploymentsListed()) return;
-    let traced: Array<V1Deployment | undefined>;
-    if (upserted) traced = upserted;
-    else {
-      const byName = new Map(this.deployments().map((d) => [d.metadata?.name, d]));
-      traced = this.subs.names().map((n) => byName.get(n));
-    }
+    const traced = upserted ?? this.tracedDeployments();
     const changed = this.scope.widen(traced.map((d) => d?.spec?.selector));
     for (const kind of SCOPED_KINDS) {
       const watcher = this.watchers.get(kind);
@@ -270,6 +265,12 @@ export class NamespaceSource {
 
   private deliver(sub: Subscription, type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): void {
     deliverTo(sub, { type, kind, object, at: this.now() } as ObjectObservation);
+  }
+
+  /** The traced Deployments, by subscriber name (undefined: not in the namespace). */
+  private tracedDeployments(): Array<V1Deployment | undefined> {
+    const byName = new Map(this.deployments().map((d) => [d.metadata?.name, d]));
+    return this.subs.names().map((n) => byName.get(n));
   }
 
   /** Starts the PVC watch once some subscriber's Deployment template (of `deployments`, default all) mounts a claim. */

@@ -3,6 +3,7 @@
  * `obs.at`. Once a verdict was emitted the state is final and further observations emit nothing.
  */
 
+import type { V1Pod } from '@kubernetes/client-node';
 import type { ClassifierFailure } from './diagnose/index.js';
 import { type Emit, emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows } from './emit.js';
 import { kubectlHints } from './hints.js';
@@ -132,7 +133,7 @@ function podScope(s: Draft, memo: EmittedMemo, obs: Observation, touched: Touche
     const names = new Set<string>();
     for (const p of Object.values(s.problems)) if (p.object.kind === 'Pod') names.add(p.object.name);
     for (const [name, pod] of s.podsByReplicaSet.get(rsUid ?? '') ?? []) {
-      if (pod.status?.containerStatuses?.some((c) => (c.restartCount ?? 0) > 0)) names.add(name);
+      if (hasRestarted(pod)) names.add(name);
     }
     return [...names];
   }
@@ -269,10 +270,13 @@ function idleTick(s: Draft): boolean {
   for (const _ in s.problems) return false;
   for (const _ in s.memo.settling) return false;
   const pods = s.podsByReplicaSet.get(newReplicaSet(s)?.metadata?.uid ?? '');
-  for (const pod of pods?.values() ?? []) {
-    if (pod.status?.containerStatuses?.some((c) => (c.restartCount ?? 0) > 0)) return false;
-  }
+  for (const pod of pods?.values() ?? []) if (hasRestarted(pod)) return false;
   return true;
+}
+
+/** A container of `pod` restarted: its diagnosis depends on time (RECENT_RESTART_MS, the settle hold). */
+function hasRestarted(pod: V1Pod): boolean {
+  return pod.status?.containerStatuses?.some((c) => (c.restartCount ?? 0) > 0) ?? false;
 }
 
 /** The verdict of the tracker's `timeout` or `cancel`: the rollout ends now, whatever its state. */

@@ -86,20 +86,15 @@ export type KubeConfigLoader = (source: KubeConfigSource) => KubeConfig;
  * an object is keyed by identity.
  */
 export function sharedKubeConfigLoader(): KubeConfigLoader {
-  const byText = new Map<string, KubeConfig>();
-  const byObject = new WeakMap<object, Map<string, KubeConfig>>();
+  const loaded = new Map<KubeConfigSource['kubeconfig'], Map<string | undefined, KubeConfig>>();
   return (source) => {
-    const input = source.kubeconfig;
-    let cache = byText;
-    if (typeof input === 'object' && input !== null) {
-      cache = byObject.get(input) ?? new Map<string, KubeConfig>();
-      byObject.set(input, cache);
+    const byContext = loaded.get(source.kubeconfig) ?? new Map<string | undefined, KubeConfig>();
+    loaded.set(source.kubeconfig, byContext);
+    let kc = byContext.get(source.context);
+    if (!kc) {
+      kc = loadKubeConfig(source);
+      byContext.set(source.context, kc);
     }
-    const key = `${typeof input === 'string' ? input : ''}\u0000${source.context ?? ''}`;
-    const known = cache.get(key);
-    if (known) return known;
-    const kc = loadKubeConfig(source);
-    cache.set(key, kc);
     return kc;
   };
 }
