@@ -4,6 +4,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { KubeConfig } from '@kubernetes/client-node';
 
 /** What one process did. */
 export interface ProcessRun {
@@ -117,6 +118,26 @@ export function rolloutTrace(kubeconfig: string, ns: string, args: string[], o: 
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
   });
 }
+
+/**
+ * bench/bare-watch.mjs on Deployment `name` (selector `app=<name>`) with the kubeconfig's server,
+ * CA and token: what receiving and parsing our objects costs Node with nothing else done.
+ */
+export function bareWatch(kc: KubeConfig, ns: string, name: string): Promise<ProcessRun> {
+  const cluster = kc.getCurrentCluster();
+  const ca = cluster?.caData
+    ? Buffer.from(cluster.caData, 'base64').toString('utf8')
+    : cluster?.caFile
+      ? readFileSync(cluster.caFile, 'utf8')
+      : '';
+  return runProcess([process.execPath, BARE_WATCH, ns, name, `app=${name}`], {
+    BARE_SERVER: cluster?.server ?? '',
+    BARE_TOKEN: kc.getCurrentUser()?.token ?? '',
+    BARE_CA: ca,
+  });
+}
+
+const BARE_WATCH = new URL('./bare-watch.mjs', import.meta.url).pathname;
 
 /** kubectl rollout status of one Deployment. */
 export function kubectl(kubeconfig: string, ns: string, name: string, timeoutS: number): Promise<ProcessRun> {

@@ -76,8 +76,9 @@ function table(results: Partial<Record<Key, ScenarioResult>>): string {
   const rows: string[][] = [['scenario', 'tool', ...COLUMNS, 'processes']];
   const fmt = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? String(Number(v.toFixed(v < 10 ? 2 : 0))) : '-');
   for (const [key, r] of Object.entries(results)) {
-    for (const tool of ['rolloutTrace', 'kubectl'] as const) {
-      const f = r[tool] as unknown as Record<string, unknown>;
+    for (const tool of ['rolloutTrace', 'kubectl', 'bareWatch'] as const) {
+      const f = r[tool] as unknown as Record<string, unknown> | undefined;
+      if (!f) continue;
       rows.push([key, tool, ...COLUMNS.map((c) => fmt(f[c])), fmt(f.processes)]);
     }
     for (const [cls, s] of Object.entries(r.secondsAfterSignal ?? {})) {

@@ -2,7 +2,7 @@
 import type { AppsV1Api, CoreV1Api, KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import { type DeploymentShape, deploymentOf } from '../test/integration/track/helpers.js';
 import { requestCounts } from './metrics.js';
-import { kubectl, lineAt, type ProcessRun, rolloutTrace } from './processes.js';
+import { bareWatch, kubectl, lineAt, type ProcessRun, rolloutTrace } from './processes.js';
 import { RawWatch } from './raw-watch.js';
 
 /** One tool's figures in one scenario. */
@@ -31,6 +31,8 @@ export interface ToolFigures {
 export interface ScenarioResult {
   rolloutTrace: ToolFigures;
   kubectl: ToolFigures;
+  /** big2000: bench/bare-watch.mjs, which receives and parses what we receive and does nothing else. */
+  bareWatch?: ToolFigures;
   secondsAfterSignal?: Record<string, { rolloutTrace?: number; kubectl?: number }>;
   notes: string[];
 }
@@ -58,7 +60,14 @@ export async function race(
   ctx: BenchContext,
   ns: string,
   names: string[],
-  o: { ourArgs?: string[]; timeoutS?: number; minGeneration?: number; before?: () => Promise<void> } = {},
+  o: {
+    ourArgs?: string[];
+    timeoutS?: number;
+    minGeneration?: number;
+    before?: () => Promise<void>;
+    /** Also run bench/bare-watch.mjs on this Deployment (label selector `app=<name>`): the floor. */
+    floor?: string;
+  } = {},
 ): Promise<ScenarioResult & { raw: RawWatch; ours: ProcessRun; peers: ProcessRun[]; startedAt: number }> {
   const raw = new RawWatch(ctx.kc, ns, new Map(names.map((n) => [n, o.minGeneration ?? 0])));
   await raw.start();
@@ -68,7 +77,8 @@ export async function race(
   const timeoutS = o.timeoutS ?? 600;
   const oursP = rolloutTrace(ctx.kubeconfigPath, ns, [...(o.ourArgs ?? names), '--timeout', `${timeoutS}s`]);
   const peersP = Promise.all(names.map((n) => kubectl(ctx.kubeconfigPath, ns, n, timeoutS)));
-  const [ours, peers] = await Promise.all([oursP, peersP]);
+  const floorP = o.floor ? bareWatch(ctx.kc, ns, o.floor) : undefined;
+  const [ours, peers, floor] = await Promise.all([oursP, peersP, floorP]);
   raw.stop();
   const after = await requestCounts(ctx.kc);
   const completeAt = names.every((n) => raw.complete.has(n)) ? Math.max(...names.map((n) => raw.complete.get(n)!)) : undefined;
@@ -87,6 +97,7 @@ export async function race(
       ...(ours.probe?.peak ? [memoryNote(ours.probe.peak)] : []),
       ...(ours.probe?.threadCpuS ? [threadNote(ours.probe.threadCpuS)] : []),
       ...(ours.probe?.stdoutWrites ? [`our stdout writes: ${JSON.stringify(ours.probe.stdoutWrites)}`] : []),
+      ...(floor ? [floorNote(floor)] : []),
     ],
     rolloutTrace: {
       verdictAfterCompleteMs: worst(names.map((n) => ms(ourVerdictAt(ours, n), raw.complete.get(n)))),
@@ -101,6 +112,9 @@ export async function race(
       ...(ours.probe?.received !== undefined ? { objectsReceived: ours.probe.received } : {}),
       processes: 1,
     },
+    ...(floor
+      ? { bareWatch: { wallS: (floor.exitAt - startedAt) / 1000, peakRssMB: floor.peakRssMB, cpuS: floor.cpuS, processes: 1 } }
+      : {}),
     kubectl: {
       verdictAfterCompleteMs: worst(peers.map((p, i) => ms(lineAt(p, KUBECTL_DONE), raw.complete.get(names[i]!)))),
       exitAfterCompleteMs: ms(Math.max(...peers.map((p) => p.exitAt)), completeAt),
@@ -119,6 +133,12 @@ export async function race(
 function memoryNote(p: NonNullable<NonNullable<ProcessRun['probe']>['peak']>): string {
   const mb = (x: number) => `${Math.round(x)} MB`;
   return `our peaks: heap used ${mb(p.heapUsedMB)}, heap total ${mb(p.heapTotalMB)}, external ${mb(p.externalMB)}, rss ${mb(p.rssMB)}`;
+}
+
+/** What the bare watcher received (its last line), and its CPU. */
+function floorNote(run: ProcessRun): string {
+  const last = run.lines.at(-1)?.text ?? '';
+  return `bare watcher (JSON.parse only): exit ${run.code}, CPU ${run.cpuS.toFixed(2)} s, ${last}`;
 }
 
 /** Our CPU seconds per thread (the main thread is `node`; V8's GC and compiler helpers, libuv's pool). */
@@ -202,6 +222,7 @@ export async function big(ctx: BenchContext, replicas: number): Promise<Scenario
   const ns = await ctx.namespace('bench-big');
   return race(ctx, ns, ['big'], {
     timeoutS: 1800,
+    floor: 'big',
     before: async () => void (await ctx.apps.createNamespacedDeployment({ namespace: ns, body: deploymentOf('big', { replicas }) })),
   });
 }
