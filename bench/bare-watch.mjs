@@ -1,13 +1,15 @@
 // The floor of big2000's CPU: a Node process that receives what rollout-trace receives there (the
 // same five kinds, the same label selector on Pods and ReplicaSets, a list then a watch each, over
 // node:https with the same token) and only parses each object with JSON.parse: no state, no
-// reducer, no output. Like rollout-trace, it passes over a pod's routine Normal Event unparsed
-// (the same test as src/cluster/relevance.ts, kept in step by hand). It exits when the Deployment is complete by kubectl's test. Whatever this
-// costs, any Node client that reads these objects costs (docs/performance.md, "Figures").
+// reducer, no output. Like rollout-trace, it passes over a pod's routine Normal Event unparsed,
+// with our own test (from the build, dist/: `npm run bench` builds first; loading it costs
+// ~0.04 s). It exits when the Deployment is complete by kubectl's test. Whatever this costs, any
+// Node client that reads these objects costs (docs/performance.md, "Figures").
 //
 // Usage: node bench/bare-watch.mjs NAMESPACE DEPLOYMENT LABEL_SELECTOR
 // Env: BARE_SERVER (https URL), BARE_TOKEN, BARE_CA (PEM). Prints {"objects":N,"skipped":S,"bytes":B} at exit (objects parsed, lines passed over).
 import https from 'node:https';
+import { routinePodEventLineVersion } from '../dist/cluster/relevance.js';
 
 const [namespace, name, selector] = process.argv.slice(2);
 const { BARE_SERVER: server, BARE_TOKEN: token, BARE_CA: ca } = process.env;
@@ -15,12 +17,6 @@ const agent = new https.Agent({ keepAlive: true, ca });
 let objects = 0;
 let skipped = 0;
 let bytes = 0;
-const ROUTINE = /"reason":"(?:Scheduled|Pulling|Pulled|Created|Started|Killing)"/;
-const routine = (line) =>
-  line.includes('"involvedObject":{"kind":"Pod"') &&
-  line.includes('"type":"Normal"') &&
-  !line.includes('"type":"Warning"') &&
-  ROUTINE.test(line);
 
 /** GET `path` with `query`; `onChunk` gets each body chunk; resolves at the end of the body. */
 function get(path, query, onChunk) {
@@ -75,7 +71,7 @@ async function listAndWatch(kind, path, query) {
       rest = lines.pop() ?? '';
       for (const line of lines) {
         if (!line) continue;
-        if (kind === 'events' && routine(line)) skipped++;
+        if (kind === 'events' && routinePodEventLineVersion(line) !== undefined) skipped++;
         else seen(kind, JSON.parse(line).object);
       }
     },
