@@ -6,6 +6,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClassifierFailure } from './diagnose/index.js';
 import { type Emit, emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows } from './emit.js';
+import { successEventsKnown, takeSync } from './event-backlog.js';
 import { kubectlHints } from './hints.js';
 import { emitHold, successHold, trackSettling } from './hold.js';
 import { intake, type Touched } from './intake.js';
@@ -51,6 +52,8 @@ export function initialState(target: TrackTarget, policy: Policy, now: number): 
     startedAt: now,
     now,
     synced: false,
+    eventBacklog: 'listed',
+    fresh: new Set(),
     deleted: false,
     replicaSets: new Map(),
     pods: new Map(),
@@ -192,6 +195,8 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observ
   trackSettling(s, memo, updateProblems(s, memo, at, emit, scope), at);
   // A problem whose window ran out fails the rollout even if the pods look ready right now.
   const failing = failingProblems(s, at);
+  // Until the Event backlog is in, only a success whose Events are all known is judged.
+  if (failing.length > 0 && s.eventBacklog !== 'listed') return;
   if (failing.length > 0) return finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
   if (!succeeded) {
     memo.held = undefined;
@@ -199,6 +204,7 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observ
   }
   const hold = successHold(s, at);
   if (hold) return emitHold(hold, memo, emit);
+  if (!successEventsKnown(s)) return;
   succeed(s, memo, at, emit);
 }
 
@@ -240,7 +246,9 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
   }
   switch (obs.type) {
     case 'synced':
-      s.synced = true;
+    case 'event-backlog':
+    case 'fresh':
+      if (!takeSync(s, obs)) return [s, events];
       break;
     case 'tick':
       if (idleTick(s)) return [s, events];

@@ -81,6 +81,14 @@ export interface RolloutState {
   /** `at` of the last observation. */
   readonly now: number;
   readonly synced: boolean;
+  /**
+   * Which Events are in: `listed` (all: the default), `replayed` (only those written since a
+   * recent revision; the Events of {@link fresh} objects are complete) or `missing` (that replay
+   * broke before the list came). See event-backlog.ts.
+   */
+  readonly eventBacklog: 'listed' | 'replayed' | 'missing';
+  /** Uids of Pods and ReplicaSets created after that start revision (kept while the backlog is not listed). */
+  readonly fresh: Set<string>;
   readonly deployment?: V1Deployment;
   /** Generation of a Deployment seen but ignored as stale (below `target.minGeneration`). */
   readonly staleGeneration?: number;

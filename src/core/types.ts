@@ -42,12 +42,19 @@ export type ObjectObservation = {
  * - `upsert`/`delete`: an object was added, modified or deleted (from a list or a watch).
  * - `synced`: the initial list of every kind is complete, so the absence of an object now means
  *   something (e.g. the Deployment does not exist).
+ * - `event-backlog`: which Events are in (see src/core/event-backlog.ts). `replayed`: only those
+ *   written since a recent revision (it comes before the first object, then `listed` when the
+ *   list is in); `missing`: that replay broke before the list came; `listed`: all of them.
+ * - `fresh`: the Pod or ReplicaSet of this `uid` was created after that revision, so every Event
+ *   about it is among the replayed ones.
  * - `tick`: time passed; lets the reducer apply policy windows and grace periods.
  * - `timeout` / `cancel`: the tracker's deadline fired, or the caller aborted.
  */
 export type Observation =
   | ObjectObservation
   | { type: 'synced'; at: number }
+  | { type: 'event-backlog'; at: number; events: 'replayed' | 'missing' | 'listed' }
+  | { type: 'fresh'; at: number; uid: string }
   | { type: 'tick'; at: number }
   | {
       type: 'timeout';

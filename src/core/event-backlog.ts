@@ -1,0 +1,46 @@
+/**
+ * A verdict before the Event backlog is listed. In a namespace with tens of thousands of Events,
+ * listing them is one etcd scan that takes most of a second (docs/performance.md, "The Event
+ * backlog"); the source can instead replay the Events written since a recent revision R and say
+ * which Pods and ReplicaSets were created after R (`fresh`). Every Event about a fresh object was
+ * written after it, so it is among the replayed ones. Until the list is in, the core judges only a
+ * success whose new ReplicaSet and live new pods are all fresh; any other verdict (a failure, a
+ * success that older Events could hold) waits for the list.
+ */
+import { newReplicaSet, podsOf, referencedPvcNames } from './relations.js';
+import type { RolloutState } from './state.js';
+import type { Observation } from './types.js';
+
+type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
+type SyncObservation = Extract<Observation, { type: 'synced' | 'event-backlog' | 'fresh' }>;
+
+/** Takes in `synced`, `event-backlog` or `fresh`; returns whether the rollout must be derived again. */
+export function takeSync(s: Draft, obs: SyncObservation): boolean {
+  switch (obs.type) {
+    case 'synced':
+      s.synced = true;
+      return true;
+    case 'event-backlog':
+      // Once listed, a late word from the replay changes nothing.
+      if (s.eventBacklog !== 'listed' || obs.events === 'replayed') s.eventBacklog = obs.events;
+      if (s.eventBacklog === 'listed') s.fresh = new Set();
+      return true;
+    case 'fresh':
+      if (s.eventBacklog === 'listed') return false;
+      s.fresh.add(obs.uid);
+      return true;
+  }
+}
+
+/**
+ * True when every Event that could hold or fail this success is known: the backlog is listed, or
+ * it was replayed and the new ReplicaSet and each of its live pods are fresh (no claims: a PVC's
+ * Events are older than the Deployment's change).
+ */
+export function successEventsKnown(state: RolloutState): boolean {
+  if (state.eventBacklog === 'listed') return true;
+  if (state.eventBacklog === 'missing' || referencedPvcNames(state.deployment).length > 0) return false;
+  const rs = newReplicaSet(state);
+  if (!rs || !state.fresh.has(rs.metadata?.uid ?? '')) return false;
+  return podsOf(state, rs).every((p) => p.metadata?.deletionTimestamp || state.fresh.has(p.metadata?.uid ?? ''));
+}
