@@ -54,6 +54,8 @@ export class KindWatcher<K extends WatchedKind> {
   isSynced = false;
   /** True once a watch was accepted (so list AND watch are permitted). */
   hasWatched = false;
+  /** The resourceVersion of the first list (undefined before it completed). */
+  firstListVersion: string | undefined;
 
   private resourceVersion: string | undefined;
   private relistRequested = false;
@@ -197,6 +199,7 @@ export class KindWatcher<K extends WatchedKind> {
     this.resourceVersion = resourceVersion;
     if (!this.isSynced) {
       this.isSynced = true;
+      this.firstListVersion = resourceVersion;
       this.handlers.synced();
     }
     this.handlers.listed?.();

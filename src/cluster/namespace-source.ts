@@ -14,6 +14,7 @@ import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import type { KindToObject, ObjectObservation, WatchedKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
 import { nodesRefusedWarning, retryReason } from './api-errors.js';
+import { BacklogSync } from './backlog-sync.js';
 import { KindWatcher } from './kind-watcher.js';
 import { kindApis } from './kinds.js';
 import { WatchScope } from './label-scope.js';
@@ -28,6 +29,8 @@ import { statsOf, type WatchStats } from './watch-stats.js';
 const RETRY_NOTICE_MS = 5000;
 
 const BASE_KINDS = ['Deployment', 'ReplicaSet', 'Pod', 'Event'] as const satisfies readonly WatchedKind[];
+/** The kinds a subscriber synced with replayed Events needs listed (see backlog-replay.ts). */
+const REPLAY_SYNC_KINDS = ['Deployment', 'ReplicaSet', 'Pod'] as const satisfies readonly WatchedKind[];
 /** The kinds whose watches are label-selected by the traced Deployments' selectors. */
 const SCOPED_KINDS = ['ReplicaSet', 'Pod'] as const satisfies readonly WatchedKind[];
 
@@ -35,10 +38,12 @@ type AnyWatcher = { [K in WatchedKind]: KindWatcher<K> }[WatchedKind];
 
 /** A shared list+watch of one namespace. Obtain it with {@link acquireNamespaceSource}. */
 export class NamespaceSource {
-  private readonly subs = new SubscriberIndex();
+  readonly subs = new SubscriberIndex();
   private readonly scope = new WatchScope();
   private readonly watchers = new Map<WatchedKind, AnyWatcher>();
   private readonly nodes = new NodeReadinessFilter();
+  /** The Event backlog's replay while the Event list is under way. */
+  private readonly backlog: BacklogSync;
   private started = false;
   private closed = false;
   private ready = false;
@@ -59,6 +64,14 @@ export class NamespaceSource {
   ) {
     this.now = options.now ?? Date.now;
     this.lastContact = this.now();
+    this.backlog = new BacklogSync({
+      kc,
+      namespace,
+      subs: this.subs,
+      route: (type, e) => this.route('Event', type, e),
+      now: () => this.now(),
+      resync: () => this.resync(),
+    });
   }
 
   /**
@@ -116,7 +129,9 @@ export class NamespaceSource {
 
   /** Watch counters per kind. */
   stats(): WatchStats {
-    return statsOf(this.watchers.values());
+    const stats = statsOf(this.watchers.values());
+    for (const [kind, n] of Object.entries(this.backlog.opened)) stats.opened[kind as WatchedKind] += n;
+    return stats;
   }
 
   /**
@@ -217,9 +232,8 @@ export class NamespaceSource {
       {
         change: (type, object) => {
           if (kind === 'Node' && !this.nodes.changed(type, object as KindToObject['Node'])) return;
-          for (const sub of this.subs.interested(type, kind, object as KindToObject[WatchedKind])) {
-            this.deliver(sub, type, kind, object as KindToObject[WatchedKind]);
-          }
+          if (kind === 'Event' && type === 'upsert' && this.backlog.delivered(object as KindToObject['Event'])) return;
+          this.route(kind, type, object as KindToObject[WatchedKind]);
           if (kind === 'Deployment' && type === 'upsert' && this.subs.traces(object.metadata?.name)) {
             // Only this Deployment can be new to the scope (a re-created one may have another
             // selector): looking at every traced Deployment on each of their status updates made
@@ -227,24 +241,30 @@ export class NamespaceSource {
             const deployment = object as KindToObject['Deployment'];
             this.ensurePvcWatch([deployment]);
             this.widenScope([deployment]);
+            // Its subscribers may sync with replayed Events now.
+            for (const sub of this.subs.interested('upsert', 'Deployment', deployment)) this.maybeSync(sub);
           }
         },
         synced: () => {
           if (kind !== 'Deployment') return;
+          this.backlog.start(
+            this.watchers.get('Deployment')?.firstListVersion,
+            this.options.replayRevisions,
+            !!this.watchers.get('Event')?.isSynced,
+          );
           this.ensurePvcWatch();
           this.widenScope();
         },
         listed: () => {
-          for (const sub of [...this.subs.all]) this.maybeSync(sub);
+          if (kind === 'Event') this.backlog.listed();
+          this.resync();
         },
         ...(kind === 'Event'
           ? { skipLine: (line: string) => (this.subs.wantRoutinePodEvents ? undefined : routinePodEventLineVersion(line)) }
           : {}),
         keep: (object) =>
           kind === 'Deployment' || kind === 'PersistentVolumeClaim' || this.subs.interested('upsert', kind, object as never).length > 0,
-        watching: () => {
-          for (const sub of [...this.subs.all]) this.maybeSync(sub);
-        },
+        watching: () => this.resync(),
         contact: () => {
           this.lastContact = this.now();
           if (this.ready) this.notice = undefined;
@@ -261,6 +281,11 @@ export class NamespaceSource {
     ) as AnyWatcher;
     this.watchers.set(kind, watcher);
     watcher.start();
+  }
+
+  /** Delivers a change to every subscriber it may concern. */
+  private route(kind: WatchedKind, type: 'upsert' | 'delete', object: KindToObject[WatchedKind]): void {
+    for (const sub of this.subs.interested(type, kind, object)) this.deliver(sub, type, kind, object);
   }
 
   private deliver(sub: Subscription, type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): void {
@@ -282,13 +307,27 @@ export class NamespaceSource {
     if (needed) this.startWatcher('PersistentVolumeClaim');
   }
 
+  /**
+   * Delivers `sub`'s snapshot and `synced` once every kind it needs is listed and watched; or, while
+   * the Event list is under way, once the replay caught up (see backlog-replay.ts), for a first
+   * subscriber whose Deployment is there and mounts no claim.
+   */
+  private resync(): void {
+    for (const sub of [...this.subs.all]) this.maybeSync(sub);
+  }
+
   private maybeSync(sub: Subscription): void {
     if (sub.synced || this.closed) return;
     const ready = (w: AnyWatcher | undefined) => !!w && w.isSynced && w.hasWatched && w.lists >= (sub.lists?.[w.api.kind] ?? 0);
-    if (!BASE_KINDS.every((k) => ready(this.watchers.get(k)))) return;
     const pvc = this.watchers.get('PersistentVolumeClaim');
-    if (pvc && !ready(pvc)) return;
-    deliverSnapshot(sub, this.now(), () => !this.closed && this.subs.all.has(sub));
+    if (!REPLAY_SYNC_KINDS.every((k) => ready(this.watchers.get(k))) || (pvc && !ready(pvc))) return;
+    const subscribed = () => !this.closed && this.subs.all.has(sub);
+    if (BASE_KINDS.every((k) => ready(this.watchers.get(k)))) {
+      return deliverSnapshot(sub, this.now(), subscribed);
+    }
+    if (!this.backlog.caughtUp || pvc || sub.lists || !this.deployments().some((d) => d.metadata?.name === sub.s.deploymentName)) return;
+    sub.replayed = true;
+    deliverSnapshot(sub, this.now(), subscribed, { type: 'event-backlog', events: 'replayed', at: this.now() });
   }
 
   private fail(err: RolloutTraceError): void {
@@ -306,6 +345,7 @@ export class NamespaceSource {
     this.startup.abort();
     if (this.contactTimer) clearInterval(this.contactTimer);
     for (const w of this.watchers.values()) w.stop();
+    this.backlog.stop();
     this.onClose?.(this.stats());
   }
 }

@@ -80,3 +80,15 @@ export function routinePodEventLineVersion(line: string): string | undefined {
   if (line.includes('"type":"Warning"') || !ROUTINE_REASON_IN_LINE.test(line)) return undefined;
   return FIRST_RESOURCE_VERSION.exec(line)?.[1];
 }
+
+/**
+ * The resourceVersion of a watch line that is not an ADDED (nor an ERROR) event, read without
+ * parsing it; undefined for any other line. A watch event is written `{"type":"...","object":{...}}`
+ * and an object's metadata (its resourceVersion the first in the line) comes before its spec.
+ */
+export function notAddedLineVersion(line: string): string | undefined {
+  if (!line.startsWith('{"type":"MODIFIED"') && !line.startsWith('{"type":"DELETED"') && !line.startsWith('{"type":"BOOKMARK"')) {
+    return undefined;
+  }
+  return FIRST_RESOURCE_VERSION.exec(line)?.[1];
+}

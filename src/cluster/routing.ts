@@ -15,6 +15,8 @@ export interface Subscription {
   lists?: Partial<Record<WatchedKind, number>>;
   /** Observations held until `synced`, delivered as one snapshot (see {@link snapshotOf}). */
   pending: Observation[];
+  /** Synced with replayed Events (see backlog-replay.ts): `event-backlog` `listed` is still to come. */
+  replayed?: boolean;
 }
 
 /** The subscriptions of one source, indexed by Deployment name. */
@@ -97,15 +99,21 @@ export function deliverTo(sub: Subscription, obs: ObjectObservation): void {
  */
 const SNAPSHOT_ORDER: Record<WatchedKind, number> = { Node: 0, ReplicaSet: 0, Pod: 1, PersistentVolumeClaim: 2, Event: 3, Deployment: 4 };
 
+/** Delivers an observation about no object (`fresh`, `event-backlog`): at once once synced, else held. */
+export function deliverMarker(sub: Subscription, obs: Observation): void {
+  if (sub.synced) sub.s.onObservation(obs);
+  else sub.pending.push(obs);
+}
+
 /**
- * Marks `sub` synced and delivers what was held for it as one snapshot stamped `at`, then
- * `synced`; stops as soon as `subscribed()` turns false (it left, or the source closed).
+ * Marks `sub` synced and delivers `prelude` (if any), what was held for it as one snapshot stamped
+ * `at`, then `synced`; stops as soon as `subscribed()` turns false (it left, or the source closed).
  */
-export function deliverSnapshot(sub: Subscription, at: number, subscribed: () => boolean): void {
+export function deliverSnapshot(sub: Subscription, at: number, subscribed: () => boolean, prelude?: Observation): void {
   sub.synced = true;
   const snapshot = snapshotOf(sub.pending, at);
   sub.pending = [];
-  for (const obs of snapshot) {
+  for (const obs of prelude ? [prelude, ...snapshot] : snapshot) {
     if (!subscribed()) return;
     sub.s.onObservation(obs);
   }

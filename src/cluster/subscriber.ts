@@ -40,6 +40,11 @@ export interface SourceOptions extends KindWatcherOptions {
   attemptMs?: number;
   /** Clock (ms); injectable for tests. */
   now?: () => number;
+  /**
+   * Revisions before the Deployment list's that the Event backlog's replay starts at (see
+   * backlog-replay.ts); 0: no replay, every verdict waits for the Event list. Default 5000.
+   */
+  replayRevisions?: number;
   /** Called before each back-off pause of a list or watch (diagnostics and tests). */
   onRetry?: (kind: WatchedKind, what: string, err: unknown, delayMs: number) => void;
 }

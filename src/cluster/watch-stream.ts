@@ -15,7 +15,8 @@ import type { LineSkip, LineWatch } from './line-watch.js';
 export type WatchEnd =
   | { kind: 'closed'; events: number; ms: number }
   | { kind: 'timeout'; events: number }
-  | { kind: 'gone' }
+  /** 410 Gone: the resourceVersion is older than what the apiserver keeps (`message` says how old). */
+  | { kind: 'gone'; message?: string }
   | { kind: 'stream-error'; status: unknown }
   | { kind: 'error'; err: unknown; events: number; ms: number };
 
@@ -60,14 +61,14 @@ export function streamOnce<K extends WatchedKind>(
     let events = 0;
     let finished = false;
     let accepted = false;
-    let gone = false;
+    let gone: { message?: string } | undefined;
     let streamError: unknown;
     const onEvent = (type: string, raw: KindToObject[K] & { code?: number }) => {
       if (!listener.live()) return;
       events++;
       listener.heard();
       if (type === 'ERROR') {
-        if (raw?.code === 410) gone = true;
+        if (raw?.code === 410) gone = { message: (raw as { message?: string }).message ?? '' };
         else streamError = raw;
         return;
       }
@@ -79,7 +80,7 @@ export function streamOnce<K extends WatchedKind>(
       if (finished) return;
       finished = true;
       listener.ended(accepted);
-      if (gone) return resolve({ kind: 'gone' });
+      if (gone) return resolve({ kind: 'gone', ...gone });
       if (streamError) return resolve({ kind: 'stream-error', status: streamError });
       if (err && (err as { name?: string }).name === 'TimeoutError') return resolve({ kind: 'timeout', events });
       if (err) return resolve({ kind: 'error', err, events, ms: Date.now() - startedAt });

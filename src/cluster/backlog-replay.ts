@@ -1,0 +1,185 @@
+/**
+ * The Event backlog's replay. In a namespace with tens of thousands of Events, the Event list is
+ * one etcd scan of all of them: most of a second before the first verdict (docs/performance.md,
+ * "The Event backlog"). Beside that list, this opens watches from a recent revision R (the
+ * Deployment list's revision minus {@link REPLAY_REVISIONS}):
+ * - Events from R: etcd replays what was written since, so the cost follows the cluster's recent
+ *   writes, not the namespace's size. Once a line at or past the Deployment list's revision came,
+ *   every Event written since R up to then has been delivered (a watch is in revision order).
+ * - Pods and ReplicaSets from R, namespace-wide: an ADDED one was created after R (etcd's create
+ *   revision is above R; namespace-wide, not label-selected, so ADDED never means "now matches").
+ *   Every Event about such an object was written after it, so it is among the replayed ones.
+ * The source turns these into `event-backlog` and `fresh` observations (src/core/event-backlog.ts
+ * decides what may be judged with them) and stops the replay once the Event list is in.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { KindToObject } from '../core/index.js';
+import { statusOf } from './api-errors.js';
+import { sleep } from './backoff.js';
+import { type LineSkip, LineWatch } from './line-watch.js';
+import { notAddedLineVersion } from './relevance.js';
+import { streamOnce, type WatchEnd, type WatchEventType } from './watch-stream.js';
+
+/** How far back (in etcd revisions) the replay starts before the Deployment list's revision. */
+export const REPLAY_REVISIONS = 1000;
+/** Times a replay watch that ended is re-opened from its last revision before it counts as broken. */
+const RESUMES = 3;
+
+type ReplayKind = 'Event' | 'Pod' | 'ReplicaSet';
+
+/** What the replay tells its source. */
+export interface BacklogReplayHandlers {
+  /** A replayed Event change. */
+  event(type: 'upsert' | 'delete', event: KindToObject['Event']): void;
+  /** A Pod or ReplicaSet created after R. */
+  created(object: KindToObject['Pod'] | KindToObject['ReplicaSet']): void;
+  /** The Events caught up with the start revision, or the replay broke: look at the subscribers again. */
+  changed(): void;
+}
+
+/** A resourceVersion as a number (etcd's revision), or undefined if it is not one. */
+export function revisionOf(resourceVersion: string | undefined): bigint | undefined {
+  return resourceVersion && /^\d{1,19}$/.test(resourceVersion) ? BigInt(resourceVersion) : undefined;
+}
+
+/**
+ * The oldest revision a watch cache keeps, from kube-apiserver's 410 answer to an older watch:
+ * `too old resource version: 30489 (31012)` (the second number: the oldest kept, minus one).
+ */
+export function oldestKept(message: string | undefined): bigint | undefined {
+  const m = /too old resource version: \d+ \((\d+)\)/.exec(message ?? '');
+  return m ? BigInt(m[1] as string) : undefined;
+}
+
+/** The replay watches of one namespace; see the module comment. */
+export class BacklogReplay {
+  /** Watches opened, per kind. */
+  readonly opened: Record<ReplayKind, number> = { Event: 0, Pod: 0, ReplicaSet: 0 };
+  private readonly delivered = new Map<string, bigint>();
+  private highest = -1n;
+  private broken = false;
+  private stopped = false;
+  private readonly lifetime = new AbortController();
+  private readonly watch: LineWatch;
+
+  constructor(
+    kc: KubeConfig,
+    private readonly namespace: string,
+    /** The Deployment list's revision: the Events are complete once the replay passed it. */
+    private readonly since: bigint,
+    private readonly handlers: BacklogReplayHandlers,
+    private readonly skipEventLine: LineSkip,
+    private readonly revisions = REPLAY_REVISIONS,
+  ) {
+    this.watch = new LineWatch(kc);
+  }
+
+  /** Opens the three watches from R. */
+  start(): void {
+    const from = this.since > BigInt(this.revisions) ? this.since - BigInt(this.revisions) : 1n;
+    const ns = encodeURIComponent(this.namespace);
+    void this.run('Event', `/api/v1/namespaces/${ns}/events`, from, this.skipEventLine);
+    void this.run('Pod', `/api/v1/namespaces/${ns}/pods`, from, notAddedLineVersion);
+    void this.run('ReplicaSet', `/apis/apps/v1/namespaces/${ns}/replicasets`, from, notAddedLineVersion);
+  }
+
+  /** True while every Event written since R up to the start revision has been delivered, and more come. */
+  get caughtUp(): boolean {
+    return !this.broken && !this.stopped && this.highest >= this.since;
+  }
+
+  /** True once the Event replay failed for good (its Events may have a gap). */
+  get isBroken(): boolean {
+    return this.broken;
+  }
+
+  /** The last revision of an Event line the replay read (-1 before the first). */
+  get lastRevision(): bigint {
+    return this.highest;
+  }
+
+  /** True when the replay already delivered this version of the Event or a newer one. */
+  hasDelivered(event: KindToObject['Event']): boolean {
+    const at = this.delivered.get(event.metadata?.uid ?? '');
+    const rv = revisionOf(event.metadata?.resourceVersion);
+    return at !== undefined && rv !== undefined && rv <= at;
+  }
+
+  /** Closes the watches (what was delivered stays known to {@link hasDelivered}). */
+  stop(): void {
+    this.stopped = true;
+    this.lifetime.abort();
+  }
+
+  private async run(kind: ReplayKind, path: string, from: bigint, skip: LineSkip): Promise<void> {
+    let version = from;
+    let resumes = 0;
+    let expiries = 0;
+    while (!this.stopped) {
+      const end = await this.watchOnce(kind, path, version, skip, (rv) => {
+        version = rv;
+      });
+      if (this.stopped) return;
+      const later = end.kind === 'gone' && kind !== 'Event' ? this.laterStart(end.message, expiries++) : undefined;
+      if (later !== undefined && later > version) {
+        version = later;
+        continue;
+      }
+      if (end.kind === 'gone' || end.kind === 'stream-error') break;
+      if (end.kind === 'error' && [401, 403, 410].includes(statusOf(end.err) ?? 0)) break;
+      if (++resumes > RESUMES) break;
+      if (end.kind === 'error') await sleep(200 * resumes, this.lifetime.signal);
+    }
+    if (kind === 'Event' && !this.stopped) {
+      this.broken = true;
+      this.handlers.changed();
+    }
+  }
+
+  /**
+   * Where a Pod or ReplicaSet watch starts again when the watch cache no longer reaches back to
+   * where it asked: the oldest revision the cache keeps, then (a busy cache moves on meanwhile) the
+   * start revision; undefined: give up. Later than R is sound: what was created after it is younger
+   * than R too; only fewer objects are proven fresh.
+   */
+  private laterStart(message: string | undefined, expiries: number): bigint | undefined {
+    if (expiries === 0) return oldestKept(message) ?? this.since;
+    return expiries === 1 ? this.since : undefined;
+  }
+
+  private watchOnce(kind: ReplayKind, path: string, from: bigint, skip: LineSkip, at: (rv: bigint) => void): Promise<WatchEnd> {
+    return streamOnce<ReplayKind>(
+      this.watch,
+      path,
+      { resourceVersion: from.toString(), timeoutSeconds: 60, skip },
+      {
+        live: () => !this.stopped,
+        heard: () => undefined,
+        event: (type, obj) => {
+          const rv = revisionOf(obj?.metadata?.resourceVersion);
+          if (rv !== undefined) at(rv);
+          if (kind === 'Event') this.onEvent(type, obj as KindToObject['Event'], rv);
+          else if (type === 'ADDED') this.handlers.created(obj as KindToObject['Pod']);
+        },
+        accepted: (controller) => {
+          this.opened[kind]++;
+          if (this.lifetime.signal.aborted) controller.abort();
+          else this.lifetime.signal.addEventListener('abort', () => controller.abort(), { once: true });
+        },
+        ended: () => undefined,
+      },
+    );
+  }
+
+  private onEvent(type: WatchEventType, event: KindToObject['Event'], rv: bigint | undefined): void {
+    if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') {
+      const uid = event.metadata?.uid;
+      if (uid && rv !== undefined) this.delivered.set(uid, rv);
+      this.handlers.event(type === 'DELETED' ? 'delete' : 'upsert', event);
+    }
+    if (rv === undefined || rv <= this.highest) return;
+    const before = this.caughtUp;
+    this.highest = rv;
+    if (!before && this.caughtUp) this.handlers.changed();
+  }
+}

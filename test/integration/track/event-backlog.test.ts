@@ -1,0 +1,142 @@
+/**
+ * A verdict before the Event backlog is listed (src/cluster/backlog-replay.ts,
+ * src/core/event-backlog.ts), on the real controllers. A holding proxy (test/helpers/holding-proxy.ts)
+ * forwards everything to the real apiserver but holds the namespace's Event LIST, as an apiserver
+ * scanning 45,000 Events would: the Event watch replayed from a recent revision is all the tracker
+ * has of the Events until the proxy lets the list through.
+ */
+import assert from 'node:assert/strict';
+import { describe, it, type TestContext } from 'node:test';
+import type { RolloutEvent } from '../../../src/core/types.js';
+import { type TrackInternals, trackRolloutWith } from '../../../src/track/tracker.js';
+import { type HoldingProxy, startHoldingProxy } from '../../helpers/holding-proxy.js';
+import {
+  clients,
+  createDeployment,
+  type DeploymentShape,
+  editDeployment,
+  eventSeen,
+  kubeConfig,
+  namespaceFor,
+  waitRolledOut,
+  waitUntil,
+} from './helpers.js';
+
+/** A proxy holding `ns`'s Event lists (not its watches) until released. */
+async function holdingEventList(t: TestContext, ns: string): Promise<HoldingProxy> {
+  const path = `/api/v1/namespaces/${ns}/events`;
+  const proxy = await startHoldingProxy(
+    kubeConfig(),
+    (method, url) => method === 'GET' && url.pathname === path && url.searchParams.get('watch') !== 'true',
+  );
+  t.after(() => proxy.close());
+  return proxy;
+}
+
+/**
+ * Tracks `web` in `ns` through the proxy; resolves once the Event list is held and the replay's
+ * watches of Events and of the namespace's pods (not label-selected) are open.
+ */
+async function tracing(t: TestContext, ns: string, proxy: HoldingProxy, internals: TrackInternals = {}) {
+  const tracking = trackRolloutWith({ name: 'web', namespace: ns, kubeconfig: proxy.kc, timeoutSeconds: 120 }, internals);
+  t.after(() => tracking.stop());
+  const events: RolloutEvent[] = [];
+  tracking.subscribe((e) => events.push(e));
+  await waitUntil(() => proxy.held.length > 0, { what: 'the Event list held', timeoutMs: 20_000, intervalMs: 20 });
+  const watching = (kind: string) =>
+    proxy.seen.some((r) => r.includes(`/${kind}?`) && r.includes('watch=true') && !r.includes('labelSelector'));
+  await waitUntil(() => watching('events') && watching('pods'), { what: 'the replay watching', timeoutMs: 20_000, intervalMs: 20 });
+  const verdict = () => events.find((e): e is Extract<RolloutEvent, { type: 'verdict' }> => e.type === 'verdict')?.verdict;
+  return { events, verdict };
+}
+
+/** Its liveness probe fails from 1 s on (the kubelet kills it after 30 failures); Ready from 3 s on. */
+const LIVENESS_FAILING: DeploymentShape = {
+  replicas: 2,
+  image: 'nginx:1.20',
+  behaviour: { app: 'not-live' },
+  container: {
+    livenessProbe: { httpGet: { path: '/healthz', port: 80 }, periodSeconds: 1, failureThreshold: 30 },
+    readinessProbe: { httpGet: { path: '/', port: 80 }, initialDelaySeconds: 3, periodSeconds: 1 },
+  },
+};
+
+describe('a verdict before the Event backlog is listed', { concurrency: true }, () => {
+  it('a Deployment created while tracing: success from the replayed Events while the Event list is still held', async (t) => {
+    const ns = await namespaceFor(t, 'backlog-early');
+    const proxy = await holdingEventList(t, ns);
+    const { verdict } = await tracing(t, ns, proxy);
+    await createDeployment(ns, 'web', { replicas: 2 });
+    const v = await waitUntil(verdict, { what: 'a verdict', timeoutMs: 60_000, intervalMs: 50 });
+    assert.equal(v.outcome, 'succeeded', v.summary);
+    assert.equal(v.replicas.ready, 2, v.summary);
+    assert.equal(proxy.held.length, 1, 'the verdict came while the Event list was unanswered');
+  });
+
+  it("a new pod's liveness failure comes with the replayed Events: success is held, never published, while the list is held", async (t) => {
+    const ns = await namespaceFor(t, 'backlog-liveness');
+    const proxy = await holdingEventList(t, ns);
+    const { events, verdict } = await tracing(t, ns, proxy);
+    await createDeployment(ns, 'web', LIVENESS_FAILING);
+    const held = await eventSeen(
+      events,
+      (e) => e.type === 'held' && /liveness/.test(e.message),
+      'success held for the liveness failure',
+      60_000,
+    );
+    t.diagnostic(held.type === 'held' ? held.message : '');
+    assert.equal(verdict(), undefined, 'no verdict while the pods fail their liveness probe');
+    assert.equal(proxy.held.length, 1, 'the hold came from the replayed Events alone');
+  });
+
+  it('pods created before the replay started: no success until the Event list is in, whose liveness failure then holds it', async (t) => {
+    const ns = await namespaceFor(t, 'backlog-old');
+    await createDeployment(ns, 'web', { replicas: 2 });
+    await waitRolledOut(ns, 'web');
+    const pods = await clients().core.listNamespacedPod({ namespace: ns });
+    const old = pods.items[0]!;
+    // What the kubelet writes when a liveness probe fails (the pod stays Ready until the kill).
+    const now = new Date();
+    await clients().core.createNamespacedEvent({
+      namespace: ns,
+      body: {
+        metadata: { name: `${old.metadata?.name}.liveness` },
+        involvedObject: {
+          kind: 'Pod',
+          namespace: ns,
+          name: old.metadata?.name,
+          uid: old.metadata?.uid,
+          apiVersion: 'v1',
+          fieldPath: 'spec.containers{app}',
+        },
+        reason: 'Unhealthy',
+        message: 'Liveness probe failed: HTTP probe failed with statuscode: 500',
+        type: 'Warning',
+        source: { component: 'kubelet', host: old.spec?.nodeName },
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+      },
+    });
+    const proxy = await holdingEventList(t, ns);
+    // The replay starts 1 revision before the Deployment list: the two pods are older.
+    const { events, verdict } = await tracing(t, ns, proxy, { source: { replayRevisions: 1 } });
+    // A scale-up brings Events after that revision (the replay catches up) and one fresh pod.
+    await editDeployment(ns, 'web', (d) => {
+      d.spec!.replicas = 3;
+    });
+    await eventSeen(events, (e) => e.type === 'progress' && e.ready === 3 && e.available === 3, 'the tracker sees 3 of 3 ready', 60_000);
+    assert.equal(verdict(), undefined, 'no success with two pods whose Events are not all known');
+    assert.equal(proxy.held.length, 1);
+    proxy.release();
+    const held = await eventSeen(
+      events,
+      (e) => e.type === 'held' && /liveness/.test(e.message),
+      'the listed liveness failure holds success',
+      30_000,
+    );
+    assert.ok(held.type === 'held' && held.pods.includes(old.metadata?.name ?? ''), JSON.stringify(held));
+    const v = await waitUntil(verdict, { what: 'a verdict', timeoutMs: 60_000, intervalMs: 50 });
+    assert.equal(v.outcome, 'succeeded', v.summary);
+  });
+});
