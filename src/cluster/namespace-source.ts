@@ -13,20 +13,17 @@
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import type { KindToObject, ObjectObservation, WatchedKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
-import { nodesRefusedWarning, retryReason } from './api-errors.js';
+import { nodesRefusedWarning } from './api-errors.js';
 import { BacklogSync } from './backlog-sync.js';
+import { ContactMonitor } from './contact.js';
 import { KindWatcher } from './kind-watcher.js';
 import { kindApis } from './kinds.js';
 import { WatchScope } from './label-scope.js';
 import { NodeReadinessFilter } from './node-readiness-filter.js';
-import { checkReachable } from './reachability.js';
 import { routinePodEventLineVersion } from './relevance.js';
 import { deliverSnapshot, deliverTo, SubscriberIndex, type Subscription } from './routing.js';
 import type { SourceOptions, SourceSubscriber } from './subscriber.js';
 import { statsOf, type WatchStats } from './watch-stats.js';
-
-/** A list or watch that keeps failing for this long (ms) since the last answer is announced. */
-const RETRY_NOTICE_MS = 5000;
 
 const BASE_KINDS = ['Deployment', 'ReplicaSet', 'Pod', 'Event'] as const satisfies readonly WatchedKind[];
 /** The kinds a subscriber synced with replayed Events needs listed (see backlog-replay.ts). */
@@ -47,12 +44,8 @@ export class NamespaceSource {
   private started = false;
   private closed = false;
   private ready = false;
-  private lastContact: number;
-  private contactTimer: NodeJS.Timeout | undefined;
-  private readonly startup = new AbortController();
+  private readonly contact: ContactMonitor;
   private readonly now: () => number;
-  private contactError: unknown;
-  private notice: string | undefined;
   private warning: string | undefined;
 
   constructor(
@@ -63,7 +56,9 @@ export class NamespaceSource {
     private readonly onClose?: (stats: WatchStats) => void,
   ) {
     this.now = options.now ?? Date.now;
-    this.lastContact = this.now();
+    this.contact = new ContactMonitor(kc, namespace, options, this.now, (message) => {
+      for (const sub of [...this.subs.all]) sub.s.onWaiting?.(message);
+    });
     this.backlog = new BacklogSync({
       kc,
       namespace,
@@ -86,7 +81,7 @@ export class NamespaceSource {
     if (!this.started) {
       this.started = true;
       void this.begin();
-    } else if (this.notice !== undefined) subscriber.onWaiting?.(this.notice);
+    } else if (this.contact.notice !== undefined) subscriber.onWaiting?.(this.contact.notice);
     if (this.warning !== undefined) subscriber.onWarning?.(this.warning);
     if (this.ready) {
       this.widenScope();
@@ -139,8 +134,7 @@ export class NamespaceSource {
    * answered): a tracker whose timeout passes meanwhile reports it as `cluster-unreachable`.
    */
   get firstContactFailure(): unknown {
-    if (this.ready || !this.started) return undefined;
-    return this.contactError ?? new DOMException('no answer yet', 'TimeoutError');
+    return this.started ? this.contact.firstFailure : undefined;
   }
 
   /** True once closed (last subscriber left or a fatal error). */
@@ -148,63 +142,27 @@ export class NamespaceSource {
     return this.closed;
   }
 
-  private get server(): string {
-    return this.kc.getCurrentCluster()?.server ?? '(no server)';
-  }
-
   private async begin(): Promise<void> {
-    const server = this.server;
     try {
-      await checkReachable(this.kc, this.namespace, {
-        ...(this.options.firstContactSeconds !== undefined ? { timeoutSeconds: this.options.firstContactSeconds } : {}),
-        ...(this.options.attemptMs !== undefined ? { attemptMs: this.options.attemptMs } : {}),
-        signal: this.startup.signal,
-        onFailure: (err) => {
-          this.contactError = err ?? new Error('no answer');
-        },
-        onWaiting: (reason) => this.tell(`waiting for the API server ${server}: ${reason}; retrying until the timeout`),
-      });
+      await this.contact.first();
     } catch (err) {
       this.fail(err as RolloutTraceError);
       return;
     }
     if (this.closed) return;
     this.ready = true;
-    this.notice = undefined;
-    this.lastContact = this.now();
     // ReplicaSets and Pods start once the Deployment list tells the traced selectors.
     this.startWatcher('Deployment');
     this.startWatcher('Event');
     // Nodes (read-only, cluster-scoped) diagnose pods stuck on a NotReady node; optional: the
     // trace does not wait for them, and RBAC refusing them only costs that diagnosis.
     this.startWatcher('Node');
-    const lostMs = (this.options.lostContactSeconds ?? 45) * 1000;
-    // A watch that only fails (or hangs on a frozen apiserver) is retried for ever; after a while
-    // without any answer, say so once per outage. Each tracker's timeout still ends the wait.
-    this.contactTimer = setInterval(
-      () => {
-        const silentMs = this.now() - this.lastContact;
-        if (silentMs > lostMs && this.notice === undefined) {
-          this.tell(
-            `waiting for the API server ${server}: no list or watch of namespace "${this.namespace}" answered for ${Math.round(silentMs / 1000)} s; retrying until the timeout`,
-          );
-        }
-      },
-      Math.min(5000, lostMs / 4),
-    );
-    this.contactTimer.unref();
   }
 
   /** RBAC refuses Nodes: keep tracing without the node-not-ready diagnosis, and say so once. */
   private nodesRefused(err: RolloutTraceError): void {
     this.warning = nodesRefusedWarning(this.kc, err);
     for (const sub of [...this.subs.all]) sub.s.onWarning?.(this.warning);
-  }
-
-  /** Tells every subscriber why the apiserver is being waited for (once per notice). */
-  private tell(message: string): void {
-    this.notice = message;
-    for (const sub of [...this.subs.all]) sub.s.onWaiting?.(message);
   }
 
   /**
@@ -265,16 +223,11 @@ export class NamespaceSource {
         keep: (object) =>
           kind === 'Deployment' || kind === 'PersistentVolumeClaim' || this.subs.interested('upsert', kind, object as never).length > 0,
         watching: () => this.resync(),
-        contact: () => {
-          this.lastContact = this.now();
-          if (this.ready) this.notice = undefined;
-        },
+        contact: () => this.contact.heard(),
         fatal: (err) => (kind === 'Node' ? this.nodesRefused(err) : this.fail(err)),
         retry: (what, err, delayMs) => {
           this.options.onRetry?.(kind, what, err, delayMs);
-          if (this.notice === undefined && this.now() - this.lastContact > RETRY_NOTICE_MS) {
-            this.tell(`waiting for the API server ${this.server}: ${what}: ${retryReason(err, 0)}; retrying until the timeout`);
-          }
+          this.contact.retried(what, err);
         },
       },
       { ...this.options, ...(labelSelector !== undefined ? { labelSelector } : {}) },
@@ -342,8 +295,7 @@ export class NamespaceSource {
     if (this.closed) return;
     this.closed = true;
     this.subs.clear();
-    this.startup.abort();
-    if (this.contactTimer) clearInterval(this.contactTimer);
+    this.contact.stop();
     for (const w of this.watchers.values()) w.stop();
     this.backlog.stop();
     this.onClose?.(this.stats());
