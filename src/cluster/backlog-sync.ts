@@ -10,6 +10,9 @@ import { BacklogReplay, revisionOf } from './backlog-replay.js';
 import { routinePodEventLineVersion } from './relevance.js';
 import { deliverMarker, type SubscriberIndex } from './routing.js';
 
+/** How long after the Deployment list an Event list still under way gets a replay (ms). */
+export const REPLAY_AFTER_MS = 50;
+
 /** What the replay needs of its source. */
 export interface BacklogHost {
   readonly kc: KubeConfig;
@@ -25,17 +28,26 @@ export interface BacklogHost {
 /** One source's replay of its Event backlog. */
 export class BacklogSync {
   private replay: BacklogReplay | undefined;
+  private timer: NodeJS.Timeout | undefined;
   private eventsListed = false;
+  private stopped = false;
 
   constructor(private readonly host: BacklogHost) {}
 
   /**
    * Starts the replay from the Deployment list's revision (`firstListVersion`) minus `revisions`
-   * (0: never), unless the Event list is already in.
+   * (0: never) if the Event list is still under way {@link REPLAY_AFTER_MS} later.
    */
   start(firstListVersion: string | undefined, revisions: number | undefined, eventsListed: boolean): void {
     const since = revisionOf(firstListVersion);
-    if (since === undefined || revisions === 0 || eventsListed || this.replay) return;
+    if (since === undefined || revisions === 0 || eventsListed || this.timer) return;
+    // A list that is quick (most namespaces) needs no replay: three watches fewer.
+    this.timer = setTimeout(() => this.replayFrom(since, revisions), REPLAY_AFTER_MS);
+    this.timer.unref();
+  }
+
+  private replayFrom(since: bigint, revisions: number | undefined): void {
+    if (this.eventsListed || this.stopped) return;
     const { host } = this;
     this.replay = new BacklogReplay(
       host.kc,
@@ -72,6 +84,7 @@ export class BacklogSync {
   /** The Event list is in: the replay stops; subscribers synced with replayed Events are told. */
   listed(): void {
     this.eventsListed = true;
+    if (this.timer) clearTimeout(this.timer);
     this.replay?.stop();
     this.tell('listed');
   }
@@ -89,6 +102,8 @@ export class BacklogSync {
   }
 
   stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
     this.replay?.stop();
   }
 

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import type { RolloutEvent } from '../../../src/core/types.js';
+import type { TrackOptions } from '../../../src/track/index.js';
 import { type TrackInternals, trackRolloutWith } from '../../../src/track/tracker.js';
 import { type HoldingProxy, startHoldingProxy } from '../../helpers/holding-proxy.js';
 import {
@@ -37,8 +38,8 @@ async function holdingEventList(t: TestContext, ns: string): Promise<HoldingProx
  * Tracks `web` in `ns` through the proxy; resolves once the Event list is held and the replay's
  * watches of Events and of the namespace's pods (not label-selected) are open.
  */
-async function tracing(t: TestContext, ns: string, proxy: HoldingProxy, internals: TrackInternals = {}) {
-  const tracking = trackRolloutWith({ name: 'web', namespace: ns, kubeconfig: proxy.kc, timeoutSeconds: 120 }, internals);
+async function tracing(t: TestContext, ns: string, proxy: HoldingProxy, internals: TrackInternals = {}, opts: Partial<TrackOptions> = {}) {
+  const tracking = trackRolloutWith({ name: 'web', namespace: ns, kubeconfig: proxy.kc, timeoutSeconds: 120, ...opts }, internals);
   t.after(() => tracking.stop());
   const events: RolloutEvent[] = [];
   tracking.subscribe((e) => events.push(e));
@@ -87,6 +88,29 @@ describe('a verdict before the Event backlog is listed', { concurrency: true }, 
     t.diagnostic(held.type === 'held' ? held.message : '');
     assert.equal(verdict(), undefined, 'no verdict while the pods fail their liveness probe');
     assert.equal(proxy.held.length, 1, 'the hold came from the replayed Events alone');
+  });
+
+  it('a failure waits for the Event list: an image that does not exist, past its window while the list is held, fails once it is in', async (t) => {
+    const ns = await namespaceFor(t, 'backlog-fail');
+    const proxy = await holdingEventList(t, ns);
+    const { events, verdict } = await tracing(t, ns, proxy, {}, { policy: { classes: { 'image-pull-not-found': { afterSeconds: 1 } } } });
+    await createDeployment(ns, 'web', { replicas: 1, image: 'nginx:1.99-does-not-exist' });
+    const problem = await eventSeen(
+      events,
+      (e) => e.type === 'problem' && e.problem.class === 'image-pull-not-found',
+      'the pull problem',
+      60_000,
+    );
+    const failsAt = problem.type === 'problem' ? (problem.failsAt ?? 0) : 0;
+    // Two ticks past its window: the failure it would be is not published while the list is held.
+    await waitUntil(() => Date.now() > failsAt + 2500, { what: 'two ticks past the window', timeoutMs: 30_000, intervalMs: 100 });
+    assert.equal(verdict(), undefined, 'no failure before the Event list is in');
+    const released = Date.now();
+    proxy.release();
+    const v = await waitUntil(verdict, { what: 'a verdict', timeoutMs: 30_000, intervalMs: 50 });
+    assert.equal(v.outcome, 'failed', v.summary);
+    assert.equal(v.problems[0]?.class, 'image-pull-not-found', v.summary);
+    t.diagnostic(`failed ${Date.now() - released} ms after the list was let through`);
   });
 
   it('pods created before the replay started: no success until the Event list is in, whose liveness failure then holds it', async (t) => {
