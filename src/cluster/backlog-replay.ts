@@ -57,6 +57,12 @@ export class BacklogReplay {
   readonly opened: Record<ReplayKind, number> = { Event: 0, Pod: 0, ReplicaSet: 0 };
   private readonly delivered = new Map<string, bigint>();
   private highest = -1n;
+  /** Lines each watch read before the Events caught up. */
+  private readonly lines: Record<ReplayKind, number> = { Event: 0, Pod: 0, ReplicaSet: 0 };
+  /** Each kind's open watch. */
+  private readonly watches = new Map<ReplayKind, AbortController>();
+  /** Probes stopped for reading too much (no more `created` from them). */
+  private readonly givenUp = new Set<ReplayKind>();
   private broken = false;
   private stopped = false;
   private readonly lifetime = new AbortController();
@@ -115,11 +121,11 @@ export class BacklogReplay {
     let version = from;
     let resumes = 0;
     let expiries = 0;
-    while (!this.stopped) {
+    while (!this.stopped && !this.givenUp.has(kind)) {
       const end = await this.watchOnce(kind, path, version, skip, (rv) => {
         version = rv;
       });
-      if (this.stopped) return;
+      if (this.stopped || this.givenUp.has(kind)) return;
       const later = end.kind === 'gone' && kind !== 'Event' ? this.laterStart(end.message, expiries++) : undefined;
       if (later !== undefined && later > version) {
         version = later;
@@ -156,6 +162,8 @@ export class BacklogReplay {
         live: () => !this.stopped,
         heard: () => undefined,
         event: (type, obj) => {
+          if (this.givenUp.has(kind)) return;
+          if (!this.caughtUp && ++this.lines[kind] > this.lineBudget) return this.overBudget(kind);
           const rv = revisionOf(obj?.metadata?.resourceVersion);
           if (rv !== undefined) at(rv);
           if (kind === 'Event') this.onEvent(type, obj as KindToObject['Event'], rv);
@@ -163,12 +171,33 @@ export class BacklogReplay {
         },
         accepted: (controller) => {
           this.opened[kind]++;
+          this.watches.set(kind, controller);
           if (this.lifetime.signal.aborted) controller.abort();
           else this.lifetime.signal.addEventListener('abort', () => controller.abort(), { once: true });
         },
         ended: () => undefined,
       },
     );
+  }
+
+  /**
+   * At most one line per revision replayed, and the writes while it catches up: far more means
+   * the apiserver replays from elsewhere than asked. Bounded, whatever it does.
+   */
+  private get lineBudget(): number {
+    return 2 * this.revisions + 2000;
+  }
+
+  /** Too much before catching up: the Events count as broken (the verdict waits for the list); a probe just stops. */
+  private overBudget(kind: ReplayKind): void {
+    if (kind === 'Event') {
+      this.broken = true;
+      this.stop();
+      this.handlers.changed();
+    } else {
+      this.givenUp.add(kind);
+      this.watches.get(kind)?.abort();
+    }
   }
 
   private onEvent(type: WatchEventType, event: KindToObject['Event'], rv: bigint | undefined): void {
