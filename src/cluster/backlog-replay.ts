@@ -6,9 +6,11 @@
  * - Events from R: etcd replays what was written since, so the cost follows the cluster's recent
  *   writes, not the namespace's size. Once a line at or past the Deployment list's revision came,
  *   every Event written since R up to then has been delivered (a watch is in revision order).
- * - Pods and ReplicaSets from R, namespace-wide: an ADDED one was created after R (etcd's create
- *   revision is above R; namespace-wide, not label-selected, so ADDED never means "now matches").
- *   Every Event about such an object was written after it, so it is among the replayed ones.
+ * - Pods and ReplicaSets from R, with the traced Deployments' label selector when one is known
+ *   (served by the watch cache, which sends only what matches; namespace-wide while a traced
+ *   Deployment is missing): one ADDED with a controller was created after R (see
+ *   {@link isControlled}). Every Event about it was written after it, so it is among the replayed
+ *   ones.
  * The source turns these into `event-backlog` and `fresh` observations (src/core/event-backlog.ts
  * decides what may be judged with them) and stops the replay once the Event list is in.
  */
@@ -75,6 +77,8 @@ export class BacklogReplay {
     private readonly since: bigint,
     private readonly handlers: BacklogReplayHandlers,
     private readonly skipEventLine: LineSkip,
+    /** The traced Deployments' label selector (undefined: the Pod and ReplicaSet watches see the whole namespace). */
+    private readonly labelSelector: string | undefined,
     private readonly revisions = REPLAY_REVISIONS,
   ) {
     this.watch = new LineWatch(kc);
@@ -157,7 +161,7 @@ export class BacklogReplay {
     return streamOnce<ReplayKind>(
       this.watch,
       path,
-      { resourceVersion: from.toString(), timeoutSeconds: 60, skip },
+      { resourceVersion: from.toString(), timeoutSeconds: 60, skip, labelSelector: kind === 'Event' ? undefined : this.labelSelector },
       {
         live: () => !this.stopped,
         heard: () => undefined,
@@ -167,7 +171,7 @@ export class BacklogReplay {
           const rv = revisionOf(obj?.metadata?.resourceVersion);
           if (rv !== undefined) at(rv);
           if (kind === 'Event') this.onEvent(type, obj as KindToObject['Event'], rv);
-          else if (type === 'ADDED') this.handlers.created(obj as KindToObject['Pod']);
+          else if (type === 'ADDED' && isControlled(obj)) this.handlers.created(obj as KindToObject['Pod']);
         },
         accepted: (controller) => {
           this.opened[kind]++;
@@ -211,4 +215,14 @@ export class BacklogReplay {
     this.highest = rv;
     if (!before && this.caughtUp) this.handlers.changed();
   }
+}
+
+/**
+ * A label-selected watch also says ADDED for an object whose labels start to match. A Pod or
+ * ReplicaSet its controller created carries the controller's ownerReference from its creation on;
+ * one relabeled into the selector is an orphan (or another controller's) at that moment, and a
+ * controller only adopts it in a later write. So ADDED with a controller counts as a creation.
+ */
+function isControlled(obj: { metadata?: { ownerReferences?: Array<{ controller?: boolean }> } } | undefined): boolean {
+  return obj?.metadata?.ownerReferences?.some((o) => o.controller === true) ?? false;
 }

@@ -23,6 +23,8 @@ export interface BacklogHost {
   now(): number;
   /** Looks at every subscriber's sync again. */
   resync(): void;
+  /** The traced Deployments' label selector (undefined: every object of the namespace). */
+  selector(): string | undefined;
 }
 
 /** One source's replay of its Event backlog. */
@@ -66,6 +68,7 @@ export class BacklogSync {
         },
       },
       (line) => (host.subs.wantRoutinePodEvents ? undefined : routinePodEventLineVersion(line)),
+      this.host.selector(),
       revisions,
     );
     this.replay.start();

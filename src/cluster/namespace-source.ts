@@ -35,7 +35,7 @@ type AnyWatcher = { [K in WatchedKind]: KindWatcher<K> }[WatchedKind];
 
 /** A shared list+watch of one namespace. Obtain it with {@link acquireNamespaceSource}. */
 export class NamespaceSource {
-  readonly subs = new SubscriberIndex();
+  private readonly subs = new SubscriberIndex();
   private readonly scope = new WatchScope();
   private readonly watchers = new Map<WatchedKind, AnyWatcher>();
   private readonly nodes = new NodeReadinessFilter();
@@ -66,6 +66,7 @@ export class NamespaceSource {
       route: (type, e) => this.route('Event', type, e),
       now: () => this.now(),
       resync: () => this.resync(),
+      selector: () => this.podSelector,
     });
   }
 

@@ -36,7 +36,7 @@ async function holdingEventList(t: TestContext, ns: string): Promise<HoldingProx
 
 /**
  * Tracks `web` in `ns` through the proxy; resolves once the Event list is held and the replay's
- * watches of Events and of the namespace's pods (not label-selected) are open.
+ * watches of Events and pods are open.
  */
 async function tracing(t: TestContext, ns: string, proxy: HoldingProxy, internals: TrackInternals = {}, opts: Partial<TrackOptions> = {}) {
   const tracking = trackRolloutWith({ name: 'web', namespace: ns, kubeconfig: proxy.kc, timeoutSeconds: 120, ...opts }, internals);
@@ -44,8 +44,9 @@ async function tracing(t: TestContext, ns: string, proxy: HoldingProxy, internal
   const events: RolloutEvent[] = [];
   tracking.subscribe((e) => events.push(e));
   await waitUntil(() => proxy.held.length > 0, { what: 'the Event list held', timeoutMs: 20_000, intervalMs: 20 });
+  // The replay's watches are the ones with a 60 s timeout (the kind watchers' are 240-300 s).
   const watching = (kind: string) =>
-    proxy.seen.some((r) => r.includes(`/${kind}?`) && r.includes('watch=true') && !r.includes('labelSelector'));
+    proxy.seen.some((r) => r.includes(`/${kind}?`) && r.includes('watch=true') && r.includes('timeoutSeconds=60'));
   await waitUntil(() => watching('events') && watching('pods'), { what: 'the replay watching', timeoutMs: 20_000, intervalMs: 20 });
   const verdict = () => events.find((e): e is Extract<RolloutEvent, { type: 'verdict' }> => e.type === 'verdict')?.verdict;
   return { events, verdict };
