@@ -9,7 +9,7 @@
  * - Pods and ReplicaSets from R, with the traced Deployments' label selector when one is known
  *   (served by the watch cache, which sends only what matches; namespace-wide while a traced
  *   Deployment is missing): one ADDED with a controller was created after R (see
- *   {@link isControlled}). Every Event about it was written after it, so it is among the replayed
+ *   the note where it calls `created`). Every Event about it was written after it, so it is among the replayed
  *   ones.
  * The source turns these into `event-backlog` and `fresh` observations (src/core/event-backlog.ts
  * decides what may be judged with them) and stops the replay once the Event list is in.
@@ -19,7 +19,7 @@ import type { KindToObject } from '../core/index.js';
 import { statusOf } from './api-errors.js';
 import { sleep } from './backoff.js';
 import { type LineSkip, LineWatch } from './line-watch.js';
-import { notAddedLineVersion } from './relevance.js';
+import { isControlled, notAddedLineVersion } from './relevance.js';
 import { streamOnce, type WatchEnd, type WatchEventType } from './watch-stream.js';
 
 /** How far back (in etcd revisions) the replay starts before the Deployment list's revision. */
@@ -171,6 +171,10 @@ export class BacklogReplay {
           const rv = revisionOf(obj?.metadata?.resourceVersion);
           if (rv !== undefined) at(rv);
           if (kind === 'Event') this.onEvent(type, obj as KindToObject['Event'], rv);
+          // A label-selected watch also says ADDED for an object whose labels start to match. A Pod
+          // or ReplicaSet its controller created carries the controller's ownerReference from its
+          // creation on; one relabeled into the selector is an orphan (or another controller's) at
+          // that moment, adopted only in a later write. So ADDED with a controller is a creation.
           else if (type === 'ADDED' && isControlled(obj)) this.handlers.created(obj as KindToObject['Pod']);
         },
         accepted: (controller) => {
@@ -215,14 +219,4 @@ export class BacklogReplay {
     this.highest = rv;
     if (!before && this.caughtUp) this.handlers.changed();
   }
-}
-
-/**
- * A label-selected watch also says ADDED for an object whose labels start to match. A Pod or
- * ReplicaSet its controller created carries the controller's ownerReference from its creation on;
- * one relabeled into the selector is an orphan (or another controller's) at that moment, and a
- * controller only adopts it in a later write. So ADDED with a controller counts as a creation.
- */
-function isControlled(obj: { metadata?: { ownerReferences?: Array<{ controller?: boolean }> } } | undefined): boolean {
-  return obj?.metadata?.ownerReferences?.some((o) => o.controller === true) ?? false;
 }

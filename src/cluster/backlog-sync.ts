@@ -7,7 +7,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KindToObject } from '../core/index.js';
 import { BacklogReplay, revisionOf } from './backlog-replay.js';
-import { routinePodEventLineVersion } from './relevance.js';
 import { deliverMarker, type SubscriberIndex } from './routing.js';
 
 /** How long after the Deployment list an Event list still under way gets a replay (ms). */
@@ -67,8 +66,8 @@ export class BacklogSync {
           host.resync();
         },
       },
-      (line) => (host.subs.wantRoutinePodEvents ? undefined : routinePodEventLineVersion(line)),
-      this.host.selector(),
+      host.subs.skipEventLine,
+      host.selector(),
       revisions,
     );
     this.replay.start();

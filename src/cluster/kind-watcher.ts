@@ -19,6 +19,7 @@ import type { KindWatcherHandlers, KindWatcherOptions } from './kind-watcher-opt
 import type { KindApi } from './kinds.js';
 import { LineWatch } from './line-watch.js';
 import { listPages } from './list-pages.js';
+import { isControlled } from './relevance.js';
 import {
   afterWatch,
   HEALTHY_WATCH_MS,
@@ -294,7 +295,3 @@ export class KindWatcher<K extends WatchedKind> {
 /** Reads of an object that left a label-selected watch while still controlled (≈ 10 s in all). */
 const RELEASE_READS = 20;
 const RELEASE_READ_MS = 500;
-
-function isControlled(obj: { metadata?: { ownerReferences?: Array<{ controller?: boolean }> } }): boolean {
-  return obj.metadata?.ownerReferences?.some((o) => o.controller === true) ?? false;
-}

@@ -20,7 +20,6 @@ import { KindWatcher } from './kind-watcher.js';
 import { kindApis } from './kinds.js';
 import { WatchScope } from './label-scope.js';
 import { NodeReadinessFilter } from './node-readiness-filter.js';
-import { routinePodEventLineVersion } from './relevance.js';
 import { deliverSnapshot, deliverTo, SubscriberIndex, type Subscription } from './routing.js';
 import type { SourceOptions, SourceSubscriber } from './subscriber.js';
 import { statsOf, type WatchStats } from './watch-stats.js';
@@ -218,9 +217,7 @@ export class NamespaceSource {
           if (kind === 'Event') this.backlog.listed();
           this.resync();
         },
-        ...(kind === 'Event'
-          ? { skipLine: (line: string) => (this.subs.wantRoutinePodEvents ? undefined : routinePodEventLineVersion(line)) }
-          : {}),
+        ...(kind === 'Event' ? { skipLine: this.subs.skipEventLine } : {}),
         keep: (object) =>
           kind === 'Deployment' || kind === 'PersistentVolumeClaim' || this.subs.interested('upsert', kind, object as never).length > 0,
         watching: () => this.resync(),

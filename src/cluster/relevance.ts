@@ -81,6 +81,11 @@ export function routinePodEventLineVersion(line: string): string | undefined {
   return FIRST_RESOURCE_VERSION.exec(line)?.[1];
 }
 
+/** True when the object has a controller ownerReference (a ReplicaSet's pod, a Deployment's ReplicaSet). */
+export function isControlled(obj: { metadata?: { ownerReferences?: Array<{ controller?: boolean }> } } | undefined): boolean {
+  return obj?.metadata?.ownerReferences?.some((o) => o.controller === true) ?? false;
+}
+
 /**
  * The resourceVersion of a watch line that is not an ADDED (nor an ERROR) event, read without
  * parsing it; undefined for any other line. A watch event is written `{"type":"...","object":{...}}`

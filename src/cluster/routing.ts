@@ -4,7 +4,7 @@
  * number of traced Deployments; {@link mayConcern} still decides exactly.
  */
 import type { KindToObject, ObjectObservation, Observation, WatchedKind } from '../core/index.js';
-import { isRoutinePodEvent, mayConcern } from './relevance.js';
+import { isRoutinePodEvent, mayConcern, routinePodEventLineVersion } from './relevance.js';
 import type { SourceSubscriber } from './subscriber.js';
 
 /** One subscriber of a source and its delivery state. */
@@ -53,10 +53,11 @@ export class SubscriberIndex {
     this.byName.clear();
   }
 
-  /** True when some subscriber asked for a pod's routine Normal Events (see SourceSubscriber.routinePodEvents). */
-  get wantRoutinePodEvents(): boolean {
-    return this.routine > 0;
-  }
+  /**
+   * The Event watch lines to pass over unparsed: a pod's routine Normal Event, unless some
+   * subscriber asked for them (see {@link routinePodEventLineVersion}).
+   */
+  readonly skipEventLine = (line: string): string | undefined => (this.routine > 0 ? undefined : routinePodEventLineVersion(line));
 
   /** The names of the Deployments traced right now. */
   names(): string[] {
