@@ -28,8 +28,8 @@ export interface ProcessRun {
     samples?: number;
     /** CPU seconds per thread name at exit (Linux /proc), the probe's own included. */
     threadCpuS?: Record<string, number>;
-    /** Our writes to stdout: how many, bytes, wall and CPU milliseconds spent in them. */
-    stdoutWrites?: { count: number; bytes: number; wallMs: number; cpuMs: number };
+    /** Our writes to stdout: how many, bytes, and wall milliseconds spent in them. */
+    stdoutWrites?: { count: number; bytes: number; wallMs: number };
     lists: number;
     watchOpens: number;
     received?: number;
@@ -121,7 +121,8 @@ export function rolloutTrace(kubeconfig: string, ns: string, args: string[], o: 
 
 /**
  * bench/bare-watch.mjs on Deployment `name` (selector `app=<name>`) with the kubeconfig's server,
- * CA and token: what receiving and parsing our objects costs Node with nothing else done.
+ * CA and token: what receiving and parsing our objects costs Node with nothing else done. With
+ * `--cpu-prof DIR` its profile is `DIR/bare-watch.cpuprofile`.
  */
 export function bareWatch(kc: KubeConfig, ns: string, name: string): Promise<ProcessRun> {
   const cluster = kc.getCurrentCluster();
@@ -130,7 +131,9 @@ export function bareWatch(kc: KubeConfig, ns: string, name: string): Promise<Pro
     : cluster?.caFile
       ? readFileSync(cluster.caFile, 'utf8')
       : '';
-  return runProcess([process.execPath, BARE_WATCH, ns, name, `app=${name}`], {
+  const profile = process.env.ROLLOUT_TRACE_BENCH_CPU_PROF;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--cpu-prof-name=bare-watch.cpuprofile'] : [];
+  return runProcess([process.execPath, ...flags, BARE_WATCH, ns, name, `app=${name}`], {
     BARE_SERVER: cluster?.server ?? '',
     BARE_TOKEN: kc.getCurrentUser()?.token ?? '',
     BARE_CA: ca,

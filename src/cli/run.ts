@@ -10,7 +10,7 @@ import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
 import { setLongTimeout } from '../long-timer.js';
 import type { Sink } from '../report/sink.js';
 import { type CliOptions, parseCli } from './args.js';
-import { batchedStream } from './batched-stream.js';
+import { type BatchedStream, batchedStream } from './batched-stream.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { helpText } from './help.js';
 import { openSink } from './sink.js';
@@ -78,10 +78,11 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     resolveTrackOptions({ ...common, name, namespace: options.namespace, kubeconfig: options.kubeconfig, context: options.context }),
   );
   const { kc, namespace, clean } = resolved[0]!;
+  let batched: BatchedStream | undefined;
   const { sink, tty } = await openSink({
     output: options.output,
     stream: io.stdout,
-    batched: batchedStream,
+    batched: (stream) => (batched = batchedStream(stream)),
     env: io.env,
     pulumiMessages: options.pulumiMessages,
   });
@@ -92,8 +93,10 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   );
   const seenVerdicts = new Set<string>();
   const write = (e: RolloutEvent) => {
-    if (e.type === 'verdict') seenVerdicts.add(`${e.deployment.namespace}/${e.deployment.name}`);
     sink.write(e);
+    if (e.type !== 'verdict') return;
+    seenVerdicts.add(`${e.deployment.namespace}/${e.deployment.name}`);
+    batched?.flushNow(); // a verdict is printed at once, not with the next batch
   };
   const unsubscribe = tracking.subscribe(write);
 

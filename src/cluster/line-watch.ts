@@ -8,6 +8,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { parseWithoutManagedFields } from './managed-fields.js';
 import { authenticatedGet, type Query, sendGet } from './raw-get.js';
 
 /**
@@ -110,7 +111,7 @@ export function readLines(body: NodeJS.ReadableStream, heard: () => void, callba
       }
       // As client-node's Watch: a line that is not JSON, or a callback that throws, is skipped.
       try {
-        const event = JSON.parse(line) as { type?: unknown; object?: unknown };
+        const event = parseWithoutManagedFields(line) as { type?: unknown; object?: unknown };
         callback(String(event.type), event.object as never);
       } catch {}
     }

@@ -14,6 +14,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { parseWithoutManagedFields } from './managed-fields.js';
 
 /** What a failed GET throws: the fields `statusOf` and `serverMessage` read (as client-node's ApiException). */
 export class HttpStatusError extends Error {
@@ -75,9 +76,12 @@ export function sendGet(
   });
 }
 
-/** GETs `path` (e.g. `/api/v1/namespaces/ns/pods`) with `query`; resolves with the parsed body. */
+/**
+ * GETs `path` (e.g. `/api/v1/namespaces/ns/pods`) with `query`; resolves with the parsed body, its
+ * objects without managedFields (see managed-fields.ts).
+ */
 export async function rawGet<T>(kc: KubeConfig, path: string, query: Query, signal?: AbortSignal): Promise<T> {
-  return JSON.parse(await rawGetText(kc, path, query, signal, 'application/json')) as T;
+  return parseWithoutManagedFields(await rawGetText(kc, path, query, signal, 'application/json')) as T;
 }
 
 /** GETs `path` and resolves with the body as text (a pod's log); a non-2xx answer throws {@link HttpStatusError}. */
