@@ -219,7 +219,7 @@ export class NamespaceSource {
         },
         ...(kind === 'Event' ? { skipLine: this.subs.skipEventLine } : {}),
         keep: (object) =>
-          kind === 'Deployment' || kind === 'PersistentVolumeClaim' || this.subs.interested('upsert', kind, object as never).length > 0,
+          kind === 'Deployment' || kind === 'PersistentVolumeClaim' || this.subs.concernsSome('upsert', kind, object as never),
         watching: () => this.resync(),
         contact: () => this.contact.heard(),
         fatal: (err) => (kind === 'Node' ? this.nodesRefused(err) : this.fail(err)),

@@ -69,11 +69,41 @@ export class SubscriberIndex {
     return name !== undefined && this.byName.has(name);
   }
 
-  /** The subscriptions `object` may concern, found by the Deployment names its name can carry. */
+  /**
+   * The subscriptions `object` may concern, found by the Deployment names its name can carry (each
+   * once: a ReplicaSet's owner is also one of its name's prefixes).
+   */
   interested(type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): Subscription[] {
+    const out: Subscription[] = [];
+    this.visit(type, kind, object, (sub) => {
+      if (!out.includes(sub)) out.push(sub);
+      return false;
+    });
+    return out;
+  }
+
+  /** Whether `object` may concern some subscription ({@link interested} without the list). */
+  concernsSome(type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): boolean {
+    return this.visit(type, kind, object, () => true);
+  }
+
+  /** Calls `found` with each subscription `object` may concern until it returns true; returns whether one did. */
+  private visit(
+    type: 'upsert' | 'delete',
+    kind: WatchedKind,
+    object: KindToObject[WatchedKind],
+    found: (sub: Subscription) => boolean,
+  ): boolean {
     const names = deploymentNamesOf(kind, object);
-    const candidates = names === 'any' ? [...this.all] : names.flatMap((n) => [...(this.byName.get(n) ?? [])]);
-    return candidates.filter((sub) => concerns(sub, type, kind, object));
+    if (names === 'any') {
+      for (const sub of this.all) if (concerns(sub, type, kind, object) && found(sub)) return true;
+      return false;
+    }
+    for (const name of names) {
+      const subs = this.byName.get(name);
+      if (subs) for (const sub of subs) if (concerns(sub, type, kind, object) && found(sub)) return true;
+    }
+    return false;
   }
 }
 

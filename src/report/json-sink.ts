@@ -13,8 +13,15 @@ export const JSON_SCHEMA_VERSION = 1;
 /** The shape of one JSON line. */
 export type JsonLine = { schemaVersion: typeof JSON_SCHEMA_VERSION; time: string } & RolloutEvent;
 
-/** Characters JSON.stringify leaves raw that a terminal or a log viewer may obey: DEL, C1, LS, PS. */
-const RAW_CONTROLS = /[\u007f-\u009f\u2028\u2029]/g;
+/**
+ * Characters JSON.stringify leaves raw that a terminal or a log viewer may obey (DEL, C1, LS, PS),
+ * and `##[`, a GitHub Actions command: one pass over the line finds both.
+ */
+const UNSAFE = /[\u007f-\u009f\u2028\u2029]|##\[/g;
+
+/** The escape of one {@link UNSAFE} match: `\u009b`, never the raw byte; `#\u0023[` (the same string once parsed). */
+const escapeUnsafe = (match: string): string =>
+  match === '##[' ? '#\\u0023[' : `\\u${match.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
  * Serialises one event as a JSON line (without the newline): its cluster text cleaned (see
@@ -22,9 +29,7 @@ const RAW_CONTROLS = /[\u007f-\u009f\u2028\u2029]/g;
  */
 export function toJsonLine(e: RolloutEvent): string {
   const line = { schemaVersion: JSON_SCHEMA_VERSION, time: new Date(e.at).toISOString(), ...cleanEvent(e, cleanClusterText) };
-  return JSON.stringify(line)
-    .replace(RAW_CONTROLS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
-    .replace(/##\[/g, '#\\u0023['); // never a GitHub Actions command, and the same string once parsed
+  return JSON.stringify(line).replace(UNSAFE, escapeUnsafe);
 }
 
 /** Writes each event as one JSON object per line. */

@@ -27,8 +27,10 @@ export class EventHub<T> {
   push(event: T): void {
     if (this.ended) return;
     if (this.keep) this.history.push(event);
-    for (const l of [...this.listeners]) this.call(l, event);
-    this.wake();
+    // The listeners as they are now (one added by a listener gets this event from the history).
+    if (this.listeners.size === 1) this.call(this.listeners.values().next().value as (e: T) => void, event);
+    else if (this.listeners.size > 1) for (const l of [...this.listeners]) this.call(l, event);
+    if (this.waiters.size > 0) this.wake();
   }
 
   /** Ends the stream; iterators finish (throwing `error` if given) once they drained it. */
