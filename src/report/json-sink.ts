@@ -20,8 +20,7 @@ export type JsonLine = { schemaVersion: typeof JSON_SCHEMA_VERSION; time: string
 const UNSAFE = /[\u007f-\u009f\u2028\u2029]|##\[/g;
 
 /** The escape of one {@link UNSAFE} match: `\u009b`, never the raw byte; `#\u0023[` (the same string once parsed). */
-const escapeUnsafe = (match: string): string =>
-  match === '##[' ? '#\\u0023[' : `\\u${match.charCodeAt(0).toString(16).padStart(4, '0')}`;
+const escapeUnsafe = (match: string): string => (match === '##[' ? '#\\u0023[' : `\\u${match.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
  * Serialises one event as a JSON line (without the newline): its cluster text cleaned (see
