@@ -108,7 +108,8 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
       tracking.stop();
       wakeWatch?.();
     } else {
-      // A second Ctrl-C means "now": no more waiting for a graceful end.
+      // A second Ctrl-C means "now": no more waiting for a graceful end (what is printed so far still goes out).
+      batched?.flushNow();
       io.stderr.write('\nrollout-trace: interrupted\n');
       process.exit(EXIT.interrupted);
     }
