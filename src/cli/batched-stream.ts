@@ -28,7 +28,8 @@ export interface BatchedStream extends NodeJS.WritableStream {
 export function batchedStream(target: NodeJS.WritableStream, intervalMs = FLUSH_INTERVAL_MS): BatchedStream {
   let corked = false;
   let lastWriteAt = Number.NEGATIVE_INFINITY;
-  let pending: { cancel(): void } | undefined;
+  /** Cancels the scheduled write, if one is. */
+  let cancelScheduled: (() => void) | undefined;
   const out = new Writable({
     decodeStrings: false,
     write(chunk: string, _encoding, done) {
@@ -42,8 +43,8 @@ export function batchedStream(target: NodeJS.WritableStream, intervalMs = FLUSH_
   });
   target.on('error', (err) => out.destroy(err));
   const flushNow = () => {
-    pending?.cancel();
-    pending = undefined;
+    cancelScheduled?.();
+    cancelScheduled = undefined;
     if (!corked) return;
     corked = false;
     out.uncork();
@@ -52,10 +53,10 @@ export function batchedStream(target: NodeJS.WritableStream, intervalMs = FLUSH_
     const wait = lastWriteAt + intervalMs - performance.now();
     if (wait <= 0) {
       const immediate = setImmediate(flushNow);
-      pending = { cancel: () => clearImmediate(immediate) };
+      cancelScheduled = () => clearImmediate(immediate);
     } else {
       const timer = setTimeout(flushNow, wait);
-      pending = { cancel: () => clearTimeout(timer) };
+      cancelScheduled = () => clearTimeout(timer);
     }
   };
   const write = out.write.bind(out) as (chunk: string, callback?: (err?: Error | null) => void) => boolean;

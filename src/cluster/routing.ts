@@ -69,14 +69,11 @@ export class SubscriberIndex {
     return name !== undefined && this.byName.has(name);
   }
 
-  /**
-   * The subscriptions `object` may concern, found by the Deployment names its name can carry (each
-   * once: a ReplicaSet's owner is also one of its name's prefixes).
-   */
+  /** The subscriptions `object` may concern, found by the Deployment names its name can carry. */
   interested(type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): Subscription[] {
     const out: Subscription[] = [];
     this.visit(type, kind, object, (sub) => {
-      if (!out.includes(sub)) out.push(sub);
+      out.push(sub);
       return false;
     });
     return out;
@@ -177,7 +174,10 @@ function deploymentNamesOf(kind: WatchedKind, object: KindToObject[WatchedKind])
     }
     case 'ReplicaSet': {
       const owner = owners.find((r) => r.kind === 'Deployment')?.name;
-      return owner === undefined ? 'any' : [owner, ...prefixesOf(object.metadata?.name ?? '')];
+      if (owner === undefined) return 'any';
+      // Each name once (a Deployment's own ReplicaSet carries its owner's name as a prefix).
+      const prefixes = prefixesOf(object.metadata?.name ?? '');
+      return prefixes.includes(owner) ? prefixes : [owner, ...prefixes];
     }
     case 'Pod': {
       const rs = owners.find((r) => r.kind === 'ReplicaSet')?.name;
