@@ -80,6 +80,12 @@ export class BacklogReplay {
     /** The traced Deployments' label selector (undefined: the Pod and ReplicaSet watches see the whole namespace). */
     private readonly labelSelector: string | undefined,
     private readonly revisions = REPLAY_REVISIONS,
+    /**
+     * Lines each watch may read before the Events caught up: at most one per revision replayed,
+     * and the writes while it catches up; far more means the apiserver replays from elsewhere than
+     * asked. Bounded, whatever it does.
+     */
+    private readonly lineBudget = 2 * revisions + 2000,
   ) {
     this.watch = new LineWatch(kc);
   }
@@ -186,14 +192,6 @@ export class BacklogReplay {
         ended: () => undefined,
       },
     );
-  }
-
-  /**
-   * At most one line per revision replayed, and the writes while it catches up: far more means
-   * the apiserver replays from elsewhere than asked. Bounded, whatever it does.
-   */
-  private get lineBudget(): number {
-    return 2 * this.revisions + 2000;
   }
 
   /** Too much before catching up: the Events count as broken (the verdict waits for the list); a probe just stops. */

@@ -47,6 +47,32 @@ describe('RBAC-limited credentials', { concurrency: true }, () => {
     });
   });
 
+  it('a Role that may watch but not list events: forbidden naming list events, and no verdict', async (t) => {
+    // The Event backlog's replay (src/cluster/backlog-replay.ts) watches Events without listing
+    // them, but only when the Event list is still under way 50 ms after the Deployment list; a
+    // refused list answers at once, so the trace fails before any Event is replayed.
+    const ns = await namespaceFor(t, 'rbac-nolist');
+    await createDeployment(ns, 'web');
+    const kc = await serviceAccountKubeConfig(ns, 'no-event-list', [
+      { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: READ },
+      { apiGroups: [''], resources: ['pods', 'pods/log'], verbs: READ },
+      { apiGroups: [''], resources: ['events'], verbs: ['get', 'watch'] },
+    ]);
+    const tracking = trackRollout({ name: 'web', kubeconfig: kc });
+    const verdicts: string[] = [];
+    tracking.subscribe((e) => {
+      if (e.type === 'verdict') verdicts.push(e.verdict.outcome);
+    });
+    await assert.rejects(tracking.verdict, (err: unknown) => {
+      assert.ok(err instanceof RolloutTraceError, String(err));
+      t.diagnostic(err.message);
+      assert.equal(err.code, 'forbidden');
+      assert.match(err.message, /may not list events in namespace/);
+      return true;
+    });
+    assert.deepEqual(verdicts, [], 'no verdict was published');
+  });
+
   it('a sufficient Role tracks the rollout (namespace from the token kubeconfig context)', async (t) => {
     const ns = await namespaceFor(t, 'rbac-ok');
     await createDeployment(ns, 'web', { replicas: 2 });
