@@ -10,6 +10,7 @@ import { describe, it, type TestContext } from 'node:test';
 import type { RolloutEvent } from '../../../src/core/types.js';
 import type { TrackOptions } from '../../../src/track/index.js';
 import { type TrackInternals, trackRolloutWith } from '../../../src/track/tracker.js';
+import { kubeConfigWith } from '../../helpers/fault-endpoint.js';
 import { type HoldingProxy, startHoldingProxy } from '../../helpers/holding-proxy.js';
 import {
   clients,
@@ -22,6 +23,7 @@ import {
   waitRolledOut,
   waitUntil,
 } from './helpers.js';
+import { TcpProxy } from './tcp-proxy.js';
 
 /** A proxy holding `ns`'s Event lists (not its watches) until released. */
 async function holdingEventList(t: TestContext, ns: string): Promise<HoldingProxy> {
@@ -163,5 +165,33 @@ describe('a verdict before the Event backlog is listed', { concurrency: true }, 
     assert.ok(held.type === 'held' && held.pods.includes(old.metadata?.name ?? ''), JSON.stringify(held));
     const v = await waitUntil(verdict, { what: 'a verdict', timeoutMs: 60_000, intervalMs: 50 });
     assert.equal(v.outcome, 'succeeded', v.summary);
+  });
+
+  it('a black-holed connection (open, silent) mid-rollout: the replay resumes after its inactivity timeout, and success still comes from replayed Events', async (t) => {
+    const ns = await namespaceFor(t, 'backlog-hole');
+    const holding = await holdingEventList(t, ns);
+    // tracker -> TCP forwarder (the fault) -> holding proxy -> apiserver.
+    const tcp = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(holding.kc.getCurrentCluster()!.server).port) });
+    t.after(() => tcp.close());
+    const kubeconfig = kubeConfigWith(holding.kc, { server: `https://127.0.0.1:${tcp.port}` });
+    // The kind watchers presume a silent watch dead after 30 s too (the replay's own timeout).
+    const { events, verdict } = await tracing(t, ns, holding, { source: { inactivitySeconds: 30 } }, { kubeconfig });
+    await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=5' } });
+    await eventSeen(events, (e) => e.type === 'pod', 'the tracker sees a pod', 30_000);
+    const replayWatches = () => holding.seen.filter((r) => r.includes('/events?') && r.includes('timeoutSeconds=60')).length;
+    const before = replayWatches();
+    const holeAt = Date.now();
+    const holed = tcp.blackholeOpen(); // open connections go silent; new ones forward
+    const v = await waitUntil(verdict, { what: 'a verdict', timeoutMs: 90_000, intervalMs: 100 });
+    const after = (Date.now() - holeAt) / 1000;
+    t.diagnostic(
+      `${holed} connection(s) black-holed; ${v.outcome} ${after.toFixed(1)} s later; Event replay watches ${before} -> ${replayWatches()}`,
+    );
+    assert.ok(holed >= 4, 'the replay and the kind watchers were cut');
+    assert.equal(v.outcome, 'succeeded', v.summary);
+    assert.equal(v.replicas.ready, 2, v.summary);
+    assert.ok(after >= 20, 'no verdict until the silence was noticed: the rollout finished behind the hole');
+    assert.ok(replayWatches() > before, 'the Event replay was re-opened from its last revision');
+    assert.equal(holding.held.length, 1, 'the Event list was still held: the success came from replayed Events');
   });
 });
