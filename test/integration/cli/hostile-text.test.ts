@@ -56,9 +56,13 @@ test('hostile text: secrets never printed, escapes shown not obeyed, the 1 MB li
 
   const plain = await runCli([...args, '-o', 'plain', '--follow-logs', '--redact', 'swordfish\\d+'], { env: { GITHUB_ACTIONS: 'true' } });
   t.diagnostic(
-    `plain: exit ${plain.code}, ${plain.stdout.length} characters, ${plain.stdout.split('long line x').length - 1} copies of the long line`,
+    `plain: exit ${plain.code}${plain.signal ? ` (${plain.signal})` : ''}, ${plain.stdout.length} characters, ${plain.stdout.split('long line x').length - 1} copies of the long line`,
   );
-  assert.equal(plain.code, 1, plain.stdout.slice(-3000) + plain.stderr);
+  assert.equal(
+    plain.code,
+    1,
+    `${plain.signal ? `ended by ${plain.signal} after ${plain.ms} ms\n` : ''}${plain.stdout.slice(-3000)}${plain.stderr}`,
+  );
   assertSafe('plain', plain.stdout + plain.stderr);
   assert.ok(!plain.stdout.includes('swordfish42'), '--redact masks a secret without a tell-tale shape');
   assert.match(plain.stdout, /^::error title=Deployment [^:]+%3A%3A|^::error title=Deployment /m, 'our own annotation is there');
@@ -70,7 +74,11 @@ test('hostile text: secrets never printed, escapes shown not obeyed, the 1 MB li
 
   const json = await runCli([...args, '-o', 'json']);
   t.diagnostic(`json: exit ${json.code}, ${json.stdout.length} characters`);
-  assert.equal(json.code, 1, json.stdout.slice(-3000) + json.stderr);
+  assert.equal(
+    json.code,
+    1,
+    `${json.signal ? `ended by ${json.signal} after ${json.ms} ms\n` : ''}${json.stdout.slice(-3000)}${json.stderr}`,
+  );
   assertSafe('json', json.stdout);
   const lines = json.stdout
     .trim()

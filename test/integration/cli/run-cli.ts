@@ -7,6 +7,8 @@ const BIN = fileURLToPath(new URL('../../../bin/rollout-trace.js', import.meta.u
 /** What the process printed and how it ended. */
 export interface CliRun {
   code: number | null;
+  /** The signal that ended the process (then `code` is null), e.g. SIGKILL. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
   ms: number;
@@ -52,9 +54,9 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRun
   });
   const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
   return new Promise((resolve) => {
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(killer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started, exitedAt: exitedAt || Date.now() });
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started, exitedAt: exitedAt || Date.now() });
     });
   });
 }
@@ -80,7 +82,7 @@ export async function runCliInProcess(args: string[], env: Record<string, string
   out.on('data', (c: Buffer) => (stdout += c.toString()));
   err.on('data', (c: Buffer) => (stderr += c.toString()));
   const code = await run(args, { stdout: out, stderr: err, env: { TERM: 'dumb', ...env }, onInterrupt: () => () => undefined });
-  return { code, stdout, stderr, ms: Date.now() - started, exitedAt: Date.now() };
+  return { code, signal: null, stdout, stderr, ms: Date.now() - started, exitedAt: Date.now() };
 }
 
 /** How a run on a pseudo-terminal ended: {@link CliRun} plus the output size and the CLI's pid. */
@@ -136,11 +138,11 @@ export function runCliInPty(args: string[], options: PtyOptions = {}): Promise<P
     child.kill('SIGKILL');
   }, options.timeoutMs ?? 120_000);
   return new Promise((resolve) => {
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(killer);
       clearInterval(findPid);
       child.stdin.destroy();
-      resolve({ code, stdout: tail, stderr, ms: Date.now() - started, exitedAt: Date.now(), bytes });
+      resolve({ code, signal, stdout: tail, stderr, ms: Date.now() - started, exitedAt: Date.now(), bytes });
     });
   });
 }
