@@ -4,7 +4,7 @@
 // Run by `npm run build` after tsc; `node scripts/bundle-cli.mjs ROOT` writes ROOT/dist/cli/ instead
 // (the bundle reads ROOT/package.json for --version). esbuild is a dev dependency.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -22,16 +22,13 @@ for (const f of readdirSync(outdir, { withFileTypes: true })) {
 // builtin modules a traced rollout loaded, about 10 ms of a 0.35 s start-up). Through require()
 // nothing is read until used; the named exports are the module's plain data properties (never its
 // lazy getters), and a missing one fails the build.
+/** Every builtin module, with or without `node:`. */
+const builtinPattern = new RegExp(`^(node:)?(${builtinModules.join('|')})$`);
 const viaRequire = {
   name: 'builtins-via-require',
   setup(b) {
-    b.onResolve(
-      {
-        filter:
-          /^(node:)?(https?|fs|util|stream|os|crypto|child_process|path|net|tls|readline|tty|process|url|events|buffer|zlib|string_decoder|querystring|dns|assert|timers)$/,
-      },
-      (args) =>
-        args.kind === 'import-statement' ? { path: args.path.replace(/^node:/, ''), namespace: 'builtin-via-require' } : undefined,
+    b.onResolve({ filter: builtinPattern }, (args) =>
+      args.kind === 'import-statement' ? { path: args.path.replace(/^node:/, ''), namespace: 'builtin-via-require' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'builtin-via-require' }, ({ path }) => {
       const mod = createRequire(import.meta.url)(`node:${path}`);

@@ -69,10 +69,14 @@ export async function traceCli(args: string[], triggers: Trigger[] = [], options
   return { ...run, ...marks, startedAt };
 }
 
-/** The run's output for an assertion message: at most the last 4000 characters of each stream (a runaway run writes megabytes). */
+/**
+ * The run's output for an assertion message: the signal that ended it, if one did, and at most the
+ * last 4000 characters of each stream (a runaway run writes megabytes).
+ */
 export function outputOf(run: CliRun): string {
   const tail = (text: string) => (text.length > 4000 ? `[... ${text.length - 4000} characters cut]${text.slice(-4000)}` : text);
-  return `--- stdout\n${tail(run.stdout)}\n--- stderr\n${tail(run.stderr)}`;
+  const ended = run.signal ? `--- ended by ${run.signal} after ${run.ms} ms\n` : '';
+  return `${ended}--- stdout\n${tail(run.stdout)}\n--- stderr\n${tail(run.stderr)}`;
 }
 
 /** Asserts the exit code, the verdict line, and an exit within 1 s of that line. */
