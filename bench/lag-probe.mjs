@@ -1,9 +1,9 @@
-// Preloaded into the measured rollout-trace process (`node --import bench/lag-probe.mjs dist/cli/rollout-trace.mjs`):
-// samples event-loop delay and memory and, at exit, writes them and the watch counters to
-// $ROLLOUT_TRACE_BENCH_PROBE. With $ROLLOUT_TRACE_BENCH_HEAP_AT_MB, a heap snapshot is written (once,
+// Preloaded into the measured rollout-trace process (`node --import bench/lag-probe.mjs dist/cli/rollout-trace.mjs`)
+// and into big2000's bare watcher: samples event-loop delay, its stalls and memory and, at exit,
+// writes them and the watch counters to $ROLLOUT_TRACE_BENCH_PROBE. With $ROLLOUT_TRACE_BENCH_HEAP_AT_MB, a heap snapshot is written (once,
 // into the working folder) when the used heap first reaches that many MB.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { openSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 
 const file = process.env.ROLLOUT_TRACE_BENCH_PROBE;
@@ -24,6 +24,66 @@ const sample = () => {
   }
 };
 setInterval(sample, 250).unref();
+
+// Where a stall of the event loop went. Every 25 ms tick reads the main thread's scheduler counters
+// (/proc/thread-self/schedstat, Linux: ns on a CPU, ns waiting in the run queue): across a stall,
+// the tick's interval (the stall plus the tick's own 25 ms) splits into on-CPU, our own work (JS,
+// GC on the main thread), run-queue, the machine's other processes holding both cores, and the rest,
+// the thread off a CPU otherwise (idle in epoll, or blocked: a synchronous write to a full pipe). GC pauses (perf_hooks 'gc' entries) that overlap the worst stall are summed.
+const schedFd = (() => {
+  try {
+    return openSync('/proc/thread-self/schedstat', 'r');
+  } catch {
+    return undefined; // not Linux: no decomposition
+  }
+})();
+const schedBuf = Buffer.alloc(96);
+const sched = () => {
+  if (schedFd === undefined) return [0, 0];
+  const n = readSync(schedFd, schedBuf, 0, schedBuf.length, 0);
+  const [run, wait] = schedBuf.toString('latin1', 0, n).split(' ');
+  return [Number(run) / 1e6, Number(wait) / 1e6];
+};
+const TICK_MS = 25;
+const STALL_MS = 50;
+const stalls = { over50: 0, lagMs: 0, intervalMs: 0, onCpuMs: 0, runQueueMs: 0 };
+let worstStall = { lagMs: 0, intervalMs: 0, onCpuMs: 0, runQueueMs: 0, atS: 0, gcMs: 0, from: 0, to: 0 };
+// The first tick only sets the baseline: before it, the main module was loading (start-up, which
+// monitorEventLoopDelay does not count either).
+let last;
+setInterval(() => {
+  const t = performance.now();
+  const cpu = sched();
+  const lagMs = last ? t - last.t - TICK_MS : 0;
+  if (lagMs >= STALL_MS) {
+    const onCpuMs = cpu[0] - last.cpu[0];
+    const runQueueMs = cpu[1] - last.cpu[1];
+    stalls.over50++;
+    stalls.lagMs += lagMs;
+    stalls.intervalMs += t - last.t;
+    stalls.onCpuMs += onCpuMs;
+    stalls.runQueueMs += runQueueMs;
+    if (lagMs > worstStall.lagMs)
+      worstStall = { lagMs, intervalMs: t - last.t, onCpuMs, runQueueMs, atS: t / 1000, gcMs: 0, from: last.t, to: t };
+  }
+  last = { t, cpu };
+}, TICK_MS).unref();
+const gc = { count: 0, totalMs: 0, maxMs: 0, long: [] };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    gc.count++;
+    gc.totalMs += e.duration;
+    gc.maxMs = Math.max(gc.maxMs, e.duration);
+    if (e.duration >= 10) gc.long.push([e.startTime, e.duration]);
+  }
+}).observe({ entryTypes: ['gc'] });
+/** The worst stall, with the GC pause time inside it; rounded for the notes. */
+const stallReport = () => {
+  const { from, to, ...w } = worstStall;
+  for (const [start, d] of gc.long) w.gcMs += Math.max(0, Math.min(to, start + d) - Math.max(from, start));
+  const r = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v * 10) / 10]));
+  return { worst: r(w), over50: r(stalls), gc: r({ count: gc.count, totalMs: gc.totalMs, maxMs: gc.maxMs }) };
+};
 // Our writes to stdout (a pipe to the bench, read line by line): their count, bytes and wall time.
 // Not their CPU: two process.cpuUsage() calls per write were ~0.4 s of a 2,000-pod rollout's
 // profile, charged to us (our CPU by thread in the notes still shows where the time goes).
@@ -79,6 +139,7 @@ process.on('exit', () => {
       watchOpens: sum(stats?.opened),
       received: sum(stats?.received),
       peak,
+      stalls: stallReport(),
     }),
   );
 });

@@ -35,7 +35,22 @@ export interface ProcessRun {
     received?: number;
     /** Peaks of process.memoryUsage() sampled every 250 ms (MB). */
     peak?: { heapUsedMB: number; heapTotalMB: number; externalMB: number; rssMB: number };
+    /** Event-loop stalls (≥ 50 ms): the worst one and all together, split by the main thread's scheduler counters. */
+    stalls?: {
+      worst: StallSplit & { atS: number; gcMs: number };
+      over50: StallSplit & { over50: number };
+      gc: { count: number; totalMs: number; maxMs: number };
+    };
   };
+}
+
+/** A stall (how late a tick came), and the main thread's time on a CPU and in the run queue over the tick's interval. */
+export interface StallSplit {
+  lagMs: number;
+  /** The interval the split covers: the stall plus the tick's own period. */
+  intervalMs: number;
+  onCpuMs: number;
+  runQueueMs: number;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'rt-bench-'));
@@ -121,7 +136,8 @@ export function rolloutTrace(kubeconfig: string, ns: string, args: string[], o: 
 
 /**
  * bench/bare-watch.mjs on Deployment `name` (selector `app=<name>`) with the kubeconfig's server,
- * CA and token: what receiving and parsing our objects costs Node with nothing else done. With
+ * CA and token, with the lag probe: what receiving and parsing our objects costs Node with nothing
+ * else done (CPU net of the probe, like ours). With
  * `--cpu-prof DIR` its profile is `DIR/bare-watch.cpuprofile`.
  */
 export function bareWatch(kc: KubeConfig, ns: string, name: string): Promise<ProcessRun> {
@@ -132,7 +148,11 @@ export function bareWatch(kc: KubeConfig, ns: string, name: string): Promise<Pro
       ? readFileSync(cluster.caFile, 'utf8')
       : '';
   const profile = process.env.ROLLOUT_TRACE_BENCH_CPU_PROF;
-  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--cpu-prof-name=bare-watch.cpuprofile'] : [];
+  const flags = [
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--cpu-prof-name=bare-watch.cpuprofile'] : []),
+    // The same lag probe as ours: its stalls show what the machine alone does to an event loop.
+    `--import=${PROBE}`,
+  ];
   return runProcess([process.execPath, ...flags, BARE_WATCH, ns, name, `app=${name}`], {
     BARE_SERVER: cluster?.server ?? '',
     BARE_TOKEN: kc.getCurrentUser()?.token ?? '',

@@ -2,7 +2,7 @@
 import type { AppsV1Api, CoreV1Api, KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import { type DeploymentShape, deploymentOf } from '../test/integration/track/helpers.js';
 import { requestCounts } from './metrics.js';
-import { bareWatch, kubectl, lineAt, type ProcessRun, rolloutTrace } from './processes.js';
+import { bareWatch, kubectl, lineAt, type ProcessRun, rolloutTrace, type StallSplit } from './processes.js';
 import { RawWatch } from './raw-watch.js';
 
 /** One tool's figures in one scenario. */
@@ -23,6 +23,8 @@ export interface ToolFigures {
   watchOpens?: number;
   /** Objects the apiserver sent us in lists and watch events (ours only: what scoping saves). */
   objectsReceived?: number;
+  /** Event-loop stalls ≥ 50 ms and GC pauses, from the lag probe (see stallNote). */
+  stalls?: NonNullable<ProcessRun['probe']>['stalls'];
   /** Start-up: median process wall time, start to exit, on a rollout already complete. */
   startupMs?: number;
   processes: number;
@@ -97,7 +99,9 @@ export async function race(
       ...(ours.probe?.peak ? [memoryNote(ours.probe.peak)] : []),
       ...(ours.probe?.threadCpuS ? [threadNote(ours.probe.threadCpuS)] : []),
       ...(ours.probe?.stdoutWrites ? [`our stdout writes: ${JSON.stringify(ours.probe.stdoutWrites)}`] : []),
+      ...(ours.probe?.stalls ? [stallNote('our', ours.probe.stalls)] : []),
       ...(floor ? [floorNote(floor)] : []),
+      ...(floor?.probe?.stalls ? [stallNote("the bare watcher's", floor.probe.stalls)] : []),
     ],
     rolloutTrace: {
       verdictAfterCompleteMs: worst(names.map((n) => ms(ourVerdictAt(ours, n), raw.complete.get(n)))),
@@ -106,14 +110,23 @@ export async function race(
       peakRssMB: ours.peakRssMB,
       cpuS: ours.cpuS,
       probeCpuS: ours.probeCpuS,
-      ...(ours.probe ? { lagP99Ms: ours.probe.lagP99Ms, lagMaxMs: ours.probe.lagMaxMs } : {}),
+      ...(ours.probe ? { lagP99Ms: ours.probe.lagP99Ms, lagMaxMs: ours.probe.lagMaxMs, stalls: ours.probe.stalls } : {}),
       lists: ourLists,
       watchOpens: ourWatches,
       ...(ours.probe?.received !== undefined ? { objectsReceived: ours.probe.received } : {}),
       processes: 1,
     },
     ...(floor
-      ? { bareWatch: { wallS: (floor.exitAt - startedAt) / 1000, peakRssMB: floor.peakRssMB, cpuS: floor.cpuS, processes: 1 } }
+      ? {
+          bareWatch: {
+            wallS: (floor.exitAt - startedAt) / 1000,
+            peakRssMB: floor.peakRssMB,
+            cpuS: floor.cpuS,
+            probeCpuS: floor.probeCpuS,
+            ...(floor.probe ? { lagP99Ms: floor.probe.lagP99Ms, lagMaxMs: floor.probe.lagMaxMs, stalls: floor.probe.stalls } : {}),
+            processes: 1,
+          },
+        }
       : {}),
     kubectl: {
       verdictAfterCompleteMs: worst(peers.map((p, i) => ms(lineAt(p, KUBECTL_DONE), raw.complete.get(names[i]!)))),
@@ -139,6 +152,21 @@ function memoryNote(p: NonNullable<NonNullable<ProcessRun['probe']>['peak']>): s
 function floorNote(run: ProcessRun): string {
   const last = run.lines.at(-1)?.text ?? '';
   return `bare watcher (JSON.parse only): exit ${run.code}, CPU ${run.cpuS.toFixed(2)} s, ${last}`;
+}
+
+/**
+ * Where the event-loop stalls went: the worst one and all of those ≥ 50 ms, each interval split into
+ * the main thread on a CPU (its own work; GC pauses counted apart), waiting in the run queue (the
+ * cores busy with other processes) and otherwise off a CPU (idle or blocked).
+ */
+function stallNote(whose: string, s: NonNullable<NonNullable<ProcessRun['probe']>['stalls']>): string {
+  const split = (x: StallSplit) =>
+    `${Math.round(x.lagMs)} ms late (over ${Math.round(x.intervalMs)} ms: on a CPU ${Math.round(x.onCpuMs)}, in the run queue ${Math.round(x.runQueueMs)}, ` +
+    `otherwise off a CPU ${Math.max(0, Math.round(x.intervalMs - x.onCpuMs - x.runQueueMs))})`;
+  return (
+    `${whose} worst stall at ${s.worst.atS.toFixed(1)} s, ${split(s.worst)} (GC pauses in it ${Math.round(s.worst.gcMs)} ms); ` +
+    `${s.over50.over50} stalls ≥ 50 ms, together ${split(s.over50)}; GC ${s.gc.count} pauses, ${Math.round(s.gc.totalMs)} ms, longest ${Math.round(s.gc.maxMs)} ms`
+  );
 }
 
 /** Our CPU seconds per thread (the main thread is `node`; V8's GC and compiler helpers, libuv's pool). */
