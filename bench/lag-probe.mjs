@@ -25,9 +25,9 @@ const sample = () => {
 };
 setInterval(sample, 250).unref();
 
-// Where a stall of the event loop went. Every 25 ms tick reads the main thread's scheduler counters
+// Where a stall of the event loop went. Every 50 ms tick reads the main thread's scheduler counters
 // (/proc/thread-self/schedstat, Linux: ns on a CPU, ns waiting in the run queue): across a stall,
-// the tick's interval (the stall plus the tick's own 25 ms) splits into on-CPU, our own work (JS,
+// the tick's interval (the stall plus the tick's own 50 ms) splits into on-CPU, our own work (JS,
 // GC on the main thread), run-queue, the machine's other processes holding both cores, and the rest,
 // the thread off a CPU otherwise (idle in epoll, or blocked: a synchronous write to a full pipe). GC pauses (perf_hooks 'gc' entries) that overlap the worst stall are summed.
 const schedFd = (() => {
@@ -44,7 +44,7 @@ const sched = () => {
   const [run, wait] = schedBuf.toString('latin1', 0, n).split(' ');
   return [Number(run) / 1e6, Number(wait) / 1e6];
 };
-const TICK_MS = 25;
+const TICK_MS = 50;
 const STALL_MS = 50;
 const stalls = { over50: 0, lagMs: 0, intervalMs: 0, onCpuMs: 0, runQueueMs: 0 };
 let worstStall = { lagMs: 0, intervalMs: 0, onCpuMs: 0, runQueueMs: 0, atS: 0, gcMs: 0, from: 0, to: 0 };
