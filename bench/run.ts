@@ -3,7 +3,7 @@
  * both as whole processes in the same run (compiled rollout-trace: `npm run bench` builds first).
  *
  * Per scenario and tool: time from completion (seen by an independent raw watch) to verdict and
- * to exit, peak RSS and CPU seconds (GNU time), our event-loop lag p99/max (bench/lag-probe.mjs),
+ * to exit, peak RSS and CPU seconds (GNU time), our event-loop lag p99/max and where its stalls went (bench/lag-probe.mjs),
  * LIST and WATCH requests (apiserver_request_total; ours from our own counters). Prints a table;
  * `--json FILE` writes `{ scenarios: { startup, healthy, failures, big2000, many200, oneInBusyNamespace,
  * quiet5min } }`. See docs/performance.md for what each scenario does and how long it takes.
