@@ -40,18 +40,31 @@ export async function withLogTails(
 }
 
 /**
- * While a crashed container waits to restart (CrashLoopBackOff) there is no current instance, and
- * the kubelet serves the crashed one both as `previous` and as the current log: the same lines
- * would be printed twice (a 1 MB line twice over). A current tail equal to the previous one is
- * dropped; the previous instance's tail says it all.
+ * A crashed container's current log repeats its crashed one: while it waits to restart
+ * (CrashLoopBackOff) the kubelet serves the crashed instance both as `previous` and as the current
+ * log, and right after a restart the new instance has printed the same lines so far, without the
+ * crash. Both would print the same lines twice (a 1 MB line twice over). A current tail that
+ * {@link repeats} the previous one is dropped; the previous instance's tail says it all.
  */
 export function withoutRepeatedTail(tails: LogTail[]): LogTail[] {
   const previous = tails.find((t) => t.previous && t.error === undefined);
   if (!previous || previous.lines.length === 0) return tails;
-  return tails.filter(
-    (t) =>
-      t.previous || t.error !== undefined || t.lines.length !== previous.lines.length || t.lines.some((l, i) => l !== previous.lines[i]),
-  );
+  return tails.filter((t) => t.previous || t.error !== undefined || !repeats(t.lines, previous.lines));
+}
+
+/**
+ * Whether the `current` tail holds nothing but the start of the `previous` tail: from some line on
+ * it equals the previous tail's first lines, and that run is at least half of it (the lines before
+ * it are older lines of the same output, outside the previous tail's window: tails of N lines of
+ * the same output, the crashed one longer by its crash lines, overlap by all but those). A current
+ * tail that matches less, or does not reach the previous one's first line, is kept.
+ */
+function repeats(current: string[], previous: string[]): boolean {
+  for (let from = 0; from <= Math.floor((current.length - 1) / 2); from++) {
+    const rest = current.slice(from);
+    if (rest.length <= previous.length && rest.every((line, i) => line === previous[i])) return true;
+  }
+  return false;
 }
 
 /**
