@@ -1,7 +1,8 @@
 // Preloaded into the measured rollout-trace process (`node --import bench/lag-probe.mjs dist/cli/rollout-trace.mjs`)
 // and into big2000's bare watcher: samples event-loop delay, its stalls and memory and, at exit,
-// writes them and the watch counters to $ROLLOUT_TRACE_BENCH_PROBE. With $ROLLOUT_TRACE_BENCH_HEAP_AT_MB, a heap snapshot is written (once,
-// into the working folder) when the used heap first reaches that many MB.
+// writes them and the watch counters to $ROLLOUT_TRACE_BENCH_PROBE. With
+// $ROLLOUT_TRACE_BENCH_HEAP_AT_MB, a heap snapshot is written (once, into the working folder) when
+// the used heap first reaches that many MB.
 import { openSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
@@ -26,10 +27,11 @@ const sample = () => {
 setInterval(sample, 250).unref();
 
 // Where a stall of the event loop went. Every 50 ms tick reads the main thread's scheduler counters
-// (/proc/thread-self/schedstat, Linux: ns on a CPU, ns waiting in the run queue): across a stall,
-// the tick's interval (the stall plus the tick's own 50 ms) splits into on-CPU, our own work (JS,
-// GC on the main thread), run-queue, the machine's other processes holding both cores, and the rest,
-// the thread off a CPU otherwise (idle in epoll, or blocked: a synchronous write to a full pipe). GC pauses (perf_hooks 'gc' entries) that overlap the worst stall are summed.
+// (/proc/thread-self/schedstat, Linux: ns on a CPU, ns waiting in the run queue). Across a stall,
+// the tick's interval (the stall plus the tick's own 50 ms) splits into on-CPU (our own work: JS,
+// GC on the main thread), run-queue (the machine's other processes holding both cores) and the
+// rest, off a CPU otherwise (idle in epoll, or blocked: a synchronous write to a full pipe). GC
+// pauses (perf_hooks 'gc' entries) that overlap the worst stall are summed.
 const schedFd = (() => {
   try {
     return openSync('/proc/thread-self/schedstat', 'r');

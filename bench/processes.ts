@@ -35,13 +35,15 @@ export interface ProcessRun {
     received?: number;
     /** Peaks of process.memoryUsage() sampled every 250 ms (MB). */
     peak?: { heapUsedMB: number; heapTotalMB: number; externalMB: number; rssMB: number };
-    /** Event-loop stalls (≥ 50 ms): the worst one and all together, split by the main thread's scheduler counters. */
-    stalls?: {
-      worst: StallSplit & { atS: number; gcMs: number };
-      over50: StallSplit & { over50: number };
-      gc: { count: number; totalMs: number; maxMs: number };
-    };
+    stalls?: ProbeStalls;
   };
+}
+
+/** Event-loop stalls (≥ 50 ms): the worst one and all together, split by the main thread's scheduler counters. */
+export interface ProbeStalls {
+  worst: StallSplit & { atS: number; gcMs: number };
+  over50: StallSplit & { over50: number };
+  gc: { count: number; totalMs: number; maxMs: number };
 }
 
 /** A stall (how late a tick came), and the main thread's time on a CPU and in the run queue over the tick's interval. */
@@ -137,8 +139,8 @@ export function rolloutTrace(kubeconfig: string, ns: string, args: string[], o: 
 /**
  * bench/bare-watch.mjs on Deployment `name` (selector `app=<name>`) with the kubeconfig's server,
  * CA and token, with the lag probe: what receiving and parsing our objects costs Node with nothing
- * else done (CPU net of the probe, like ours). With
- * `--cpu-prof DIR` its profile is `DIR/bare-watch.cpuprofile`.
+ * else done (CPU net of the probe, like ours). With `--cpu-prof DIR` its profile is
+ * `DIR/bare-watch.cpuprofile`.
  */
 export function bareWatch(kc: KubeConfig, ns: string, name: string): Promise<ProcessRun> {
   const cluster = kc.getCurrentCluster();

@@ -2,7 +2,7 @@
 import type { AppsV1Api, CoreV1Api, KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import { type DeploymentShape, deploymentOf } from '../test/integration/track/helpers.js';
 import { requestCounts } from './metrics.js';
-import { bareWatch, kubectl, lineAt, type ProcessRun, rolloutTrace, type StallSplit } from './processes.js';
+import { bareWatch, kubectl, lineAt, type ProbeStalls, type ProcessRun, rolloutTrace, type StallSplit } from './processes.js';
 import { RawWatch } from './raw-watch.js';
 
 /** One tool's figures in one scenario. */
@@ -24,7 +24,7 @@ export interface ToolFigures {
   /** Objects the apiserver sent us in lists and watch events (ours only: what scoping saves). */
   objectsReceived?: number;
   /** Event-loop stalls ≥ 50 ms and GC pauses, from the lag probe (see stallNote). */
-  stalls?: NonNullable<ProcessRun['probe']>['stalls'];
+  stalls?: ProbeStalls;
   /** Start-up: median process wall time, start to exit, on a rollout already complete. */
   startupMs?: number;
   processes: number;
@@ -159,7 +159,7 @@ function floorNote(run: ProcessRun): string {
  * the main thread on a CPU (its own work; GC pauses counted apart), waiting in the run queue (the
  * cores busy with other processes) and otherwise off a CPU (idle or blocked).
  */
-function stallNote(whose: string, s: NonNullable<NonNullable<ProcessRun['probe']>['stalls']>): string {
+function stallNote(whose: string, s: ProbeStalls): string {
   const split = (x: StallSplit) =>
     `${Math.round(x.lagMs)} ms late (over ${Math.round(x.intervalMs)} ms: on a CPU ${Math.round(x.onCpuMs)}, in the run queue ${Math.round(x.runQueueMs)}, ` +
     `otherwise off a CPU ${Math.max(0, Math.round(x.intervalMs - x.onCpuMs - x.runQueueMs))})`;
