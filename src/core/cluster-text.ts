@@ -93,6 +93,7 @@ export function cleanEvent(e: RolloutEvent, clean: (text: string) => string): Ro
     case 'log':
       return { ...e, line: clean(e.line) };
     case 'held':
+    case 'note':
       return { ...e, message: clean(e.message) };
     case 'verdict':
       return { ...e, verdict: cleanVerdict(e.verdict, clean) };

@@ -208,10 +208,12 @@ export function emitProgress(state: RolloutState, memo: EmittedMemo, emit: Emit)
   const updated = d.status?.updatedReplicas ?? 0;
   const available = rs.status?.availableReplicas ?? 0;
   const message = pulumiProgressMessage(rs);
-  const key = `${message}|${updated}|${available}`;
+  // 1.33+: old pods still shutting down (their grace period), counted by the controller.
+  const terminating = d.status?.terminatingReplicas ?? undefined;
+  const key = `${message}|${updated}|${available}|${terminating ?? ''}`;
   if (memo.progress === key) return;
   memo.progress = key;
-  emit({ type: 'progress', desired: spec, ready, updated, available, message });
+  emit({ type: 'progress', desired: spec, ready, updated, available, ...(terminating ? { terminating } : {}), message });
 }
 
 /** Whether an Event about `name` is about our objects (the target, its ReplicaSets and pods, its PVCs). */

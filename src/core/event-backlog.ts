@@ -7,6 +7,7 @@
  * success whose new ReplicaSet and live new pods are all fresh; any other verdict (a failure, a
  * success that older Events could hold) waits for the list.
  */
+import { canBecomeReady } from './k8s.js';
 import { newReplicaSet, podsOf, referencedPvcNames } from './relations.js';
 import type { RolloutState } from './state.js';
 import type { Observation } from './types.js';
@@ -42,5 +43,5 @@ export function successEventsKnown(state: RolloutState): boolean {
   if (state.eventBacklog === 'missing' || referencedPvcNames(state.deployment).length > 0) return false;
   const rs = newReplicaSet(state);
   if (!rs || !state.fresh.has(rs.metadata?.uid ?? '')) return false;
-  return podsOf(state, rs).every((p) => p.metadata?.deletionTimestamp || state.fresh.has(p.metadata?.uid ?? ''));
+  return podsOf(state, rs).every((p) => !canBecomeReady(p) || state.fresh.has(p.metadata?.uid ?? ''));
 }

@@ -187,10 +187,24 @@ export type RolloutEvent = EventBase &
         ready: number;
         updated: number;
         available: number;
+        /** Pods of the Deployment still terminating (`status.terminatingReplicas`, Kubernetes 1.33+); absent when 0 or unknown. */
+        terminating?: number;
         /** Pulumi-style line: `Waiting for app ReplicaSet to be available (1/3 Pods available)`. */
         message: string;
       }
     | { type: 'k8s-event'; event: EventDigest }
+    | {
+        /**
+         * Worth knowing, not a problem, said once: a new-revision pod ended (evicted, rejected by
+         * its node's kubelet, shut down with its node) in its own words, a pod about to be disrupted
+         * (`DisruptionTarget`), a container whose state its node lost (`ContainerStatusUnknown`).
+         */
+        type: 'note';
+        /** `Kind/name` of the object it is about, e.g. `Pod/web-2-abc`. */
+        object: string;
+        /** e.g. `pod web-2-abc evicted: The node was low on resource: memory. …`. */
+        message: string;
+      }
     | {
         type: 'problem';
         problem: Problem;

@@ -10,7 +10,7 @@ import { classPolicyOf } from './classifiers.js';
 import { firstLine } from './diagnose/first-line.js';
 import type { Emit } from './emit.js';
 import { formatDuration, formatWindow } from './format-duration.js';
-import { eventTime, timeOf } from './k8s.js';
+import { canBecomeReady, eventTime, longRunningStatuses, timeOf } from './k8s.js';
 import { deadlineOf } from './problems.js';
 import { eventsAbout, newReplicaSet, podOf, podsOf } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
@@ -28,7 +28,7 @@ export interface SuccessHold {
 }
 
 function livePods(state: RolloutState): V1Pod[] {
-  return podsOf(state, newReplicaSet(state)).filter((p) => !p.metadata?.deletionTimestamp);
+  return podsOf(state, newReplicaSet(state)).filter(canBecomeReady);
 }
 
 function podReady(pod: V1Pod): boolean {
@@ -68,7 +68,7 @@ export function trackSettling(state: RolloutState, memo: EmittedMemo, cleared: P
   // Looked up by name (not a walk of every pod): this runs on every observation.
   const live = (name: string) => {
     const pod = podOf(state, rs, name);
-    return pod && !pod.metadata?.deletionTimestamp ? pod : undefined;
+    return pod && canBecomeReady(pod) ? pod : undefined;
   };
   const next: Record<string, number> = {};
   for (const [name, until] of settling) {
@@ -92,7 +92,7 @@ function settlingPods(state: RolloutState, at: number): Array<{ pod: string; unt
     const name = pod.metadata?.name ?? '';
     let until = state.memo.settling[name] ?? 0;
     let why = 'recovered from a problem';
-    for (const cs of pod.status?.containerStatuses ?? []) {
+    for (const cs of longRunningStatuses(pod)) {
       const started = restartedAt(cs);
       if (started === undefined || !restartClassFails(state, cs) || started + settleMs <= until) continue;
       until = started + settleMs;

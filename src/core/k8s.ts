@@ -4,6 +4,7 @@
  */
 import type {
   CoreV1Event,
+  V1ContainerStatus,
   V1Deployment,
   V1DeploymentCondition,
   V1ObjectMeta,
@@ -64,6 +65,39 @@ export function replicaSetCondition(rs: V1ReplicaSet, type: string) {
 /** A Pod condition by type. */
 export function podCondition(pod: V1Pod, type: string) {
   return pod.status?.conditions?.find((c) => c.type === type);
+}
+
+/**
+ * A pod in a terminal phase (`Failed` or `Succeeded`): evicted, rejected by its node's kubelet at
+ * admission, shut down with its node. Its containers never run again and it never becomes Ready.
+ */
+export function hasEnded(pod: V1Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase === 'Failed' || phase === 'Succeeded';
+}
+
+/**
+ * A pod that can still become Ready: neither terminating (`deletionTimestamp`) nor ended. Only
+ * such pods hold success, are diagnosed, or are waited for.
+ */
+export function canBecomeReady(pod: V1Pod): boolean {
+  return !pod.metadata?.deletionTimestamp && !hasEnded(pod);
+}
+
+/** A restartable init container (`restartPolicy: Always`, 1.29+): a sidecar that runs beside the containers. */
+export function isSidecar(spec: { restartPolicy?: string } | undefined): boolean {
+  return spec?.restartPolicy === 'Always';
+}
+
+/**
+ * Statuses of the containers meant to keep running: the containers and the sidecars (their
+ * restarts and readiness count like a container's; other init containers run to completion).
+ */
+export function longRunningStatuses(pod: V1Pod): V1ContainerStatus[] {
+  const inits = pod.status?.initContainerStatuses;
+  if (!inits?.length) return pod.status?.containerStatuses ?? [];
+  const sidecars = new Set((pod.spec?.initContainers ?? []).filter(isSidecar).map((c) => c.name));
+  return [...inits.filter((s) => sidecars.has(s.name)), ...(pod.status?.containerStatuses ?? [])];
 }
 
 /** When an Event last happened (ms), falling back through the fields old and new events fill. */

@@ -1,6 +1,6 @@
 /** A pod's coarse state for display (kubespy's pod lifecycle: pending → scheduled → creating → running → ready). */
 import type { V1Pod } from '@kubernetes/client-node';
-import { podCondition } from './k8s.js';
+import { longRunningStatuses, podCondition } from './k8s.js';
 import type { PodState } from './types.js';
 
 /** The state, an optional detail (waiting reason, restarts) and the node. */
@@ -11,7 +11,18 @@ export interface PodView {
 }
 
 function restarts(pod: V1Pod): number {
-  return (pod.status?.containerStatuses ?? []).reduce((n, c) => n + (c.restartCount ?? 0), 0);
+  return longRunningStatuses(pod).reduce((n, c) => n + (c.restartCount ?? 0), 0);
+}
+
+/**
+ * `PodReadyToStartContainers` (1.29+; `PodHasNetwork` in 1.25-1.28) False: the kubelet has not
+ * got the pod's sandbox and network yet, so no container can be created.
+ */
+function sandboxNotReady(pod: V1Pod): { detail?: string } {
+  for (const type of ['PodReadyToStartContainers', 'PodHasNetwork']) {
+    if (podCondition(pod, type)?.status === 'False') return { detail: `pod sandbox not ready (${type}=False)` };
+  }
+  return {};
 }
 
 /** Computes the {@link PodView} of a pod. */
@@ -36,11 +47,12 @@ export function podView(pod: V1Pod): PodView {
     return withNode({ state: 'initializing', detail: waiting ? `Init:${waiting}` : `Init:${done}/${initSpecs.length}` });
   }
   const statuses = pod.status?.containerStatuses ?? [];
-  if (statuses.length === 0) return withNode({ state: 'scheduled' });
+  const sandbox = sandboxNotReady(pod);
+  if (statuses.length === 0) return withNode({ state: 'scheduled', ...sandbox });
   const waitingReasons = statuses.map((c) => c.state?.waiting?.reason).filter((x): x is string => !!x);
   const bad = waitingReasons.find((x) => x !== 'ContainerCreating' && x !== 'PodInitializing');
   if (bad) return withNode({ state: 'waiting', detail: restartText ? `${bad}, ${restartText}` : bad });
-  if (waitingReasons.length > 0) return withNode({ state: 'container-creating' });
+  if (waitingReasons.length > 0) return withNode({ state: 'container-creating', ...sandbox });
   const terminated = statuses.find((c) => c.state?.terminated)?.state?.terminated;
   if (terminated) {
     const what = terminated.reason ?? `exit code ${terminated.exitCode ?? '?'}`;

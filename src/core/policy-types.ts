@@ -20,6 +20,7 @@ export type FailureClass =
   | 'progress-deadline'
   | 'deployment-deleted'
   | 'node-not-ready'
+  | 'pods-ended'
   | 'paused';
 
 /**

@@ -23,6 +23,10 @@
  * - readiness-probe: initialDelaySeconds + periodSeconds * failureThreshold of the probe, plus
  *   `afterSeconds` (10 s) of slack (kubedog's probe-derived window).
  * - progress-deadline and deployment-deleted: immediately.
+ * - pods-ended: immediately, once more than 1 replacement pod of the new ReplicaSet was evicted
+ *   or rejected by its node's kubelet within 10 minutes (3 endings in a row for one replica): the
+ *   pod does not fit where it is scheduled, and the controller would replace it for ever.
+ *   `tolerate` counts the replacements that may end.
  * - paused 10 s: a Deployment paused (`spec.paused`) before its current template is rolled out
  *   never finishes on its own; 10 s lets a `kubectl rollout pause; set image; rollout resume`
  *   sequence finish. `warn` (or a long window) waits for a resume instead.
@@ -50,6 +54,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   'replica-failure',
   'unschedulable',
   'node-not-ready',
+  'pods-ended',
   'pvc-pending',
   'readiness-probe',
   'image-pull-transient',
@@ -88,6 +93,7 @@ export function defaultPolicy(): Policy {
       'init-container': fail(10, { minRestarts: 2 }),
       unschedulable: fail(10),
       'node-not-ready': fail(30),
+      'pods-ended': fail(0, { tolerate: 1 }),
       'pvc-pending': fail(60),
       'replica-failure': fail(10),
       'progress-deadline': fail(0),

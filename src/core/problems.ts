@@ -15,6 +15,8 @@ import {
   toProblem,
 } from './diagnose/index.js';
 import { probeBudgetSeconds } from './diagnose/probe.js';
+import { diagnoseEndings } from './ended-pods.js';
+import { canBecomeReady, longRunningStatuses } from './k8s.js';
 import { compareProblems, failDeadline } from './policy.js';
 import { eventsAbout, newReplicaSet, podOf, podsOf, referencedPvcNames } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
@@ -50,7 +52,7 @@ export function trackNotReady(state: RolloutState, memo: EmittedMemo, at: number
   for (const pod of scopedPods(state, newReplicaSet(state), scope)) {
     const name = pod.metadata?.name ?? '';
     let since: Record<string, number> | undefined;
-    for (const cs of pod.status?.containerStatuses ?? []) {
+    for (const cs of longRunningStatuses(pod)) {
       if (!cs.state?.running || cs.ready) continue;
       since ??= {};
       since[cs.name] = before[name]?.[cs.name] ?? at;
@@ -92,8 +94,7 @@ export function currentProblems(
   const found = diagnosePods(state, rs, at, scope, failures);
   if (rs) {
     const events = eventsAbout(state, 'ReplicaSet', rs.metadata?.name ?? '');
-    const f = diagnoseReplicaSet(rs, events);
-    if (f) found.push({ f, events });
+    for (const f of [diagnoseReplicaSet(rs, events), diagnoseEndings(state, at)]) if (f) found.push({ f, events });
   }
   if (state.deployment) {
     const events = eventsAbout(state, 'Deployment', state.target.name);
@@ -143,7 +144,7 @@ function earlierPullSighting(problems: Readonly<Record<string, Problem>>, p: Pro
 export function deadlineOf(state: RolloutState, p: Problem): number | undefined {
   if (p.class !== 'readiness-probe') return failDeadline(p, state.policy);
   const pod = state.pods.get(p.object.name);
-  const spec = pod?.spec?.containers?.find((c) => c.name === p.container);
+  const spec = [...(pod?.spec?.initContainers ?? []), ...(pod?.spec?.containers ?? [])].find((c) => c.name === p.container);
   const since = state.memo.notReadySince[p.object.name]?.[p.container ?? ''];
   return failDeadline(p, state.policy, {
     probeBudgetSeconds: probeBudgetSeconds(spec?.readinessProbe),
@@ -163,7 +164,7 @@ export function failingProblems(state: RolloutState, at: number): Problem[] {
   });
   if (expired.length === 0) return [];
   const livePods = podsOf(state, newReplicaSet(state))
-    .filter((pod) => !pod.metadata?.deletionTimestamp)
+    .filter(canBecomeReady)
     .map((pod) => pod.metadata?.name ?? '');
   const podsWith = (cls: Problem['class']) =>
     new Set(expired.filter((q) => q.class === cls && q.object.kind === 'Pod').map((q) => q.object.name));

@@ -6,10 +6,12 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClassifierFailure } from './diagnose/index.js';
 import { type Emit, emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows } from './emit.js';
+import { trackEndedPods } from './ended-pods.js';
 import { successEventsKnown, takeSync } from './event-backlog.js';
 import { kubectlHints } from './hints.js';
 import { emitHold, successHold, trackSettling } from './hold.js';
 import { intake, type Touched } from './intake.js';
+import { canBecomeReady, longRunningStatuses } from './k8s.js';
 import { emitProblemChanges, reportClassifierFailures } from './problem-events.js';
 import { currentProblems, failingProblems, orderedProblems, type PodScope, trackNotReady } from './problems.js';
 import { initialPulumiState, replicaSetReadiness } from './pulumi-await.js';
@@ -38,6 +40,8 @@ function emptyMemo(): EmittedMemo {
     walked: {},
     eventNames: {},
     settling: {},
+    ended: {},
+    notes: {},
   };
 }
 
@@ -185,8 +189,9 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observ
   if (waiting(s, memo, emit)) return;
   emitRevision(s, memo, emit);
   emitDeploymentChanges(s, memo, emit);
-  const opened = emitRows(s, memo, s.ownedPods, touched, emit);
   const scope = podScope(s, memo, obs, touched);
+  trackEndedPods(s, memo, at, scope, emit);
+  const opened = emitRows(s, memo, s.ownedPods, touched, emit);
   trackNotReady(s, memo, at, scope);
   const succeeded = criterionMet(s);
   emitPhases(s, memo, emit, succeeded);
@@ -284,7 +289,7 @@ function idleTick(s: Draft): boolean {
 
 /** A container of `pod` restarted: its diagnosis depends on time (RECENT_RESTART_MS, the settle hold). */
 function hasRestarted(pod: V1Pod): boolean {
-  return pod.status?.containerStatuses?.some((c) => (c.restartCount ?? 0) > 0) ?? false;
+  return canBecomeReady(pod) && longRunningStatuses(pod).some((c) => (c.restartCount ?? 0) > 0);
 }
 
 /** The verdict of the tracker's `timeout` or `cancel`: the rollout ends now, whatever its state. */

@@ -62,6 +62,26 @@ export interface EmittedMemo {
   eventNames: Record<string, true>;
   /** Uid of the new ReplicaSet when problems were last diagnosed for every pod. */
   diagnosedReplicaSet?: string;
+  /** New-revision pods seen ended (Failed/Succeeded) within the `pods-ended` window, by name (ended-pods.ts). */
+  ended: Record<string, EndedPod>;
+  /** Keys of the `note` events already emitted (each is said once). */
+  notes: Record<string, true>;
+}
+
+/** A new-revision pod that ended (ended-pods.ts). */
+export interface EndedPod {
+  /** When it ended (ms; a lower bound when it was first seen already ended). */
+  at: number;
+  /** Its creationTimestamp (ms). */
+  created: number;
+  /** Evicted for node pressure or rejected at admission: it did not fit where it was scheduled. */
+  unfit: boolean;
+  reason: string;
+  message: string;
+  /** Its `note`, e.g. `pod web-x evicted: The node was low on resource: memory. …`. */
+  note: string;
+  /** Uid of its ReplicaSet. */
+  replicaSet: string;
 }
 
 /** Tells which state is the newest: see {@link RolloutState}. */

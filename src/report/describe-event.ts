@@ -62,7 +62,7 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
     case 'progress':
       return {
         subject: 'progress',
-        text: e.message !== '' ? e.message : `${e.ready}/${e.desired} ready, ${e.updated} updated, ${e.available} available`,
+        text: `${e.message !== '' ? e.message : `${e.ready}/${e.desired} ready, ${e.updated} updated, ${e.available} available`}${terminatingText(e.terminating)}`,
         level: 'info',
       };
     case 'k8s-event':
@@ -75,6 +75,8 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
     }
     case 'held':
       return { subject: 'held', text: `holding success: ${e.message}`, level: 'warn' };
+    case 'note':
+      return { subject: `note/${e.object}`, text: `note: ${e.message}`, level: 'warn' };
     case 'log':
       return { subject: `log/${e.pod}/${e.container}`, text: `log ${e.pod}/${e.container} | ${e.line}`, level: 'info' };
     case 'verdict':
@@ -137,6 +139,11 @@ function problemLine(e: EventOf<'problem'>): EventLine {
     text: `problem: ${p.object.kind}/${p.object.name}${container}: ${p.explanation}${fails}`,
     level: 'warn',
   };
+}
+
+/** `, 2 old pods terminating` (Kubernetes 1.33+ reports them), or nothing. */
+export function terminatingText(terminating: number | undefined): string {
+  return terminating ? `, ${terminating} old ${terminating === 1 ? 'pod' : 'pods'} terminating` : '';
 }
 
 /**

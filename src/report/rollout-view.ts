@@ -3,6 +3,7 @@
  * "still waiting" line names. Pure: it only folds {@link RolloutEvent}s.
  */
 import type { PodState, Problem, RolloutEvent, RolloutEventOf, RolloutPhase, Verdict } from '../core/index.js';
+import { terminatingText } from './describe-event.js';
 import { deploymentKey } from './format-verdict.js';
 
 /** One ReplicaSet as last reported. */
@@ -139,6 +140,9 @@ export class RolloutView {
       case 'superseded':
         note(v, `revision ${e.revision} superseded by revision ${e.by}`);
         break;
+      case 'note':
+        note(v, e.message);
+        break;
       case 'paused':
         v.paused = true;
         break;
@@ -146,7 +150,14 @@ export class RolloutView {
         v.paused = false;
         break;
       case 'progress':
-        v.progress = { desired: e.desired, ready: e.ready, updated: e.updated, available: e.available, message: e.message };
+        // The old pods still terminating (1.33+) belong on the progress line.
+        v.progress = {
+          desired: e.desired,
+          ready: e.ready,
+          updated: e.updated,
+          available: e.available,
+          message: e.message === '' ? '' : `${e.message}${terminatingText(e.terminating)}`,
+        };
         break;
       case 'problem':
         v.problems.set(e.problem.id, e.problem);

@@ -1,5 +1,5 @@
 /** Diagnosis of one container status (regular or init). */
-import type { CoreV1Event, V1Container, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Container, V1ContainerStateTerminated, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { timeOf } from '../k8s.js';
 import type { FailureClass, Problem } from '../types.js';
 import { explainMissing, parseMissing } from './config.js';
@@ -17,6 +17,8 @@ export interface ContainerContext {
   status: V1ContainerStatus;
   spec?: V1Container;
   init: boolean;
+  /** A restartable init container (`restartPolicy: Always`): it runs beside the containers and crash-loops like one. */
+  sidecar?: boolean;
   /** Events about the pod. */
   events: CoreV1Event[];
   now: number;
@@ -55,8 +57,8 @@ function crashFinding(ctx: ContainerContext): Finding | undefined {
   const terminated = cs.state?.terminated;
   const running = cs.state?.running;
   const last = cs.lastState?.terminated;
-  const crashedNow = terminated !== undefined && ((terminated.exitCode ?? 0) !== 0 || terminated.reason === 'OOMKilled');
-  const crashedBefore = last !== undefined && ((last.exitCode ?? 0) !== 0 || last.reason === 'OOMKilled');
+  const crashedNow = crashed(terminated);
+  const crashedBefore = crashed(last);
   const restarts = cs.restartCount ?? 0;
   let crashing = waiting?.reason === 'CrashLoopBackOff' || waiting?.reason === 'RunContainerError' || crashedNow;
   if (!crashing && running && crashedBefore && restarts >= 1) {
@@ -68,11 +70,12 @@ function crashFinding(ctx: ContainerContext): Finding | undefined {
   if (!crashing) return undefined;
   const term = crashedNow ? terminated : last;
   const oom = term?.reason === 'OOMKilled';
-  const cls: FailureClass = init ? 'init-container' : oom ? 'oom-killed' : 'crash-loop';
+  const sidecar = init && ctx.sidecar === true;
+  const cls: FailureClass = init && !sidecar ? 'init-container' : oom ? 'oom-killed' : 'crash-loop';
   const reason = waiting?.reason ?? terminated?.reason ?? last?.reason ?? 'Error';
   const exitCode = term?.exitCode;
   const termMsg = term?.message?.trim() || undefined;
-  const who = init ? 'init container' : 'container';
+  const who = sidecar ? 'sidecar container' : init ? 'init container' : 'container';
   const restartsText = restarts === 1 ? '1 restart' : `${restarts} restarts`;
   let explanation: string;
   if (waiting?.reason === 'RunContainerError') {
@@ -80,6 +83,9 @@ function crashFinding(ctx: ContainerContext): Finding | undefined {
   } else if (oom) {
     const limit = ctx.spec?.resources?.limits?.memory;
     explanation = `${who} was killed for running out of memory${limit ? ` (limit ${limit})` : ''}, ${restartsText}`;
+  } else if (exitCode === 0 && !init) {
+    // A main process that ends normally: under restartPolicy Always the kubelet restarts it for ever.
+    explanation = `${who}'s main process exited with code 0 (it ended normally), ${restartsText}: a Deployment's containers must keep running, so the kubelet restarts it (restartPolicy Always)`;
   } else {
     explanation = `${who} exited with code ${exitCode ?? '?'}${termMsg ? ` ("${firstLine(termMsg, 120)}")` : ''}, ${restartsText}`;
   }
@@ -101,9 +107,18 @@ function crashFinding(ctx: ContainerContext): Finding | undefined {
   };
 }
 
+/**
+ * A termination that was the container's own doing: a non-zero exit or an OOM kill. A state the
+ * node lost (`ContainerStatusUnknown`, exit 137: the container could not be located) is not one.
+ */
+function crashed(t: V1ContainerStateTerminated | undefined): boolean {
+  if (t === undefined || t.reason === 'ContainerStatusUnknown') return false;
+  return (t.exitCode ?? 0) !== 0 || t.reason === 'OOMKilled';
+}
+
 function readinessFinding(ctx: ContainerContext): Finding | undefined {
   const cs = ctx.status;
-  if (ctx.init || !cs.state?.running || cs.ready || !ctx.spec?.readinessProbe) return undefined;
+  if ((ctx.init && !ctx.sidecar) || !cs.state?.running || cs.ready || !ctx.spec?.readinessProbe) return undefined;
   const unhealthy = latestEvent(ctx.events, (e) => e.reason === 'Unhealthy' && /^Readiness probe failed/.test(e.message ?? ''));
   if (!unhealthy) return undefined;
   const handler = probeHandler(ctx.spec.readinessProbe);

@@ -1,6 +1,7 @@
 /** Runs the user's {@link Classifier}s over one pod's containers; never lets one throw. */
 import type { CoreV1Event, V1ContainerStatus, V1Deployment, V1Pod } from '@kubernetes/client-node';
 import { customClassOf } from '../classifiers.js';
+import { canBecomeReady } from '../k8s.js';
 import type { ClassifierResult, ResolvedClassifier } from '../types.js';
 import type { Finding } from './container.js';
 import { firstLine } from './first-line.js';
@@ -85,7 +86,7 @@ export function classifyPod(
   deployment?: V1Deployment,
 ): CustomDiagnosis {
   const out: CustomDiagnosis = { findings: [], failures: [] };
-  if (classifiers.length === 0 || pod.metadata?.deletionTimestamp) return out;
+  if (classifiers.length === 0 || !canBecomeReady(pod)) return out;
   const specs = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
   const statuses = [
     ...(pod.status?.initContainerStatuses ?? []).map((status) => ({ status, init: true })),

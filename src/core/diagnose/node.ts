@@ -5,7 +5,7 @@
  * and replaced. Without this, the rollout just waits for `--timeout`.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { podCondition } from '../k8s.js';
+import { canBecomeReady, podCondition } from '../k8s.js';
 import type { NodeReadiness } from '../state.js';
 import type { NodeProblem } from '../types.js';
 import type { Finding } from './container.js';
@@ -33,7 +33,7 @@ export function evictionSeconds(pod: V1Pod, status: string): number | undefined 
  */
 export function diagnoseNode(pod: V1Pod, node: NodeReadiness | undefined): Finding | undefined {
   const nodeName = pod.spec?.nodeName;
-  if (!nodeName || !node || pod.metadata?.deletionTimestamp) return undefined;
+  if (!nodeName || !node || !canBecomeReady(pod)) return undefined;
   if (podCondition(pod, 'Ready')?.status === 'True') return undefined;
   const eviction = evictionSeconds(pod, node.status);
   const detail: NodeProblem = { name: nodeName, ...node, ...(eviction !== undefined ? { evictionSeconds: eviction } : {}) };

@@ -1,6 +1,6 @@
 /** Diagnosis of a whole pod: scheduling, volumes, then every (init) container. */
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
-import { eventTime, podCondition, timeOf } from '../k8s.js';
+import { canBecomeReady, eventTime, isSidecar, podCondition, timeOf } from '../k8s.js';
 import type { Problem } from '../types.js';
 import { explainMissing, mountVolumeName, parseMissing } from './config.js';
 import { diagnoseContainer, type Finding } from './container.js';
@@ -66,7 +66,7 @@ function mountFailed(pod: V1Pod, events: CoreV1Event[]): Finding | undefined {
  * Everything wrong with a pod right now, as findings (no timing yet). Events are the pod's own.
  */
 export function diagnosePodFindings(pod: V1Pod, events: CoreV1Event[], now: number, opts: PodDiagnosisOptions = {}): Finding[] {
-  if (pod.metadata?.deletionTimestamp) return [];
+  if (!canBecomeReady(pod)) return [];
   const out: Finding[] = [];
   const sched = unschedulable(pod, events);
   if (sched) return [sched];
@@ -85,6 +85,7 @@ export function diagnosePodFindings(pod: V1Pod, events: CoreV1Event[], now: numb
       status,
       ...(spec ? { spec } : {}),
       init,
+      ...(init && isSidecar(spec) ? { sidecar: true } : {}),
       events,
       now,
       ...(opts.previousPull?.[key] ? { previousPull: opts.previousPull[key] } : {}),

@@ -196,7 +196,7 @@ export interface PodOpts {
   scheduled?: { status: string; reason?: string; message?: string };
   containers?: V1ContainerStatus[];
   initContainers?: V1ContainerStatus[];
-  initSpecs?: Array<{ name: string; image: string }>;
+  initSpecs?: Array<{ name: string; image: string; restartPolicy?: string }>;
   readinessProbe?: NonNullable<V1Pod['spec']>['containers'][number]['readinessProbe'];
   deleting?: boolean;
   ownerless?: boolean;
