@@ -9,7 +9,7 @@ export const BEHAVIOUR_ANNOTATION_PREFIX = 'sim.rollout-trace.dev/';
 /** One container's simulated behaviour. */
 export interface Behaviour {
   /** Exit after `afterSeconds` with this code (`crash`, `oom`). */
-  exit?: { code: number; reason: 'Error' | 'OOMKilled'; message?: string; afterSeconds: number };
+  exit?: { code: number; reason: 'Completed' | 'Error' | 'OOMKilled'; message?: string; afterSeconds: number };
   /** The readiness probe keeps failing. */
   notReady: boolean;
   /** The liveness probe keeps failing (the kubelet kills and restarts the container). */
@@ -46,14 +46,17 @@ export function behaviourFor(annotations: Record<string, string> | undefined, co
   };
   for (const word of words) {
     switch (word) {
-      case 'crash':
+      case 'crash': {
+        // exitCode=0: a main process that ends normally (`Completed`); restartPolicy Always restarts it.
+        const code = num('exitCode', 1);
         result.exit = {
-          code: num('exitCode', 1) || 1,
-          reason: 'Error',
+          code,
+          reason: code === 0 ? 'Completed' : 'Error',
           message: kv.get('message'),
           afterSeconds: num('after', 1),
         };
         break;
+      }
       case 'oom':
         result.exit = { code: 137, reason: 'OOMKilled', message: kv.get('message'), afterSeconds: num('after', 1) };
         break;

@@ -4,9 +4,10 @@
  * control plane. Conventions: local-cluster/simulated-kubelet.md.
  */
 import { CoordinationV1Api, CoreV1Api, KubeConfig, type V1Taint } from '@kubernetes/client-node';
-import { KubeletNode, type KubeletTiming } from './kubelet-node.js';
+import { type EvictOptions, KubeletNode, type KubeletTiming } from './kubelet-node.js';
 
 export { BEHAVIOUR_ANNOTATION_PREFIX } from './behaviour.js';
+export type { EvictOptions } from './kubelet-node.js';
 
 /** Options of {@link startKubelet}. */
 export interface KubeletOptions {
@@ -44,6 +45,11 @@ export interface KubeletOptions {
 export interface Kubelet {
   /** Names of the registered, Ready Nodes. */
   nodes: string[];
+  /**
+   * Evicts the pod `namespace/name` for node pressure, as its node's eviction manager would (see
+   * {@link EvictOptions}). Rejects when no node of this kubelet runs that pod.
+   */
+  evict(namespace: string, name: string, opts?: EvictOptions): Promise<void>;
   /** Closes every watch, timer and HTTPS server. Nodes stay registered (and go NotReady later). */
   stop(): Promise<void>;
 }
@@ -107,7 +113,11 @@ export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
     await stop();
     throw err;
   }
-  return { nodes: kubelets.map((k) => k.name), stop };
+  const evict = async (namespace: string, name: string, evictOpts?: EvictOptions) => {
+    for (const k of kubelets) if (await k.evict(namespace, name, evictOpts)) return;
+    throw new Error(`pod ${namespace}/${name} is not running on ${kubelets.map((k) => k.name).join(', ')}`);
+  };
+  return { nodes: kubelets.map((k) => k.name), evict, stop };
 }
 
 function loadFile(path: string): KubeConfig {

@@ -4,10 +4,12 @@
  */
 import type { Server } from 'node:https';
 import type { CoordinationV1Api, CoreV1Api, KubeConfig, V1Pod, V1Taint } from '@kubernetes/client-node';
-import { EventRecorder } from './events.js';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { EventRecorder, errorText } from './events.js';
 import { KubeletBackoff } from './kubelet-backoff.js';
 import { startLogServer } from './log-server.js';
 import { SimNode } from './node.js';
+import { admissionFailure, evictionMessage, type Rejection } from './pod-ending.js';
 import { PodWatch } from './pod-watch.js';
 import { PodWorker, type WorkerContext } from './pod-worker.js';
 
@@ -18,6 +20,16 @@ export interface KubeletTiming {
   syncRetryMs: number;
   maxGraceMs: number;
   mountTimeoutMs: number;
+}
+
+/** Options of {@link KubeletNode.evict}. */
+export interface EvictOptions {
+  /** The resource the node runs short of: `memory` (default) or `ephemeral-storage`. */
+  resource?: 'memory' | 'ephemeral-storage';
+  /** What each container of the pod uses of it (default `301Mi`). */
+  usage?: string;
+  /** Seconds until the node reports no pressure again (default 300, the kubelet's transition period). */
+  pressureSeconds?: number;
 }
 
 /** Settings for one simulated kubelet. */
@@ -44,6 +56,9 @@ export class KubeletNode {
   private recorder: EventRecorder;
   private readonly usedIPs = new Set<string>();
   private ctx?: WorkerContext;
+  /** Uids of pods refused at admission (their Failed status may not be back from the watch yet). */
+  private readonly rejected = new Set<string>();
+  private pressureTimer?: NodeJS.Timeout;
 
   constructor(private readonly opts: KubeletNodeOptions) {
     this.recorder = new EventRecorder(opts.core, opts.name, opts.log);
@@ -101,6 +116,7 @@ export class KubeletNode {
   async stop(): Promise<void> {
     this.watch?.stop();
     this.node?.stop();
+    if (this.pressureTimer) clearTimeout(this.pressureTimer);
     for (const w of this.workers.values()) w.stop();
     this.workers.clear();
     // Pending events get 2 s (the apiserver may already be gone).
@@ -137,13 +153,72 @@ export class KubeletNode {
       return;
     }
     // Finished pods (Succeeded/Failed) need no worker.
-    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return;
+    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed' || this.rejected.has(uid)) return;
+    if (!pod.status?.containerStatuses?.length && this.node) {
+      // A new pod (not one a restarted kubelet re-adopts) goes through admission first.
+      // GetActivePods: pods that have not ended hold their requests.
+      const admitted = [...this.workers.values()]
+        .filter((w) => !w.ended && w.pod.status?.phase !== 'Succeeded' && w.pod.status?.phase !== 'Failed')
+        .map((w) => w.pod);
+      const refused = admissionFailure(pod, { ...this.node.allocatable(), labels: this.node.nodeLabels() }, admitted);
+      if (refused) {
+        this.rejected.add(uid);
+        void this.reject(pod, refused);
+        return;
+      }
+    }
     const worker = new PodWorker(pod, this.ctx);
     if (worker.podIP) this.usedIPs.add(worker.podIP);
     // Images of adopted containers are still on the node (the runtime outlives a kubelet restart).
     for (const c of worker.allContainers()) if (c.instances.length && c.resolvedImage) this.ctx.images.add(c.resolvedImage);
     this.workers.set(uid, worker);
     worker.requestSync();
+  }
+
+  /** kubelet.go `rejectPod`: the Event, then the status Failed with the reason and "Pod " + the message. */
+  private async reject(pod: V1Pod, refused: Rejection): Promise<void> {
+    const m = pod.metadata!;
+    this.opts.log(`pod ${m.namespace}/${m.name} rejected at admission: ${refused.reason}: ${refused.message}`);
+    const ref = { kind: 'Pod', namespace: m.namespace, name: m.name!, uid: m.uid, apiVersion: 'v1', resourceVersion: m.resourceVersion };
+    this.recorder.event(ref, 'Warning', refused.reason, refused.message);
+    const status = { phase: 'Failed', reason: refused.reason, message: `Pod ${refused.message}`, conditions: null };
+    try {
+      await this.opts.core.patchNamespacedPodStatus(
+        { name: m.name!, namespace: m.namespace!, body: { metadata: { uid: m.uid }, status } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+    } catch (err) {
+      this.opts.log(`status of rejected pod ${m.namespace}/${m.name}: ${errorText(err)}`);
+    }
+  }
+
+  /**
+   * Node-pressure eviction of the pod `namespace/name` running here, as the eviction manager does
+   * it: the node reports the pressure (condition and Event; the node lifecycle controller taints
+   * it), the pod is evicted with the 1.20 message naming the containers whose usage exceeds their
+   * request, and the pressure ends `pressureSeconds` later (the kubelet's
+   * `--eviction-pressure-transition-period`, 300 s by default).
+   */
+  async evict(namespace: string, name: string, opts: EvictOptions = {}): Promise<boolean> {
+    const worker = this.findPod(namespace, name);
+    if (!worker || worker.ended || !this.node) return false;
+    const resource = opts.resource ?? 'memory';
+    const condition = resource === 'memory' ? 'MemoryPressure' : 'DiskPressure';
+    await this.node.setPressure(condition, true);
+    const message = evictionMessage(
+      resource,
+      worker.containers.map((c) => ({ name: c.name, request: c.spec.resources?.requests?.[resource], usage: opts.usage ?? '301Mi' })),
+    );
+    await worker.evict(message);
+    if (this.pressureTimer) clearTimeout(this.pressureTimer);
+    this.pressureTimer = setTimeout(
+      () => {
+        this.pressureTimer = undefined;
+        void this.node?.setPressure(condition, false).catch((err) => this.opts.log(`node pressure off: ${errorText(err)}`));
+      },
+      (opts.pressureSeconds ?? 300) * 1000,
+    );
+    return true;
   }
 
   private remove(uid: string): void {

@@ -90,6 +90,52 @@ export class SimNode {
     this.schedule();
   }
 
+  /** What pod admission compares requests with: allocatable millicores, bytes of memory, pods. */
+  allocatable(): { cpu: number; memory: number; pods: number } {
+    const memory = parseQuantity(this.spec.memory);
+    return {
+      cpu: Math.round(parseQuantity(this.spec.cpu) * 1000),
+      memory: Math.max(0, memory - EVICTION_MEMORY_BYTES),
+      pods: this.spec.maxPods,
+    };
+  }
+
+  /** The Node's labels (what a pod's nodeSelector is matched against). */
+  nodeLabels(): Record<string, string> {
+    return this.labels();
+  }
+
+  /**
+   * Reports memory or disk pressure on or off, as the eviction manager does: the condition (the
+   * node lifecycle controller then taints the Node `node.kubernetes.io/memory-pressure:NoSchedule`)
+   * and its Event (`NodeHasInsufficientMemory`, then `NodeHasSufficientMemory`).
+   */
+  async setPressure(type: 'MemoryPressure' | 'DiskPressure', on: boolean): Promise<void> {
+    const words =
+      type === 'MemoryPressure'
+        ? on
+          ? ['KubeletHasInsufficientMemory', 'kubelet has insufficient memory available', 'NodeHasInsufficientMemory']
+          : ['KubeletHasSufficientMemory', 'kubelet has sufficient memory available', 'NodeHasSufficientMemory']
+        : on
+          ? ['KubeletHasDiskPressure', 'kubelet has disk pressure', 'NodeHasDiskPressure']
+          : ['KubeletHasNoDiskPressure', 'kubelet has no disk pressure', 'NodeHasNoDiskPressure'];
+    const [reason, message, event] = words as [string, string, string];
+    const status = on ? 'True' : 'False';
+    const now = new Date().toISOString() as unknown as Date;
+    this.conditions = this.conditions.map((c) =>
+      c.type === type
+        ? { ...c, status, reason, message, lastHeartbeatTime: now, lastTransitionTime: c.status === status ? c.lastTransitionTime : now }
+        : c,
+    );
+    this.recorder.event(
+      { kind: 'Node', name: this.spec.name, uid: this.spec.name, namespace: '' },
+      'Normal',
+      event,
+      `Node ${this.spec.name} status is now: ${event}`,
+    );
+    await this.patchStatus(false);
+  }
+
   /** Stops the heartbeats (the Node object stays, like a stopped kubelet's). */
   stop(): void {
     this.stopped = true;

@@ -15,6 +15,7 @@ import { errorText } from './events.js';
 import type { KubeletBackoff } from './kubelet-backoff.js';
 import { goDuration } from './kubelet-backoff.js';
 import { crashLine, startupLines } from './logs.js';
+import { endedStatus } from './pod-ending.js';
 import { envError, ObjectLookup, volumeProblems } from './references.js';
 import { isLatest, parseImage, pull, resolvedImageName, transientPullError } from './registry.js';
 import type { ContainerRuntime, Instance } from './runtime.js';
@@ -80,6 +81,8 @@ export class PodWorker {
   private reconcileTimer?: NodeJS.Timeout;
   private readonly sleeps = new Set<() => void>();
   private readonly graceSleeps = new Set<() => void>();
+  /** Set once the kubelet ended the pod (evicted): the status it wrote, never rewritten. */
+  private endedPatch?: Record<string, unknown>;
 
   constructor(
     pod: V1Pod,
@@ -99,6 +102,34 @@ export class PodWorker {
 
   get uid(): string {
     return this.pod.metadata?.uid ?? '';
+  }
+
+  /** The kubelet ended the pod (evicted): it holds no resources and is never synced again but to finish its deletion. */
+  get ended(): boolean {
+    return this.endedPatch !== undefined;
+  }
+
+  /**
+   * Node-pressure eviction (eviction_manager.go `evictPod` then `killPodNow`, 1.20): the
+   * `Evicted` Event, the status replaced by Failed/Evicted and the node's message, the running
+   * containers killed at once (hard eviction: grace period 0) with their `Killing` Events.
+   */
+  async evict(message: string): Promise<void> {
+    if (this.endedPatch || this.terminating || this.stopped) return;
+    this.ctx.recorder.event(this.podRef(), 'Warning', 'Evicted', message);
+    this.endedPatch = endedStatus('Evicted', message);
+    for (const c of this.allContainers()) this.clearTimers(c);
+    for (const wake of this.sleeps) wake();
+    for (const c of this.allContainers().filter(isRunning)) {
+      this.ctx.recorder.event(this.containerRef(c), 'Normal', 'Killing', `Stopping container ${c.name}`);
+      c.ready = false;
+      c.started = false;
+      const last = current(c);
+      if (last && !last.finishedAt) finish(last, 137, 'Error', undefined);
+    }
+    if (this.podIP) this.ctx.releaseIP(this.podIP);
+    this.podIP = undefined;
+    await this.writeStatus();
   }
 
   /** All containers, init first. */
@@ -190,6 +221,7 @@ export class PodWorker {
       await this.terminate();
       return;
     }
+    if (this.endedPatch) return;
     await this.writeStatus();
     const lookup = new ObjectLookup(this.ctx.core, this.pod.metadata?.namespace ?? 'default');
 
@@ -539,7 +571,7 @@ export class PodWorker {
 
   private async doWriteStatus(): Promise<void> {
     if (this.stopped) return;
-    const status = buildPodStatus(this);
+    const status = this.endedPatch ?? buildPodStatus(this);
     const json = JSON.stringify(status);
     if (json === this.lastWritten) return;
     try {

@@ -1,0 +1,124 @@
+/**
+ * Pods that ended, on the real control plane (the real ReplicaSet controller replaces them):
+ * - a pod evicted the way a 1.28+ kubelet writes it (Failed/Evicted, DisruptionTarget, its
+ *   container `ContainerStatusUnknown` with exit code 137), on a Node with no kubelet whose pod
+ *   statuses the test writes by hand, the replacement Ready: SUCCEEDED with the eviction as a note
+ *   (it used to hold success for ever and time out);
+ * - a pod evicted by the simulated 1.20 kubelet (node memory pressure): SUCCEEDED once the
+ *   replacement is Ready, with the note;
+ * - replacements rejected at admission one after another (`OutOfcpu`, a pod bound by
+ *   `spec.nodeName` that cannot fit): FAILED `pods-ended` within seconds, where the controller
+ *   would recreate them for ever;
+ * - a main process that exits with code 0 under `restartPolicy: Always`: FAILED `crash-loop`.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { V1Pod } from '@kubernetes/client-node';
+import { evicted128, running129 } from '../../fixtures/modern-pods.js';
+import { startBareNode } from '../../helpers/bare-node.js';
+import { startPrivateNode } from '../../helpers/private-node.js';
+import { clients, createDeployment, describeVerdict, eventSeen, namespaceFor, trace, waitUntil } from './helpers.js';
+
+const podsOf = async (ns: string): Promise<V1Pod[]> => (await clients().core.listNamespacedPod({ namespace: ns })).items;
+const isoNow = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+describe('pods that ended', { concurrency: true }, () => {
+  it('evicted as a 1.28 kubelet writes it, the replacement Ready: SUCCEEDED with a note, no hold', async (t) => {
+    const ns = await namespaceFor(t, 'evict128');
+    const node = await startBareNode(t);
+    await createDeployment(ns, 'web', { replicas: 3, podSpec: node.podSpec });
+    const written = new Set<string>();
+    /** The bare node's "kubelet": every pod bound to it runs and is Ready, once. */
+    const runBound = async (most: number) => {
+      for (const p of await podsOf(ns)) {
+        if (written.size >= most) return;
+        const name = p.metadata?.name ?? '';
+        if (p.spec?.nodeName !== node.name || written.has(name) || p.status?.phase === 'Failed') continue;
+        written.add(name);
+        await node.writeStatus(ns, name, running129(p, isoNow(), `10.250.0.${written.size + 1}`));
+      }
+    };
+    const r = await trace(ns, 'web', { timeoutSeconds: 45 }, async (events) => {
+      // Two of three pods run; the rollout is not complete when one of them is evicted.
+      await waitUntil(async () => (await runBound(2), written.size >= 2), { what: 'two pods running', timeoutMs: 20_000 });
+      const victim = (await podsOf(ns)).find((p) => written.has(p.metadata?.name ?? '')) as V1Pod;
+      await node.writeStatus(ns, victim.metadata!.name!, evicted128(victim, isoNow()).status as Record<string, unknown>);
+      await eventSeen(events, (e) => e.type === 'note', 'the eviction note');
+      await waitUntil(async () => (await runBound(4), written.size >= 4), {
+        what: 'the third pod and the replacement running',
+        timeoutMs: 20_000,
+      });
+    });
+    t.diagnostic(describeVerdict(r));
+    assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
+    assert.equal(r.of('held').length, 0, 'the evicted pod held success');
+    const note = r.of('note')[0];
+    assert.match(note?.message ?? '', /^pod web-\S+ evicted: The node was low on resource: memory\. Threshold quantity: 100Mi/);
+    assert.match(note?.message ?? '', /\(DisruptionTarget: TerminationByKubelet\)$/);
+  });
+
+  it('evicted by the simulated 1.20 kubelet for node memory pressure: SUCCEEDED once the replacement is Ready', async (t) => {
+    const ns = await namespaceFor(t, 'evict120');
+    const node = await startPrivateNode(t);
+    // Ready 4 s after start: the rollout is under way when a running pod is evicted.
+    await createDeployment(ns, 'web', {
+      replicas: 2,
+      podSpec: node.podSpec,
+      container: { readinessProbe: { httpGet: { path: '/', port: 80 }, initialDelaySeconds: 4 } },
+    });
+    const r = await trace(ns, 'web', { timeoutSeconds: 90 }, async (events) => {
+      const running = await waitUntil(
+        async () => (await podsOf(ns)).find((p) => p.status?.containerStatuses?.some((c) => c.state?.running)),
+        { what: 'a running pod', timeoutMs: 30_000, intervalMs: 100 },
+      );
+      await node.kubelet.evict(ns, running.metadata!.name!, { pressureSeconds: 2 });
+      await eventSeen(events, (e) => e.type === 'note', 'the eviction note');
+    });
+    t.diagnostic(describeVerdict(r));
+    assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
+    assert.match(
+      r.of('note')[0]?.message ?? '',
+      /^pod web-\S+ evicted: The node was low on resource: memory\. Container app was using 301Mi, which exceeds its request of 0\.$/,
+    );
+    const pods = await podsOf(ns);
+    assert.equal(pods.filter((p) => p.status?.reason === 'Evicted').length, 1, 'the evicted pod is kept, as a real cluster keeps it');
+  });
+
+  it('replacements rejected at admission (OutOfcpu) one after another: FAILED pods-ended within seconds', async (t) => {
+    const ns = await namespaceFor(t, 'outofcpu');
+    const node = await startPrivateNode(t);
+    await createDeployment(ns, 'web', {
+      replicas: 1,
+      podSpec: { nodeName: node.name, tolerations: node.podSpec.tolerations },
+      container: { resources: { requests: { cpu: '100' } } },
+    });
+    const r = await trace(ns, 'web', { timeoutSeconds: 60 });
+    t.diagnostic(describeVerdict(r));
+    assert.equal(r.verdict.outcome, 'failed', r.verdict.summary);
+    const p = r.verdict.problems[0];
+    assert.equal(p?.class, 'pods-ended');
+    assert.equal(p?.reason, 'OutOfcpu');
+    assert.match(p?.explanation ?? '', /2 of them replacements of pods that had ended: the pod does not fit where it is scheduled/);
+    assert.match(
+      p?.explanation ?? '',
+      /rejected by the kubelet of node t-\w+-1 \(OutOfcpu\): Pod Node didn't have enough resource: cpu, requested: 100000/,
+    );
+    assert.ok(r.ms < 30_000, `the verdict took ${r.ms} ms`);
+  });
+
+  it('a main process that exits with code 0 under restartPolicy Always: FAILED crash-loop, said as a normal exit', async (t) => {
+    const ns = await namespaceFor(t, 'exit0');
+    // A readiness probe that would pass at 3 s: the process ends at 1 s, never Ready in between.
+    await createDeployment(ns, 'web', {
+      replicas: 1,
+      behaviour: { app: 'crash;exitCode=0;after=1' },
+      container: { readinessProbe: { httpGet: { path: '/', port: 80 }, initialDelaySeconds: 3 } },
+    });
+    const r = await trace(ns, 'web', { timeoutSeconds: 120 });
+    t.diagnostic(describeVerdict(r));
+    assert.equal(r.verdict.outcome, 'failed', r.verdict.summary);
+    assert.equal(r.verdict.problems[0]?.class, 'crash-loop');
+    assert.equal(r.verdict.problems[0]?.exitCode, 0);
+    assert.match(r.verdict.problems[0]?.explanation ?? '', /main process exited with code 0 \(it ended normally\)/);
+  });
+});
