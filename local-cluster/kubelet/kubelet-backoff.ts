@@ -82,3 +82,11 @@ export function goDuration(ms: number): string {
 function trimZeros(n: string): string {
   return n.includes('.') ? n.replace(/0+$/, '').replace(/\.$/, '') : n;
 }
+
+/**
+ * When the pod worker retries a pod whose sync failed with a back-off: the real one re-queues
+ * after jitter(10 s, 0.5), i.e. the back-off base; scaled together with the base.
+ */
+export function workerBackoffMs(backoff: KubeletBackoff): number {
+  return backoff.initialMs * (1 + Math.random() * 0.5);
+}
