@@ -1,6 +1,7 @@
 /** Building the final {@link Verdict}. */
 import { formatDuration } from './format-duration.js';
 import { kubectlHints } from './hints.js';
+import { canBecomeReady } from './k8s.js';
 import { podView } from './pod-state.js';
 import { pulumiErrorMessages } from './pulumi-messages.js';
 import { newReplicaSet, podsOf, replicaSetOfRevision, trackedPvcs } from './relations.js';
@@ -111,6 +112,8 @@ export function notReadyLines(state: RolloutState, problems: Problem[]): string[
   const lines: string[] = [];
   const named = new Set<string>();
   for (const pod of podsOf(state, rs)) {
+    // Only pods that can still become Ready are waited for (an ended or terminating one is not).
+    if (!canBecomeReady(pod)) continue;
     const name = pod.metadata?.name ?? '?';
     const view = podView(pod);
     const problem = byPod.get(name);

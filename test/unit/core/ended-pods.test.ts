@@ -29,6 +29,7 @@ import {
   replicaSet,
   run,
   running,
+  T0,
   terminatedLast,
   tick,
   up,
@@ -96,6 +97,18 @@ describe('a pod that ended never holds success', () => {
     const { events } = run([...ready3(2), up('Pod', evicted120(podAt('web-2-old', 1)), 8)]);
     const line = describeEvent(ofType(events, 'note')[0]!);
     assert.match(line?.text ?? '', /^note: pod web-2-old evicted: The node was low on resource: memory\./);
+  });
+});
+
+describe('what a timeout says it waited for', () => {
+  it('names the pods that can still become Ready, not one that ended', () => {
+    const waitingPod = newPod('web-2-aaa', waiting('ContainerCreating', undefined), 2);
+    const obs = [...base, waitingPod, up('Pod', evicted128(podAt('web-2-old', 1), iso(8)), 8)];
+    const { events } = run([...obs, { type: 'timeout', at: T0 + 60_000, timeoutSeconds: 60 }]);
+    const v = verdictOf(events);
+    assert.equal(v?.outcome, 'timed-out');
+    assert.match(v?.summary ?? '', /web-2-aaa/);
+    assert.doesNotMatch(v?.summary ?? '', /web-2-old/);
   });
 });
 
