@@ -5,9 +5,8 @@
  * @module
  */
 import type { RolloutEvent } from '../core/index.js';
-import { JsonSink } from './json-sink.js';
-import { PlainSink } from './plain-sink.js';
 import { type Sink, type SinkOptions, sinkChoice } from './sink.js';
+import { sinkFor } from './sink-factory.js';
 import { TtySink } from './tty-sink.js';
 
 export { describeEvent } from './describe-event.js';
@@ -24,14 +23,7 @@ export { TtySink } from './tty-sink.js';
 /** Creates the sink for an output format (default `auto`), writing to `stream` (default stdout). */
 export function createSink(options: SinkOptions = {}): Sink {
   const { format, options: resolved } = sinkChoice(options);
-  switch (format) {
-    case 'tty':
-      return new TtySink(resolved);
-    case 'plain':
-      return new PlainSink(resolved);
-    case 'json':
-      return new JsonSink(resolved);
-  }
+  return sinkFor(format, resolved, TtySink);
 }
 
 /** Writes every event of `events` to `sink`, then closes it. */
