@@ -3,9 +3,8 @@
  * never throws and never prints a stack trace (unless ROLLOUT_TRACE_DEBUG is set).
  */
 import { readFileSync } from 'node:fs';
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { RolloutEvent, Verdict } from '../core/index.js';
-import { cleanEvent, resolvePolicy } from '../core/index.js';
+import { resolvePolicy } from '../core/index.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
 import { setLongTimeout } from '../long-timer.js';
 import type { Sink } from '../report/sink.js';
@@ -77,7 +76,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   const resolved = options.names.map((name) =>
     resolveTrackOptions({ ...common, name, namespace: options.namespace, kubeconfig: options.kubeconfig, context: options.context }),
   );
-  const { kc, namespace, clean } = resolved[0]!;
+  const { kc, namespace } = resolved[0]!;
   let batched: BatchedStream | undefined;
   const { sink, tty } = await openSink({
     output: options.output,
@@ -86,10 +85,15 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     env: io.env,
     pulumiMessages: options.pulumiMessages,
   });
+  // --watch: the trackers watch on after their verdicts, until stop(); `watchEnded` says when
+  // every watch ended (with the first watch error, e.g. forbidden).
+  let endWatch!: (error?: unknown) => void;
+  const watchEnded = new Promise<unknown>((resolve) => (endWatch = resolve));
   // The sink is the stream's only consumer: no history is kept (it would grow with the trace).
   const tracking = trackRolloutsReplaying(
     options.names.map((name) => ({ ...common, name, namespace, kubeconfig: kc })),
     'until-first-listener',
+    options.watch ? { onEnd: endWatch } : undefined,
   );
   const seenVerdicts = new Set<string>();
   const write = (e: RolloutEvent) => {
@@ -119,16 +123,15 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     let verdicts: Verdict[];
     try {
       verdicts = await tracking.verdicts;
+      // The verdict event normally precedes the promise; make sure every verdict was rendered.
+      for (const v of verdicts) {
+        if (!seenVerdicts.has(`${v.deployment.namespace}/${v.deployment.name}`))
+          write({ type: 'verdict', at: v.finishedAt, deployment: v.deployment, verdict: v });
+      }
+      if (options.watch && interrupts === 0) await watchAfterVerdict(options, tty, io, watchEnded, (wake) => (wakeWatch = wake));
     } finally {
+      tracking.stop(); // ends the watch (nothing else is still running)
       unsubscribe();
-    }
-    // The verdict event normally precedes the promise; make sure every verdict was rendered.
-    for (const v of verdicts) {
-      if (!seenVerdicts.has(`${v.deployment.namespace}/${v.deployment.name}`))
-        write({ type: 'verdict', at: v.finishedAt, deployment: v.deployment, verdict: v });
-    }
-    if (options.watch && interrupts === 0) {
-      await followAfterVerdict(kc, namespace, options, { sink, tty }, io, clean, (wake) => (wakeWatch = wake));
     }
     await closeWithin(sink);
     return exitCodeOf(verdicts, interrupts > 0);
@@ -180,40 +183,28 @@ async function selected(
   return { ...options, names };
 }
 
-async function followAfterVerdict(
-  kc: KubeConfig,
-  namespace: string,
+/**
+ * `--watch`: the trackers watch on after their verdicts (their events keep reaching the sink) for
+ * `--watch-for`, until Ctrl-C (`setWake`), or until a watch error, which is thrown.
+ */
+async function watchAfterVerdict(
   options: CliOptions,
-  { sink, tty }: { sink: Sink; tty: boolean },
+  tty: boolean,
   io: CliIo,
-  clean: (text: string) => string,
+  watchEnded: Promise<unknown>,
   setWake: (wake: () => void) => void,
 ): Promise<void> {
-  // Loaded only for --watch: it brings client-node, which the rest of the start-up loads lazily.
-  const { followDeployments } = await import('./follow.js');
-  // The follower feeds the sink straight from the reducer: its text is cleaned as the tracker's is.
-  const follower = followDeployments(kc, namespace, options.names, (e) => sink.write(cleanEvent(e, clean)), {
-    policy: resolvePolicy(options.policy),
-    // The TTY tree says so itself; elsewhere stdout is the log or JSON, so this goes to stderr.
-    onLive: () => {
-      if (!tty)
-        io.stderr.write(
-          `rollout-trace: watching for changes ${options.watchSeconds !== undefined ? `for ${options.watchSeconds}s` : 'until Ctrl-C'}\n`,
-        );
-    },
+  // The TTY tree says so itself; elsewhere stdout is the log or JSON, so this goes to stderr.
+  if (!tty)
+    io.stderr.write(
+      `rollout-trace: watching for changes ${options.watchSeconds !== undefined ? `for ${options.watchSeconds}s` : 'until Ctrl-C'}\n`,
+    );
+  const ended = new Promise<void>((resolve) => {
+    setWake(resolve);
+    if (options.watchSeconds !== undefined) setLongTimeout(resolve, options.watchSeconds * 1000).unref();
   });
-  try {
-    const ended = new Promise<void>((resolve) => {
-      setWake(resolve);
-      if (options.watchSeconds !== undefined) setLongTimeout(resolve, options.watchSeconds * 1000).unref();
-    });
-    const fatal = follower.failed.then((err) => {
-      throw err;
-    });
-    await Promise.race([ended, fatal]);
-  } finally {
-    follower.stop();
-  }
+  const error = await Promise.race([ended, watchEnded]);
+  if (error !== undefined) throw error;
 }
 
 /** How long the exit waits for the output to drain (a stalled terminal or pipe must not hold it). */

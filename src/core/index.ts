@@ -33,7 +33,7 @@ export { AUTOSCALER_GRACE_SECONDS, defaultPolicy, FAILURE_CLASSES, failDeadline,
 export { pulumiProgressMessage, pulumiSucceeded } from './pulumi-await.js';
 export { pulumiErrorMessages, pulumiPodMessage, trimImagePullMsg } from './pulumi-messages.js';
 export { initialState, problemsOf, reduce } from './reducer.js';
-export type { EmittedMemo, PulumiAwaitState, RolloutState } from './state.js';
+export { type EmittedMemo, type PulumiAwaitState, type RolloutState, watchedOn } from './state.js';
 export { resolveMaxUnavailable } from './success.js';
 export type * from './types.js';
 export { problemLine, problemSubject } from './verdict.js';

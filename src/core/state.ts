@@ -136,11 +136,22 @@ export interface RolloutState {
   /** Current problems by id. */
   readonly problems: Readonly<Record<string, Problem>>;
   readonly memo: EmittedMemo;
-  /** Set exactly once; the state is final afterwards. */
+  /** Set once; the state is final afterwards (unless {@link watchedOn} drops it). */
   readonly verdict?: Verdict;
   /** Shared by every state of one trace; `owner.seq === seq` only for the newest. */
   readonly owner: StateOwner;
   readonly seq: number;
+}
+
+/**
+ * `state` after its verdict, made to report changes again: the verdict is dropped, every cache and
+ * memo kept, so `reduce` emits only what changes from here on (the tracker's watch after the
+ * verdict, the CLI's `--watch`). A verdict it reaches later is a judgement nobody asked for: the
+ * caller ignores it and calls this again. Consumes `state` like `reduce` does.
+ */
+export function watchedOn(state: RolloutState): RolloutState {
+  const { verdict: _judged, ...rest } = state;
+  return rest;
 }
 
 /** Events kept per involved object name; older ones are forgotten (their news was already emitted). */

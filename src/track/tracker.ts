@@ -30,6 +30,7 @@ import { NoProgressWatchdog } from './no-progress.js';
 import { type ResolvedTrackOptions, resolveTrackOptions, type TrackOptions, trackTarget } from './options.js';
 import { apiServerWaiting, logLine, trackerWarning } from './own-events.js';
 import { failedTracking, type Tracking, trackingOf } from './tracking.js';
+import { VerdictWatch, type WatchAfterVerdict } from './verdict-watch.js';
 
 /** Internal knobs for tests (not part of the public API: see {@link trackRolloutWith}). */
 export interface TrackInternals {
@@ -38,6 +39,8 @@ export interface TrackInternals {
   tickMs?: number;
   /** What the event stream replays to a late consumer (default `all`, see HubReplay). */
   replay?: HubReplay;
+  /** Watch on after the verdict (the CLI's `--watch`): see {@link WatchAfterVerdict}. */
+  watchAfterVerdict?: WatchAfterVerdict;
 }
 
 const MAX_TICK_MS = 1000;
@@ -94,6 +97,9 @@ class RolloutTracker {
   /** Synced, Deployment seen, a held verdict: see decisions.ts. */
   private gate = INITIAL_GATE;
   private finished = false;
+  /** After the verdict with `watchAfterVerdict`: observations still reach the reducer. */
+  private watch: VerdictWatch | undefined;
+  private streamEnded = false;
   private resolveVerdict!: (v: Verdict) => void;
   private rejectVerdict!: (e: unknown) => void;
   private readonly onAbort = () => this.cancel(abortReason(this.opts.signal?.reason));
@@ -168,6 +174,7 @@ class RolloutTracker {
   }
 
   private fromSource(obs: Observation): void {
+    if (this.watch) return this.watch.observe(obs);
     if (this.finished) return;
     this.observe(obs);
     if (this.logFollower && !this.finished && refreshesLogTargets(this.gate, obs)) {
@@ -223,6 +230,7 @@ class RolloutTracker {
   }
 
   private cancel(reason?: string): void {
+    if (this.watch) return this.endWatch();
     if (this.finished) return;
     this.observe({ type: 'cancel', at: Date.now(), ...(reason ? { reason } : {}) });
   }
@@ -236,12 +244,17 @@ class RolloutTracker {
     if (error) this.fail(error);
   }
 
-  /** Releases everything: the source subscription (the last one closes the watches) and timers. */
-  private release(): void {
+  /**
+   * Releases everything: timers, the log stream and the source subscription (the last one closes
+   * the watches), which `keepSource` keeps open for the watch after the verdict.
+   */
+  private release(keepSource = false): void {
     this.finished = true;
     for (const t of [this.tickTimer, this.timeoutTimer, this.graceTimer]) t?.cancel();
     this.watchdog?.stop();
     this.logFollower?.stop();
+    if (keepSource) return;
+    this.watch = undefined;
     this.opts.signal?.removeEventListener('abort', this.onAbort);
     const unsub = this.unsubscribe;
     this.unsubscribe = undefined;
@@ -251,14 +264,32 @@ class RolloutTracker {
   /** Publishes the verdict (with log tails if wanted, cleaned) at the time the core reached it, and ends. */
   private async conclude({ verdict, at }: TimedVerdict): Promise<void> {
     if (this.finished) return;
-    this.release();
+    const watch = this.internals.watchAfterVerdict !== undefined && verdict.outcome !== 'cancelled' && this.unsubscribe !== undefined;
+    this.release(watch);
+    if (watch) this.watch = new VerdictWatch(this.state, (e) => this.publish(e));
     const { logs } = this.opts;
     let final = verdict;
     if (logs && wantsLogTails(verdict)) final = await withLogTails(this.opts.kc, verdict, logs.tailLines, logs.redact);
     final = cleanVerdict(final, this.opts.clean);
     this.hub.push({ type: 'verdict', verdict: final, at, deployment: final.deployment });
-    this.hub.end();
+    if (!this.watch) this.endStream();
     this.resolveVerdict(final);
+    this.watch?.verdictPublished();
+  }
+
+  /** Ends the watch after the verdict (`stop()`, or a watch error): releases the source, ends the stream. */
+  private endWatch(error?: unknown): void {
+    if (!this.watch) return;
+    this.release();
+    this.endStream(error);
+  }
+
+  /** Ends the event stream (with `error`, if any) and tells the watch's owner, once. */
+  private endStream(error?: unknown): void {
+    if (this.streamEnded) return;
+    this.streamEnded = true;
+    this.hub.end(error);
+    this.internals.watchAfterVerdict?.onEnd(error);
   }
 
   /** Hands an event to every consumer, its cluster-supplied text cleaned (redacted, sanitised, capped). */
@@ -267,10 +298,11 @@ class RolloutTracker {
   }
 
   private fail(err: unknown): void {
+    if (this.watch) return this.endWatch(trackingError(err));
     if (this.finished) return;
     this.release();
     const error = trackingError(err);
-    this.hub.end(error);
+    this.endStream(error);
     this.rejectVerdict(error);
   }
 }
