@@ -99,11 +99,15 @@ export function onUnreadableCluster(facts: { dryRun: boolean; skipUpdateUnreacha
   return facts.dryRun ? 'preview' : 'cannot-trace';
 }
 
-/** Whether to follow the rollout once the change is known (not during preview). */
-export function traceDecision(change: ChangeKind): 'trace' | 'unchanged' {
-  // The provider sends nothing for an unchanged Deployment (a same step, also what every
-  // Deployment gets in `pulumi destroy --run-program`): there is no rollout and nothing to gate.
-  return change === 'unchanged' ? 'unchanged' : 'trace';
+/**
+ * How to follow the Deployment once the change is known (not during preview). `check-live`: the
+ * declared pod template equals the live one, so the update starts no rollout, but the Deployment
+ * is still judged on its live state: only a rolled-out and healthy one is `unchanged`. A rollout
+ * that failed stays failed on the next update, as with the provider's own await (the engine keeps
+ * its failure as InitErrors and continues awaiting: pp step_generator.go hasInitErrors).
+ */
+export function traceDecision(change: ChangeKind): 'trace' | 'check-live' {
+  return change === 'unchanged' ? 'check-live' : 'trace';
 }
 
 /** The resource's `customTimeouts` (seconds), as the engine passes them to the provider. */

@@ -21,7 +21,14 @@ export type Followed =
   | { kind: 'nothing-written' }
   /** Cancelled before the Deployment was found. */
   | { kind: 'cancelled' }
-  | { kind: 'verdict'; verdict: Verdict; timeout: TimeoutChoice };
+  /** `announced`: an unchanged Deployment was found not rolled out and healthy, and followed aloud. */
+  | { kind: 'verdict'; verdict: Verdict; timeout: TimeoutChoice; announced: boolean };
+
+/**
+ * An unchanged Deployment is followed quietly this long: a rolled-out and healthy one reaches its
+ * success verdict first and shows only the "no change" line.
+ */
+export const UNCHANGED_QUIET_MS = 3000;
 
 /** What {@link follow} needs. */
 export interface FollowArgs {
@@ -35,6 +42,8 @@ export interface FollowArgs {
   signal: AbortSignal;
   /** Logs one live line on the trace's row. */
   say: (line: StatusLine) => void;
+  /** For an unchanged Deployment: the line said once it turns out not rolled out and healthy. */
+  notDoneLine?: string;
 }
 
 /** Finds the object to follow, then follows its rollout to a verdict. */
@@ -64,16 +73,48 @@ export async function follow(a: FollowArgs): Promise<Followed> {
     notFoundGraceSeconds: target.notFoundGraceSeconds,
   });
   const lines = new StatusLines();
+  const out = quietUntilNotDone(a.say, a.notDoneLine);
   const unsubscribe = tracking.subscribe((e) => {
     const line = lines.next(e);
-    if (line) a.say(line);
+    if (line) out.say(line);
   });
   if (!a.gate && a.provided) stopWhenProviderFinishes(tracking, a.provided, a.options.settleSeconds ?? 30);
   try {
-    return { kind: 'verdict', verdict: await tracking.verdict, timeout };
+    const verdict = await tracking.verdict;
+    if (verdict.outcome !== 'succeeded') out.announce();
+    return { kind: 'verdict', verdict, timeout, announced: out.announced() };
   } finally {
+    out.stop();
     unsubscribe();
   }
+}
+
+/**
+ * The live lines of an unchanged Deployment (`notDone` set): held back until it turns out not
+ * rolled out and healthy (a warning, or {@link UNCHANGED_QUIET_MS} without a success), then said
+ * after `notDone`. Without `notDone` every line is said at once.
+ */
+function quietUntilNotDone(say: (line: StatusLine) => void, notDone: string | undefined) {
+  let held: StatusLine[] | undefined = notDone === undefined ? undefined : [];
+  const announce = () => {
+    if (!held || notDone === undefined) return;
+    const lines = held;
+    held = undefined;
+    timer?.cancel();
+    say({ severity: 'info', text: notDone });
+    for (const line of lines) say(line);
+  };
+  const timer = held ? setLongTimeout(announce, UNCHANGED_QUIET_MS).unref() : undefined;
+  return {
+    say(line: StatusLine) {
+      if (!held) return say(line);
+      held.push(line);
+      if (line.severity === 'warn') announce();
+    },
+    announce,
+    announced: () => notDone !== undefined && held === undefined,
+    stop: () => timer?.cancel(),
+  };
 }
 
 /**

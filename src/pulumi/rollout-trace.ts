@@ -28,7 +28,7 @@ import { follow, writtenBy } from './follow.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
 import { outputValue, settle } from './outputs.js';
 import type { StatusLine } from './status-lines.js';
-import { changeLine, previewSummary, unchangedLine, verdictText } from './wording.js';
+import { changeLine, notDoneLineOf, previewSummary, unchangedLine, verdictText } from './wording.js';
 
 export type { ProviderSettings } from './baseline.js';
 export type { ChangeKind } from './decisions.js';
@@ -199,11 +199,6 @@ export class RolloutTrace extends pulumi.ComponentResource {
       return { outcome: 'previewed', summary, revision: baseline?.liveFacts?.revision, change: baseline?.change ?? 'unknown' };
     }
     if (!baseline) return this.cannotTrace('the Deployment or cluster settings are still unknown');
-    if (traceDecision(baseline.change) === 'unchanged') {
-      const summary = unchangedLine(baseline);
-      this.say({ severity: 'info', text: summary });
-      return { outcome: 'unchanged', summary, revision: baseline.liveFacts?.revision, change: 'unchanged' };
-    }
     try {
       return await this.trace(args, baseline, written, provided);
     } catch (err) {
@@ -251,14 +246,32 @@ export class RolloutTrace extends pulumi.ComponentResource {
     provided: Promise<unknown> | undefined,
   ): Promise<RolloutResult> {
     const cancel = cancellable(args.signal);
+    // An unchanged Deployment is judged on its live state (after a failed rollout the engine
+    // continues the provider's await on the next update): quietly, unless it is not done.
+    const checkLive = traceDecision(baseline.change) === 'check-live';
     try {
-      this.say({ severity: 'info', text: changeLine(baseline) });
+      if (!checkLive) this.say({ severity: 'info', text: changeLine(baseline) });
       const say = (line: StatusLine) => this.say(line, true, true);
-      const followed = await follow({ options: args, baseline, gate: this.gate, written, provided, signal: cancel.signal, say });
+      const notDoneLine = checkLive ? notDoneLineOf(baseline) : undefined;
+      const followed = await follow({
+        options: args,
+        baseline,
+        gate: this.gate,
+        written,
+        provided,
+        signal: cancel.signal,
+        say,
+        notDoneLine,
+      });
       if (followed.kind === 'nothing-written')
         return this.skipped('the provider wrote no Deployment (as in `pulumi destroy --run-program`)');
       if (followed.kind === 'cancelled')
         return { outcome: 'cancelled', summary: 'cancelled before the Deployment was found', change: baseline.change };
+      if (checkLive && !followed.announced && followed.verdict.outcome === 'succeeded') {
+        const summary = unchangedLine(baseline);
+        this.say({ severity: 'info', text: summary });
+        return { outcome: 'unchanged', summary, revision: followed.verdict.revision, change: 'unchanged' };
+      }
       return this.conclude(followed.verdict, baseline.change, followed.timeout);
     } finally {
       cancel.release(Promise.all([...this.sending]));

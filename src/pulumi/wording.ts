@@ -81,6 +81,12 @@ export function unchangedLine(b: BaselineFacts): string {
   return `no change to Deployment ${b.namespace}/${b.live?.metadata?.name}: ${liveState(b.live)}`;
 }
 
+/** The first line of an unchanged Deployment found not rolled out and healthy: it is followed to a verdict. */
+export function notDoneLineOf(b: BaselineFacts): string {
+  const name = b.live?.metadata?.name ?? b.plan.name ?? `${b.plan.namePrefix}-*`;
+  return `no change to Deployment ${b.namespace}/${name}, but it is not rolled out and healthy (${liveState(b.live)}): following it to a verdict`;
+}
+
 /** The permanent text of a verdict that is not a success (gate error or observe warning). */
 export function verdictText(verdict: Verdict, timeout: TimeoutChoice, gate: boolean): string {
   const lines: string[] = [];

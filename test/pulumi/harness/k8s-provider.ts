@@ -85,6 +85,19 @@ export function needsReplace(olds: any, news: any): boolean {
   return !same(olds.spec?.selector, news.spec?.selector);
 }
 
+/**
+ * The provider's partial failure (pk: provider.go partialError): the object was written but its
+ * await failed. The engine checkpoints `live` with the message as the resource's InitErrors.
+ */
+export class InitError extends Error {
+  constructor(
+    message: string,
+    readonly live: any,
+  ) {
+    super(message);
+  }
+}
+
 /** One configured kubernetes provider. */
 export class KubernetesProvider {
   readonly kc: KubeConfig | undefined;
@@ -165,8 +178,12 @@ export class KubernetesProvider {
         : await poll(seconds, () => deploymentReady(this.kc!, namespace, name));
     this.record({ op: 'await', kind: 'Deployment', name, start, seconds, how, result: live ? 'ready' : 'timeout' });
     if (live) return json(live);
-    throw new Error(
+    const now = await KubernetesObjectApi.makeApiClient(this.kc!)
+      .read(applied)
+      .then(json, () => applied);
+    throw new InitError(
       `the Kubernetes API server reported that "${namespace}/${name}" failed to fully initialize or become live: '${name}' timed out waiting to be Ready`,
+      now,
     );
   }
 

@@ -6,7 +6,7 @@
  * workers ({@link StepWorkers}), like the engine's step executor under `--parallel`.
  */
 import type { Transformable } from './callbacks.js';
-import { type KubernetesProvider, needsReplace } from './k8s-provider.js';
+import { InitError, type KubernetesProvider, needsReplace } from './k8s-provider.js';
 import { plain, secretWire } from './wire.js';
 
 /** A resource in the stack's state (the checkpoint). */
@@ -22,6 +22,8 @@ export interface StateEntry {
   deleteTimeout?: number;
   /** A component's registered outputs, wire format (secrets kept). */
   componentOutputs?: Record<string, unknown>;
+  /** The provider's partial failure (its await failed): the next update continues awaiting. */
+  initErrors?: string[];
 }
 
 /** How the next run is executed. */
@@ -86,7 +88,7 @@ export async function kubernetesStep(
   old: StateEntry | undefined,
   entry: StateEntry,
 ): Promise<StepResult> {
-  const { mode, state, provider, timeouts, hook } = ctx;
+  const { mode, state, provider, timeouts } = ctx;
   const inputs = plain(r.props);
   entry.deleteTimeout = timeouts?.delete;
   if (mode.destroy) return old ? { urn, id: old.id, outputs: old.outputs } : { urn, id: '', outputs: {} };
@@ -97,10 +99,33 @@ export async function kubernetesStep(
   }
   const obj = provider.objectOf(r.type, r.name, inputs.value, old?.outputs);
   if (mode.dryRun || inputs.unknown) return { urn, id: old?.id ?? '', outputs: mode.dryRun ? r.props : obj };
-  if (old && JSON.stringify(old.inputs) === JSON.stringify(r.props)) {
+  // Unchanged inputs are a same step, unless the last step left InitErrors: then the engine sends
+  // an empty update to continue awaiting (pp: step_generator.go, "if hasInitErrors").
+  if (old && !old.initErrors?.length && JSON.stringify(old.inputs) === JSON.stringify(r.props)) {
     state.set(urn, old);
     return { urn, id: old.id, outputs: old.outputs };
   }
+  try {
+    return await writeStep(ctx, r, urn, old, entry, inputs, obj);
+  } catch (err) {
+    if (!(err instanceof InitError) || mode.dryRun) throw err;
+    // A partial failure is checkpointed with the live object and its InitErrors.
+    const live = err.live;
+    state.set(urn, { ...entry, id: `${live.metadata?.namespace ?? ''}/${live.metadata?.name}`, outputs: live, initErrors: [err.message] });
+    throw err;
+  }
+}
+
+async function writeStep(
+  ctx: StepContext,
+  r: Transformable,
+  urn: string,
+  old: StateEntry | undefined,
+  entry: StateEntry,
+  inputs: ReturnType<typeof plain>,
+  obj: any,
+): Promise<StepResult> {
+  const { state, provider, timeouts, hook } = ctx;
   let outputs: any;
   if (old && needsReplace(old.inputs && plain(old.inputs).value, inputs.value)) {
     await hook('BeforeDelete');
@@ -118,6 +143,7 @@ export async function kubernetesStep(
     await hook(`After${phase}`);
   }
   entry.id = `${outputs.metadata?.namespace ?? ''}/${outputs.metadata?.name}`;
+  entry.initErrors = undefined;
   if (inputs.secret) entry.outputs = { ...outputs, spec: secretWire(outputs.spec) };
   state.set(urn, entry);
   return { urn, id: entry.id, outputs: entry.outputs };

@@ -122,9 +122,9 @@ test('an unreadable cluster: skipUpdateUnreachable skips, preview reports, updat
   for (const [dryRun, skip, want] of rows) assert.equal(onUnreadableCluster({ dryRun, skipUpdateUnreachable: skip }), want);
 });
 
-test('unchanged Deployments (and every Deployment of destroy --run-program) are not traced', () => {
+test('unchanged Deployments are judged on their live state; every other change is traced', () => {
   const rows: [ChangeKind, string][] = [
-    ['unchanged', 'unchanged'],
+    ['unchanged', 'check-live'],
     ['create', 'trace'],
     ['replace', 'trace'],
     ['rollout', 'trace'],
