@@ -70,12 +70,36 @@ export function clusterTextCleaner(redact: ReadonlyArray<string | RegExp> = []):
 /** The default cleaner: built-in redactions and sanitising, no user patterns. */
 export const cleanClusterText = clusterTextCleaner();
 
+/** Events and verdicts {@link cleanEvent} / {@link cleanVerdict} returned (by identity: a copy is not in). */
+const CLEANED = new WeakSet<RolloutEvent | Verdict>();
+
 /**
  * `e` with `clean` applied to every cluster-supplied string it carries (messages, reasons, details,
  * log lines, termination messages, events, summaries, hints). Names validated by the API server
- * (pods, ReplicaSets, containers, nodes), numbers and enumerations are kept as they are.
+ * (pods, ReplicaSets, containers, nodes), numbers and enumerations are kept as they are. The
+ * result is remembered as clean: {@link cleanedEvent} passes it through.
  */
 export function cleanEvent(e: RolloutEvent, clean: (text: string) => string): RolloutEvent {
+  const out = cleanFields(e, clean);
+  CLEANED.add(out);
+  return out;
+}
+
+/**
+ * What a sink renders: `e` itself when it came through the boundary ({@link cleanEvent}: the
+ * tracker), else `e` cleaned with the built-in rules (a hand-made or replayed event). Constant time
+ * for the tracker's events. An event changed after it was cleaned is not looked at again.
+ */
+export function cleanedEvent(e: RolloutEvent): RolloutEvent {
+  return CLEANED.has(e) ? e : cleanEvent(e, cleanClusterText);
+}
+
+/** {@link cleanedEvent} for a verdict (`formatVerdict`). */
+export function cleanedVerdict(v: Verdict): Verdict {
+  return CLEANED.has(v) ? v : cleanVerdict(v, cleanClusterText);
+}
+
+function cleanFields(e: RolloutEvent, clean: (text: string) => string): RolloutEvent {
   switch (e.type) {
     case 'waiting':
     case 'phase':
@@ -110,15 +134,17 @@ export function cleanEvent(e: RolloutEvent, clean: (text: string) => string): Ro
   }
 }
 
-/** `verdict` with `clean` applied to its summary, problems, Pulumi messages and hints. */
+/** `verdict` with `clean` applied to its summary, problems, Pulumi messages and hints (remembered as clean). */
 export function cleanVerdict(v: Verdict, clean: (text: string) => string): Verdict {
-  return {
+  const out = {
     ...v,
     summary: clean(v.summary),
     problems: v.problems.map((p) => cleanProblem(p, clean)),
     pulumiMessages: v.pulumiMessages.map(clean),
     hints: v.hints.map(clean),
   };
+  CLEANED.add(out);
+  return out;
 }
 
 function cleanProblem(p: Problem, clean: (text: string) => string): Problem {

@@ -14,7 +14,8 @@ export { CUSTOM_PREFIX, customClassOf, isCustomClass } from './classifiers.js';
 export {
   cleanClusterText,
   cleanEvent,
-  cleanVerdict,
+  cleanedEvent,
+  cleanedVerdict,
   clusterTextCleaner,
   escapeCommandLine,
   MAX_TEXT_CHARS,

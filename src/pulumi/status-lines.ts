@@ -5,7 +5,7 @@
  *
  * The Info column shows only the first line of a message, so every line here is a single line.
  */
-import { cleanClusterText, cleanEvent } from '../core/cluster-text.js';
+import { cleanedEvent } from '../core/cluster-text.js';
 import type { RolloutEvent } from '../core/types.js';
 import { describeEvent, type EventLine } from '../report/describe-event.js';
 import { LinePicker } from '../report/index.js';
@@ -34,8 +34,8 @@ function toStatus(e: RolloutEvent, line: EventLine): StatusLine {
  */
 export function statusLine(event: RolloutEvent): StatusLine | undefined {
   if (event.type === 'verdict') return undefined; // reported in full by the caller
-  // Events from the tracker are clean already; this covers any other source (idempotent).
-  const e = cleanEvent(event, cleanClusterText);
+  // The tracker's events pass as they are; any other is cleaned here (docs/security.md).
+  const e = cleanedEvent(event);
   const line = describeEvent(e);
   return line ? toStatus(e, line) : undefined;
 }
@@ -46,7 +46,7 @@ export class StatusLines {
 
   /** The line for `e`, or undefined when it says nothing new. */
   next(event: RolloutEvent): StatusLine | undefined {
-    const e = cleanEvent(event, cleanClusterText);
+    const e = cleanedEvent(event);
     const line = this.lines.next(`${e.deployment.namespace}/${e.deployment.name}`, e);
     return line ? toStatus(e, line) : undefined;
   }

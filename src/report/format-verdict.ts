@@ -5,7 +5,7 @@
  */
 
 import type { EventDigest, LogTail, Problem, Verdict } from '../core/index.js';
-import { cleanClusterText, cleanVerdict } from '../core/index.js';
+import { cleanedVerdict } from '../core/index.js';
 import { type Palette, palette } from './colors.js';
 import { formatDuration } from './format-time.js';
 
@@ -56,8 +56,8 @@ export function outcomeLabel(v: Verdict): string {
  * (revision, ready/desired, duration); failure adds one paragraph per distinct problem.
  */
 export function formatVerdict(raw: Verdict, options: FormatVerdictOptions = {}): string {
-  // A verdict from the tracker is clean already; one from elsewhere is made so (idempotent).
-  const verdict = cleanVerdict(raw, cleanClusterText);
+  // A verdict from the tracker passes as it is; any other is cleaned here (docs/security.md).
+  const verdict = cleanedVerdict(raw);
   const c = palette(options.color === true);
   const lines: string[] = [];
   const ok = verdict.outcome === 'succeeded';

@@ -4,7 +4,7 @@
  */
 
 import type { RolloutEvent } from '../core/index.js';
-import { cleanClusterText, cleanEvent } from '../core/index.js';
+import { cleanedEvent } from '../core/index.js';
 import { flush, onBrokenStream, type Sink, type SinkOptions } from './sink.js';
 
 /** Version of the JSON lines schema; bumped only on incompatible changes. */
@@ -27,7 +27,7 @@ const escapeUnsafe = (match: string): string => (match === '##[' ? '#\\u0023[' :
  * docs/security.md), and only printable characters and escapes (`\u009b`, never the raw byte).
  */
 export function toJsonLine(e: RolloutEvent): string {
-  const line = { schemaVersion: JSON_SCHEMA_VERSION, time: new Date(e.at).toISOString(), ...cleanEvent(e, cleanClusterText) };
+  const line = { schemaVersion: JSON_SCHEMA_VERSION, time: new Date(e.at).toISOString(), ...cleanedEvent(e) };
   return JSON.stringify(line).replace(UNSAFE, escapeUnsafe);
 }
 

@@ -6,7 +6,7 @@
  */
 
 import type { RolloutEvent, Verdict } from '../core/index.js';
-import { cleanClusterText, cleanEvent } from '../core/index.js';
+import { cleanedEvent } from '../core/index.js';
 import { type Palette, palette, shouldColor } from './colors.js';
 import type { EventLine } from './describe-event.js';
 import { formatClock } from './format-time.js';
@@ -58,8 +58,8 @@ export class PlainSink implements Sink {
 
   write(event: RolloutEvent): void {
     if (this.closed) return;
-    // Events from the tracker are clean already; this covers any other source (idempotent).
-    const e = cleanEvent(event, cleanClusterText);
+    // The tracker's events pass as they are; any other is cleaned here (docs/security.md).
+    const e = cleanedEvent(event);
     const view = this.view.apply(e);
     if (e.type === 'verdict') {
       this.writeVerdict(e.verdict);

@@ -10,7 +10,7 @@
  */
 import ora, { type Ora } from 'ora';
 import type { RolloutEvent } from '../core/index.js';
-import { cleanClusterText, cleanEvent } from '../core/index.js';
+import { cleanedEvent } from '../core/index.js';
 import { type Palette, palette, shouldColor } from './colors.js';
 import { formatVerdict } from './format-verdict.js';
 import { RolloutView } from './rollout-view.js';
@@ -61,8 +61,8 @@ export class TtySink implements Sink {
 
   write(event: RolloutEvent): void {
     if (this.closed || this.out.broken) return;
-    // Events from the tracker are clean already; this covers any other source (idempotent).
-    const e = cleanEvent(event, cleanClusterText);
+    // The tracker's events pass as they are; any other is cleaned here (docs/security.md).
+    const e = cleanedEvent(event);
     const view = this.view.apply(e);
     if (e.type === 'verdict') {
       this.live.delete(view.key);

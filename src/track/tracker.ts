@@ -8,7 +8,7 @@
 import { unreachableError } from '../cluster/api-errors.js';
 import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions } from '../cluster/index.js';
 import type { Observation, RolloutEvent, Verdict } from '../core/index.js';
-import { cleanEvent, cleanVerdict, initialState, logTargets, type RolloutState, reduce } from '../core/index.js';
+import { cleanEvent, initialState, logTargets, type RolloutState, reduce } from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import {
   abortReason,
@@ -44,6 +44,8 @@ export interface TrackInternals {
 }
 
 const MAX_TICK_MS = 1000;
+
+type VerdictEvent = Extract<RolloutEvent, { type: 'verdict' }>;
 
 /**
  * Tracks one Deployment's rollout with Pulumi's success predicate and the failure policy.
@@ -158,9 +160,9 @@ class RolloutTracker {
     this.scheduleTick();
   }
 
-  /** An event the tracker makes itself (own-events.ts), pushed as is until the verdict. */
+  /** An event the tracker makes itself (own-events.ts), published until the verdict. */
   private say(e: RolloutEvent): void {
-    if (!this.finished) this.hub.push(e);
+    if (!this.finished) this.publish(e);
   }
 
   /**
@@ -270,10 +272,9 @@ class RolloutTracker {
     const { logs } = this.opts;
     let final = verdict;
     if (logs && wantsLogTails(verdict)) final = await withLogTails(this.opts.kc, verdict, logs.tailLines, logs.redact);
-    final = cleanVerdict(final, this.opts.clean);
-    this.hub.push({ type: 'verdict', verdict: final, at, deployment: final.deployment });
+    const e = this.publish({ type: 'verdict', verdict: final, at, deployment: final.deployment }) as VerdictEvent;
     if (!this.watch) this.endStream();
-    this.resolveVerdict(final);
+    this.resolveVerdict(e.verdict);
     this.watch?.verdictPublished();
   }
 
@@ -292,9 +293,14 @@ class RolloutTracker {
     this.internals.watchAfterVerdict?.onEnd(error);
   }
 
-  /** Hands an event to every consumer, its cluster-supplied text cleaned (redacted, sanitised, capped). */
-  private publish(e: RolloutEvent): void {
-    this.hub.push(cleanEvent(e, this.opts.clean));
+  /**
+   * Hands an event to every consumer, its cluster-supplied text cleaned (redacted, sanitised,
+   * capped): the one boundary where cluster text enters the event stream (docs/security.md).
+   */
+  private publish(e: RolloutEvent): RolloutEvent {
+    const cleaned = cleanEvent(e, this.opts.clean);
+    this.hub.push(cleaned);
+    return cleaned;
   }
 
   private fail(err: unknown): void {

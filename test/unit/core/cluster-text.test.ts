@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cleanClusterText, cleanEvent, clusterTextCleaner, MAX_TEXT_CHARS, sanitizeText } from '../../../src/core/cluster-text.js';
+import {
+  cleanClusterText,
+  cleanEvent,
+  cleanedEvent,
+  cleanedVerdict,
+  clusterTextCleaner,
+  MAX_TEXT_CHARS,
+  sanitizeText,
+} from '../../../src/core/cluster-text.js';
 import type { RolloutEvent } from '../../../src/core/types.js';
 import {
   BARE_SECRET,
@@ -129,5 +137,22 @@ describe('cluster text: every event', () => {
     }
     for (const field of ['verdict:verdict.problems.terminationMessage', 'k8s-event:event.message', 'log:line', 'pod:detail'])
       assert.ok(covered.has(field), `${field} checked`);
+  });
+});
+
+describe('cluster text: cleaned once', () => {
+  it('a sink passes an event the boundary cleaned as it is, and cleans any other, a copy included', () => {
+    const raw: RolloutEvent = { ...successfulRollout()[0]!, type: 'log', pod: 'p', container: 'c', line: 'a\u001b[2Jb password=hunter2' };
+    const once = cleanEvent(raw, clusterTextCleaner(['a']));
+    assert.equal(cleanedEvent(once), once, 'not cleaned twice (and the user pattern is not undone)');
+    const again = cleanedEvent(raw);
+    assert.notEqual(again, raw);
+    assert.deepEqual(again, { ...raw, line: 'a\\x1b[2Jb password=***' });
+    const copy = { ...once, line: 'x\u202ey' };
+    assert.deepEqual(cleanedEvent(copy), { ...copy, line: 'x\\u202ey' });
+    const verdict = failedVerdict([crashProblem()]);
+    const cleanedV = cleanedVerdict(verdict);
+    assert.notEqual(cleanedV, verdict);
+    assert.equal(cleanedVerdict(cleanedV), cleanedV);
   });
 });

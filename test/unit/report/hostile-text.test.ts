@@ -1,10 +1,11 @@
 /**
- * Every sink against hostile cluster text that did NOT go through the tracker (the sinks clean it
- * again): escapes of every class, workflow commands, a 1 MB line, a secret in a termination message.
+ * Every sink against hostile cluster text that did NOT go through the tracker (a sink cleans what
+ * did not come through the boundary): escapes of every class, workflow commands, a 1 MB line, a secret in a termination message.
  */
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
+import { cleanClusterText, cleanEvent } from '../../../src/core/cluster-text.js';
 import type { Problem, RolloutEvent } from '../../../src/core/types.js';
 import { StatusLines } from '../../../src/pulumi/status-lines.js';
 import { createSink, formatVerdict, type OutputFormat } from '../../../src/report/index.js';
@@ -148,4 +149,24 @@ test('hostile text - Pulumi status lines and the verdict block', () => {
     formatVerdict((hostileRollout().at(-1) as Extract<RolloutEvent, { type: 'verdict' }>).verdict),
   ].join('\n');
   assertSafe('pulumi', out);
+});
+
+test('hostile text - a copy of an event the tracker cleaned, with raw text put in, is cleaned again by every sink', async () => {
+  // The boundary remembers what it cleaned by identity: a spread copy carries no such mark.
+  const clean = cleanEvent(hostileRollout()[1]!, cleanClusterText) as Extract<RolloutEvent, { type: 'pod' }>;
+  const forged: RolloutEvent = { ...clean, detail: `${HOSTILE.bidi} ${HOSTILE.oscTitle} ${HOSTILE.csi8bit}` };
+  const verdict = hostileRollout().at(-1)!;
+  for (const output of ['plain', 'json', 'tty'] as const) {
+    const stream = output === 'tty' ? new FakeTty(80, 40) : new PassThrough();
+    let out = '';
+    stream.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    const sink = createSink({ output, stream, env: { NO_COLOR: '1' }, stillWaitingMs: 0, now: steppingClock() });
+    sink.write(hostileRollout()[0]!);
+    sink.write(forged);
+    sink.write(verdict);
+    await sink.close();
+    const foreign = output === 'tty' ? out.replace(/\u001b\[[0-9;?]*[mGAKlh]/g, '') : out;
+    assert.doesNotMatch(foreign, RAW_CONTROL, `${output}: a raw byte of the forged detail`);
+    assert.ok(out.includes('user\\u202egnp.exe') || out.includes('user\\\\u202egnp.exe'), `${output}: the bidi override shown\n${out}`);
+  }
 });
