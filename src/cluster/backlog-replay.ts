@@ -40,7 +40,7 @@ export interface BacklogReplayHandlers {
 }
 
 /** A resourceVersion as a number (etcd's revision), or undefined if it is not one. */
-export function revisionOf(resourceVersion: string | undefined): bigint | undefined {
+export function etcdRevision(resourceVersion: string | undefined): bigint | undefined {
   return resourceVersion && /^\d{1,19}$/.test(resourceVersion) ? BigInt(resourceVersion) : undefined;
 }
 
@@ -117,7 +117,7 @@ export class BacklogReplay {
   /** True when the replay already delivered this version of the Event or a newer one. */
   hasDelivered(event: KindToObject['Event']): boolean {
     const at = this.delivered.get(event.metadata?.uid ?? '');
-    const rv = revisionOf(event.metadata?.resourceVersion);
+    const rv = etcdRevision(event.metadata?.resourceVersion);
     return at !== undefined && rv !== undefined && rv <= at;
   }
 
@@ -174,7 +174,7 @@ export class BacklogReplay {
         event: (type, obj) => {
           if (this.givenUp.has(kind)) return;
           if (!this.caughtUp && ++this.lines[kind] > this.lineBudget) return this.overBudget(kind);
-          const rv = revisionOf(obj?.metadata?.resourceVersion);
+          const rv = etcdRevision(obj?.metadata?.resourceVersion);
           if (rv !== undefined) at(rv);
           if (kind === 'Event') this.onEvent(type, obj as KindToObject['Event'], rv);
           // A label-selected watch also says ADDED for an object whose labels start to match. A Pod

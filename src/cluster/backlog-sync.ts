@@ -6,7 +6,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KindToObject } from '../core/index.js';
-import { BacklogReplay, revisionOf } from './backlog-replay.js';
+import { BacklogReplay, etcdRevision } from './backlog-replay.js';
 import { deliverMarker, type SubscriberIndex } from './routing.js';
 
 /** How long after the Deployment list an Event list still under way gets a replay (ms). */
@@ -40,7 +40,7 @@ export class BacklogSync {
    * (0: never) if the Event list is still under way {@link REPLAY_AFTER_MS} later.
    */
   start(firstListVersion: string | undefined, revisions: number | undefined, eventsListed: boolean): void {
-    const since = revisionOf(firstListVersion);
+    const since = etcdRevision(firstListVersion);
     if (since === undefined || revisions === 0 || eventsListed || this.timer) return;
     // A list that is quick (most namespaces) needs no replay: three watches fewer.
     this.timer = setTimeout(() => this.replayFrom(since, revisions), REPLAY_AFTER_MS);
@@ -98,7 +98,7 @@ export class BacklogSync {
   delivered(event: KindToObject['Event']): boolean {
     if (!this.replay) return false;
     if (this.replay.hasDelivered(event)) return true;
-    const rv = revisionOf(event.metadata?.resourceVersion);
+    const rv = etcdRevision(event.metadata?.resourceVersion);
     if (this.eventsListed && rv !== undefined && rv >= this.replay.lastRevision) this.replay = undefined;
     return false;
   }

@@ -14,7 +14,7 @@ import { findDeployments, readDeployment } from './deployment-lookup.js';
 import { type PlannedDeployment, planFromInputs } from './plan.js';
 import { currentRun } from './run-state.js';
 import { type TemplateChange, templateChanges } from './template-diff.js';
-import { revisionOf } from './wording.js';
+import { liveRevision } from './wording.js';
 
 /** The cluster settings the Deployment's kubernetes provider was given. */
 export interface ProviderSettings {
@@ -79,7 +79,7 @@ function factsOf(d: V1Deployment | undefined): LiveDeployment | undefined {
   return {
     uid: d.metadata?.uid,
     generation: d.metadata?.generation,
-    revision: revisionOf(d),
+    revision: liveRevision(d),
     replicas: d.spec?.replicas ?? 1,
     selector: d.spec?.selector?.matchLabels,
   };

@@ -1,6 +1,6 @@
 /**
- * Following one Deployment's rollout once the provider writes it (the I/O part of the trace):
- * which object to follow (the provider's outputs in gate mode, else the cluster, baseline.ts
+ * Tracing one Deployment's rollout once the provider writes it (the I/O part of the trace):
+ * which object to trace (the provider's outputs in gate mode, else the cluster, baseline.ts
  * `locate`), what to wait for and which timeout (decisions.ts), the tracker and its live lines.
  * In observe mode the provider stays the judge: once it returned, the trace gets a bounded time.
  */
@@ -15,8 +15,8 @@ import type { TraceOptions } from './options.js';
 import { outputValue } from './outputs.js';
 import { type StatusLine, StatusLines } from './status-lines.js';
 
-/** What following the rollout ended with. */
-export type Followed =
+/** What tracing the rollout ended with. */
+export type TraceEnd =
   /** The provider wrote no Deployment (as in `pulumi destroy --run-program`). */
   | { kind: 'nothing-written' }
   /** Cancelled before the Deployment was found. */
@@ -30,8 +30,8 @@ export type Followed =
  */
 export const UNCHANGED_QUIET_MS = 3000;
 
-/** What {@link follow} needs. */
-export interface FollowArgs {
+/** What {@link traceWritten} needs. */
+export interface TraceWrittenArgs {
   options: TraceOptions & { customTimeouts?: CustomTimeouts };
   baseline: Baseline;
   gate: boolean;
@@ -46,8 +46,8 @@ export interface FollowArgs {
   notDoneLine?: string;
 }
 
-/** Finds the object to follow, then follows its rollout to a verdict. */
-export async function follow(a: FollowArgs): Promise<Followed> {
+/** Finds the object the provider wrote, then traces its rollout to a verdict. */
+export async function traceWritten(a: TraceWrittenArgs): Promise<TraceEnd> {
   const b = a.baseline;
   // Gate: the provider returns right after the write (waitFor holds at once), with the exact
   // object; observe: the provider is still awaiting, so find the object in the cluster.

@@ -1,6 +1,6 @@
 /**
  * `RolloutTrace`: the Pulumi component that traces one Deployment's rollout during `pulumi up`.
- * It logs its lines and sets its outputs; the cluster reads are baseline.ts, following the
+ * It logs its lines and sets its outputs; the cluster reads are baseline.ts, tracing the
  * rollout is follow.ts, what to do is decided in decisions.ts and worded in wording.ts.
  *
  * Why a ComponentResource: every `pulumi.log` call waits for its resource's URN, and all of them
@@ -24,7 +24,7 @@ import {
   traceDecision,
 } from './decisions.js';
 import { userMessage } from './errors.js';
-import { follow, writtenBy } from './follow.js';
+import { traceWritten, writtenBy } from './follow.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
 import { outputValue, settle } from './outputs.js';
 import type { StatusLine } from './status-lines.js';
@@ -253,7 +253,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       if (!checkLive) this.say({ severity: 'info', text: changeLine(baseline) });
       const say = (line: StatusLine) => this.say(line, true, true);
       const notDoneLine = checkLive ? notDoneLineOf(baseline) : undefined;
-      const followed = await follow({
+      const traced = await traceWritten({
         options: args,
         baseline,
         gate: this.gate,
@@ -263,16 +263,15 @@ export class RolloutTrace extends pulumi.ComponentResource {
         say,
         notDoneLine,
       });
-      if (followed.kind === 'nothing-written')
-        return this.skipped('the provider wrote no Deployment (as in `pulumi destroy --run-program`)');
-      if (followed.kind === 'cancelled')
+      if (traced.kind === 'nothing-written') return this.skipped('the provider wrote no Deployment (as in `pulumi destroy --run-program`)');
+      if (traced.kind === 'cancelled')
         return { outcome: 'cancelled', summary: 'cancelled before the Deployment was found', change: baseline.change };
-      if (checkLive && !followed.announced && followed.verdict.outcome === 'succeeded') {
+      if (checkLive && !traced.announced && traced.verdict.outcome === 'succeeded') {
         const summary = unchangedLine(baseline);
         this.say({ severity: 'info', text: summary });
-        return { outcome: 'unchanged', summary, revision: followed.verdict.revision, change: 'unchanged' };
+        return { outcome: 'unchanged', summary, revision: traced.verdict.revision, change: 'unchanged' };
       }
-      return this.conclude(followed.verdict, baseline.change, followed.timeout);
+      return this.conclude(traced.verdict, baseline.change, traced.timeout);
     } finally {
       cancel.release(Promise.all([...this.sending]));
     }

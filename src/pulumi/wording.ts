@@ -3,7 +3,7 @@
  * summaries); the per-event status lines are status-lines.ts. Pure: data in, text out.
  */
 import type { V1Deployment } from '@kubernetes/client-node';
-import { revisionOf as annotatedRevision } from '../core/k8s.js';
+import { revisionOf } from '../core/k8s.js';
 import type { Verdict } from '../core/types.js';
 import { formatVerdict } from '../report/index.js';
 import type { ChangeKind, TimeoutChoice } from './decisions.js';
@@ -20,14 +20,14 @@ export interface BaselineFacts {
 }
 
 /** The live revision, undefined (not '') when the Deployment has none yet. */
-export function revisionOf(d: V1Deployment | undefined): string | undefined {
-  return annotatedRevision(d) || undefined;
+export function liveRevision(d: V1Deployment | undefined): string | undefined {
+  return revisionOf(d) || undefined;
 }
 
 /** `revision 2, 3/3 ready`, or `not found`. */
 export function liveState(d: V1Deployment | undefined): string {
   if (!d) return 'not found';
-  const rev = revisionOf(d);
+  const rev = liveRevision(d);
   return `${rev ? `revision ${rev}, ` : ''}${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1} ready`;
 }
 
@@ -68,7 +68,7 @@ export function changeLine(b: BaselineFacts): string {
     case 'replace':
       return `selector changed: the provider replaces ${b.namespace}/${name}; tracing the new Deployment's first rollout`;
     case 'rollout':
-      return `pod template changed (${changeList(b.changes, 2)}): tracing the rollout from revision ${revisionOf(b.live) ?? '?'}`;
+      return `pod template changed (${changeList(b.changes, 2)}): tracing the rollout from revision ${liveRevision(b.live) ?? '?'}`;
     case 'scale':
       return `scale-only update (${b.live?.spec?.replicas ?? 1} → ${b.plan.replicas} replicas): no new rollout`;
     default:

@@ -10,7 +10,7 @@ import { deploymentKey } from './format-verdict.js';
 export type ReplicaSetView = Omit<RolloutEventOf<'replicaset'>, 'type' | 'at' | 'deployment' | 'created'>;
 
 /** One pod as last reported. */
-export interface PodView {
+export interface ReportedPod {
   name: string;
   replicaSet?: string;
   revision?: string;
@@ -34,7 +34,7 @@ export interface DeploymentView {
   waiting?: string;
   paused: boolean;
   replicaSets: Map<string, ReplicaSetView>;
-  pods: Map<string, PodView>;
+  pods: Map<string, ReportedPod>;
   problems: Map<string, Problem>;
   verdict?: Verdict;
   /** Events seen after the verdict (`--watch`). */
@@ -187,7 +187,7 @@ export function podProblems(v: DeploymentView, pod: string): Problem[] {
 }
 
 /** True when a pod row deserves the warning marker. */
-export function podHasWarning(v: DeploymentView, pod: PodView): boolean {
+export function podHasWarning(v: DeploymentView, pod: ReportedPod): boolean {
   return pod.state === 'failed' || podProblems(v, pod.name).length > 0;
 }
 
@@ -200,7 +200,7 @@ export function orderedReplicaSets(v: DeploymentView): ReplicaSetView[] {
 }
 
 /** Pods of one ReplicaSet, by name. */
-export function podsOf(v: DeploymentView, rs: string | undefined): PodView[] {
+export function podsOf(v: DeploymentView, rs: string | undefined): ReportedPod[] {
   return [...v.pods.values()].filter((p) => p.replicaSet === rs).sort((a, b) => a.name.localeCompare(b.name));
 }
 

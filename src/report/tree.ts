@@ -11,7 +11,7 @@
 import type { PodState } from '../core/index.js';
 import type { Palette } from './colors.js';
 import { phaseLabel } from './describe-event.js';
-import { type DeploymentView, orderedReplicaSets, type PodView, podHasWarning, podProblems, podsOf } from './rollout-view.js';
+import { type DeploymentView, orderedReplicaSets, podHasWarning, podProblems, podsOf, type ReportedPod } from './rollout-view.js';
 
 const STATE_MARK: Record<PodState, string> = {
   pending: '○',
@@ -44,7 +44,7 @@ export function treeBody(v: DeploymentView, c: Palette): string[] {
   else if (v.progress && v.progress.message !== '' && !v.verdict) lines.push(c.dim(v.progress.message));
   // Old ReplicaSets scaled to zero with no pods left are history (kept for rollback): not drawn.
   const drawn = orderedReplicaSets(v).filter((rs) => rs.role === 'new' || rs.desired > 0 || rs.ready > 0 || podsOf(v, rs.name).length > 0);
-  const groups: { label: string; pods: PodView[] }[] = drawn.map((rs) => ({
+  const groups: { label: string; pods: ReportedPod[] }[] = drawn.map((rs) => ({
     label: `ReplicaSet ${rs.name} ${c.dim(`(${rs.role}, revision ${rs.revision})`)} ${readyRatio(rs.ready, rs.desired, c)}`,
     pods: podsOf(v, rs.name),
   }));
@@ -70,7 +70,7 @@ export function renderTree(v: DeploymentView, c: Palette): string {
   return [treeHeader(v, c), ...treeBody(v, c).map((l) => `  ${l}`)].join('\n');
 }
 
-function podRow(v: DeploymentView, pod: PodView, c: Palette): string {
+function podRow(v: DeploymentView, pod: ReportedPod, c: Palette): string {
   const warn = podHasWarning(v, pod);
   const mark = warn ? c.yellow('⚠') : pod.state === 'ready' ? c.green(STATE_MARK.ready) : c.dim(STATE_MARK[pod.state]);
   const problem = podProblems(v, pod.name)[0];

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { oldestKept, revisionOf } from '../../../src/cluster/backlog-replay.js';
+import { etcdRevision, oldestKept } from '../../../src/cluster/backlog-replay.js';
 import { notAddedLineVersion } from '../../../src/cluster/relevance.js';
 
 const line = (type: string, rv: string, extra = '') =>
@@ -42,9 +42,9 @@ describe("oldestKept: the watch cache's oldest revision from kube-apiserver's 41
   });
 });
 
-describe('revisionOf: a resourceVersion as an etcd revision', () => {
-  it('decimal digits', () => assert.equal(revisionOf('123456'), 123456n));
+describe('etcdRevision: a resourceVersion as an etcd revision', () => {
+  it('decimal digits', () => assert.equal(etcdRevision('123456'), 123456n));
   it('not a number (an apiserver that is not etcd-backed): undefined', () => {
-    for (const v of ['', 'abc', '12a', '-1', undefined]) assert.equal(revisionOf(v), undefined, String(v));
+    for (const v of ['', 'abc', '12a', '-1', undefined]) assert.equal(etcdRevision(v), undefined, String(v));
   });
 });
