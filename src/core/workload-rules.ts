@@ -40,10 +40,13 @@ export type RuleReason =
   | 'Complete';
 
 /**
- * Where a workload stands by its kind's rule. `progressing`: the controller is working on it;
- * `done`: the success rule holds; `failed`: it will not succeed (final); `blocked`: nothing will
- * change until a person acts (deletes pods, resumes the Job). `message` is kubectl-style words for the
- * state (kubectl's own where kubectl has them, e.g. `Waiting for 1 pods to be ready...`).
+ * Where a workload stands by its kind's rule, for one observed object. `progressing`: the controller
+ * is working on it; `done`: the success rule holds; `failed`: it will not succeed (a Job condition
+ * that cannot be undone); `blocked`: nothing will change until a person acts (deletes pods of the
+ * previous template, resumes the Job). Only `failed` is final: a later object can turn `done` back to
+ * `progressing` (a node joins a DaemonSet) and `blocked` to `progressing` (a pod deleted). `message`
+ * is kubectl-style words for the state (kubectl's own where kubectl has them, e.g.
+ * `Waiting for 1 pods to be ready...`).
  */
 export type RuleResult<P> =
   | { state: 'progressing' | 'done' | 'blocked'; reason: RuleReason; message: string; progress: P }
