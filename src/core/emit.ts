@@ -242,23 +242,23 @@ export function emitK8sEvents(
   for (const name of [state.target.name, ...referencedPvcNames(state.deployment), ...opened]) {
     if (memo.eventNames[name]) continue;
     memo.eventNames[name] = true;
-    for (const uid of state.eventsByObject.get(name) ?? []) {
-      const e = state.events.get(uid);
+    for (const uid of state.kubeEventsByObject.get(name) ?? []) {
+      const e = state.kubeEvents.get(uid);
       if (e) candidates.push([uid, e]);
     }
   }
   if (touched?.kind === 'Event' && !candidates.some(([uid]) => uid === touched.uid) && isOurs(state, owned, touched.name)) {
-    const e = state.events.get(touched.uid);
+    const e = state.kubeEvents.get(touched.uid);
     if (e) candidates.push([touched.uid, e]);
   }
   const fresh = candidates
     .filter(([, e]) => e.type === 'Warning' || NORMAL_REASONS.has(e.reason ?? ''))
     .filter(([, e]) => eventTime(e) >= state.startedAt - EVENT_HISTORY_SLACK_MS)
-    .sort(([u, a], [v, b]) => eventTime(a) - eventTime(b) || (state.eventArrival.get(u) ?? 0) - (state.eventArrival.get(v) ?? 0));
+    .sort(([u, a], [v, b]) => eventTime(a) - eventTime(b) || (state.kubeEventArrival.get(u) ?? 0) - (state.kubeEventArrival.get(v) ?? 0));
   for (const [uid, e] of fresh) {
     const key = `${e.reason}|${e.message}`;
-    if (memo.events[uid] === key) continue;
-    memo.events[uid] = key;
+    if (memo.kubeEvents[uid] === key) continue;
+    memo.kubeEvents[uid] = key;
     emit({ type: 'k8s-event', event: digestEvent(e) });
   }
 }

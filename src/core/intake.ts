@@ -117,23 +117,23 @@ function onEvent(s: Draft, obs: Extract<ObjectObservation, { kind: 'Event' }>): 
   const e = obs.object;
   const uid = e.metadata?.uid ?? `${e.involvedObject?.name}/${e.reason}/${e.metadata?.name}`;
   if (obs.type === 'delete' || !isCandidateEvent(e, s.target)) return undefined; // expired events are still history
-  const cached = s.events.get(uid);
+  const cached = s.kubeEvents.get(uid);
   if (sameVersion(cached, e)) return undefined;
   const name = e.involvedObject?.name ?? '';
   if (cached === undefined) {
-    const uids = entryOf(s.eventsByObject, name, () => []);
+    const uids = entryOf(s.kubeEventsByObject, name, () => []);
     uids.push(uid);
-    s.eventArrival.set(uid, s.seq);
+    s.kubeEventArrival.set(uid, s.seq);
     if (uids.length > EVENTS_PER_OBJECT) forgetEvent(s, uids.shift() ?? '');
   }
-  s.events.set(uid, e);
+  s.kubeEvents.set(uid, e);
   return { kind: 'Event', uid, name };
 }
 
 function forgetEvent(s: Draft, uid: string): void {
-  s.events.delete(uid);
-  s.eventArrival.delete(uid);
-  delete s.memo.events[uid];
+  s.kubeEvents.delete(uid);
+  s.kubeEventArrival.delete(uid);
+  delete s.memo.kubeEvents[uid];
 }
 
 /** A node's Ready condition, or undefined when it is Ready (or gone). */

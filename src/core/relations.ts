@@ -93,8 +93,8 @@ export function eventsAbout(state: RolloutState, kind: string, name: string): Co
 /** Events whose involved object (of any kind) is named `name`, in arrival order. */
 export function eventsNamed(state: RolloutState, name: string): CoreV1Event[] {
   const out: CoreV1Event[] = [];
-  for (const uid of state.eventsByObject.get(name) ?? []) {
-    const e = state.events.get(uid);
+  for (const uid of state.kubeEventsByObject.get(name) ?? []) {
+    const e = state.kubeEvents.get(uid);
     if (e) out.push(e);
   }
   return out;

@@ -41,7 +41,7 @@ export interface EmittedMemo {
   template?: string;
   progress?: string;
   /** Event uid -> `${reason}|${message}` emitted as k8s-event. */
-  events: Record<string, string>;
+  kubeEvents: Record<string, string>;
   /** Problem id -> key of its last `problem` event. */
   problems: Record<string, string>;
   /** Pod -> container -> first time it was seen running but not ready (readiness window start). */
@@ -123,11 +123,11 @@ export interface RolloutState {
   /** Pods that were owned by one of our ReplicaSets: pod name -> ReplicaSet name. */
   readonly ownedPods: Map<string, string>;
   /** Candidate Events by uid (at most {@link EVENTS_PER_OBJECT} per involved object name). */
-  readonly events: Map<string, CoreV1Event>;
+  readonly kubeEvents: Map<string, CoreV1Event>;
   /** Event uids by involved object name , oldest first: diagnosis looks events up per object. */
-  readonly eventsByObject: Map<string, string[]>;
+  readonly kubeEventsByObject: Map<string, string[]>;
   /** Event uid -> order of first arrival (ties in event time are shown in arrival order). */
-  readonly eventArrival: Map<string, number>;
+  readonly kubeEventArrival: Map<string, number>;
   /** PersistentVolumeClaims by name. */
   readonly pvcs: Map<string, V1PersistentVolumeClaim>;
   /** Nodes that are not Ready, by name (Ready nodes are not kept). */

@@ -57,9 +57,9 @@ describe('ownership', () => {
       };
       [state] = reduce(state, { type: 'upsert', kind: 'Event', object: event, at: f.t0 + i } as Observation);
     }
-    assert.equal(state.eventsByObject.get('web-1')?.length, 32);
-    assert.equal(state.events.size, 32);
-    assert.equal(state.events.has('ev-67'), false);
-    assert.equal(state.events.has('ev-68'), true);
+    assert.equal(state.kubeEventsByObject.get('web-1')?.length, 32);
+    assert.equal(state.kubeEvents.size, 32);
+    assert.equal(state.kubeEvents.has('ev-67'), false);
+    assert.equal(state.kubeEvents.has('ev-68'), true);
   });
 });
