@@ -206,6 +206,16 @@ export class KubernetesProvider {
     this.record({ op: 'delete-done', kind: ref.kind, name: ref.metadata.name, uid: outputs.metadata.uid });
   }
 
+  /** Refresh: reads the live object; a Deployment not ready (and not skipAwait) gives `notReady`. */
+  async refresh(outputs: any): Promise<{ live: any; notReady?: string }> {
+    const live = json(await KubernetesObjectApi.makeApiClient(this.kc!).read(outputs));
+    const { name, namespace, annotations } = live.metadata;
+    if (live.kind !== 'Deployment' || awaitKind(annotations) === 'skip') return { live };
+    const ready = await deploymentReady(this.kc!, namespace, name);
+    this.record({ op: 'read', kind: live.kind, name });
+    return { live, notReady: ready ? undefined : `'${name}' is not ready` };
+  }
+
   /** Reads a live object (`.get()` and import): `id` is `namespace/name`. */
   async read(type: string, id: string): Promise<any> {
     const [namespace, name] = id.includes('/') ? id.split('/') : [this.config.namespace ?? 'default', id];

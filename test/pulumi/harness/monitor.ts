@@ -129,7 +129,7 @@ export class Monitor {
 
   /** After the program: delete what it no longer declares (everything in a destroy). */
   async endRun(): Promise<void> {
-    if (this.mode.dryRun) return;
+    if (this.mode.dryRun || this.mode.refresh) return;
     const doomed = [...this.state.values()].filter((e) => this.mode.destroy || !this.registered.has(e.urn)).reverse();
     for (const e of doomed) {
       if (e.custom && isKubernetesType(e.type)) await this.providerFor(e.provider).delete(e.outputs, e.deleteTimeout);

@@ -31,6 +31,8 @@ export interface RunMode {
   dryRun: boolean;
   /** `pulumi destroy --run-program`. */
   destroy?: boolean;
+  /** `pulumi refresh --run-program`: each resource in the state is read, none written. */
+  refresh?: boolean;
 }
 
 /** A resource's custom timeouts, in seconds. */
@@ -92,6 +94,7 @@ export async function kubernetesStep(
   const inputs = plain(r.props);
   entry.deleteTimeout = timeouts?.delete;
   if (mode.destroy) return old ? { urn, id: old.id, outputs: old.outputs } : { urn, id: '', outputs: {} };
+  if (mode.refresh) return refreshStep(ctx, urn, old);
   if (r.importId) {
     const live = await provider.read(r.type, r.importId);
     if (!mode.dryRun) state.set(urn, { ...entry, id: r.importId, outputs: live });
@@ -147,4 +150,18 @@ async function writeStep(
   if (inputs.secret) entry.outputs = { ...outputs, spec: secretWire(outputs.spec) };
   state.set(urn, entry);
   return { urn, id: entry.id, outputs: entry.outputs };
+}
+
+/**
+ * A refresh step (pp: step_generator.go refreshMode: a resource not in the state is a skipped
+ * create): the provider reads the live object and checks its readiness even with `waitFor` (pk:
+ * await.go Read, only skipAwait skips it); a Deployment that is not ready is a partial failure,
+ * kept as InitErrors, so the next update continues awaiting.
+ */
+async function refreshStep(ctx: StepContext, urn: string, old: StateEntry | undefined): Promise<StepResult> {
+  if (!old) return { urn, id: '', outputs: {} };
+  const { live, notReady } = await ctx.provider.refresh(old.outputs);
+  const entry = { ...old, outputs: live, initErrors: notReady ? [notReady] : undefined };
+  if (!ctx.mode.dryRun) ctx.state.set(urn, entry);
+  return { urn, id: old.id, outputs: live };
 }
