@@ -1,8 +1,8 @@
 /**
  * `pulumi destroy --run-program`: the engine runs the program with isDryRun() false, answers
  * every custom resource with a same step (its old outputs, no provider call) or a skipped create,
- * and deletes everything afterwards (pp: step_generator.go destroyMode). No trace, no gate, no
- * failure, even for a Deployment whose rollout is failing.
+ * and deletes everything afterwards (pp: step_generator.go destroyMode). A rolled-out Deployment
+ * says `no change`; one the program adds (a skipped create) is not traced, even with a broken image.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
