@@ -23,7 +23,7 @@ interface Seen {
 /** The reference an event is about (`fieldPath` for container events). */
 export type EventRef = Required<Pick<V1ObjectReference, 'kind' | 'name'>> & V1ObjectReference;
 
-/** Records kubelet events for one node. */
+/** Records the events of one node's kubelet (or of another component on it). */
 export class EventRecorder {
   private readonly seen = new Map<string, Seen>();
   private readonly aggregates = new Map<string, { messages: Set<string>; last: number }>();
@@ -36,6 +36,8 @@ export class EventRecorder {
     private readonly core: CoreV1Api,
     private readonly host: string,
     private readonly log: (line: string) => void,
+    /** The Event source's component (`kubelet`; the simulated provisioner names itself). */
+    private readonly component = 'kubelet',
   ) {}
 
   /** Records an event (asynchronously, in order). */
@@ -60,7 +62,7 @@ export class EventRecorder {
 
   private async write(ref: EventRef, type: string, reason: string, rawMessage: string, now: Date): Promise<void> {
     const namespace = ref.namespace || 'default';
-    const objectKey = ['kubelet', this.host, ref.kind, ref.namespace, ref.name, ref.uid, ref.apiVersion].join('');
+    const objectKey = [this.component, this.host, ref.kind, ref.namespace, ref.name, ref.uid, ref.apiVersion].join('');
     // EventAggregator: similar events (same reason, different messages) get combined.
     const aggregateKey = [objectKey, type, reason].join('');
     let agg = this.aggregates.get(aggregateKey);
@@ -108,7 +110,7 @@ export class EventRecorder {
       involvedObject: { ...ref },
       reason,
       message,
-      source: { component: 'kubelet', host: this.host },
+      source: { component: this.component, host: this.host },
       firstTimestamp: (previous?.firstTimestamp ?? now) as unknown as Date,
       lastTimestamp: now as unknown as Date,
       count: previous?.count ?? 1,

@@ -3,11 +3,15 @@
  * (Node status and Lease heartbeats, pod status, events, container logs), for the embedded
  * control plane. Conventions: local-cluster/simulated-kubelet.md.
  */
-import { CoordinationV1Api, CoreV1Api, KubeConfig, type V1Taint } from '@kubernetes/client-node';
+import { CoordinationV1Api, CoreV1Api, KubeConfig, StorageV1Api, type V1Taint } from '@kubernetes/client-node';
 import { type EvictOptions, KubeletNode, type KubeletTiming } from './kubelet-node.js';
 
 export { BEHAVIOUR_ANNOTATION_PREFIX } from './behaviour.js';
+
+import { SimProvisioner } from './provisioner.js';
+
 export type { EvictOptions } from './kubelet-node.js';
+export { BROKEN_MESSAGE, BROKEN_PROVISIONER, SIM_PROVISIONER } from './provisioner.js';
 
 /** Options of {@link startKubelet}. */
 export interface KubeletOptions {
@@ -39,6 +43,12 @@ export interface KubeletOptions {
   maxGraceSeconds?: number;
   /** Where diagnostic lines go (default: nowhere). */
   log?: (line: string) => void;
+  /**
+   * Also run the cluster's simulated volume provisioner (StorageClasses `sim-local`, which binds,
+   * and `sim-broken`, which never does: provisioner.ts). One per cluster: the control plane's
+   * kubelet runs it; a test's private kubelet does not. Default false.
+   */
+  provisioner?: boolean;
 }
 
 /** A running simulated kubelet. */
@@ -99,11 +109,14 @@ export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
         log,
       }),
   );
+  const provisioner = opts.provisioner ? new SimProvisioner(kc, core, kc.makeApiClient(StorageV1Api), log) : undefined;
   const stop = async () => {
+    provisioner?.stop();
     await Promise.all(kubelets.map((k) => k.stop()));
   };
   try {
     await Promise.all(kubelets.map((k) => k.start()));
+    await provisioner?.start();
     await waitSchedulable(
       core,
       kubelets.map((k) => k.name),

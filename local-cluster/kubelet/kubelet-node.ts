@@ -9,8 +9,8 @@ import { EventRecorder, errorText } from './events.js';
 import { KubeletBackoff } from './kubelet-backoff.js';
 import { startLogServer } from './log-server.js';
 import { SimNode } from './node.js';
+import { ObjectWatch } from './object-watch.js';
 import { admissionFailure, evictionMessage, type Rejection } from './pod-ending.js';
-import { PodWatch } from './pod-watch.js';
 import { PodWorker, type WorkerContext } from './pod-worker.js';
 
 /** Timing knobs of the simulation (milliseconds). */
@@ -52,7 +52,7 @@ export class KubeletNode {
   private readonly workers = new Map<string, PodWorker>();
   private server?: Server;
   private node?: SimNode;
-  private watch?: PodWatch;
+  private watch?: ObjectWatch<V1Pod>;
   private recorder: EventRecorder;
   private readonly usedIPs = new Set<string>();
   private ctx?: WorkerContext;
@@ -98,10 +98,15 @@ export class KubeletNode {
       releaseIP: (ip) => this.usedIPs.delete(ip),
       log: opts.log,
     };
-    this.watch = new PodWatch(
+    const fieldSelector = `spec.nodeName=${opts.name}`;
+    this.watch = new ObjectWatch<V1Pod>(
       opts.kc,
-      opts.core,
-      opts.name,
+      {
+        path: '/api/v1/pods',
+        what: `pod watch for ${opts.name}`,
+        fieldSelector,
+        list: () => opts.core.listPodForAllNamespaces({ fieldSelector }),
+      },
       {
         upsert: (pod) => this.upsert(pod),
         remove: (uid) => this.remove(uid),

@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     cpu: values.cpu,
     memory: values.memory,
     maxPods: values['max-pods'] ? Number(values['max-pods']) : undefined,
+    provisioner: true,
     log,
   });
   process.stdout.write(`kubelet ready: ${kubelet.nodes.join(',')}\n`);

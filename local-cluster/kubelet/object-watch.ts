@@ -1,24 +1,41 @@
 /**
- * List + watch of the pods bound to one node (`fieldSelector=spec.nodeName=<node>`), like the
- * kubelet's apiserver pod source: re-watches from the last resourceVersion when a watch ends
+ * List + watch of one kind across namespaces, like a client-go informer: the kubelet's apiserver
+ * pod source (the pods bound to one node, `fieldSelector=spec.nodeName=<node>`) and the simulated
+ * provisioner's claims and volumes. Re-watches from the last resourceVersion when a watch ends
  * (client-node 2.x ends idle watches after 30 s), re-lists after 410 Gone or errors.
  */
-import type { CoreV1Api, KubeConfig, V1Pod } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { Watch } from '@kubernetes/client-node';
 import { errorText } from './events.js';
 
-/** Receives the node's pods. */
-export interface PodSink {
-  /** A pod was added or changed. */
-  upsert(pod: V1Pod): void;
-  /** A pod is gone from the API. */
+/** An object with the metadata a watch needs. */
+interface Watched {
+  metadata?: { uid?: string; resourceVersion?: string };
+}
+
+/** Receives the watched objects. */
+export interface ObjectSink<T extends Watched> {
+  /** An object was added or changed. */
+  upsert(obj: T): void;
+  /** An object is gone from the API. */
   remove(uid: string): void;
   /** UIDs currently known (to detect deletions missed while re-listing). */
   known(): string[];
 }
 
-/** Watches the pods bound to `nodeName` until `stop()`. */
-export class PodWatch {
+/** What to watch. */
+export interface WatchTarget<T extends Watched> {
+  /** Collection path, e.g. `/api/v1/pods`. */
+  path: string;
+  /** What the log lines call it, e.g. `pod watch for sim-node-1`. */
+  what: string;
+  fieldSelector?: string;
+  /** Lists the collection (with the same field selector). */
+  list(): Promise<{ items: T[]; metadata?: { resourceVersion?: string } }>;
+}
+
+/** Watches `target` until `stop()`. */
+export class ObjectWatch<T extends Watched> {
   private controller?: AbortController;
   private stopped = false;
   private resourceVersion = '';
@@ -27,13 +44,12 @@ export class PodWatch {
 
   constructor(
     private readonly kc: KubeConfig,
-    private readonly core: CoreV1Api,
-    private readonly nodeName: string,
-    private readonly sink: PodSink,
+    private readonly target: WatchTarget<T>,
+    private readonly sink: ObjectSink<T>,
     private readonly log: (line: string) => void,
   ) {}
 
-  /** Lists the node's pods and starts watching; resolves after the first list. */
+  /** Lists and starts watching; resolves after the first list. */
   async start(): Promise<void> {
     await this.list();
     void this.watch();
@@ -46,18 +62,14 @@ export class PodWatch {
     this.controller?.abort();
   }
 
-  private get fieldSelector(): string {
-    return `spec.nodeName=${this.nodeName}`;
-  }
-
   private async list(): Promise<void> {
-    const list = await this.core.listPodForAllNamespaces({ fieldSelector: this.fieldSelector });
+    const list = await this.target.list();
     if (this.stopped) return;
     this.resourceVersion = list.metadata?.resourceVersion ?? '';
     const present = new Set<string>();
-    for (const pod of list.items) {
-      present.add(pod.metadata?.uid ?? '');
-      this.sink.upsert(pod);
+    for (const obj of list.items) {
+      present.add(obj.metadata?.uid ?? '');
+      this.sink.upsert(obj);
     }
     for (const uid of this.sink.known()) if (!present.has(uid)) this.sink.remove(uid);
   }
@@ -67,9 +79,13 @@ export class PodWatch {
     let relist = false;
     try {
       this.controller = await new Watch(this.kc).watch(
-        '/api/v1/pods',
-        { fieldSelector: this.fieldSelector, resourceVersion: this.resourceVersion, allowWatchBookmarks: true },
-        (type: string, obj: V1Pod & { code?: number }) => {
+        this.target.path,
+        {
+          ...(this.target.fieldSelector ? { fieldSelector: this.target.fieldSelector } : {}),
+          resourceVersion: this.resourceVersion,
+          allowWatchBookmarks: true,
+        },
+        (type: string, obj: T & { code?: number }) => {
           if (this.stopped) return;
           this.failures = 0;
           if (type === 'ERROR') {
@@ -96,7 +112,7 @@ export class PodWatch {
     const benign = !err || name === 'TimeoutError';
     if (!benign) {
       this.failures += 1;
-      this.log(`pod watch for ${this.nodeName} ended: ${errorText(err)}; re-listing`);
+      this.log(`${this.target.what} ended: ${errorText(err)}; re-listing`);
     }
     const delay = benign && !relist ? 0 : Math.min(200 * 2 ** Math.min(this.failures, 5), 5000);
     this.timer = setTimeout(() => {
