@@ -1,7 +1,7 @@
 /**
- * The flags are documented in two places by hand, the README's flags table and `--help`: both must
- * list exactly the options the parser accepts (src/cli/args.ts OPTIONS), with the same short
- * forms, and the README must list exactly the failure classes.
+ * The flags are documented in two places by hand, the flags table of docs/cli.md and `--help`: both
+ * must list exactly the options the parser accepts (src/cli/args.ts OPTIONS), with the same short
+ * forms, and docs/cli.md must list exactly the failure classes.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -10,12 +10,12 @@ import { OPTIONS } from '../../../src/cli/args.js';
 import { helpText } from '../../../src/cli/help.js';
 import { FAILURE_CLASSES } from '../../../src/core/index.js';
 
-const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const CLI_DOC = readFileSync(new URL('../../../docs/cli.md', import.meta.url), 'utf8');
 
 /** The text between a heading and the next heading of any level. */
 function section(markdown: string, heading: string): string {
   const start = markdown.indexOf(`\n${heading}\n`);
-  assert.ok(start >= 0, `README has a "${heading}" section`);
+  assert.ok(start >= 0, `docs/cli.md has a "${heading}" section`);
   const rest = markdown.slice(start + heading.length + 2);
   const next = rest.search(/\n#{1,6} /);
   return next < 0 ? rest : rest.slice(0, next);
@@ -35,8 +35,8 @@ const expectedPairs = Object.entries(OPTIONS)
   .sort();
 
 describe('CLI flags documentation', () => {
-  it("the README's flags table lists exactly the parser's options, with their short forms", () => {
-    const table = section(README, '### Flags')
+  it("docs/cli.md's flags table lists exactly the parser's options, with their short forms", () => {
+    const table = section(CLI_DOC, '## Flags')
       .split('\n')
       .filter((l) => l.startsWith('| `'))
       .map((l) => l.split(' | ')[0]!)
@@ -58,9 +58,9 @@ describe('CLI flags documentation', () => {
     assert.deepEqual(pairs, expectedPairs);
   });
 
-  it('the README lists exactly the failure classes', () => {
-    const m = /Failure classes: ([^.]*)\./.exec(section(README, '### Flags'));
-    assert.ok(m, 'README names the failure classes under Flags');
+  it('docs/cli.md lists exactly the failure classes', () => {
+    const m = /Failure classes: ([^.]*)\./.exec(section(CLI_DOC, '## Flags'));
+    assert.ok(m, 'docs/cli.md names the failure classes under Flags');
     const listed = [...m[1]!.matchAll(/`([a-z-]+)`/g)].map((x) => x[1]!);
     assert.deepEqual(listed.sort(), [...FAILURE_CLASSES].sort());
   });
