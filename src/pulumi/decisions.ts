@@ -110,6 +110,29 @@ export function traceDecision(change: ChangeKind): 'trace' | 'check-live' {
   return change === 'unchanged' ? 'check-live' : 'trace';
 }
 
+/**
+ * What the provider's write did, from the generation it returned against the baseline's (gate
+ * mode: the provider returns right after its write). `nothing-changed`: the same object at the
+ * same generation, so no rollout follows whatever the declared spec says (an `ignoreChanges`
+ * field, a Deployment left out by `--target`, a same step); `spec-changed`: the declared pod
+ * template matches the live one but the write changed the spec (server-side apply removed a
+ * field the program no longer declares, or `paused` flipped); `as-declared`: the spec
+ * comparison's kind stands (create, replacement, or a write that agrees with it).
+ */
+export type WriteEffect = 'as-declared' | 'nothing-changed' | 'spec-changed';
+
+/** See {@link WriteEffect}. `written` is what the provider returned (undefined: not known). */
+export function writeEffect(
+  declared: ChangeKind,
+  live: LiveDeployment | undefined,
+  written: { generation?: number; uid?: string } | null | undefined,
+): WriteEffect {
+  if (!written || !live || declared === 'create' || declared === 'replace') return 'as-declared';
+  if (written.uid !== live.uid || written.generation === undefined || live.generation === undefined) return 'as-declared';
+  if (written.generation === live.generation) return 'nothing-changed';
+  return declared === 'unchanged' ? 'spec-changed' : 'as-declared';
+}
+
 /** The resource's `customTimeouts` (seconds), as the engine passes them to the provider. */
 export interface CustomTimeouts {
   create?: number;

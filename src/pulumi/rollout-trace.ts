@@ -22,13 +22,14 @@ import {
   onUnreadableCluster,
   type TimeoutChoice,
   traceDecision,
+  writeEffect,
 } from './decisions.js';
 import { userMessage } from './errors.js';
 import { traceWritten, writtenBy } from './follow.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
 import { outputValue, settle } from './outputs.js';
 import type { StatusLine } from './status-lines.js';
-import { changeLine, notDoneLineOf, previewSummary, unchangedLine, verdictText } from './wording.js';
+import { changeLine, notDoneLineOf, previewSummary, specChangedLine, unchangedLine, verdictText } from './wording.js';
 
 export type { ProviderSettings } from './baseline.js';
 export type { ChangeKind } from './decisions.js';
@@ -241,16 +242,21 @@ export class RolloutTrace extends pulumi.ComponentResource {
 
   private async trace(
     args: RolloutTraceArgs,
-    baseline: Baseline,
+    declared: Baseline,
     written: Promise<Written | null> | undefined,
     provided: Promise<unknown> | undefined,
   ): Promise<RolloutResult> {
     const cancel = cancellable(args.signal);
-    // An unchanged Deployment is judged on its live state (after a failed rollout the engine
-    // continues the provider's await on the next update): quietly, unless it is not done.
-    const checkLive = traceDecision(baseline.change) === 'check-live';
     try {
-      if (!checkLive) this.say({ severity: 'info', text: changeLine(baseline) });
+      // Gate: the provider returns right after its write, whose generation says what it changed.
+      const wrote = this.gate && written ? await written.catch(() => undefined) : undefined;
+      const effect = writeEffect(declared.change, declared.liveFacts, wrote);
+      const baseline: Baseline = effect === 'as-declared' ? declared : { ...declared, change: 'unchanged' };
+      // An unchanged Deployment is judged on its live state (after a failed rollout the engine
+      // continues the provider's await on the next update): quietly, unless it is not done.
+      const checkLive = effect !== 'spec-changed' && traceDecision(baseline.change) === 'check-live';
+      if (effect === 'spec-changed') this.say({ severity: 'info', text: specChangedLine(declared, wrote?.generation) });
+      else if (!checkLive) this.say({ severity: 'info', text: changeLine(baseline) });
       const say = (line: StatusLine) => this.say(line, true, true);
       const notDoneLine = checkLive ? notDoneLineOf(baseline) : undefined;
       const traced = await traceWritten({
@@ -271,7 +277,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
         this.say({ severity: 'info', text: summary });
         return { outcome: 'unchanged', summary, revision: traced.verdict.revision, change: 'unchanged' };
       }
-      return this.conclude(traced.verdict, baseline.change, traced.timeout);
+      return this.conclude(traced.verdict, effect === 'spec-changed' ? 'rollout' : baseline.change, traced.timeout);
     } finally {
       cancel.release(Promise.all([...this.sending]));
     }

@@ -81,6 +81,13 @@ export function unchangedLine(b: BaselineFacts): string {
   return `no change to Deployment ${b.namespace}/${b.live?.metadata?.name}: ${liveState(b.live)}`;
 }
 
+/** The first line when the write changed the spec though the declared pod template matches the live one. */
+export function specChangedLine(b: BaselineFacts, writtenGeneration: number | undefined): string {
+  const name = b.live?.metadata?.name ?? b.plan.name;
+  const generations = `generation ${b.live?.metadata?.generation ?? '?'} → ${writtenGeneration ?? '?'}`;
+  return `the provider's write changed ${b.namespace}/${name} (${generations}) though its declared pod template matches the live one: tracing from revision ${revisionOf(b.live) ?? '?'}`;
+}
+
 /** The first line of an unchanged Deployment found not rolled out and healthy: it is followed to a verdict. */
 export function notDoneLineOf(b: BaselineFacts): string {
   const name = b.live?.metadata?.name ?? b.plan.name ?? `${b.plan.namePrefix}-*`;

@@ -184,7 +184,10 @@ export class Monitor {
   }
 
   /** One registration: from the program, or a child of a remote component (same path). */
-  private async register(r: Transformable, extra: { remote?: boolean; hooks?: any; timeouts?: StepTimeouts } = {}): Promise<StepResult> {
+  private async register(
+    r: Transformable,
+    extra: { remote?: boolean; hooks?: any; timeouts?: StepTimeouts; ignoreChanges?: string[] } = {},
+  ): Promise<StepResult> {
     const urn = this.urnOf(r.type, r.name, r.parent);
     this.registered.add(urn);
     this.registrations.push({
@@ -214,7 +217,7 @@ export class Monitor {
       return { urn, id: '', outputs: entry.outputs };
     }
     const hook = (phase: string) => this.callHooks(extra.hooks, phase, urn, r, entry);
-    return this.workers.run(() => this.customStep(r, urn, old, entry, hook, extra.timeouts));
+    return this.workers.run(() => this.customStep(r, urn, old, entry, hook, extra));
   }
 
   /** The step of a custom resource: a provider, a Kubernetes object, or a generic resource. */
@@ -224,7 +227,7 @@ export class Monitor {
     old: StateEntry | undefined,
     entry: StateEntry,
     hook: (phase: string) => Promise<void>,
-    timeouts?: StepTimeouts,
+    { timeouts, ignoreChanges }: { timeouts?: StepTimeouts; ignoreChanges?: string[] },
   ): Promise<StepResult> {
     if (r.type === PROVIDER_TYPE) {
       entry.id = old?.id ?? `prov-${Math.random().toString(36).slice(2, 10)}`;
@@ -236,7 +239,7 @@ export class Monitor {
       return { urn, id: entry.id, outputs: entry.outputs };
     }
     if (isKubernetesType(r.type)) {
-      const ctx = { mode: this.mode, state: this.state, provider: this.providerFor(r.provider), timeouts, hook };
+      const ctx = { mode: this.mode, state: this.state, provider: this.providerFor(r.provider), timeouts, hook, ignoreChanges };
       return kubernetesStep(ctx, r, urn, old, entry);
     }
     entry.id = old?.id ?? `${r.name}-id`;

@@ -14,6 +14,8 @@ export interface DecodedRegistration {
   /** The resource hooks binding (`get<Phase>List()` per phase). */
   hooks: any;
   timeouts: StepTimeouts;
+  /** The `ignoreChanges` property paths (e.g. `spec.template.spec.containers[0].image`). */
+  ignoreChanges: string[];
 }
 
 /** Parses a Go-style duration (`30s`, `5m`, `1h`) into seconds. */
@@ -41,6 +43,7 @@ export function decodeRegistration(req: any): DecodedRegistration {
     remote: req.getRemote(),
     hooks: req.getHooks(),
     timeouts: { create: seconds(timeouts?.getCreate()), update: seconds(timeouts?.getUpdate()), delete: seconds(timeouts?.getDelete()) },
+    ignoreChanges: req.getIgnorechangesList(),
   };
 }
 

@@ -50,6 +50,8 @@ export interface StepContext {
   timeouts?: StepTimeouts;
   /** Calls the resource's hooks of one phase (`BeforeCreate`, `AfterDelete`, ...). */
   hook: (phase: string) => Promise<void>;
+  /** The resource's `ignoreChanges` paths. */
+  ignoreChanges?: string[];
 }
 
 /** The result of a step, as RegisterResource answers it. */
@@ -91,6 +93,7 @@ export async function kubernetesStep(
   entry: StateEntry,
 ): Promise<StepResult> {
   const { mode, state, provider, timeouts } = ctx;
+  if (old && ctx.ignoreChanges?.length) entry.inputs = r.props = withOldValues(r.props, old.inputs, ctx.ignoreChanges);
   const inputs = plain(r.props);
   entry.deleteTimeout = timeouts?.delete;
   if (mode.destroy) return old ? { urn, id: old.id, outputs: old.outputs } : { urn, id: '', outputs: {} };
@@ -164,4 +167,19 @@ async function refreshStep(ctx: StepContext, urn: string, old: StateEntry | unde
   const entry = { ...old, outputs: live, initErrors: notReady ? [notReady] : undefined };
   if (!ctx.mode.dryRun) ctx.state.set(urn, entry);
   return { urn, id: old.id, outputs: live };
+}
+
+/**
+ * `ignoreChanges`: each path takes its old input value (pp: step_generator.go
+ * processIgnoreChanges), for the dotted paths with `[n]` indices the tests use.
+ */
+function withOldValues(props: Record<string, unknown>, oldInputs: any, paths: string[]): Record<string, unknown> {
+  const copy = JSON.parse(JSON.stringify(props));
+  for (const path of paths) {
+    const keys = path.split(/\.|\[(\d+)\]/).filter((k) => k !== undefined && k !== '');
+    const old = keys.reduce((o: any, k) => o?.[k], oldInputs);
+    const parent = keys.slice(0, -1).reduce((o: any, k) => o?.[k], copy);
+    if (parent && old !== undefined) parent[keys[keys.length - 1]!] = old;
+  }
+  return copy;
 }

@@ -14,7 +14,9 @@ import {
   notTracedBecause,
   onUnreadableCluster,
   traceDecision,
+  type WriteEffect,
   waitTarget,
+  writeEffect,
 } from '../../../src/pulumi/decisions.js';
 import { planFromInputs } from '../../../src/pulumi/plan.js';
 import type { TemplateChange } from '../../../src/pulumi/template-diff.js';
@@ -131,4 +133,22 @@ test('unchanged Deployments are judged on their live state; every other change i
     ['scale', 'trace'],
   ];
   for (const [change, want] of rows) assert.equal(traceDecision(change), want, change);
+});
+
+test("the provider's write decides whether a rollout follows (gate mode)", () => {
+  const written = (generation: number, uid = 'u1') => ({ generation, uid });
+  const rows: [ChangeKind, LiveDeployment | undefined, { generation?: number; uid?: string } | null | undefined, WriteEffect][] = [
+    ['unchanged', live, written(4), 'nothing-changed'],
+    ['unchanged', live, written(5), 'spec-changed'],
+    ['rollout', live, written(4), 'nothing-changed'],
+    ['scale', live, written(4), 'nothing-changed'],
+    ['rollout', live, written(5), 'as-declared'],
+    ['create', undefined, written(1), 'as-declared'],
+    ['replace', live, written(1, 'u2'), 'as-declared'],
+    ['rollout', live, written(1, 'u2'), 'as-declared'],
+    ['unchanged', live, null, 'as-declared'],
+    ['unchanged', live, undefined, 'as-declared'],
+    ['unchanged', { ...live, generation: undefined }, written(4), 'as-declared'],
+  ];
+  for (const [declared, l, w, want] of rows) assert.equal(writeEffect(declared, l, w), want, `${declared} ${JSON.stringify(w)}`);
 });

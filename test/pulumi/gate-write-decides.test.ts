@@ -1,0 +1,82 @@
+/**
+ * Gate mode decides "a rollout follows" from the provider's write, not from comparing the declared
+ * spec with the live one: the generation the provider returns against the baseline's.
+ * - A field the program no longer declares (a memory limit, a template label) is
+ *   removed by server-side apply: the declared template matches the live one, yet a new rollout
+ *   starts. The trace follows it to its verdict (the spec comparison said "unchanged").
+ * - `ignoreChanges` on the image: the declared image differs, but the engine sends the old one
+ *   (pp: step_generator.go processIgnoreChanges): nothing is written, the Deployment is unchanged
+ *   (the spec comparison said "pod template changed" and waited for a revision that never came).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { clients, withNamespace } from '../helpers/cluster.js';
+import { type NginxArgs, nginxArgs } from './harness/fixtures.js';
+import { linesOf, startStack } from './harness/langhost.js';
+
+type Shape = (args: NginxArgs) => NginxArgs;
+type Seen = { outcome?: string; revision?: string };
+
+async function twoUps(t: test.TestContext, prefix: string, first: Shape, second: Shape, secondImage = 'nginx:1.19', ignoreImage = false) {
+  const namespace = await withNamespace(t, prefix);
+  const stack = await startStack({ defaultAwaitSeconds: 30 });
+  t.after(() => stack.stop());
+  const program = (args: NginxArgs, seen: Seen) => async () => {
+    const lib = await import('../../src/pulumi/index.js');
+    const opts = ignoreImage ? { ignoreChanges: ['spec.template.spec.containers[0].image'] } : undefined;
+    const { trace } = lib.gatedDeployment('web', args as never, opts, { timeoutSeconds: 25 });
+    trace.outcome.apply((o) => (seen.outcome = o));
+    trace.revision.apply((r) => (seen.revision = r));
+  };
+  const up1 = await stack.run(program(first(nginxArgs(namespace, 'nginx:1.19', 1, 'web')), {}));
+  assert.equal(up1.error, '');
+  const seen: Seen = {};
+  const up2 = await stack.run(program(second(nginxArgs(namespace, secondImage, 1, 'web')), seen));
+  const lines = linesOf(up2, 'web-rollout');
+  console.log(lines.join('\n'));
+  const live = await clients().apps.readNamespacedDeployment({ name: 'web', namespace });
+  return { up2, lines, seen, live };
+}
+
+const container = (args: NginxArgs) => args.spec.template.spec.containers[0]!;
+const same: Shape = (a) => a;
+
+const removals: [string, Shape][] = [
+  [
+    'a memory limit',
+    (a) => {
+      container(a).resources = { limits: { memory: '64Mi' } };
+      return a;
+    },
+  ],
+  [
+    'a template label',
+    (a) => {
+      a.spec.template.metadata.labels = { ...a.spec.template.metadata.labels, tier: 'web' };
+      return a;
+    },
+  ],
+];
+
+for (const [what, withField] of removals) {
+  test(`gate: removing ${what} (server-side apply removes it) is traced as a new rollout`, async (t) => {
+    const { up2, lines, seen, live } = await twoUps(t, 'pulumi-removed', withField, same);
+    assert.equal(up2.error, '');
+    assert.equal(live.metadata?.generation, 2, 'the write changed the spec');
+    assert.match(lines[0] ?? '', /^the provider's write changed \S+\/web \(generation 1 → 2\) though its declared pod template matches/);
+    assert.ok(
+      lines.some((l) => /^revision 2 rolled out/.test(l)),
+      lines.join('\n'),
+    );
+    assert.equal(seen.outcome, 'succeeded');
+    assert.equal(seen.revision, '2');
+  });
+}
+
+test('gate: ignoreChanges on the image: nothing is written, the Deployment is unchanged', async (t) => {
+  const { up2, lines, seen, live } = await twoUps(t, 'pulumi-ignore', same, same, 'nginx:1.20', true);
+  assert.equal(up2.error, '');
+  assert.equal(live.spec?.template.spec?.containers[0]?.image, 'nginx:1.19');
+  assert.equal(seen.outcome, 'unchanged');
+  assert.deepEqual(lines, [`no change to Deployment ${live.metadata?.namespace}/web: revision 1, 1/1 ready`]);
+});
