@@ -4,7 +4,7 @@
 // reducer, no output. Like rollout-trace, it passes over a pod's routine Normal Event unparsed,
 // with our own test (from the build, dist/: `npm run bench` builds first; loading it costs
 // ~0.04 s). It exits when the Deployment is complete by kubectl's test. Whatever this costs, any
-// Node client that reads these objects costs (docs/performance.md, "Figures").
+// Node client that reads these objects costs (docs/performance.md, "Current figures").
 //
 // Usage: node bench/bare-watch.mjs NAMESPACE DEPLOYMENT LABEL_SELECTOR
 // Env: BARE_SERVER (https URL), BARE_TOKEN, BARE_CA (PEM). Prints {"objects":N,"skipped":S,"bytes":B} at exit (objects parsed, lines passed over).

@@ -4,16 +4,21 @@
  *
  * Per scenario and tool: time from completion (seen by an independent raw watch) to verdict and
  * to exit, peak RSS and CPU seconds (GNU time), our event-loop lag p99/max and where its stalls went (bench/lag-probe.mjs),
- * LIST and WATCH requests (apiserver_request_total; ours from our own counters). Prints a table;
- * `--json FILE` writes `{ scenarios: { startup, healthy, failures, big2000, many200, oneInBusyNamespace,
- * quiet5min } }`. See docs/performance.md for what each scenario does and how long it takes.
+ * LIST and WATCH requests (apiserver_request_total; ours from our own counters). Prints a table and
+ * writes `{ command, date, machine, commit, sizes, probeCost, scenarios: { startup, healthy, failures,
+ * big2000, many200, oneInBusyNamespace, quiet5min } }` to `--json FILE`; a full run (all scenarios,
+ * full sizes) writes bench/results/latest.json unless `--json` says otherwise. See
+ * docs/dev/benchmarks.md for what each scenario does and how long it takes.
  *
  * Options: --scenarios a,b (default all) --big N (2000) --many N (200) --busy-pods N (2000)
  * --busy-events N (45000) --quiet-seconds N (300) --quick (sizes 200/20/200/2000, quiet 60 s)
  * --cpu-prof DIR (a CPU profile of each rollout-trace process, for Chrome DevTools or speedscope)
  * --node-flags "..." (Node flags for the rollout-trace processes only, e.g. GC experiments)
  */
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { startLocalCluster } from '../local-cluster/index.js';
 import { calibrateProbe } from './processes.js';
@@ -161,9 +166,28 @@ async function deleteNamespaces(core: CoreV1Api, names: string[]): Promise<void>
 /** What the lag probe costs, measured at the start of the run (bench/processes.ts calibrateProbe). */
 let probeCost: { perSampleUs: number; perSecondMs: number } | undefined;
 
+/** A full run (every scenario at full size) is the current result: bench/results/latest.json. */
+const fullRun = !opt('scenarios') && !quick && !['big', 'many', 'busy-pods', 'busy-events', 'quiet-seconds'].some((n) => opt(n));
+const resultFile = opt('json') ?? (fullRun ? new URL('results/latest.json', import.meta.url).pathname : undefined);
+
+/** Writes the figures so far, with the command, date, machine and commit that produced them. */
 function writeResults(results: Partial<Record<Key, ScenarioResult>>): void {
-  const file = opt('json');
-  if (file) writeFileSync(file, `${JSON.stringify({ sizes, probeCost, scenarios: results }, null, 2)}\n`);
+  if (!resultFile) return;
+  const cpus = os.cpus();
+  const machine = { cores: cpus.length, cpu: cpus[0]?.model ?? 'unknown' };
+  const command = ['npm run bench', ...(args.length ? ['--', ...args] : [])].join(' ');
+  const run = { command, date: new Date().toISOString().slice(0, 10), machine, commit: gitCommit() };
+  mkdirSync(path.dirname(resultFile), { recursive: true });
+  writeFileSync(resultFile, `${JSON.stringify({ ...run, sizes, probeCost, scenarios: results }, null, 2)}\n`);
+}
+
+/** The checked-out commit (short hash), or `unknown` outside a git checkout. */
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
 }
 
 main().catch((err) => {

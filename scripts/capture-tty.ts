@@ -1,5 +1,5 @@
 /**
- * Regenerates docs/tty-capture.txt: runs `npm run demo` in a real terminal (tmux 120x50), samples
+ * Regenerates docs/dev/tty-capture.txt: runs `npm run demo` in a real terminal (tmux 120x50), samples
  * the pane while it runs, picks one live frame per moment worth showing, and appends the final
  * scrollback. Needs tmux (`apt-get install tmux`). Usage: node --import tsx scripts/capture-tty.ts
  */
@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 
 const SESSION = `rollout-trace-capture-${process.pid}`;
-const OUT = new URL('../docs/tty-capture.txt', import.meta.url);
+const OUT = new URL('../docs/dev/tty-capture.txt', import.meta.url);
 const SPINNER = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Deployment /;
 
 /** A moment of the demo: the first sampled frame that matches wins. */

@@ -38,7 +38,7 @@ test('gate: a broken image fails the trace resource within the policy window', a
   const elapsed = (run.finishedAt - run.startedAt) / 1000;
   const transcript = renderTranscript(run.logs, { startedAt: run.startedAt });
   console.log(transcript);
-  if (process.env.ROLLOUT_TRACE_WRITE_TRANSCRIPT) writeFileSync('docs/pulumi-transcript-gate.txt', `${transcript}\n`);
+  if (process.env.ROLLOUT_TRACE_WRITE_TRANSCRIPT) writeFileSync('docs/dev/pulumi-transcript-gate.txt', `${transcript}\n`);
   console.log(`gate failed the update after ${elapsed.toFixed(1)}s (program start → program end)`);
 
   // The provider ran no Deployment await (waitFor), the gate did.

@@ -29,7 +29,7 @@ test('observe: live ReplicaSet/pod lines during the provider await of a revision
   });
   const transcript = renderTranscript(run.logs, { startedAt: run.startedAt });
   console.log(transcript);
-  if (process.env.ROLLOUT_TRACE_WRITE_TRANSCRIPT) writeFileSync('docs/pulumi-transcript.txt', `${transcript}\n`);
+  if (process.env.ROLLOUT_TRACE_WRITE_TRANSCRIPT) writeFileSync('docs/dev/pulumi-transcript.txt', `${transcript}\n`);
 
   assert.deepEqual(run.errors, []);
   assert.equal(outcome, 'succeeded');
