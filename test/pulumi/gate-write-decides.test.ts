@@ -7,17 +7,28 @@
  * - `ignoreChanges` on the image: the declared image differs, but the engine sends the old one
  *   (pp: step_generator.go processIgnoreChanges): nothing is written, the Deployment is unchanged
  *   (the spec comparison said "pod template changed" and waited for a revision that never came).
+ *   The same for a Deployment left out by `--target` and for `destroy --run-program`: the engine
+ *   answers with a same step, nothing is written.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { clients, withNamespace } from '../helpers/cluster.js';
 import { type NginxArgs, nginxArgs } from './harness/fixtures.js';
 import { linesOf, startStack } from './harness/langhost.js';
+import type { RunMode } from './harness/monitor.js';
 
 type Shape = (args: NginxArgs) => NginxArgs;
 type Seen = { outcome?: string; revision?: string };
 
-async function twoUps(t: test.TestContext, prefix: string, first: Shape, second: Shape, secondImage = 'nginx:1.19', ignoreImage = false) {
+async function twoUps(
+  t: test.TestContext,
+  prefix: string,
+  first: Shape,
+  second: Shape,
+  secondImage = 'nginx:1.19',
+  ignoreImage = false,
+  secondMode: Partial<RunMode> = {},
+) {
   const namespace = await withNamespace(t, prefix);
   const stack = await startStack({ defaultAwaitSeconds: 30 });
   t.after(() => stack.stop());
@@ -31,10 +42,13 @@ async function twoUps(t: test.TestContext, prefix: string, first: Shape, second:
   const up1 = await stack.run(program(first(nginxArgs(namespace, 'nginx:1.19', 1, 'web')), {}));
   assert.equal(up1.error, '');
   const seen: Seen = {};
-  const up2 = await stack.run(program(second(nginxArgs(namespace, secondImage, 1, 'web')), seen));
+  const up2 = await stack.run(program(second(nginxArgs(namespace, secondImage, 1, 'web')), seen), secondMode);
   const lines = linesOf(up2, 'web-rollout');
   console.log(lines.join('\n'));
-  const live = await clients().apps.readNamespacedDeployment({ name: 'web', namespace });
+  // After a destroy the Deployment is gone.
+  const live = await clients()
+    .apps.readNamespacedDeployment({ name: 'web', namespace })
+    .catch(() => undefined);
   return { up2, lines, seen, live };
 }
 
@@ -62,7 +76,7 @@ for (const [what, withField] of removals) {
   test(`gate: removing ${what} (server-side apply removes it) is traced as a new rollout`, async (t) => {
     const { up2, lines, seen, live } = await twoUps(t, 'pulumi-removed', withField, same);
     assert.equal(up2.error, '');
-    assert.equal(live.metadata?.generation, 2, 'the write changed the spec');
+    assert.equal(live?.metadata?.generation, 2, 'the write changed the spec');
     assert.match(lines[0] ?? '', /^the provider's write changed \S+\/web \(generation 1 → 2\) though its declared pod template matches/);
     assert.ok(
       lines.some((l) => /^revision 2 rolled out/.test(l)),
@@ -76,7 +90,26 @@ for (const [what, withField] of removals) {
 test('gate: ignoreChanges on the image: nothing is written, the Deployment is unchanged', async (t) => {
   const { up2, lines, seen, live } = await twoUps(t, 'pulumi-ignore', same, same, 'nginx:1.20', true);
   assert.equal(up2.error, '');
-  assert.equal(live.spec?.template.spec?.containers[0]?.image, 'nginx:1.19');
+  assert.equal(live?.spec?.template.spec?.containers[0]?.image, 'nginx:1.19');
   assert.equal(seen.outcome, 'unchanged');
-  assert.deepEqual(lines, [`no change to Deployment ${live.metadata?.namespace}/web: revision 1, 1/1 ready`]);
+  assert.deepEqual(lines, [`no change to Deployment ${live?.metadata?.namespace}/web: revision 1, 1/1 ready`]);
 });
+
+const leftOut: [string, Partial<RunMode>][] = [
+  ['--target another resource', { targets: ['other'] }],
+  ['destroy --run-program', { destroy: true }],
+];
+
+for (const [what, mode] of leftOut) {
+  test(`gate: a changed image with ${what}: nothing is written, the Deployment is unchanged`, async (t) => {
+    const { up2, lines, seen } = await twoUps(t, 'pulumi-left-out', same, same, 'nginx:1.20', false, mode);
+    assert.equal(up2.error, '');
+    assert.deepEqual(
+      up2.ops.filter((o) => o.op === 'create' || o.op === 'update'),
+      [],
+    );
+    assert.equal(seen.outcome, 'unchanged');
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0] ?? '', /^no change to Deployment \S+\/web: revision 1, 1\/1 ready$/);
+  });
+}

@@ -33,6 +33,8 @@ export interface RunMode {
   destroy?: boolean;
   /** `pulumi refresh --run-program`: each resource in the state is read, none written. */
   refresh?: boolean;
+  /** `--target`: the resource names updated; any other resource in the state gets a same step. */
+  targets?: string[];
 }
 
 /** A resource's custom timeouts, in seconds. */
@@ -98,6 +100,8 @@ export async function kubernetesStep(
   entry.deleteTimeout = timeouts?.delete;
   if (mode.destroy) return old ? { urn, id: old.id, outputs: old.outputs } : { urn, id: '', outputs: {} };
   if (mode.refresh) return refreshStep(ctx, urn, old);
+  // Not targeted: a same step with the old state (pp: step_generator.go, IsTargeted).
+  if (mode.targets && old && !mode.targets.includes(r.name)) return { urn, id: old.id, outputs: old.outputs };
   if (r.importId) {
     const live = await provider.read(r.type, r.importId);
     if (!mode.dryRun) state.set(urn, { ...entry, id: r.importId, outputs: live });
