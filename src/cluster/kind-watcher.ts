@@ -1,7 +1,7 @@
 /**
  * One list+watch loop for one kind in one namespace, written directly on watch requests
  * (line-watch.ts) because client-node's informer stops for good on the first non-410 error
- * (client-node #2385) and never asks for bookmarks (see docs in platform.md §1.5-1.6).
+ * (kubernetes-client/javascript #2385) and never asks for bookmarks (client-node src/cache.ts ListWatch).
  *
  * Loop: list (paged; record resourceVersion) → watch from that resourceVersion with bookmarks and
  * a server-side timeout (240-300 s) → on the server's clean close, re-watch from the last

@@ -1,6 +1,6 @@
 /**
  * A faithful model of pulumi-kubernetes' Deployment awaiter (`provider/pkg/await/deployment.go`,
- * see pulumi-await.md §1.4-1.6): the same flags, updated on the same events, by the same rules.
+ * in pulumi/pulumi-kubernetes): the same flags, updated on the same events, by the same rules.
  */
 import type { V1Deployment, V1PersistentVolumeClaim, V1ReplicaSet } from '@kubernetes/client-node';
 import { revisionOf } from './k8s.js';

@@ -1,6 +1,7 @@
 /**
  * The sub-error lines `pulumi up` prints for a Deployment that did not become ready
- * (pulumi-await.md §1.8 and §2), reproduced string for string.
+ * (pulumi/pulumi-kubernetes provider/pkg/await/deployment.go `errorMessages` and the pod checker,
+ * provider/pkg/await/checker/pod/check.go), reproduced string for string.
  */
 import type { V1ContainerStatus, V1PersistentVolumeClaim, V1Pod, V1PodCondition } from '@kubernetes/client-node';
 import { pulumiQualifiedName, rfc3339Nano } from './k8s.js';

@@ -8,7 +8,8 @@ import type { Policy, Problem, TrackTarget, Verdict } from './types.js';
 
 /**
  * Pulumi's Deployment awaiter flags, updated by the same rules and on the same kinds of events as
- * `provider/pkg/await/deployment.go` (see pulumi-await.md §1.3-1.6).
+ * pulumi/pulumi-kubernetes `provider/pkg/await/deployment.go` (its awaiter state, event loop and
+ * success predicate `checkAndLogStatus`).
  */
 export interface PulumiAwaitState {
   /** Phase A passed: a Deployment event with `generation == status.observedGeneration` arrived. */

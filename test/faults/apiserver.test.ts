@@ -44,7 +44,7 @@ describe('fault: kube-apiserver', { timeout: 20 * 60_000 }, () => {
     const thaw = { when: /tracing rollout/, run: () => sleep(20_000).then(() => cluster().thaw('kube-apiserver')) };
     const run = await traceCli(deployArgs(ns, 'web', '--timeout', '120s'), [thaw]).finally(() => cluster().thaw('kube-apiserver'));
     figure(t, 'apiserver frozen 20 s at start', run);
-    // Issue 9 §4: not "Cannot reach ... within 10 s: HTTP 23" (exit 3), but retried until --timeout.
+    // Not "Cannot reach ... within 10 s: HTTP 23" (exit 3), but retried until --timeout.
     expectVerdict(run, { code: 0, verdict: /SUCCEEDED - revision 1 rolled out: 1\/1 pods ready/ });
     const before = `${run.stdout.slice(0, run.stdout.indexOf(run.verdictLine!))}${run.stderr}`;
     assert.ok(

@@ -63,7 +63,7 @@ describe('fault: etcd, 410 Gone, kubelet', { timeout: 20 * 60_000 }, () => {
     assert.equal(pods.length, 3, `three pods seen: ${pods.join(', ')}`);
     const summary = run.verdictLine ? run.stdout.slice(run.stdout.indexOf(run.verdictLine)) : '';
     if (run.code === 1) {
-      // Issue 9 §4: pods on a NotReady node are diagnosed, naming the node.
+      // Pods on a NotReady node are diagnosed, naming the node.
       expectVerdict(run, { code: 1, verdict: /FAILED/ });
       assert.ok(/node-not-ready/.test(summary), outputOf(run));
       assert.ok(/sim-node-\d/.test(summary), outputOf(run));

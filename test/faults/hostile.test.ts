@@ -24,7 +24,7 @@ async function onTerminal(args: string[], stty: string, timeoutMs: number): Prom
       wrap: (argv) => ['script', '-qfec', `stty ${stty}; echo $$ > ${quote(pidFile)}; exec ${argv.map(quote).join(' ')}`, '/dev/null'],
     });
   } finally {
-    // A CLI stuck redrawing outlives a killed `script` (issue 9 §2): never leave it behind.
+    // A CLI stuck redrawing outlives a killed `script`: never leave it behind.
     const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0;
     if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
   }

@@ -59,7 +59,7 @@ describe('fault: the Deployment changes under the trace', { concurrency: true },
     ]);
     figure(t, 'undo mid-rollout', run);
     expectVerdict(run, { code: 0, verdict: /SUCCEEDED - revision 3 .*rolled out: 2\/2 pods ready/ });
-    // Issue 9 §1: the verdict says it is a rollback, and which revision's template it restored.
+    // The verdict says it is a rollback, and which revision's template it restored.
     assert.match(run.verdictLine!, /rollback/i);
     assert.match(run.verdictLine!, /revision 1\b/);
   });
@@ -72,7 +72,7 @@ describe('fault: the Deployment changes under the trace', { concurrency: true },
       });
     const run = await traceCli(deployArgs(ns, 'web', '--timeout', '60s'), [{ when: REVISION_2_STARTED, run: pause }]);
     figure(t, 'paused mid-rollout', run);
-    // Issue 9 §1: never a silent wait until the timeout; the default policy fails after a short window.
+    // Never a silent wait until the timeout; the default policy fails after a short window.
     expectVerdict(run, { code: 1, verdict: /paused/i });
     assert.ok(/kubectl .*rollout resume/.test(run.stdout.slice(run.stdout.indexOf(run.verdictLine!))), outputOf(run));
   });

@@ -39,7 +39,8 @@ export async function poll<T>(seconds: number, check: () => Promise<T | undefine
 }
 
 /**
- * Pulumi's Deployment success predicate (pulumi-await.md §1.6), simplified to what the scenarios
+ * Pulumi's Deployment success predicate (pulumi/pulumi-kubernetes provider/pkg/await/deployment.go
+ * `checkAndLogStatus`), simplified to what the scenarios
  * exercise: reconciled generation, revision set, Available=True, Progressing=NewReplicaSetAvailable
  * after revision 1, and the current revision's ReplicaSet ready.
  */

@@ -1,5 +1,6 @@
 /**
- * Conformance with pulumi-kubernetes' Deployment awaiter (pulumi-await.md §1.5, §1.6, §1.8):
+ * Conformance with pulumi-kubernetes' Deployment awaiter (provider/pkg/await/deployment.go: its
+ * per-event processing, `checkAndLogStatus` and `errorMessages`):
  * one row per rule; each asserts the same outcome Pulumi reaches (success, or still waiting at
  * timeout) and the same sub-error strings.
  */
@@ -265,7 +266,7 @@ describe('Pulumi await conformance', () => {
   });
 });
 
-describe('Pulumi pod checker messages (pulumi-await.md §2)', async () => {
+describe('Pulumi pod checker messages (provider/pkg/await/checker/pod/check.go)', async () => {
   const { pulumiPodMessage, trimImagePullMsg } = await import('../../../src/core/index.js');
   const { running, terminatedLast } = await import('./builders.js');
   const base = { name: 'web-2-abc', rs: 'web-2' };
