@@ -1,5 +1,5 @@
 // Bundles the CLI into dist/cli/rollout-trace.mjs (+ dist/cli/chunk-*.mjs for what it loads lazily:
-// ora, the follower). client-node 2.x is ~3,000 ES modules; resolving and reading them one by one
+// ora, the tracker). client-node 2.x is ~3,000 ES modules; resolving and reading them one by one
 // is most of an unbundled start (docs/performance.md), so the CLI runs as one bundle instead.
 // Run by `npm run build` after tsc; `node scripts/bundle-cli.mjs ROOT` writes ROOT/dist/cli/ instead
 // (the bundle reads ROOT/package.json for --version). esbuild is a dev dependency.
