@@ -41,7 +41,7 @@ export interface CliOptions {
 /** The parse result: options to run, or a request for help/version. */
 export type ParsedArgs = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' };
 
-/** The option definitions `node:util` parseArgs uses: the source of truth for the flags (README table and `--help` are tested against it). */
+/** The option definitions `node:util` parseArgs uses: the source of truth for the flags (docs/cli.md's table and `--help` are tested against it). */
 export const OPTIONS = {
   namespace: { type: 'string', short: 'n' },
   selector: { type: 'string', short: 'l' },

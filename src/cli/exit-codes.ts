@@ -1,6 +1,6 @@
 /**
  * Process exit codes of `rollout-trace` (krane's 0 / 1 / 70 plus codes for what is not a rollout
- * outcome). Documented in README.md (The rollout-trace command); scripts may rely on them.
+ * outcome). Documented in README.md (CLI quick start) and docs/cli.md; scripts may rely on them.
  */
 export const EXIT = {
   /** Every traced rollout succeeded. */

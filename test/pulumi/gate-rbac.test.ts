@@ -14,7 +14,7 @@ import { renderTranscript } from './harness/transcript.js';
 async function restrictedKubeconfig(namespace: string): Promise<string> {
   const { kc, core, rbac } = clients();
   await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'deployer' } } });
-  // Exactly the Role of README.md (Minimal RBAC).
+  // Exactly the Role of docs/security.md (Minimal RBAC).
   await rbac.createNamespacedRole({
     namespace,
     body: {

@@ -1,6 +1,6 @@
 /**
  * Pins the package's public API (`.` = src/index.ts): a change to this list must be deliberate
- * (update the list, the README's library section and the changelog of the release together).
+ * (update the list, the README's library section, docs/library.md and the changelog of the release together).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

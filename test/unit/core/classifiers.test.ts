@@ -8,7 +8,7 @@ import { loadFixture, replay } from '../../fixtures/replay.js';
 import { event, ofType, pod, run, running, T0, terminatedLast, tick, up, verdictOf, waiting } from './builders.js';
 import { doneAt2, newPod, rollingTo2, UPDATE } from './scenario.js';
 
-/** The README's example rule: exit code 3 means the schema migration failed. */
+/** The example rule of docs/failure-policy.md: exit code 3 means the schema migration failed. */
 const migration = (o: Partial<Classifier> = {}): Classifier => ({
   name: 'migration-failed',
   classify: ({ container }) =>
