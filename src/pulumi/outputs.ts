@@ -45,3 +45,16 @@ export function withDependency(
     .all([pulumi.output(existing as pulumi.Input<pulumi.Resource | pulumi.Resource[]>), pulumi.output(extra)])
     .apply(([deps, more]) => [...(Array.isArray(deps) ? deps : [deps]), more]) as pulumi.Output<pulumi.Resource[]>;
 }
+
+/**
+ * `value`, also carrying `resource` as a dependency once it is registered: `dependsOn: [it]`
+ * then records `resource` in the state (the SDK adds an Output's resources to the dependencies,
+ * sdk: runtime/dependsOn.ts gatherExplicitDependencies), where a component with no custom
+ * children would record nothing.
+ */
+export function carryingDependency<T>(value: pulumi.Output<T>, resource: Promise<pulumi.CustomResource | undefined>): pulumi.Output<T> {
+  return value.apply(async (v) => {
+    const r = await resource;
+    return r ? r.urn.apply(() => v) : v;
+  }) as unknown as pulumi.Output<T>;
+}

@@ -27,7 +27,7 @@ import {
 import { userMessage } from './errors.js';
 import { traceWritten, writtenBy } from './follow.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
-import { outputValue, settle } from './outputs.js';
+import { carryingDependency, outputValue, settle } from './outputs.js';
 import type { StatusLine } from './status-lines.js';
 import { changeLine, notDoneLineOf, previewSummary, specChangedLine, unchangedLine, verdictText } from './wording.js';
 
@@ -84,7 +84,8 @@ export class RolloutTrace extends pulumi.ComponentResource {
   /**
    * Resolves to this component once the rollout succeeded (gate mode) or the trace ended
    * (observe mode); rejects when a gated rollout fails. Use it in `dependsOn` of resources that
-   * must wait for the rollout: `dependsOn: [trace.ready]`.
+   * must wait for the rollout: `dependsOn: [trace.ready]`; the state then records a dependency on
+   * the Deployment (destroy order, `--target-dependents`).
    */
   readonly ready: pulumi.Output<pulumi.Resource>;
   /** @internal Resolves once the live Deployment was read: the Deployment waits for it. */
@@ -128,7 +129,8 @@ export class RolloutTrace extends pulumi.ComponentResource {
     this.summary = maybeSecret(result.then((r) => r.summary));
     this.revision = pulumi.output(result.then((r) => r.revision));
     this.failure = maybeSecret(result.then((r) => r.failure));
-    this.ready = pulumi.output(failed.then(resolveToThis));
+    // The Deployment too: a component with no custom children records no dependency.
+    this.ready = carryingDependency(pulumi.output(failed.then(resolveToThis)), args.detached ? Promise.resolve(undefined) : deployment);
     this.registerOutputs({ outcome: this.outcome, summary: this.summary, revision: this.revision, failure: this.failure });
   }
 

@@ -37,6 +37,8 @@ export interface Registration {
   props: Record<string, unknown>;
   remote: boolean;
   importId: string;
+  /** The dependencies the engine records in the state (explicit `dependsOn` and property dependencies). */
+  dependencies: string[];
   at: number;
 }
 
@@ -197,6 +199,7 @@ export class Monitor {
       props: r.props,
       remote: !!extra.remote,
       importId: r.importId,
+      dependencies: [...r.dependsOn],
       at: Date.now(),
     });
     await this.options.beforeStep?.(r.type, r.name);
