@@ -3,7 +3,8 @@
  * captured when the provider is created after `traceDeployments()`, else the stack config of the
  * default provider. A provider that reaches the program as a resource reference (an output of a
  * remote component) is rebuilt with empty args (k8s-sdk: index.js): its kubeconfig is unknown, and
- * one warning line names what the trace falls back to.
+ * one warning line names what the trace falls back to; a gate refuses instead (it must not judge a
+ * same-named Deployment in another cluster).
  */
 import * as pulumi from '@pulumi/pulumi';
 import type { ProviderSettings } from './baseline.js';
@@ -49,6 +50,14 @@ export function providerOf(opts: pulumi.ResourceOptions, type: string): pulumi.P
   return opts.parent?.getProvider(type);
 }
 
+/** Settings a gate refuses to use, with the reason (see {@link settingsFor}). */
+const refusals = new WeakMap<ProviderSettings, string>();
+
+/** Why a gate refuses these provider settings, or undefined. */
+export function refusalOf(settings: ProviderSettings | undefined): string | undefined {
+  return settings ? refusals.get(settings) : undefined;
+}
+
 /** What an unknown provider's trace falls back to, in words, and those settings. */
 function fallback(): { settings: ProviderSettings; words: string } {
   const stack = stackConfigSettings();
@@ -71,6 +80,17 @@ export function settingsFor(
   if (known) return known;
   if (explicit.kubeconfig !== undefined) return {};
   const { settings, words } = fallback();
+  if (explicit.mode === 'gate') {
+    // A gate must not judge a same-named Deployment in another cluster: refuse (the trace fails).
+    const refused: ProviderSettings = {};
+    refusals.set(
+      refused,
+      'its kubernetes provider was created before traceDeployments() or rebuilt from a resource reference (an output of a remote component), ' +
+        `so the cluster it writes to is unknown, and a gate does not guess (the fallback would be ${words}). ` +
+        'Pass { kubeconfig, context } with the values the provider got, or create the provider after traceDeployments().',
+    );
+    return refused;
+  }
   if (!warned.has(provider)) {
     warned.add(provider);
     void pulumi.log.warn(

@@ -28,6 +28,7 @@ import { userMessage } from './errors.js';
 import { traceWritten, writtenBy } from './follow.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
 import { carryingDependency, outputValue, settle } from './outputs.js';
+import { refusalOf } from './providers.js';
 import type { StatusLine } from './status-lines.js';
 import { changeLine, notDoneLineOf, previewSummary, specChangedLine, unchangedLine, verdictText } from './wording.js';
 
@@ -202,6 +203,8 @@ export class RolloutTrace extends pulumi.ComponentResource {
       return { outcome: 'previewed', summary, revision: baseline?.liveFacts?.revision, change: baseline?.change ?? 'unknown' };
     }
     if (!baseline) return this.cannotTrace('the Deployment or cluster settings are still unknown');
+    const refusal = refusalOf(args.provider);
+    if (refusal) return this.cannotTrace(refusal);
     try {
       return await this.trace(args, baseline, written, provided);
     } catch (err) {

@@ -108,3 +108,29 @@ test('a provider the trace did not see: one warning line names the fallback; sec
   // The SDK's own debug lines (severity 0) are not ours; what users see must not hold it.
   assert.doesNotMatch(JSON.stringify(run.logs.filter((l) => l.severity > 0)), /hunter2/);
 });
+
+test('gate: a provider whose settings cannot be read is refused, never guessed', async (t) => {
+  const namespace = await withNamespace(t, 'pulumi-refused');
+  const stack = await startStack();
+  t.after(() => stack.stop());
+  let outcome: string | undefined;
+  const run = await stack.run(async () => {
+    const lib = await import('../../src/pulumi/index.js');
+    const k8s = await import('@pulumi/kubernetes');
+    const early = new k8s.Provider('early', {});
+    lib.traceDeployments({ mode: 'gate' });
+    const web = new k8s.apps.v1.Deployment('web', nginxArgs(namespace, 'nginx:1.19', 1, 'web'), { provider: early });
+    lib.rolloutOf(web)!.outcome.apply((o) => (outcome = o));
+  });
+  const errors = run.logs.filter((l) => l.severity === 3 && l.urn.endsWith('::web-rollout'));
+  assert.equal(errors.length, 1, run.logs.map((l) => l.message).join('\n'));
+  assert.match(
+    errors[0]!.message,
+    /^rollout-trace cannot trace this Deployment: its kubernetes provider was created before traceDeployments\(\)/,
+  );
+  assert.match(errors[0]!.message, /a gate does not guess \(the fallback would be \$KUBECONFIG/);
+  assert.ok(!errors[0]!.message.includes('\n'), 'one paragraph');
+  assert.notEqual(run.error, '');
+  assert.equal(outcome, 'failed');
+  assert.ok(!linesOf(run, 'web-rollout').some((l) => /rolled out/.test(l)), 'never judged');
+});
