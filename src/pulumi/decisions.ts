@@ -100,6 +100,16 @@ export function onUnreadableCluster(facts: { dryRun: boolean; skipUpdateUnreacha
 }
 
 /**
+ * Whether the provider skips updates of an unreachable cluster: its `skipUpdateUnreachable`
+ * setting when set, else the `PULUMI_K8S_SKIP_UPDATE_UNREACHABLE` environment variable (pk:
+ * provider.go Configure), `"true"` only.
+ */
+export function skipsUpdateUnreachable(setting: unknown, env: string | undefined): boolean {
+  if (setting !== undefined && setting !== null) return String(setting) === 'true';
+  return env === 'true';
+}
+
+/**
  * How to follow the Deployment once the change is known (not during preview). `check-live`: the
  * declared pod template equals the live one, so the update starts no rollout, but the Deployment
  * is still judged on its live state: only a rolled-out and healthy one is `unchanged`. A rollout

@@ -20,6 +20,7 @@ import {
   type CustomTimeouts,
   notTracedBecause,
   onUnreadableCluster,
+  skipsUpdateUnreachable,
   type TimeoutChoice,
   traceDecision,
   writeEffect,
@@ -195,7 +196,8 @@ export class RolloutTrace extends pulumi.ComponentResource {
     try {
       baseline = await baselineP;
     } catch (err) {
-      return this.unreadable(userMessage(err), skipUnreachable.known && String(skipUnreachable.value) === 'true');
+      const skips = skipUnreachable.known && skipsUpdateUnreachable(skipUnreachable.value, process.env.PULUMI_K8S_SKIP_UPDATE_UNREACHABLE);
+      return this.unreadable(userMessage(err), skips);
     }
     if (pulumi.runtime.isDryRun()) {
       const summary = previewSummary(baseline);

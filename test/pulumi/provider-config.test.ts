@@ -48,33 +48,37 @@ test('the provider cluster argument and kubernetes:cluster pick the watched clus
     );
 });
 
-test('skipUpdateUnreachable: the skipped update is not failed by the gate', async (t) => {
-  const namespace = await withNamespace(t, 'pulumi-unreachable');
-  const stack = await startStack();
-  t.after(() => stack.stop());
-  const good = kubeConfig().exportConfig();
-  const program = (kubeconfig: string, image: string) => async () => {
-    const lib = await import('../../src/pulumi/index.js');
-    const k8s = await import('@pulumi/kubernetes');
-    lib.traceDeployments({ mode: 'gate' });
-    const p = new k8s.Provider('p', { kubeconfig, skipUpdateUnreachable: true });
-    new k8s.apps.v1.Deployment('web', nginxArgs(namespace, image, 1, 'web'), { provider: p });
-  };
-  assert.equal((await stack.run(program(good, 'nginx:1.19'))).error, '');
-  const broken = kubeConfig();
-  broken.clusters = broken.clusters.map((c) => ({ ...c, server: 'https://127.0.0.1:9' }));
-  const run = await stack.run(program(broken.exportConfig(), 'nginx:1.20'));
-  console.log(linesOf(run, 'web-rollout').join('\n'));
-  assert.equal(run.error, '');
-  assert.deepEqual(
-    run.ops.map((o) => o.op),
-    ['skip-update'],
-  );
-  assert.match(
-    linesOf(run, 'web-rollout').join('\n'),
-    /^not traced: the cluster cannot be read \(.*\) and the provider skips updates of an unreachable cluster \(skipUpdateUnreachable\)$/,
-  );
-});
+for (const how of ['the provider argument', 'PULUMI_K8S_SKIP_UPDATE_UNREACHABLE'] as const)
+  test(`skipUpdateUnreachable (${how}): the skipped update is not failed by the gate`, async (t) => {
+    const namespace = await withNamespace(t, 'pulumi-unreachable');
+    const stack = await startStack();
+    t.after(() => stack.stop());
+    const byEnv = how === 'PULUMI_K8S_SKIP_UPDATE_UNREACHABLE';
+    const good = kubeConfig().exportConfig();
+    const program = (kubeconfig: string, image: string) => async () => {
+      const lib = await import('../../src/pulumi/index.js');
+      const k8s = await import('@pulumi/kubernetes');
+      lib.traceDeployments({ mode: 'gate' });
+      const p = new k8s.Provider('p', byEnv ? { kubeconfig } : { kubeconfig, skipUpdateUnreachable: true });
+      new k8s.apps.v1.Deployment('web', nginxArgs(namespace, image, 1, 'web'), { provider: p });
+    };
+    assert.equal((await stack.run(program(good, 'nginx:1.19'))).error, '');
+    const broken = kubeConfig();
+    broken.clusters = broken.clusters.map((c) => ({ ...c, server: 'https://127.0.0.1:9' }));
+    if (byEnv) process.env.PULUMI_K8S_SKIP_UPDATE_UNREACHABLE = 'true';
+    t.after(() => delete process.env.PULUMI_K8S_SKIP_UPDATE_UNREACHABLE);
+    const run = await stack.run(program(broken.exportConfig(), 'nginx:1.20'));
+    console.log(linesOf(run, 'web-rollout').join('\n'));
+    assert.equal(run.error, '');
+    assert.deepEqual(
+      run.ops.map((o) => o.op),
+      ['skip-update'],
+    );
+    assert.match(
+      linesOf(run, 'web-rollout').join('\n'),
+      /^not traced: the cluster cannot be read \(.*\) and the provider skips updates of an unreachable cluster \(skipUpdateUnreachable\)$/,
+    );
+  });
 
 test('a provider the trace did not see: one warning line names the fallback; secrets stay secret', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-rebuilt');

@@ -147,7 +147,9 @@ export class KubernetesProvider {
       return obj;
     }
     const api = KubernetesObjectApi.makeApiClient(this.kc!);
-    if (op === 'update' && String(this.config.skipUpdateUnreachable) === 'true') {
+    // The provider's setting, else PULUMI_K8S_SKIP_UPDATE_UNREACHABLE (pk: provider.go Configure).
+    const skipSetting = this.config.skipUpdateUnreachable ?? process.env.PULUMI_K8S_SKIP_UPDATE_UNREACHABLE;
+    if (op === 'update' && String(skipSetting) === 'true') {
       const reachable = await api.read(obj).then(
         () => true,
         (err: any) => err?.code === 404,

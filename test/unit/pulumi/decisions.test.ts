@@ -13,6 +13,7 @@ import {
   type LiveDeployment,
   notTracedBecause,
   onUnreadableCluster,
+  skipsUpdateUnreachable,
   traceDecision,
   type WriteEffect,
   waitTarget,
@@ -151,4 +152,17 @@ test("the provider's write decides whether a rollout follows (gate mode)", () =>
     ['unchanged', { ...live, generation: undefined }, written(4), 'as-declared'],
   ];
   for (const [declared, l, w, want] of rows) assert.equal(writeEffect(declared, l, w), want, `${declared} ${JSON.stringify(w)}`);
+});
+
+test('skipUpdateUnreachable: the provider setting wins, else PULUMI_K8S_SKIP_UPDATE_UNREACHABLE', () => {
+  const rows: [unknown, string | undefined, boolean][] = [
+    [true, undefined, true],
+    ['true', 'false', true],
+    [false, 'true', false],
+    ['false', 'true', false],
+    [undefined, 'true', true],
+    [undefined, 'TRUE', false],
+    [undefined, undefined, false],
+  ];
+  for (const [setting, env, want] of rows) assert.equal(skipsUpdateUnreachable(setting, env), want, `${setting} ${env}`);
 });
