@@ -42,6 +42,8 @@ export interface TraceWrittenArgs {
   signal: AbortSignal;
   /** Logs one live line on the trace's row. */
   say: (line: StatusLine) => void;
+  /** Patterns masked in every message and log line: the secret values of the Deployment's inputs. */
+  redact?: RegExp[];
   /** For an unchanged Deployment: the line said once it turns out not rolled out and healthy. */
   notDoneLine?: string;
 }
@@ -71,6 +73,7 @@ export async function traceWritten(a: TraceWrittenArgs): Promise<TraceEnd> {
     baselineRevision: target.baselineRevision,
     minGeneration: target.minGeneration,
     notFoundGraceSeconds: target.notFoundGraceSeconds,
+    redact: a.redact,
   });
   const lines = new StatusLines();
   const out = quietUntilNotDone(a.say, a.notDoneLine);

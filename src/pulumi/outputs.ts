@@ -58,3 +58,35 @@ export function carryingDependency<T>(value: pulumi.Output<T>, resource: Promise
     return r ? r.urn.apply(() => v) : v;
   }) as unknown as pulumi.Output<T>;
 }
+
+/** Secret values shorter than this are not masked (masking "1" would mask every digit). */
+const MIN_SECRET_CHARS = 4;
+
+/**
+ * The secret values (`pulumi.secret`) anywhere in an Input, as redaction patterns (escaped): the
+ * trace's messages and log tails go to Diagnostics and to Pulumi Cloud. Unknown values (preview)
+ * give nothing.
+ */
+export async function secretPatterns(input: unknown): Promise<RegExp[]> {
+  const found = new Set<string>();
+  await collectSecrets(input, false, found, 0);
+  return [...found].filter((s) => s.length >= MIN_SECRET_CHARS).map((s) => new RegExp(s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'));
+}
+
+async function collectSecrets(value: unknown, secret: boolean, found: Set<string>, depth: number): Promise<void> {
+  if (depth > 64 || value === null || value === undefined) return;
+  if (pulumi.Output.isInstance(value)) {
+    const out = value as unknown as OutputInternals<unknown>;
+    if (!(await out.isKnown)) return;
+    const isSecret = secret || (await out.isSecret) === true;
+    return collectSecrets(await out.promise(), isSecret, found, depth + 1);
+  }
+  if (value instanceof Promise) return collectSecrets(await value, secret, found, depth + 1);
+  if (typeof value === 'string' || typeof value === 'number') {
+    if (secret) found.add(String(value));
+    return;
+  }
+  if (typeof value === 'object') {
+    for (const v of Object.values(value as Record<string, unknown>)) await collectSecrets(v, secret, found, depth + 1);
+  }
+}

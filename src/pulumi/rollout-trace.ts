@@ -28,7 +28,7 @@ import {
 import { userMessage } from './errors.js';
 import { traceWritten, writtenBy } from './follow.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
-import { carryingDependency, outputValue, settle } from './outputs.js';
+import { carryingDependency, outputValue, secretPatterns, settle } from './outputs.js';
 import { refusalOf } from './providers.js';
 import type { StatusLine } from './status-lines.js';
 import { changeLine, notDoneLineOf, previewSummary, specChangedLine, unchangedLine, verdictText } from './wording.js';
@@ -275,6 +275,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
         signal: cancel.signal,
         say,
         notDoneLine,
+        redact: await secretPatterns(args.inputs).catch(() => []),
       });
       if (traced.kind === 'nothing-written') return this.skipped('the provider wrote no Deployment (as in `pulumi destroy --run-program`)');
       if (traced.kind === 'cancelled')
