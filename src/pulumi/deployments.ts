@@ -20,7 +20,7 @@ import { outputValue, withDependency } from './outputs.js';
 import { SKIP_AWAIT } from './plan.js';
 import { captureProvider, providerOf, settingsFor, stackConfigSettings } from './providers.js';
 import { RolloutTrace } from './rollout-trace.js';
-import { currentRun, type RunState } from './run-state.js';
+import { currentRun, markTraced, type RunState, tracedInProgram, tracedInProgramAt } from './run-state.js';
 
 /** The resource types traced: the provider awaits both the same way (pk: await.go). */
 const TRACED_TYPES = new Set(['kubernetes:apps/v1:Deployment', 'kubernetes:apps/v1:DeploymentPatch']);
@@ -107,8 +107,8 @@ function programTransform(options: TraceOptions): pulumi.ResourceTransformation 
     }
     const opts = args.opts as pulumi.CustomResourceOptions;
     // gatedDeployment()/tracedDeployment() already trace theirs.
-    if (!TRACED_TYPES.has(args.type) || isReadOrImport(opts) || run.tracedInProgram.has(args.name)) return undefined;
-    run.tracedInProgram.add(args.name);
+    if (!TRACED_TYPES.has(args.type) || isReadOrImport(opts) || tracedInProgram(run, args.name, args.opts.parent)) return undefined;
+    markTraced(run, args.name, args.opts.parent);
     const props = options.mode === 'gate' ? withGateAwait(args.props) : args.props;
     const provider = settingsFor(providerOf(opts, args.type), undefined, options, run.warnedProviders);
     const trace = new RolloutTrace(
@@ -143,7 +143,9 @@ async function engineTraced(
   args: pulumi.ResourceTransformArgs,
 ): Promise<pulumi.ResourceTransformResult | undefined> {
   const opts = args.opts as pulumi.CustomResourceOptions;
-  if (!TRACED_TYPES.has(args.type) || run.tracedInProgram.has(args.name) || isReadOrImport(opts)) return undefined;
+  if (!TRACED_TYPES.has(args.type) || isReadOrImport(opts)) return undefined;
+  const parentUrn = opts.parent ? await outputValue(opts.parent.urn).catch(() => undefined) : undefined;
+  if (await tracedInProgramAt(run, args.name, parentUrn)) return undefined;
   let captured: ProviderSettings | undefined;
   if (opts.provider) captured = run.providersByUrn.get(await outputValue(opts.provider.urn));
   const props = options.mode === 'gate' ? withGateAwait(args.props) : args.props;
@@ -194,7 +196,7 @@ function traced(
 ): TracedDeployment {
   const resourceOpts = opts ?? {};
   const run = currentRun();
-  run.tracedInProgram.add(name);
+  markTraced(run, name, resourceOpts.parent);
   const trace = new RolloutTrace(
     traceName(name),
     {

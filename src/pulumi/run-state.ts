@@ -6,6 +6,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ProviderSettings } from './baseline.js';
 import type { ListCache } from './deployment-lookup.js';
+import { outputValue } from './outputs.js';
 
 /** What the traces of one run share. */
 export interface RunState {
@@ -13,8 +14,12 @@ export interface RunState {
   registered: boolean;
   /** Recent namespace lists (a few seconds' reuse between traces registered together). */
   lists: ListCache;
-  /** Deployment names traced by the SDK-side transformation (the engine-side one skips them). */
-  tracedInProgram: Set<string>;
+  /**
+   * Deployments traced in the program (the engine-side transform skips them): by resource name,
+   * the parents they were declared under (undefined: the stack). Two Deployments of the same
+   * name under different parents are two resources (two URNs).
+   */
+  tracedInProgram: Map<string, (pulumi.Resource | undefined)[]>;
   /** Settings of the kubernetes providers created in this run, by URN (for engine-side transforms). */
   providersByUrn: Map<string, ProviderSettings>;
   /** Providers already warned about (unknown kubeconfig): one line each. */
@@ -30,8 +35,34 @@ export function currentRun(): RunState {
   const key = pulumi.runtime.getStackResource() ?? outsideRun;
   let state = runs.get(key);
   if (!state) {
-    state = { registered: false, lists: new Map(), tracedInProgram: new Set(), providersByUrn: new Map(), warnedProviders: new Set() };
+    state = { registered: false, lists: new Map(), tracedInProgram: new Map(), providersByUrn: new Map(), warnedProviders: new Set() };
     runs.set(key, state);
   }
   return state;
+}
+
+/** Remembers a Deployment traced in the program, by name and parent. */
+export function markTraced(run: RunState, name: string, parent: pulumi.Resource | undefined): void {
+  run.tracedInProgram.set(name, [...(run.tracedInProgram.get(name) ?? []), parent]);
+}
+
+/** Whether the program already traces the Deployment `name` under `parent`. */
+export function tracedInProgram(run: RunState, name: string, parent: pulumi.Resource | undefined): boolean {
+  return run.tracedInProgram.get(name)?.includes(parent) ?? false;
+}
+
+/**
+ * Whether the program already traces the Deployment an engine-side transform sees (its parent is
+ * a URN there): compares the parents' URNs, the stack's for a Deployment declared without parent.
+ */
+export async function tracedInProgramAt(run: RunState, name: string, parentUrn: string | undefined): Promise<boolean> {
+  const parents = run.tracedInProgram.get(name);
+  if (!parents) return false;
+  const stack = pulumi.runtime.getStackResource();
+  const urnOf = (r: pulumi.Resource | undefined) => {
+    const resource = r ?? stack;
+    return resource ? outputValue(resource.urn).catch(() => undefined) : Promise.resolve(undefined);
+  };
+  const urns = await Promise.all(parents.map(urnOf));
+  return urns.includes(parentUrn);
 }
