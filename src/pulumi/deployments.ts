@@ -25,6 +25,7 @@ import { currentRun, markTraced, type RunState, tracedInProgram, tracedInProgram
 /** The resource types traced: the provider awaits both the same way (pk: await.go). */
 const TRACED_TYPES = new Set(['kubernetes:apps/v1:Deployment', 'kubernetes:apps/v1:DeploymentPatch']);
 const PROVIDER_TYPE = 'pulumi:providers:kubernetes';
+const PATCH_TYPE = 'kubernetes:apps/v1:DeploymentPatch';
 
 /** The trace of each traced Deployment resource. */
 const traces = new WeakMap<pulumi.Resource, RolloutTrace>();
@@ -97,6 +98,15 @@ function isReadOrImport(opts: pulumi.CustomResourceOptions): boolean {
   return !!opts.id || !!opts.import || !!opts.urn;
 }
 
+/**
+ * The trace mode of one resource. A `DeploymentPatch` is observed even in gate mode: the gate's
+ * `pulumi.com/waitFor` would stay on a Deployment that another stack or tool owns and change that
+ * owner's await, so the provider's own await stays in charge of a patch.
+ */
+function modeFor(type: string, options: TraceOptions): TraceOptions['mode'] {
+  return type === PATCH_TYPE ? 'observe' : options.mode;
+}
+
 /** The SDK-side transformation: resources the program itself constructs. */
 function programTransform(options: TraceOptions): pulumi.ResourceTransformation {
   return (args) => {
@@ -109,12 +119,14 @@ function programTransform(options: TraceOptions): pulumi.ResourceTransformation 
     // gatedDeployment()/tracedDeployment() already trace theirs.
     if (!TRACED_TYPES.has(args.type) || isReadOrImport(opts) || tracedInProgram(run, args.name, args.opts.parent)) return undefined;
     markTraced(run, args.name, args.opts.parent);
-    const props = options.mode === 'gate' ? withGateAwait(args.props) : args.props;
+    const mode = modeFor(args.type, options);
+    const props = mode === 'gate' ? withGateAwait(args.props) : args.props;
     const provider = settingsFor(providerOf(opts, args.type), undefined, options, run.warnedProviders);
     const trace = new RolloutTrace(
       traceName(args.name),
       {
         ...options,
+        mode,
         inputs: props,
         deploymentName: args.name,
         deployment: args.resource as k8s.apps.v1.Deployment,
@@ -148,9 +160,11 @@ async function engineTraced(
   if (await tracedInProgramAt(run, args.name, parentUrn)) return undefined;
   let captured: ProviderSettings | undefined;
   if (opts.provider) captured = run.providersByUrn.get(await outputValue(opts.provider.urn));
-  const props = options.mode === 'gate' ? withGateAwait(args.props) : args.props;
+  const mode = modeFor(args.type, options);
+  const props = mode === 'gate' ? withGateAwait(args.props) : args.props;
   const trace = new RolloutTrace(traceName(args.name), {
     ...options,
+    mode,
     inputs: props,
     deploymentName: args.name,
     detached: true,

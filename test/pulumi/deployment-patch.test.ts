@@ -1,7 +1,8 @@
 /**
  * `k8s.apps.v1.DeploymentPatch` goes through the same provider await as a Deployment (pk:
  * await.go): a patch of a Deployment someone else manages is traced like an update, with live
- * lines and a verdict, the gate annotation carried by the patch.
+ * lines and a verdict. Even in gate mode it is observed: the gate's `pulumi.com/waitFor` would stay
+ * on the other owner's Deployment and change its await, so the provider's own await stays.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -33,4 +34,10 @@ test('DeploymentPatch is traced', async (t) => {
   );
   const live = await clients().apps.readNamespacedDeployment({ name: 'web', namespace });
   assert.equal(live.spec?.template.spec?.containers[0]?.image, 'nginx:1.20');
+  assert.equal(live.metadata?.annotations?.['pulumi.com/waitFor'], undefined, 'no gate annotation left on the Deployment');
+  assert.deepEqual(
+    run.ops.filter((o) => o.op === 'await').map((o) => o.how),
+    ['deployment'],
+    "the provider's own await ran",
+  );
 });
