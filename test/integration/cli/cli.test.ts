@@ -279,6 +279,27 @@ describe('rollout-trace CLI', () => {
     for (const rs of after.filter((o) => o.type === 'replicaset')) assert.equal(rs.desired, 1, JSON.stringify(rs));
   });
 
+  test('--watch until Ctrl-C: the watch after the verdict ends at once, with the exit code of the verdict', async (t) => {
+    const ns = await withNamespace(t, 'cli-watch-int');
+    await create(ns, deployment('web', 'nginx:1.15-alpine', {}, 1));
+    let interruptedAt: number | undefined;
+    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--watch'], {
+      onStderr: (err, child) => {
+        if (interruptedAt === undefined && err.includes('watching for changes until Ctrl-C')) {
+          interruptedAt = Date.now();
+          child.kill('SIGINT');
+        }
+      },
+      timeoutMs: 60_000,
+    });
+    assert.ok(interruptedAt !== undefined, run.stdout + run.stderr);
+    const exitedAfter = Date.now() - interruptedAt;
+    assert.equal(run.code, 0, `a succeeded verdict, then Ctrl-C: exit 0\n${run.stdout}${run.stderr}`);
+    assert.equal(run.stdout.match(/SUCCEEDED|CANCELLED/g)?.join(), 'SUCCEEDED', run.stdout);
+    // Ctrl-C ends the watch: the CLI exits by itself, promptly, not at the kill timeout of runCli.
+    assert.ok(exitedAfter < 10_000, `exited ${exitedAfter} ms after SIGINT`);
+  });
+
   test('Ctrl-C during a rollout: a CANCELLED summary and exit 130, promptly', async (t) => {
     const ns = await withNamespace(t, 'cli-sigint');
     await create(ns, deployment('slow', 'nginx:1.15-alpine', { 'sim.rollout-trace.dev/app': 'slow-start;seconds=600' }, 1));
