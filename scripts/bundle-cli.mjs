@@ -95,7 +95,8 @@ await build({
   target: 'node22',
   minify: true,
   keepNames: true,
-  sourcemap: 'linked',
+  // No source map: the package ships no sources for one to point at (keepNames keeps stack traces readable).
+  sourcemap: false,
   legalComments: 'linked',
   // ws's optional native add-ons: required inside try/catch, absent is fine.
   external: ['bufferutil', 'utf-8-validate'],
