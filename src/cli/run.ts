@@ -7,7 +7,7 @@ import type { RolloutEvent, Verdict } from '../core/index.js';
 import { resolvePolicy } from '../core/index.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
 import { setLongTimeout } from '../long-timer.js';
-import type { Sink } from '../report/sink.js';
+import type { Sink } from '../report/index.js';
 import { type CliOptions, parseCli } from './args.js';
 import { type BatchedStream, batchedStream } from './batched-stream.js';
 import { EXIT, type ExitCode } from './exit-codes.js';

@@ -4,7 +4,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { formatWindow } from '../core/format-duration.js';
+import { formatWindow } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { describeTarget } from './kubeconfig.js';
 

@@ -26,7 +26,7 @@ export { classifyPull, diagnosePod, parseMissing, probeBudgetSeconds, probeHandl
 export { formatDuration, formatWindow } from './format-duration.js';
 export { type HintSubject, kubectlHints } from './hints.js';
 export { nodeReadiness } from './intake.js';
-export { ownerOfKind, REVISION_ANNOTATION } from './k8s.js';
+export { ownerOfKind, REVISION_ANNOTATION, revisionOf } from './k8s.js';
 export { compileLogFilter, type LogFilter, type LogFilterOptions, REDACTED, redactLine } from './log-filter.js';
 export { type LogTarget, logTargets } from './log-targets.js';
 export { type PodView, podView } from './pod-state.js';

@@ -5,8 +5,7 @@
  */
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import type * as pulumi from '@pulumi/pulumi';
-import { sleep } from '../cluster/backoff.js';
-import { contextNamespace, loadKubeConfig } from '../cluster/index.js';
+import { contextNamespace, loadKubeConfig, sleep } from '../cluster/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import { type ChangeKind, changeKind, type LiveDeployment } from './decisions.js';

@@ -4,8 +4,7 @@
  * before the provider changes it, and find an auto-named Deployment from its prefix.
  */
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
-import { forbiddenError, statusOf } from '../cluster/api-errors.js';
-import { rawGet } from '../cluster/raw-get.js';
+import { forbiddenError, rawGet, statusOf } from '../cluster/index.js';
 import { AUTONAMED, isAutoNameOf, type PlannedDeployment } from './plan.js';
 
 /** A 401/403 becomes the RBAC explanation; anything else is rethrown as is. */

@@ -4,7 +4,7 @@
  * the apiserver's own message instead.
  */
 
-import { describeFailure } from '../cluster/api-errors.js';
+import { describeFailure } from '../cluster/index.js';
 import { isRolloutTraceError } from '../errors.js';
 
 /** One paragraph describing `err`, never a stack trace, never response headers. */

@@ -5,7 +5,7 @@
  * In observe mode the provider stays the judge: once it returned, the trace gets a bounded time.
  */
 import type * as k8s from '@pulumi/kubernetes';
-import type { Verdict } from '../core/types.js';
+import type { Verdict } from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import type { Tracking } from '../track/index.js';
 import { type Baseline, locate, type Written } from './baseline.js';

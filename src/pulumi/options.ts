@@ -2,8 +2,8 @@
  * Options shared by every way of tracing a Deployment from a Pulumi program.
  */
 import type * as pulumi from '@pulumi/pulumi';
-import type { PolicyOverrides } from '../core/types.js';
-import type { LogOptions } from '../track/log-options.js';
+import type { PolicyOverrides } from '../core/index.js';
+import type { LogOptions } from '../track/index.js';
 
 /**
  * How rollout-trace takes part in `pulumi up`.

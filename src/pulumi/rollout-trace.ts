@@ -11,7 +11,7 @@
 
 import type * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
-import type { Verdict } from '../core/types.js';
+import type { Verdict } from '../core/index.js';
 import { type RolloutFailure, rolloutFailureOf } from '../report/index.js';
 import { type Baseline, type ProviderSettings, readBaseline, type Written } from './baseline.js';
 import { cancellable } from './cancel.js';

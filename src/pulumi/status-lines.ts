@@ -5,10 +5,8 @@
  *
  * The Info column shows only the first line of a message, so every line here is a single line.
  */
-import { cleanedEvent } from '../core/cluster-text.js';
-import type { RolloutEvent } from '../core/types.js';
-import { describeEvent, type EventLine } from '../report/describe-event.js';
-import { LinePicker } from '../report/index.js';
+import { cleanedEvent, type RolloutEvent } from '../core/index.js';
+import { describeEvent, type EventLine, LinePicker } from '../report/index.js';
 
 /** A status line and the severity it is logged with. */
 export interface StatusLine {

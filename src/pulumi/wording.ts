@@ -3,8 +3,7 @@
  * summaries); the per-event status lines are status-lines.ts. Pure: data in, text out.
  */
 import type { V1Deployment } from '@kubernetes/client-node';
-import { revisionOf } from '../core/k8s.js';
-import type { Verdict } from '../core/types.js';
+import { revisionOf, type Verdict } from '../core/index.js';
 import { formatVerdict } from '../report/index.js';
 import type { ChangeKind, TimeoutChoice } from './decisions.js';
 import type { PlannedDeployment } from './plan.js';

@@ -9,7 +9,7 @@ import { type Sink, type SinkOptions, sinkChoice } from './sink.js';
 import { sinkFor } from './sink-factory.js';
 import { TtySink } from './tty-sink.js';
 
-export { describeEvent } from './describe-event.js';
+export { describeEvent, type EventLine } from './describe-event.js';
 export { formatDuration } from './format-time.js';
 export { deploymentKey, type FormatVerdictOptions, formatVerdict, outcomeLabel } from './format-verdict.js';
 export { JSON_SCHEMA_VERSION, type JsonLine, JsonSink, toJsonLine } from './json-sink.js';

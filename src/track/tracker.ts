@@ -5,8 +5,7 @@
  * Deployment or the next tick is decided in decisions.ts (pure, tested from tables).
  */
 
-import { unreachableError } from '../cluster/api-errors.js';
-import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions } from '../cluster/index.js';
+import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions, unreachableError } from '../cluster/index.js';
 import type { Observation, RolloutEvent, Verdict } from '../core/index.js';
 import { cleanEvent, initialState, logTargets, type RolloutState, reduce } from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
