@@ -100,9 +100,12 @@ export class RolloutTrace extends pulumi.ComponentResource {
   private readonly said = new Set<string>();
   /** Log writes still on their way to the engine (a cancel waits for them). */
   private readonly sending = new Set<Promise<void>>();
+  /** Settles once this component is registered (its URN is known). */
+  private readonly urnKnown: Promise<unknown>;
 
   constructor(name: string, args: RolloutTraceArgs, opts?: pulumi.ComponentResourceOptions) {
     super(ROLLOUT_TRACE_TYPE, name, {}, opts);
+    this.urnKnown = outputValue(this.urn).catch(() => undefined);
     this.gate = args.mode === 'gate';
     const deployment = new Promise<k8s.apps.v1.Deployment>((resolve) => (this.attachDeployment = resolve));
     if (args.deployment) this.attachDeployment(args.deployment);
@@ -156,7 +159,10 @@ export class RolloutTrace extends pulumi.ComponentResource {
     if (!fromTracker && this.said.has(key)) return;
     this.said.add(key);
     const log = line.severity === 'warn' ? pulumi.log.warn : pulumi.log.info;
-    const sent = log(line.text, this, undefined, ephemeral).catch(() => undefined);
+    // The SDK sends every log call in order on one chain, each waiting for its resource's URN: a
+    // line joins the chain only once this component is registered, so a trace whose registration
+    // is queued never holds back the lines of the others.
+    const sent = this.urnKnown.then(() => log(line.text, this, undefined, ephemeral)).catch(() => undefined);
     this.sending.add(sent);
     void sent.finally(() => this.sending.delete(sent));
   }

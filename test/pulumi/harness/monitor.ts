@@ -54,7 +54,7 @@ export interface MonitorOptions {
   /** Called before a resource's step runs (e.g. to hold it, as a busy engine would). */
   beforeStep?: (type: string, name: string) => Promise<void> | void;
   /**
-   * The engine's `--parallel`: how many steps of custom resources run at once (default
+   * The engine's `--parallel`: how many steps (custom resources and components) run at once (default
    * unbounded; the engine's default is 4 x CPUs). The others wait for a free worker.
    */
   parallelism?: number;
@@ -215,9 +215,15 @@ export class Monitor {
       provider: r.provider,
     };
     if (!r.custom) {
-      if (extra.remote) entry.outputs = await constructComponent(this, r, urn);
-      if (!this.mode.dryRun) this.state.set(urn, { ...entry, componentOutputs: old?.componentOutputs });
-      return { urn, id: '', outputs: entry.outputs };
+      // A component's registration is a step too: it waits for a free worker like any other (pp:
+      // step_executor.go). A remote component's construct is not held on a worker here (its
+      // children need workers of their own).
+      const step = async () => {
+        if (extra.remote) entry.outputs = await constructComponent(this, r, urn);
+        if (!this.mode.dryRun) this.state.set(urn, { ...entry, componentOutputs: old?.componentOutputs });
+        return { urn, id: '', outputs: entry.outputs };
+      };
+      return extra.remote ? step() : this.workers.run(step);
     }
     const hook = (phase: string) => this.callHooks(extra.hooks, phase, urn, r, entry);
     return this.workers.run(() => this.customStep(r, urn, old, entry, hook, extra));
