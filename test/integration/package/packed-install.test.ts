@@ -63,7 +63,7 @@ before(async () => {
   const out = await step('npm pack', 'npm', ['pack', '--json', '--pack-destination', tmp], checkout);
   packed = JSON.parse(out.slice(out.indexOf('[')))[0];
   console.log(
-    `[packed-install] ${packed.filename}: ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked, ${packed.files.length} files`,
+    `[packed-install] ${packed.filename}: ${(packed.size / 1000).toFixed(0)} kB packed, ${(packed.unpackedSize / 1000).toFixed(0)} kB unpacked, ${packed.files.length} files`,
   );
 
   const { manifest, lock } = consumerLock({
