@@ -52,6 +52,12 @@ export interface TraceOptions {
    * bounds odd cases.
    */
   settleSeconds?: number;
+  /**
+   * At most about 30 live lines per Deployment (phases, ReplicaSets by quarters of their pods,
+   * each distinct problem once), for a non-interactive `pulumi up` that prints every line as its
+   * own row. Default: on when the `CI` environment variable is set (and not `false`/`0`).
+   */
+  compactLines?: boolean;
 }
 
 /** What the trace ended with. */

@@ -15,6 +15,7 @@ import type { Verdict } from '../core/index.js';
 import { type RolloutFailure, rolloutFailureOf } from '../report/index.js';
 import { type Baseline, type ProviderSettings, readBaseline, type Written } from './baseline.js';
 import { cancellable } from './cancel.js';
+import { CompactLines, nonInteractive } from './compact-lines.js';
 import {
   type ChangeKind,
   type CustomTimeouts,
@@ -100,12 +101,15 @@ export class RolloutTrace extends pulumi.ComponentResource {
   private readonly said = new Set<string>();
   /** Log writes still on their way to the engine (a cancel waits for them). */
   private readonly sending = new Set<Promise<void>>();
+  /** Non-interactive runs: picks the live lines (at most about 30). */
+  private readonly compact: CompactLines | undefined;
   /** Settles once this component is registered (its URN is known). */
   private readonly urnKnown: Promise<unknown>;
 
   constructor(name: string, args: RolloutTraceArgs, opts?: pulumi.ComponentResourceOptions) {
     super(ROLLOUT_TRACE_TYPE, name, {}, opts);
     this.urnKnown = outputValue(this.urn).catch(() => undefined);
+    this.compact = (args.compactLines ?? nonInteractive(process.env)) ? new CompactLines() : undefined;
     this.gate = args.mode === 'gate';
     const deployment = new Promise<k8s.apps.v1.Deployment>((resolve) => (this.attachDeployment = resolve));
     if (args.deployment) this.attachDeployment(args.deployment);
@@ -158,6 +162,11 @@ export class RolloutTrace extends pulumi.ComponentResource {
     const key = `${line.severity}\u0000${ephemeral}\u0000${line.text}`;
     if (!fromTracker && this.said.has(key)) return;
     this.said.add(key);
+    if (fromTracker && this.compact) {
+      const picked = this.compact.next(line);
+      if (!picked) return;
+      line = picked;
+    }
     const log = line.severity === 'warn' ? pulumi.log.warn : pulumi.log.info;
     // The SDK sends every log call in order on one chain, each waiting for its resource's URN: a
     // line joins the chain only once this component is registered, so a trace whose registration

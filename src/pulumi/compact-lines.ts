@@ -1,0 +1,58 @@
+/**
+ * The live lines of one trace in a non-interactive `pulumi up` (CI), where the display prints
+ * every log call as its own row: at most {@link COMPACT_LINE_LIMIT} lines per Deployment whatever
+ * its size. Phase, revision and condition lines pass; per-pod lines are left to the ReplicaSet
+ * lines ("40/100 ready"), which pass when a ReplicaSet crosses a quarter of its pods; each distinct
+ * problem or event is said once (pod names aside). Pure: lines in, lines out.
+ */
+import type { StatusLine } from './status-lines.js';
+
+/** The most live lines one trace prints in a non-interactive run (its verdict comes on top). */
+export const COMPACT_LINE_LIMIT = 30;
+
+/** Whether the program runs non-interactively: the `CI` environment variable most CI systems set. */
+export function nonInteractive(env: Record<string, string | undefined>): boolean {
+  const ci = env.CI?.toLowerCase();
+  return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
+}
+
+const READY = /^ReplicaSet (\S+) \(.*\): (\d+)\/(\d+) ready/;
+
+/** Picks the lines of one trace for a non-interactive run. */
+export class CompactLines {
+  private sent = 0;
+  private readonly said = new Set<string>();
+  /** ReplicaSet -> the last quarter (0-4) of its pods said ready. */
+  private readonly quarters = new Map<string, number>();
+
+  constructor(private readonly limit = COMPACT_LINE_LIMIT) {}
+
+  /** The line to print for `line`, or undefined to leave it out. */
+  next(line: StatusLine): StatusLine | undefined {
+    if (this.sent > this.limit) return undefined;
+    if (!this.worthSaying(line.text)) return undefined;
+    this.sent++;
+    if (this.sent > this.limit) {
+      return { severity: 'info', text: `further live lines left out (non-interactive run: at most ${this.limit} per Deployment)` };
+    }
+    return line;
+  }
+
+  private worthSaying(text: string): boolean {
+    if (text.startsWith('pod ')) return false;
+    const ready = READY.exec(text);
+    if (ready) {
+      const [, rs, n, of] = ready;
+      const quarter = Number(of) === 0 ? 4 : Math.floor((4 * Number(n)) / Number(of));
+      if (this.quarters.get(rs!) === quarter) return false;
+      this.quarters.set(rs!, quarter);
+      return true;
+    }
+    if (/^(problem|event|log)\b/.test(text)) {
+      const key = text.replace(/\b(Pod\/)?[a-z0-9.-]+-[a-z0-9]{5,10}-[a-z0-9]{5}\b/g, '<pod>').replace(/\d+/g, 'N');
+      if (this.said.has(key)) return false;
+      this.said.add(key);
+    }
+    return true;
+  }
+}
