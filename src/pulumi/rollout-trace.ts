@@ -15,7 +15,6 @@ import type { Verdict } from '../core/index.js';
 import { type RolloutFailure, rolloutFailureOf } from '../report/index.js';
 import { type Baseline, type ProviderSettings, readBaseline, type Written } from './baseline.js';
 import { cancellable } from './cancel.js';
-import { CompactLines, nonInteractive } from './compact-lines.js';
 import {
   type ChangeKind,
   type CustomTimeouts,
@@ -31,6 +30,7 @@ import { traceWritten, writtenBy } from './follow.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
 import { carryingDependency, outputValue, secretPatterns, settle } from './outputs.js';
 import { refusalOf } from './providers.js';
+import { RowLines } from './row-lines.js';
 import type { StatusLine } from './status-lines.js';
 import { changeLine, notDoneLineOf, previewSummary, specChangedLine, unchangedLine, verdictText } from './wording.js';
 
@@ -97,19 +97,11 @@ export class RolloutTrace extends pulumi.ComponentResource {
   private attachDeployment!: (d: k8s.apps.v1.Deployment) => void;
   private readonly gate: boolean;
   private lastResult: RolloutResult | undefined;
-  /** Lines already sent: like the provider's de-duplicating logger, each line is logged once. */
-  private readonly said = new Set<string>();
-  /** Log writes still on their way to the engine (a cancel waits for them). */
-  private readonly sending = new Set<Promise<void>>();
-  /** Non-interactive runs: picks the live lines (at most about 30). */
-  private readonly compact: CompactLines | undefined;
-  /** Settles once this component is registered (its URN is known). */
-  private readonly urnKnown: Promise<unknown>;
+  private readonly lines: RowLines;
 
   constructor(name: string, args: RolloutTraceArgs, opts?: pulumi.ComponentResourceOptions) {
     super(ROLLOUT_TRACE_TYPE, name, {}, opts);
-    this.urnKnown = outputValue(this.urn).catch(() => undefined);
-    this.compact = (args.compactLines ?? nonInteractive(process.env)) ? new CompactLines() : undefined;
+    this.lines = new RowLines(this, args.compactLines);
     this.gate = args.mode === 'gate';
     const deployment = new Promise<k8s.apps.v1.Deployment>((resolve) => (this.attachDeployment = resolve));
     if (args.deployment) this.attachDeployment(args.deployment);
@@ -153,27 +145,8 @@ export class RolloutTrace extends pulumi.ComponentResource {
     return { ...last, outcome: last?.outcome ?? 'failed', summary: last?.summary ?? userMessage(err) };
   }
 
-  /**
-   * Logs a line on this component's row. `fromTracker` lines were already chosen by LogLines (one
-   * per state change; an application's repeated log line is news): they are never dropped here.
-   * Other lines (preview, summaries) are said once.
-   */
   private say(line: StatusLine, ephemeral = true, fromTracker = false): void {
-    const key = `${line.severity}\u0000${ephemeral}\u0000${line.text}`;
-    if (!fromTracker && this.said.has(key)) return;
-    this.said.add(key);
-    if (fromTracker && this.compact) {
-      const picked = this.compact.next(line);
-      if (!picked) return;
-      line = picked;
-    }
-    const log = line.severity === 'warn' ? pulumi.log.warn : pulumi.log.info;
-    // The SDK sends every log call in order on one chain, each waiting for its resource's URN: a
-    // line joins the chain only once this component is registered, so a trace whose registration
-    // is queued never holds back the lines of the others.
-    const sent = this.urnKnown.then(() => log(line.text, this, undefined, ephemeral)).catch(() => undefined);
-    this.sending.add(sent);
-    void sent.finally(() => this.sending.delete(sent));
+    this.lines.say(line, ephemeral, fromTracker);
   }
 
   /** The baseline, or undefined when a value it needs is unknown (preview). */
@@ -302,7 +275,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       }
       return this.conclude(traced.verdict, effect === 'spec-changed' ? 'rollout' : baseline.change, traced.timeout);
     } finally {
-      cancel.release(Promise.all([...this.sending]));
+      cancel.release(this.lines.drained());
     }
   }
 
