@@ -189,7 +189,8 @@ export class RolloutTrace extends pulumi.ComponentResource {
     }
     if (pulumi.runtime.isDryRun()) {
       const summary = previewSummary(baseline);
-      this.say({ severity: 'info', text: summary }, false);
+      // A Deployment the update leaves as it is gets no permanent line (ephemeral on its row).
+      this.say({ severity: 'info', text: summary }, baseline?.change === 'unchanged');
       return { outcome: 'previewed', summary, revision: baseline?.liveFacts?.revision, change: baseline?.change ?? 'unknown' };
     }
     if (!baseline) return this.cannotTrace('the Deployment or cluster settings are still unknown');
