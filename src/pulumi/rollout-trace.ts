@@ -283,13 +283,14 @@ export class RolloutTrace extends pulumi.ComponentResource {
   private conclude(verdict: Verdict, change: ChangeKind, timeout: TimeoutChoice): RolloutResult {
     const { revision } = verdict;
     if (verdict.outcome === 'succeeded') {
-      this.say({ severity: 'info', text: verdict.summary });
+      // Verdicts are permanent: they stay in the final summary (Diagnostics).
+      this.say({ severity: 'info', text: verdict.summary }, false);
       return { outcome: 'succeeded', summary: verdict.summary, revision, change };
     }
     const failure = rolloutFailureOf(verdict);
     this.lastResult = { outcome: verdict.outcome, summary: verdict.summary, revision, change, failure };
     if (verdict.outcome === 'cancelled') {
-      this.say({ severity: 'warn', text: `trace stopped: ${verdict.summary}` });
+      this.say({ severity: 'warn', text: `trace stopped: ${verdict.summary}` }, false);
       if (this.gate) throw new pulumi.ResourceError(`rollout trace cancelled: ${verdict.summary}`, this, true);
       return this.lastResult;
     }

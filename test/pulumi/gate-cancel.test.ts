@@ -50,7 +50,7 @@ test('the language host cancels the program: watches close, it exits by SIGINT b
   assert.equal(signal, 'SIGINT', 'ended by the host SIGINT, not the 5 s SIGKILL');
   assert.ok(ms < 5000, `took ${ms} ms`);
   assert.ok(!state.out.includes('RUN-ENDED'));
-  assert.match(state.out, /^LOG 2 trace stopped: .*/m, state.out.split('\n').slice(-5).join('\n'));
+  assert.match(state.out, /^LOG 2 permanent trace stopped: .*/m, state.out.split('\n').slice(-5).join('\n'));
 });
 
 test('Automation API app: SIGINT stops the traces, none is re-raised into the app', async (t) => {
@@ -64,7 +64,7 @@ test('Automation API app: SIGINT stops the traces, none is re-raised into the ap
   assert.equal(signal, null, 'not killed by a re-raised SIGINT');
   assert.equal(code, 0);
   assert.match(state.out, /^APP-SIGINT$/m, "the app's own handler ran");
-  assert.match(state.out, /^LOG 2 trace stopped: .*/m);
+  assert.match(state.out, /^LOG 2 permanent trace stopped: .*/m);
   assert.match(state.out, /^RUN-ENDED .*rollout trace cancelled/m, 'the run ended with the cancelled gate');
 });
 

@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { clients, withNamespace } from '../helpers/cluster.js';
 import { nginxArgs } from './harness/fixtures.js';
 import { linesOf, type RunResult, startStack } from './harness/langhost.js';
+import { renderTranscript } from './harness/transcript.js';
 
 interface Seen {
   outcome?: string;
@@ -44,7 +45,12 @@ test('gate: a failed rollout fails again on the next up, fast and with the same 
   assert.equal(errorsOf(up1).length, 1);
 
   const second: Seen = {};
+  const existing = new Set(stack.monitor.state.keys());
   const up2 = await stack.run(program(broken, second));
+  // The display draws `+` for the trace's row on the first up (created), no symbol on the second.
+  const row = (transcript: string) => transcript.split('\n').find((l) => /RolloutTrace\s+web-rollout/.test(l)) ?? '';
+  assert.match(row(renderTranscript(up1.logs, { startedAt: up1.startedAt })), /^ \+ {3}rollout-trace:pulumi:RolloutTrace/);
+  assert.match(row(renderTranscript(up2.logs, { startedAt: up2.startedAt, existing })), /^ {5}rollout-trace:pulumi:RolloutTrace/);
   const lines = linesOf(up2, 'web-rollout');
   console.log(lines.join('\n'));
   const elapsed = (up2.finishedAt - up2.startedAt) / 1000;

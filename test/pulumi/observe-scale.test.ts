@@ -36,9 +36,12 @@ test('observe: a scale-only update is reported as no new rollout', async (t) => 
     texts.some((m) => /ReplicaSet nginx-\w+ \(new, revision 1\).*4\/4 ready/.test(m)),
     texts.join('\n'),
   );
+  // Only the verdict is permanent.
   assert.deepEqual(
-    visible(run).filter((l) => !l.ephemeral),
-    [],
+    visible(run)
+      .filter((l) => !l.ephemeral)
+      .map((l) => l.message.replace(/ in \S+$/, '')),
+    ['revision 1 rolled out: 4/4 pods ready'],
   );
   const live = await clients().apps.readNamespacedDeployment({ name: 'nginx', namespace });
   assert.equal(live.metadata?.annotations?.['deployment.kubernetes.io/revision'], '1');

@@ -1,6 +1,7 @@
 /**
  * Renders recorded LogRequests the way `pulumi up --non-interactive` (the CI display) shows them:
- * each message re-prints its resource's row with the message in the Info column (first line
+ * each message re-prints its resource's row (`+` on create, no symbol when the resource was in
+ * the state already) with the message in the Info column (first line
  * only; `warning: ` / `error: ` prefixes), and the final Diagnostics section lists only the
  * permanent (non-ephemeral) messages grouped per resource. Ephemeral messages never reach it.
  */
@@ -15,8 +16,19 @@ function typeAndName(urn: string): { type: string; name: string } {
 
 const PREFIX = ['debug: ', '', 'warning: ', 'error: '];
 
+/**
+ * The row's operation symbol as the display draws it: `+` for a resource the run creates (not in
+ * the state before it), none for one it leaves as it is (a trace component is never updated).
+ */
+export function rowSymbol(urn: string, existing: Set<string> | undefined): string {
+  return existing?.has(urn) ? ' ' : '+';
+}
+
 /** The transcript: progress rows, then Diagnostics. */
-export function renderTranscript(logs: LogRecord[], opts: { startedAt: number; title?: string } = { startedAt: 0 }): string {
+export function renderTranscript(
+  logs: LogRecord[],
+  opts: { startedAt: number; title?: string; existing?: Set<string> } = { startedAt: 0 },
+): string {
   const shown = logs.filter((l) => l.severity > 0);
   const out: string[] = [];
   out.push(opts.title ?? 'Updating (dev):');
@@ -25,7 +37,9 @@ export function renderTranscript(logs: LogRecord[], opts: { startedAt: number; t
     const { type, name } = typeAndName(l.urn);
     const secs = opts.startedAt ? `${Math.max(0, Math.round((l.at - opts.startedAt) / 1000))}s` : '';
     const first = l.message.split('\n')[0];
-    out.push(` ~   ${type.padEnd(38)} ${name.padEnd(23)} ${`(${secs})`.padEnd(11)} ${PREFIX[l.severity]}${first}`);
+    out.push(
+      ` ${rowSymbol(l.urn, opts.existing)}   ${type.padEnd(38)} ${name.padEnd(23)} ${`(${secs})`.padEnd(11)} ${PREFIX[l.severity]}${first}`,
+    );
   }
   const permanent = shown.filter((l) => !l.ephemeral);
   if (permanent.length) {
