@@ -113,3 +113,30 @@ for (const [what, mode] of leftOut) {
     assert.match(lines[0] ?? '', /^no change to Deployment \S+\/web: revision 1, 1\/1 ready$/);
   });
 }
+
+test('gate: paused flipped back to false resumes the rollout, and it is traced', async (t) => {
+  const namespace = await withNamespace(t, 'pulumi-paused');
+  const stack = await startStack({ defaultAwaitSeconds: 30 });
+  t.after(() => stack.stop());
+  const program = (image: string, paused: boolean, seen: Seen) => async () => {
+    const lib = await import('../../src/pulumi/index.js');
+    const args = nginxArgs(namespace, image, 1, 'web');
+    const { trace } = lib.gatedDeployment('web', { ...args, spec: { ...args.spec, paused } } as never, {}, { timeoutSeconds: 8 });
+    trace.outcome.apply((o) => (seen.outcome = o));
+    trace.revision.apply((r) => (seen.revision = r));
+  };
+  assert.equal((await stack.run(program('nginx:1.19', false, {}))).error, '');
+  // Paused with a new image: the template is written, no rollout starts (the gate times out).
+  const pausedUp: Seen = {};
+  await stack.run(program('nginx:1.20', true, pausedUp));
+  assert.notEqual(pausedUp.outcome, 'succeeded');
+  // Unpaused: the declared template equals the live one, yet the write resumes the rollout.
+  const seen: Seen = {};
+  const up = await stack.run(program('nginx:1.20', false, seen));
+  const lines = linesOf(up, 'web-rollout');
+  console.log(lines.join('\n'));
+  assert.equal(up.error, '');
+  assert.match(lines[0] ?? '', /^the provider's write changed \S+\/web \(generation 2 → 3\)/);
+  assert.equal(seen.outcome, 'succeeded');
+  assert.equal(seen.revision, '2');
+});
