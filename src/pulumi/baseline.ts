@@ -38,6 +38,8 @@ export interface Baseline {
   existing: Set<string>;
   change: ChangeKind;
   changes: TemplateChange[];
+  /** When the baseline was read (ms): a new object is created after it. */
+  readAt: number;
 }
 
 /** The plain values the baseline is read from (undefined: some value is unknown in preview). */
@@ -86,6 +88,7 @@ function factsOf(d: V1Deployment | undefined): LiveDeployment | undefined {
 
 /** Reads the live Deployment (read-only) before the provider changes it. */
 export async function readBaseline(i: BaselineInputs): Promise<Baseline> {
+  const readAt = Date.now();
   const plan = planFromInputs(i.deploymentName, i.inputs);
   const kc = providerKubeConfig(i.kubeconfig, i.context, i.cluster);
   const namespace = plan.namespace ?? i.providerNamespace ?? contextNamespace(kc);
@@ -106,6 +109,7 @@ export async function readBaseline(i: BaselineInputs): Promise<Baseline> {
     existing: new Set(found.map((d) => d.metadata?.name ?? '')),
     change: changeKind(plan, liveFacts, changes),
     changes,
+    readAt,
   };
 }
 
@@ -140,9 +144,11 @@ export async function locate(
       if (now && now.metadata?.uid !== b.liveFacts?.uid) return name;
       continue;
     }
-    const found = await findDeployments(b.kc, b.namespace, b.plan, { maxAgeMs: LOCATE_LIST_REUSE_MS, cache: currentRun().lists }).catch(
-      () => [],
-    );
+    const found = await findDeployments(b.kc, b.namespace, b.plan, {
+      maxAgeMs: LOCATE_LIST_REUSE_MS,
+      cache: currentRun().lists,
+      autonamedSince: b.readAt,
+    }).catch(() => []);
     const fresh = found.find((d) => !b.existing.has(d.metadata?.name ?? ''));
     if (fresh?.metadata?.name) return fresh.metadata.name;
   }

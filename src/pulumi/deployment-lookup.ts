@@ -26,6 +26,12 @@ export interface LookupOptions {
   maxAgeMs?: number;
   /** Where recent lists are kept (one per program run); without it every lookup lists afresh. */
   cache?: ListCache;
+  /**
+   * Also accept an auto-named Deployment created since this time (ms) whatever its name pattern:
+   * the engine's `pulumi:autonaming` config names objects by its own pattern (pk: naming.go
+   * AssignNameIfAutonamable still marks them autonamed). Only the search for a new object sets it.
+   */
+  autonamedSince?: number;
 }
 
 /** The longest one shared namespace list may take (callers time out on their own too). */
@@ -86,8 +92,12 @@ export async function findDeployments(
     if (statusOf(err) === 404) return [];
     throw refusal(kc, 'list', namespace, err);
   }
+  const since = options.autonamedSince;
+  // creationTimestamp has a resolution of one second.
+  const named = (d: V1Deployment) =>
+    isAutoNameOf(plan.namePrefix, d.metadata?.name ?? '') || (since !== undefined && time(d) >= since - 1000);
   return items
-    .filter((d) => isAutoNameOf(plan.namePrefix, d.metadata?.name ?? ''))
+    .filter(named)
     .filter((d) => d.metadata?.annotations?.[AUTONAMED] === 'true')
     .filter((d) => selectorAgrees(plan.selector, d.spec?.selector?.matchLabels))
     .sort((a, b) => time(b) - time(a));

@@ -105,6 +105,8 @@ export class KubernetesProvider {
     readonly config: ProviderConfig,
     readonly ops: ProviderOp[],
     readonly defaultAwaitSeconds = DEFAULT_AWAIT_SECONDS,
+    /** The engine's `pulumi:autonaming` pattern, when configured (pk: naming.go uses the proposed name). */
+    readonly autoname?: (resourceName: string) => string,
   ) {
     if (config.renderYamlToDirectory) return;
     const kc = new KubeConfig();
@@ -129,7 +131,7 @@ export class KubernetesProvider {
     const obj = { ...JSON.parse(JSON.stringify(inputs ?? {})), ...gvk };
     obj.metadata ??= {};
     if (!obj.metadata.name) {
-      obj.metadata.name = olds?.metadata?.name ?? `${name}-${randomBytes(4).toString('hex')}`;
+      obj.metadata.name = olds?.metadata?.name ?? this.autoname?.(name) ?? `${name}-${randomBytes(4).toString('hex')}`;
       obj.metadata.annotations = { ...obj.metadata.annotations, 'pulumi.com/autonamed': 'true' };
     }
     if (gvk.kind !== 'Namespace') obj.metadata.namespace ??= this.config.namespace ?? 'default';

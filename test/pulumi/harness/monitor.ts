@@ -50,6 +50,8 @@ export interface MonitorOptions {
   config?: Record<string, string>;
   /** The provider stand-in's default await (seconds; the real one is 600). */
   defaultAwaitSeconds?: number;
+  /** The `pulumi:autonaming` config's pattern: the name the engine proposes for a resource name. */
+  autoname?: (resourceName: string) => string;
   onLog?: (record: LogRecord) => void;
   /** Called before a resource's step runs (e.g. to hold it, as a busy engine would). */
   beforeStep?: (type: string, name: string) => Promise<void> | void;
@@ -167,7 +169,7 @@ export class Monitor {
           .filter(([k]) => k.startsWith('kubernetes:'))
           .map(([k, v]) => [k.slice('kubernetes:'.length), v]),
       );
-      p = new KubernetesProvider(config, this.ops, this.options.defaultAwaitSeconds);
+      p = new KubernetesProvider(config, this.ops, this.options.defaultAwaitSeconds, this.options.autoname);
       this.providers.set(ref, p);
     }
     return p;
@@ -243,7 +245,10 @@ export class Monitor {
       entry.outputs = r.props;
       const p = plain(r.props);
       if (!p.unknown)
-        this.providers.set(`${urn}::${entry.id}`, new KubernetesProvider(p.value, this.ops, this.options.defaultAwaitSeconds));
+        this.providers.set(
+          `${urn}::${entry.id}`,
+          new KubernetesProvider(p.value, this.ops, this.options.defaultAwaitSeconds, this.options.autoname),
+        );
       if (!this.mode.dryRun) this.state.set(urn, entry);
       return { urn, id: entry.id, outputs: entry.outputs };
     }
