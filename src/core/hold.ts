@@ -12,7 +12,7 @@ import type { Emit } from './emit.js';
 import { formatDuration, formatWindow } from './format-duration.js';
 import { canBecomeReady, eventTime, longRunningStatuses, timeOf } from './k8s.js';
 import { deadlineOf } from './problems.js';
-import { eventsAbout, newReplicaSet, podOf, podsOf } from './relations.js';
+import { kubeEventsAbout, newReplicaSet, podOf, podsOf } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
 import { problemLine } from './verdict.js';
@@ -116,7 +116,7 @@ function settlingPods(state: RolloutState, at: number): Array<{ pod: string; unt
  */
 function lastLivenessFailure(state: RolloutState, pod: string): { at: number; message: string } | undefined {
   let latest: { at: number; message: string } | undefined;
-  for (const e of eventsAbout(state, 'Pod', pod)) {
+  for (const e of kubeEventsAbout(state, 'Pod', pod)) {
     if (e.reason !== 'Unhealthy' || !/^Liveness probe failed/.test(e.message ?? '')) continue;
     const at = eventTime(e);
     if (!latest || at > latest.at) latest = { at, message: firstLine(e.message ?? '', 80) ?? 'Liveness probe failed' };

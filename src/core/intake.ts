@@ -5,7 +5,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { ownerOfKind } from './k8s.js';
 import { passesReconcileGate, pulumiCheckReplicaSet, pulumiOnDeployment } from './pulumi-await.js';
-import { isCandidateEvent, isCandidatePod, isCandidateReplicaSet, replicaSetOfRevision } from './relations.js';
+import { isCandidateKubeEvent, isCandidatePod, isCandidateReplicaSet, replicaSetOfRevision } from './relations.js';
 import { EVENTS_PER_OBJECT, type NodeReadiness, type RolloutState } from './state.js';
 import type { KindToObject, ObjectObservation, RolloutEvent } from './types.js';
 
@@ -116,7 +116,7 @@ function onPod(s: Draft, obs: Extract<ObjectObservation, { kind: 'Pod' }>, emit:
 function onEvent(s: Draft, obs: Extract<ObjectObservation, { kind: 'Event' }>): Touched | undefined {
   const e = obs.object;
   const uid = e.metadata?.uid ?? `${e.involvedObject?.name}/${e.reason}/${e.metadata?.name}`;
-  if (obs.type === 'delete' || !isCandidateEvent(e, s.target)) return undefined; // expired events are still history
+  if (obs.type === 'delete' || !isCandidateKubeEvent(e, s.target)) return undefined; // expired events are still history
   const cached = s.kubeEvents.get(uid);
   if (sameVersion(cached, e)) return undefined;
   const name = e.involvedObject?.name ?? '';

@@ -18,7 +18,7 @@ import { probeBudgetSeconds } from './diagnose/probe.js';
 import { diagnoseEndings } from './ended-pods.js';
 import { canBecomeReady, longRunningStatuses } from './k8s.js';
 import { compareProblems, failDeadline } from './policy.js';
-import { eventsAbout, newReplicaSet, podOf, podsOf, referencedPvcNames } from './relations.js';
+import { kubeEventsAbout, newReplicaSet, podOf, podsOf, referencedPvcNames } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
 
@@ -62,10 +62,10 @@ export function trackNotReady(state: RolloutState, memo: EmittedMemo, at: number
 }
 
 function diagnosePods(state: RolloutState, rs: V1ReplicaSet | undefined, at: number, scope: PodScope, failures: ClassifierFailure[]) {
-  const found: Array<{ f: Finding; events: ReturnType<typeof eventsAbout> }> = [];
+  const found: Array<{ f: Finding; events: ReturnType<typeof kubeEventsAbout> }> = [];
   for (const pod of scopedPods(state, rs, scope)) {
     const name = pod.metadata?.name ?? '';
-    const events = eventsAbout(state, 'Pod', name);
+    const events = kubeEventsAbout(state, 'Pod', name);
     for (const f of diagnosePodFindings(pod, events, at, { previousPull: previousPulls(state.problems, name) })) {
       found.push({ f, events });
     }
@@ -93,17 +93,17 @@ export function currentProblems(
   const rs = newReplicaSet(state);
   const found = diagnosePods(state, rs, at, scope, failures);
   if (rs) {
-    const events = eventsAbout(state, 'ReplicaSet', rs.metadata?.name ?? '');
+    const events = kubeEventsAbout(state, 'ReplicaSet', rs.metadata?.name ?? '');
     for (const f of [diagnoseReplicaSet(rs, events), diagnoseEndings(state, at)]) if (f) found.push({ f, events });
   }
   if (state.deployment) {
-    const events = eventsAbout(state, 'Deployment', state.target.name);
+    const events = kubeEventsAbout(state, 'Deployment', state.target.name);
     for (const f of [diagnoseDeployment(state.deployment), diagnosePaused(state.deployment)]) if (f) found.push({ f, events });
   }
   for (const claim of referencedPvcNames(state.deployment)) {
     const pvc = state.pvcs.get(claim);
     if (!pvc) continue;
-    const events = eventsAbout(state, 'PersistentVolumeClaim', claim);
+    const events = kubeEventsAbout(state, 'PersistentVolumeClaim', claim);
     const f = diagnosePvc(pvc, events);
     if (f) found.push({ f, events });
   }

@@ -19,7 +19,7 @@ export function isCandidatePod(pod: V1Pod, target: TrackTarget): boolean {
 }
 
 /** An Event that may be about the target, its ReplicaSets, its Pods or a PVC. */
-export function isCandidateEvent(e: CoreV1Event, target: TrackTarget): boolean {
+export function isCandidateKubeEvent(e: CoreV1Event, target: TrackTarget): boolean {
   const name = e.involvedObject?.name ?? '';
   const kind = e.involvedObject?.kind;
   if (kind === 'PersistentVolumeClaim') return true;
@@ -86,12 +86,12 @@ export function trackedPvcs(state: RolloutState): V1PersistentVolumeClaim[] {
 }
 
 /** Events whose involved object is `kind/name`, in arrival order. */
-export function eventsAbout(state: RolloutState, kind: string, name: string): CoreV1Event[] {
-  return eventsNamed(state, name).filter((e) => e.involvedObject?.kind === kind);
+export function kubeEventsAbout(state: RolloutState, kind: string, name: string): CoreV1Event[] {
+  return kubeEventsNamed(state, name).filter((e) => e.involvedObject?.kind === kind);
 }
 
 /** Events whose involved object (of any kind) is named `name`, in arrival order. */
-export function eventsNamed(state: RolloutState, name: string): CoreV1Event[] {
+export function kubeEventsNamed(state: RolloutState, name: string): CoreV1Event[] {
   const out: CoreV1Event[] = [];
   for (const uid of state.kubeEventsByObject.get(name) ?? []) {
     const e = state.kubeEvents.get(uid);

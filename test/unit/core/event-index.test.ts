@@ -1,10 +1,10 @@
 /** Events are looked up per involved object through an index kept by intake. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { eventsAbout } from '../../../src/core/relations.js';
+import { kubeEventsAbout } from '../../../src/core/relations.js';
 import { event, run, up } from './builders.js';
 
-describe('eventsAbout', () => {
+describe('kubeEventsAbout', () => {
   it('returns the events of one object in arrival order; an updated event stays in place, once', () => {
     const a1 = event({ kind: 'Pod', name: 'web-1-a', reason: 'Failed', message: 'one', uid: 'u1' });
     const b1 = event({ kind: 'Pod', name: 'web-1-b', reason: 'Failed', message: 'other pod', uid: 'u2' });
@@ -21,13 +21,13 @@ describe('eventsAbout', () => {
       up('Event', foreign, 6),
     ]);
     assert.deepEqual(
-      eventsAbout(state, 'Pod', 'web-1-a').map((e) => `${e.message}:${e.count}`),
+      kubeEventsAbout(state, 'Pod', 'web-1-a').map((e) => `${e.message}:${e.count}`),
       ['one:5', 'two:1'],
     );
     assert.deepEqual(
-      eventsAbout(state, 'ReplicaSet', 'web-1-a').map((e) => e.message),
+      kubeEventsAbout(state, 'ReplicaSet', 'web-1-a').map((e) => e.message),
       ['same name, other kind'],
     );
-    assert.deepEqual(eventsAbout(state, 'Pod', 'api-1-a'), []);
+    assert.deepEqual(kubeEventsAbout(state, 'Pod', 'api-1-a'), []);
   });
 });
