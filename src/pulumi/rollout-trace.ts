@@ -1,7 +1,7 @@
 /**
  * `RolloutTrace`: the Pulumi component that traces one Deployment's rollout during `pulumi up`.
  * It logs its lines and sets its outputs; the cluster reads are baseline.ts, tracing the
- * rollout is follow.ts, what to do is decided in decisions.ts and worded in wording.ts.
+ * rollout is trace-written.ts, what to do is decided in decisions.ts and worded in wording.ts.
  *
  * Why a ComponentResource: every `pulumi.log` call waits for its resource's URN, and all of them
  * share one promise chain. A Deployment's URN resolves only after the kubernetes provider's await,
@@ -26,12 +26,12 @@ import {
   writeEffect,
 } from './decisions.js';
 import { userMessage } from './errors.js';
-import { traceWritten, writtenBy } from './follow.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
 import { carryingDependency, outputValue, secretPatterns, settle } from './outputs.js';
 import { refusalOf } from './providers.js';
 import { RowLines } from './row-lines.js';
 import type { StatusLine } from './status-lines.js';
+import { traceWritten, writtenBy } from './trace-written.js';
 import { changeLine, notDoneLineOf, previewSummary, specChangedLine, unchangedLine, verdictText } from './wording.js';
 
 export type { ProviderSettings } from './baseline.js';
