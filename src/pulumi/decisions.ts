@@ -204,3 +204,12 @@ export function gateAnnotations(annotations: Record<string, unknown> | undefined
   if (a[WAIT_FOR] !== undefined || a[SKIP_AWAIT] !== undefined) return a;
   return { ...a, [WAIT_FOR]: GATE_WAIT_FOR };
 }
+
+/**
+ * Whether an event of the write's trace (observe mode: it follows only a generation newer than
+ * the baseline's) shows that the provider's write changed the spec: any event about the object
+ * it judges. `started`, `waiting` (still the baseline's generation) and `verdict` do not.
+ */
+export function showsWrite(event: { type: string }): boolean {
+  return event.type !== 'started' && event.type !== 'waiting' && event.type !== 'verdict';
+}

@@ -26,6 +26,7 @@ import {
   writeEffect,
 } from './decisions.js';
 import { userMessage } from './errors.js';
+import { observeUpdate } from './observe-update.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
 import { carryingDependency, outputValue, secretPatterns, settle } from './outputs.js';
 import { refusalOf } from './providers.js';
@@ -244,6 +245,9 @@ export class RolloutTrace extends pulumi.ComponentResource {
   ): Promise<RolloutResult> {
     const cancel = cancellable(args.signal);
     try {
+      if (!this.gate && written && hasLive(declared) && declared.change !== 'replace' && declared.change !== 'create') {
+        return await this.observeWrite(args, declared, written, provided, cancel.signal);
+      }
       // Gate: the provider returns right after its write, whose generation says what it changed.
       const wrote = this.gate && written ? await written.catch(() => undefined) : undefined;
       const effect = writeEffect(declared.change, declared.liveFacts, wrote);
@@ -280,6 +284,37 @@ export class RolloutTrace extends pulumi.ComponentResource {
     }
   }
 
+  /** Observe mode, an existing Deployment: the provider's write decides what is traced (observe-update.ts). */
+  private async observeWrite(
+    args: RolloutTraceArgs,
+    declared: Baseline & { live: NonNullable<Baseline['live']> },
+    written: Promise<Written | null>,
+    provided: Promise<unknown> | undefined,
+    signal: AbortSignal,
+  ): Promise<RolloutResult> {
+    const unchanged = declared.change === 'unchanged';
+    const end = await observeUpdate({
+      options: args,
+      baseline: declared,
+      gate: false,
+      written,
+      provided,
+      signal,
+      say: (line) => this.say(line, true, true),
+      notDoneLine: notDoneLineOf(declared),
+      redact: await secretPatterns(args.inputs).catch(() => []),
+      onWrite: (generation) =>
+        this.say({ severity: 'info', text: unchanged ? specChangedLine(declared, generation) : changeLine(declared) }),
+    });
+    if (end.via === 'write') return this.conclude(end.verdict, unchanged ? 'rollout' : declared.change, end.timeout);
+    if (!end.announced && end.verdict.outcome === 'succeeded') {
+      const summary = unchangedLine(declared);
+      this.say({ severity: 'info', text: summary });
+      return { outcome: 'unchanged', summary, revision: end.verdict.revision, change: 'unchanged' };
+    }
+    return this.conclude(end.verdict, 'unchanged', end.timeout);
+  }
+
   private conclude(verdict: Verdict, change: ChangeKind, timeout: TimeoutChoice): RolloutResult {
     const { revision } = verdict;
     if (verdict.outcome === 'succeeded') {
@@ -299,4 +334,8 @@ export class RolloutTrace extends pulumi.ComponentResource {
     this.say({ severity: 'warn', text }, false);
     return this.lastResult;
   }
+}
+
+function hasLive(b: Baseline): b is Baseline & { live: NonNullable<Baseline['live']> } {
+  return b.live !== undefined;
 }

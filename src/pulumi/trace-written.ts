@@ -5,11 +5,11 @@
  * In observe mode the provider stays the judge: once it returned, the trace gets a bounded time.
  */
 import type * as k8s from '@pulumi/kubernetes';
-import type { Verdict } from '../core/index.js';
+import type { RolloutEvent, Verdict } from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import type { Tracking } from '../track/index.js';
 import { type Baseline, locate, type Written } from './baseline.js';
-import { type CustomTimeouts, chooseTimeout, type TimeoutChoice, waitTarget } from './decisions.js';
+import { type CustomTimeouts, chooseTimeout, type TimeoutChoice, type WaitTarget, waitTarget } from './decisions.js';
 import { userMessage } from './errors.js';
 import type { TraceOptions } from './options.js';
 import { outputValue } from './outputs.js';
@@ -59,6 +59,37 @@ export async function traceWritten(a: TraceWrittenArgs): Promise<TraceEnd> {
   if (name === undefined) return { kind: 'cancelled' };
   const target = waitTarget(b.change, b.liveFacts, exact ?? undefined);
   const timeout = chooseTimeout(a.options.timeoutSeconds, a.options.customTimeouts, b.plan, b.change);
+  const out = quietUntilNotDone(a.say, a.notDoneLine);
+  const traced = await followTarget(a, name, target, out.say);
+  try {
+    const verdict = await traced.tracking.verdict;
+    if (verdict.outcome !== 'succeeded') out.announce();
+    return { kind: 'verdict', verdict, timeout, announced: out.announced() };
+  } finally {
+    out.stop();
+    traced.unsubscribe();
+  }
+}
+
+/** A tracker following `name` to `target`, its status lines sent to `say`. */
+export interface Followed {
+  tracking: Tracking;
+  unsubscribe: () => void;
+}
+
+/**
+ * Starts the tracker of `name` with the wait target `target`; each status line goes to `say`. In
+ * observe mode the tracker is stopped a bounded time after the provider returned.
+ */
+export async function followTarget(
+  a: Omit<TraceWrittenArgs, 'say' | 'notDoneLine'>,
+  name: string,
+  target: WaitTarget,
+  say: (line: StatusLine) => void,
+  onEvent?: (e: RolloutEvent) => void,
+): Promise<Followed> {
+  const b = a.baseline;
+  const timeout = chooseTimeout(a.options.timeoutSeconds, a.options.customTimeouts, b.plan, b.change);
   // Loaded on first use: previews never need the watch machinery.
   const { trackRollout } = await import('../track/index.js');
   const tracking = trackRollout({
@@ -76,29 +107,37 @@ export async function traceWritten(a: TraceWrittenArgs): Promise<TraceEnd> {
     redact: a.redact,
   });
   const lines = new StatusLines();
-  const out = quietUntilNotDone(a.say, a.notDoneLine);
   const unsubscribe = tracking.subscribe((e) => {
+    onEvent?.(e);
     const line = lines.next(e);
-    if (line) out.say(line);
+    if (line) say(line);
   });
   if (!a.gate && a.provided) stopWhenProviderFinishes(tracking, a.provided, a.options.settleSeconds ?? 30);
-  try {
-    const verdict = await tracking.verdict;
-    if (verdict.outcome !== 'succeeded') out.announce();
-    return { kind: 'verdict', verdict, timeout, announced: out.announced() };
-  } finally {
-    out.stop();
-    unsubscribe();
-  }
+  return { tracking, unsubscribe };
+}
+
+/** The lines of a trace held back until it turns out worth showing (see {@link quietUntilNotDone}). */
+export interface QuietLines {
+  say(line: StatusLine): void;
+  /** Says `notDone`, then the held lines; later lines pass at once. */
+  announce(): void;
+  /** Starts the rule (when created unarmed): a warning or the quiet time announces. */
+  arm(): void;
+  announced(): boolean;
+  /** Ends the quiet time; held lines are dropped. */
+  stop(): void;
 }
 
 /**
  * The live lines of an unchanged Deployment (`notDone` set): held back until it turns out not
  * rolled out and healthy (a warning, or {@link UNCHANGED_QUIET_MS} without a success), then said
- * after `notDone`. Without `notDone` every line is said at once.
+ * after `notDone`. Without `notDone` every line is said at once. Created unarmed, lines are held
+ * and nothing announces until {@link QuietLines.arm}.
  */
-function quietUntilNotDone(say: (line: StatusLine) => void, notDone: string | undefined) {
+export function quietUntilNotDone(say: (line: StatusLine) => void, notDone: string | undefined, armed = true): QuietLines {
   let held: StatusLine[] | undefined = notDone === undefined ? undefined : [];
+  let timer: LongTimer | undefined;
+  let live = false;
   const announce = () => {
     if (!held || notDone === undefined) return;
     const lines = held;
@@ -107,14 +146,21 @@ function quietUntilNotDone(say: (line: StatusLine) => void, notDone: string | un
     say({ severity: 'info', text: notDone });
     for (const line of lines) say(line);
   };
-  const timer = held ? setLongTimeout(announce, UNCHANGED_QUIET_MS).unref() : undefined;
+  const arm = () => {
+    if (live || !held) return;
+    live = true;
+    if (held.some((l) => l.severity === 'warn')) return announce();
+    timer = setLongTimeout(announce, UNCHANGED_QUIET_MS).unref();
+  };
+  if (armed) arm();
   return {
     say(line: StatusLine) {
       if (!held) return say(line);
       held.push(line);
-      if (line.severity === 'warn') announce();
+      if (live && line.severity === 'warn') announce();
     },
     announce,
+    arm,
     announced: () => notDone !== undefined && held === undefined,
     stop: () => timer?.cancel(),
   };

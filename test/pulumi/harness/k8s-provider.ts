@@ -15,7 +15,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dumpYaml, KubeConfig, KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
+import { dumpYaml, KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
+import { serverSideApply } from './apply.js';
 import {
   awaitKind,
   awaitSeconds,
@@ -164,7 +165,7 @@ export class KubernetesProvider {
     // A Patch resource is its own field manager and forces its fields (pk: patch resources).
     const patch = type.endsWith('Patch');
     const manager = patch ? `pulumi-patch-${metadata.name}` : 'pulumi-kubernetes';
-    const applied: any = json(await api.patch(obj, undefined, undefined, manager, patch || undefined, PatchStrategy.ServerSideApply));
+    const applied: any = await serverSideApply(this.kc!, api, obj, manager, patch);
     this.record({ op, kind, name: metadata.name, uid: applied.metadata?.uid });
     if (kind !== 'Deployment') return applied;
     return this.await(applied, customTimeout);

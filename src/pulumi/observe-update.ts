@@ -1,0 +1,99 @@
+/**
+ * Observe mode, for a Deployment that already exists: which rollout follows is decided by what
+ * the provider writes, not by comparing the declared spec with the live one (an `ignoreChanges`
+ * field, a Deployment left out by `--target`, a field that server-side apply removes, `paused`
+ * flipped back: the spec comparison is wrong for each). Two traces start, both quiet:
+ * - the write's trace follows only a generation newer than the baseline's: it sees the write;
+ * - the live check judges the object as it is (the engine's continue-awaiting update after a
+ *   failed await writes nothing, yet the provider awaits again).
+ *
+ * The first evidence decides: the write's trace seeing a newer generation (decisions.ts
+ * `showsWrite`), or the provider returning the baseline's generation (nothing written,
+ * `writeEffect`), or, for an unchanged Deployment, the live check finding it not rolled out and
+ * healthy.
+ */
+import type { RolloutEvent, Verdict } from '../core/index.js';
+import { setLongTimeout } from '../long-timer.js';
+import type { Baseline, Written } from './baseline.js';
+import { chooseTimeout, showsWrite, type TimeoutChoice, waitTarget, writeEffect } from './decisions.js';
+import { readDeployment } from './deployment-lookup.js';
+import type { StatusLine } from './status-lines.js';
+import { type Followed, followTarget, quietUntilNotDone, type TraceWrittenArgs, UNCHANGED_QUIET_MS } from './trace-written.js';
+
+/** What {@link observeUpdate} needs beyond {@link TraceWrittenArgs}. */
+export interface ObserveUpdateArgs extends Omit<TraceWrittenArgs, 'written' | 'notDoneLine'> {
+  baseline: Baseline & { live: NonNullable<Baseline['live']> };
+  /** What the provider returned (observe mode: after its own await). */
+  written: Promise<Written | null>;
+  /** The line said when the live check finds an unchanged Deployment not rolled out and healthy. */
+  notDoneLine: string;
+  /** Says the first line once the write is seen; `generation` is the written one when known. */
+  onWrite: (generation: number | undefined) => void;
+}
+
+/** How an observed update ended: which trace decided, and its verdict. */
+export interface ObservedEnd {
+  /** `write`: the write changed the spec and its rollout was followed; `live`: nothing was written. */
+  via: 'write' | 'live';
+  verdict: Verdict;
+  timeout: TimeoutChoice;
+  /** `live`: the Deployment was found not rolled out and healthy and followed aloud. */
+  announced: boolean;
+}
+
+/** Follows an existing Deployment in observe mode until the write decides what to trace. */
+export async function observeUpdate(a: ObserveUpdateArgs): Promise<ObservedEnd> {
+  const b = a.baseline;
+  const name = b.live.metadata?.name ?? '';
+  const timeout = chooseTimeout(a.options.timeoutSeconds, a.options.customTimeouts, b.plan, b.change);
+  // The write's target: a generation past the baseline's (and, for a new template, a new revision).
+  const writeTarget = waitTarget(b.change === 'unchanged' ? 'scale' : b.change, b.liveFacts);
+  let writeHeld: StatusLine[] | undefined = [];
+  let sawWrite!: () => void;
+  const writeSeen = new Promise<void>((resolve) => (sawWrite = resolve));
+  const onWriteEvent = (e: RolloutEvent) => {
+    if (showsWrite(e)) sawWrite();
+  };
+  const write = await followTarget(a, name, writeTarget, (l) => (writeHeld ? writeHeld.push(l) : a.say(l)), onWriteEvent);
+  // The live check: quiet. For an unchanged Deployment it may announce once the write had
+  // time to show (a write usually follows the registration at once), otherwise only once the
+  // provider returned the baseline's generation.
+  const liveLines = quietUntilNotDone(a.say, a.notDoneLine, false);
+  const arming = b.change === 'unchanged' ? setLongTimeout(() => liveLines.arm(), UNCHANGED_QUIET_MS).unref() : undefined;
+  let live: Followed | undefined;
+  try {
+    live = await followTarget(a, name, waitTarget('unchanged', b.liveFacts), liveLines.say);
+    const liveVerdict = live.tracking.verdict;
+    const never = new Promise<never>(() => {});
+    const winner = await Promise.race([
+      writeSeen.then(() => 'write' as const),
+      // The write's trace ended first (cancelled, timed out): it reports.
+      write.tracking.verdict.then(() => 'write' as const),
+      a.written.then(
+        (w) => (w === null || writeEffect(b.change, b.liveFacts, w) === 'nothing-changed' ? ('live' as const) : never),
+        () => 'live' as const,
+      ),
+      liveVerdict.then(() => (liveLines.announced() ? ('live' as const) : never)),
+    ]);
+    if (winner === 'write') {
+      live.tracking.stop('the write decided');
+      liveLines.stop();
+      const now = await readDeployment(b.kc, b.namespace, name).catch(() => undefined);
+      a.onWrite(now?.metadata?.generation);
+      const held = writeHeld;
+      writeHeld = undefined;
+      for (const line of held) a.say(line);
+      return { via: 'write', verdict: await write.tracking.verdict, timeout, announced: false };
+    }
+    write.tracking.stop('nothing was written');
+    liveLines.arm();
+    const verdict = await liveVerdict;
+    if (verdict.outcome !== 'succeeded') liveLines.announce();
+    return { via: 'live', verdict, timeout, announced: liveLines.announced() };
+  } finally {
+    arming?.cancel();
+    liveLines.stop();
+    write.unsubscribe();
+    live?.unsubscribe();
+  }
+}
