@@ -96,9 +96,12 @@ export async function findDeployments(
   // creationTimestamp has a resolution of one second.
   const named = (d: V1Deployment) =>
     isAutoNameOf(plan.namePrefix, d.metadata?.name ?? '') || (since !== undefined && time(d) >= since - 1000);
+  // An object named from generateName keeps that field (and is not marked autonamed).
+  const ours = plan.generateName
+    ? (d: V1Deployment) => d.metadata?.generateName === plan.generateName && (since === undefined || time(d) >= since - 1000)
+    : (d: V1Deployment) => named(d) && d.metadata?.annotations?.[AUTONAMED] === 'true';
   return items
-    .filter(named)
-    .filter((d) => d.metadata?.annotations?.[AUTONAMED] === 'true')
+    .filter(ours)
     .filter((d) => selectorAgrees(plan.selector, d.spec?.selector?.matchLabels))
     .sort((a, b) => time(b) - time(a));
 }

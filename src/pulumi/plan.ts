@@ -15,6 +15,11 @@ export interface PlannedDeployment {
    * `<namePrefix>-<8 random chars>` and annotates it `pulumi.com/autonamed: "true"`.
    */
   namePrefix: string;
+  /**
+   * `metadata.generateName` when the program set it and no name: the apiserver names the object
+   * `<generateName><5 random chars>` on create (the provider's client-side apply mode only).
+   */
+  generateName?: string;
   /** `metadata.namespace` when set (else the provider's namespace, the context's, or `default`). */
   namespace?: string;
   selector?: Record<string, string>;
@@ -65,6 +70,7 @@ export function planFromInputs(resourceName: string, inputs: unknown): PlannedDe
   return {
     name: typeof metadata.name === 'string' && metadata.name !== '' ? metadata.name : undefined,
     namePrefix: resourceName,
+    generateName: typeof metadata.generateName === 'string' && metadata.generateName !== '' ? metadata.generateName : undefined,
     namespace: typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : undefined,
     selector: selector ? stringMap(selector) : undefined,
     replicas: typeof spec.replicas === 'number' ? spec.replicas : undefined,

@@ -58,9 +58,14 @@ export function previewSummary(b: BaselineFacts | undefined): string {
   }
 }
 
+/** The object's name as known before the write: live, declared, or its naming pattern. */
+function declaredName(b: BaselineFacts): string {
+  return b.live?.metadata?.name ?? b.plan.name ?? (b.plan.generateName ? `${b.plan.generateName}*` : `${b.plan.namePrefix}-*`);
+}
+
 /** The first line of an update's trace: what changes and what is traced. */
 export function changeLine(b: BaselineFacts): string {
-  const name = b.live?.metadata?.name ?? b.plan.name ?? `${b.plan.namePrefix}-*`;
+  const name = declaredName(b);
   switch (b.change) {
     case 'create':
       return `new Deployment ${b.namespace}/${name}: tracing its first rollout`;
@@ -89,7 +94,7 @@ export function specChangedLine(b: BaselineFacts, writtenGeneration: number | un
 
 /** The first line of an unchanged Deployment found not rolled out and healthy: it is followed to a verdict. */
 export function notDoneLineOf(b: BaselineFacts): string {
-  const name = b.live?.metadata?.name ?? b.plan.name ?? `${b.plan.namePrefix}-*`;
+  const name = declaredName(b);
   return `no change to Deployment ${b.namespace}/${name}, but it is not rolled out and healthy (${liveState(b.live)}): following it to a verdict`;
 }
 

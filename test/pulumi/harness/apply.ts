@@ -8,7 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig, KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
-import { authenticatedGet } from '../../../src/cluster/raw-get.js';
+import { authenticatedGet, type Query } from '../../../src/cluster/raw-get.js';
 
 /** What a refused apply throws: `code` is the HTTP status, as client-node's ApiException. */
 export class ApplyError extends Error {
@@ -16,9 +16,11 @@ export class ApplyError extends Error {
     readonly code: number,
     readonly body: string,
   ) {
-    super(`HTTP ${code} for server-side apply: ${body}`);
+    super(`HTTP ${code}: ${body}`);
   }
 }
+
+type UriPath = { specUriPath(o: KubernetesObject, a: string): Promise<string> };
 
 /** Applies `obj` (plain JSON) with field manager `manager`; resolves with the object the apiserver returned. */
 export async function serverSideApply(
@@ -29,12 +31,22 @@ export async function serverSideApply(
   force: boolean,
 ): Promise<any> {
   // The object's URL (its kind's plural, from discovery), as client-node computes it.
-  const path: string = await (api as unknown as { specUriPath(o: KubernetesObject, a: string): Promise<string> }).specUriPath(obj, 'patch');
-  const { url, options } = await authenticatedGet(kc, path, { fieldManager: manager, force: force || undefined });
-  const headers = { ...options.headers, 'Content-Type': 'application/apply-patch+yaml', Accept: 'application/json' };
-  const send = url.protocol === 'https:' ? https.request : http.request;
+  const path = await (api as unknown as UriPath).specUriPath(obj, 'patch');
+  return send(kc, 'PATCH', path, { fieldManager: manager, force: force || undefined }, obj, 'application/apply-patch+yaml');
+}
+
+/** Creates `obj` (plain JSON; the apiserver names it from `metadata.generateName` when it has no name). */
+export async function createObject(kc: KubeConfig, api: KubernetesObjectApi, obj: KubernetesObject, manager: string): Promise<any> {
+  const path = await (api as unknown as UriPath).specUriPath(obj, 'create');
+  return send(kc, 'POST', path, { fieldManager: manager }, obj, 'application/json');
+}
+
+async function send(kc: KubeConfig, method: string, path: string, query: Query, obj: unknown, contentType: string): Promise<any> {
+  const { url, options } = await authenticatedGet(kc, path, query);
+  const headers = { ...options.headers, 'Content-Type': contentType, Accept: 'application/json' };
+  const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
-    const req = send(url, { ...options, method: 'PATCH', headers }, (res) => {
+    const req = request(url, { ...options, method, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));

@@ -4,7 +4,8 @@
  *
  * - Configure: `kubeconfig` (content or path), `context`, `cluster`, `namespace`,
  *   `renderYamlToDirectory` (write files, never the cluster), `skipUpdateUnreachable`.
- * - Auto-naming: no `metadata.name` → `<resource name>-<8 chars>` + `pulumi.com/autonamed`.
+ * - Auto-naming: no `metadata.name` → `<resource name>-<8 chars>` + `pulumi.com/autonamed`;
+ *   `metadata.generateName` (client-side apply mode only) → named by the apiserver on create.
  * - Preview: no write (the real provider does a server-side dry run, which writes nothing).
  * - Create/update: server-side apply (field manager `pulumi-kubernetes`), then the provider's wait
  *   (k8s-await.ts). `DeploymentPatch` is the same apply of a partial object, waited the same way.
@@ -16,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dumpYaml, KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
-import { serverSideApply } from './apply.js';
+import { createObject, serverSideApply } from './apply.js';
 import {
   awaitKind,
   awaitSeconds,
@@ -53,6 +54,8 @@ export interface ProviderConfig {
   namespace?: string;
   renderYamlToDirectory?: string;
   skipUpdateUnreachable?: boolean | string;
+  /** `false` (or `"false"`): client-side apply, the only mode that takes `metadata.generateName`. */
+  enableServerSideApply?: boolean | string;
 }
 
 const TYPE_KIND: Record<string, { apiVersion: string; kind: string }> = {
@@ -131,7 +134,9 @@ export class KubernetesProvider {
     const gvk = TYPE_KIND[type]!;
     const obj = { ...JSON.parse(JSON.stringify(inputs ?? {})), ...gvk };
     obj.metadata ??= {};
-    if (!obj.metadata.name) {
+    // pk naming.go: a generateName object keeps its generated name; a new one is named by the apiserver.
+    if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = olds?.metadata?.name;
+    else if (!obj.metadata.name) {
       obj.metadata.name = olds?.metadata?.name ?? this.autoname?.(name) ?? `${name}-${randomBytes(4).toString('hex')}`;
       obj.metadata.annotations = { ...obj.metadata.annotations, 'pulumi.com/autonamed': 'true' };
     }
@@ -165,10 +170,25 @@ export class KubernetesProvider {
     // A Patch resource is its own field manager and forces its fields (pk: patch resources).
     const patch = type.endsWith('Patch');
     const manager = patch ? `pulumi-patch-${metadata.name}` : 'pulumi-kubernetes';
-    const applied: any = await serverSideApply(this.kc!, api, obj, manager, patch);
-    this.record({ op, kind, name: metadata.name, uid: applied.metadata?.uid });
+    // Client-side apply mode always writes the declared values: a forced apply stands in for it.
+    const clientSide = String(this.config.enableServerSideApply ?? true) === 'false';
+    const applied: any = obj.metadata.name
+      ? await serverSideApply(this.kc!, api, obj, manager, patch || clientSide)
+      : await this.createGenerated(api, obj, manager);
+    this.record({ op, kind, name: applied.metadata?.name ?? metadata.name, uid: applied.metadata?.uid });
     if (kind !== 'Deployment') return applied;
     return this.await(applied, customTimeout);
+  }
+
+  /**
+   * A new object named by the apiserver from `metadata.generateName`: only in client-side apply
+   * mode (pk: provider.go Check refuses generateName in server-side apply mode, the default).
+   */
+  private async createGenerated(api: KubernetesObjectApi, obj: any, manager: string): Promise<any> {
+    if (String(this.config.enableServerSideApply ?? true) !== 'false') {
+      throw new Error('the `.metadata.generateName` field is not supported in Server-Side Apply mode');
+    }
+    return createObject(this.kc!, api, obj, manager);
   }
 
   private async await(applied: any, customTimeout?: number): Promise<any> {

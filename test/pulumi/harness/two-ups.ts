@@ -1,7 +1,7 @@
 /**
  * Two `pulumi up` runs of one Deployment `web` on the engine double: the first applies `first`
  * (and must succeed), the second `second`. Used to show what the trace decides from the
- * provider's write (gate-write-decides, observe-write-decides).
+ * provider's write (write-decides.test.ts).
  */
 import type { test } from 'node:test';
 import { clients, withNamespace } from '../../helpers/cluster.js';

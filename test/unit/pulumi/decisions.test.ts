@@ -13,6 +13,7 @@ import {
   type LiveDeployment,
   notTracedBecause,
   onUnreadableCluster,
+  showsWrite,
   skipsUpdateUnreachable,
   traceDecision,
   type WriteEffect,
@@ -165,4 +166,22 @@ test('skipUpdateUnreachable: the provider setting wins, else PULUMI_K8S_SKIP_UPD
     [undefined, undefined, false],
   ];
   for (const [setting, env, want] of rows) assert.equal(skipsUpdateUnreachable(setting, env), want, `${setting} ${env}`);
+});
+
+test("observe mode: only an event about a newer generation shows the provider's write", () => {
+  const shows = (type: string) => showsWrite({ type });
+  // Still the baseline's generation (the core's `waiting`), the trace's start and end: no write seen.
+  assert.equal(shows('started'), false);
+  assert.equal(shows('waiting'), false);
+  assert.equal(shows('verdict'), false);
+  // The core judged the newer generation.
+  for (const type of ['revision', 'replicaset', 'pod', 'progress', 'scaled', 'condition', 'k8s-event', 'problem', 'held']) {
+    assert.equal(shows(type), true, type);
+  }
+});
+
+test('generateName: read from the inputs only when no name is declared', () => {
+  assert.equal(planFromInputs('api', { metadata: { generateName: 'api-gen-' } }).generateName, 'api-gen-');
+  assert.equal(planFromInputs('api', { metadata: { name: 'api', generateName: 'api-gen-' } }).name, 'api');
+  assert.equal(planFromInputs('api', { metadata: { generateName: '' } }).generateName, undefined);
 });
