@@ -90,6 +90,9 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
       listed: (e) => !ROUTINE_POD_REASONS.includes(e.reason ?? ''),
     }),
     Node: kind('Node', 'nodes', () => '/api/v1/nodes', { clusterScoped: true, slim: slimNode }),
+    StatefulSet: kind('StatefulSet', 'statefulsets', (ns) => `/apis/apps/v1/namespaces/${ns}/statefulsets`),
+    DaemonSet: kind('DaemonSet', 'daemonsets', (ns) => `/apis/apps/v1/namespaces/${ns}/daemonsets`),
+    Job: kind('Job', 'jobs', (ns) => `/apis/batch/v1/namespaces/${ns}/jobs`),
     PersistentVolumeClaim: kind(
       'PersistentVolumeClaim',
       'persistentvolumeclaims',

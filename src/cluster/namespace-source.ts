@@ -11,7 +11,7 @@
  * running source gets a re-list of the kinds whose objects were not kept.
  */
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
-import type { KindToObject, ObjectObservation, WatchedKind } from '../core/index.js';
+import type { KindToObject, ObjectObservation, WatchedKind, WorkloadKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
 import { nodesRefusedWarning } from './api-errors.js';
 import { BacklogSync } from './backlog-sync.js';
@@ -31,6 +31,12 @@ const REPLAY_SYNC_KINDS = ['Deployment', 'ReplicaSet', 'Pod'] as const satisfies
 const SCOPED_KINDS = ['ReplicaSet', 'Pod'] as const satisfies readonly WatchedKind[];
 
 type AnyWatcher = { [K in WatchedKind]: KindWatcher<K> }[WatchedKind];
+
+/** The kind a subscriber traces (default Deployment). */
+const kindOfSub = (sub: Subscription): WorkloadKind => sub.s.kind ?? 'Deployment';
+
+/** Kinds whose every object is cached (their lists are small and a late subscriber needs no re-list). */
+const FULLY_KEPT = new Set<WatchedKind>(['Deployment', 'PersistentVolumeClaim', 'StatefulSet', 'DaemonSet', 'Job']);
 
 /** A shared list+watch of one namespace. Obtain it with {@link acquireNamespaceSource}. */
 export class NamespaceSource {
@@ -84,12 +90,13 @@ export class NamespaceSource {
     } else if (this.contact.notice !== undefined) subscriber.onWaiting?.(this.contact.notice);
     if (this.warning !== undefined) subscriber.onWarning?.(this.warning);
     if (this.ready) {
+      this.startWorkloadWatchers();
       this.widenScope();
       for (const watcher of this.watchers.values()) {
         if (watcher.isSynced) for (const obj of watcher.cache.values()) this.deliver(sub, 'upsert', watcher.api.kind, obj);
         // Its objects were not kept: list again (they are delivered as upserts) before `synced`;
         // a list already under way may have passed them, so wait for the next one to start.
-        if (watcher.api.kind !== 'Deployment' && watcher.api.kind !== 'PersistentVolumeClaim') {
+        if (!FULLY_KEPT.has(watcher.api.kind)) {
           sub.lists = { ...sub.lists, [watcher.api.kind]: watcher.listsStarted + 1 };
           watcher.relist();
         }
@@ -157,6 +164,27 @@ export class NamespaceSource {
     // Nodes (read-only, cluster-scoped) diagnose pods stuck on a NotReady node; optional: the
     // trace does not wait for them, and RBAC refusing them only costs that diagnosis.
     this.startWatcher('Node');
+    this.startWorkloadWatchers();
+  }
+
+  /**
+   * Starts the watch of each StatefulSet, DaemonSet or Job kind some subscriber traces, and the PVC
+   * watch with it (a StatefulSet's claims come from its volumeClaimTemplates, not a pod template).
+   */
+  private startWorkloadWatchers(): void {
+    for (const sub of this.subs.all) {
+      const kind = kindOfSub(sub);
+      if (kind === 'Deployment') continue;
+      this.startWatcher(kind);
+      this.startWatcher('PersistentVolumeClaim');
+    }
+  }
+
+  /** Names of the objects of `kind` in the namespace (from the shared cache; empty before the first list). */
+  namesOf(kind: WorkloadKind): string[] {
+    if (kind === 'Deployment') return this.deployments().map((d) => d.metadata?.name ?? '');
+    const w = this.watchers.get(kind);
+    return w ? [...w.cache.values()].map((o) => o.metadata?.name ?? '') : [];
   }
 
   /** RBAC refuses Nodes: keep tracing without the node-not-ready diagnosis, and say so once. */
@@ -218,8 +246,7 @@ export class NamespaceSource {
           this.resync();
         },
         ...(kind === 'Event' ? { skipLine: this.subs.skipEventLine } : {}),
-        keep: (object) =>
-          kind === 'Deployment' || kind === 'PersistentVolumeClaim' || this.subs.concernsSome('upsert', kind, object as never),
+        keep: (object) => FULLY_KEPT.has(kind) || this.subs.concernsSome('upsert', kind, object as never),
         watching: () => this.resync(),
         contact: () => this.contact.heard(),
         fatal: (err) => (kind === 'Node' ? this.nodesRefused(err) : this.fail(err)),
@@ -243,10 +270,14 @@ export class NamespaceSource {
     deliverTo(sub, { type, kind, object, at: this.now() } as ObjectObservation);
   }
 
-  /** The traced Deployments, by subscriber name (undefined: not in the namespace). */
+  /**
+   * The traced Deployments, by subscriber name (undefined: not in the namespace). A StatefulSet,
+   * DaemonSet or Job subscriber counts as undefined: its pods carry no selector the scope knows, so
+   * the Pod watch goes namespace-wide.
+   */
   private tracedDeployments(): Array<V1Deployment | undefined> {
     const byName = new Map(this.deployments().map((d) => [d.metadata?.name, d]));
-    return this.subs.names().map((n) => byName.get(n));
+    return [...this.subs.all].map((sub) => (kindOfSub(sub) === 'Deployment' ? byName.get(sub.s.deploymentName) : undefined));
   }
 
   /** Starts the PVC watch once some subscriber's Deployment template (of `deployments`, default all) mounts a claim. */
@@ -272,10 +303,13 @@ export class NamespaceSource {
     const ready = (w: AnyWatcher | undefined) => !!w && w.isSynced && w.hasWatched && w.lists >= (sub.lists?.[w.api.kind] ?? 0);
     const pvc = this.watchers.get('PersistentVolumeClaim');
     if (!REPLAY_SYNC_KINDS.every((k) => ready(this.watchers.get(k))) || (pvc && !ready(pvc))) return;
+    const kind = kindOfSub(sub);
+    if (kind !== 'Deployment' && !ready(this.watchers.get(kind))) return;
     const subscribed = () => !this.closed && this.subs.all.has(sub);
     if (BASE_KINDS.every((k) => ready(this.watchers.get(k)))) {
       return deliverSnapshot(sub, this.now(), subscribed);
     }
+    if (kind !== 'Deployment') return; // the Event replay is for Deployments only
     if (!this.backlog.caughtUp || pvc || sub.lists || !this.deployments().some((d) => d.metadata?.name === sub.s.deploymentName)) return;
     sub.replayed = true;
     deliverSnapshot(sub, this.now(), subscribed, { type: 'event-backlog', events: 'replayed', at: this.now() });

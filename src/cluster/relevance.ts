@@ -5,13 +5,15 @@
  * decides ownership exactly; this only drops what can never belong to the Deployment.
  */
 
-import type { KindToObject, WatchedKind } from '../core/index.js';
+import type { KindToObject, WatchedKind, WorkloadKind } from '../core/index.js';
 import { ownerOfKind } from '../core/index.js';
 
 type Owned = { metadata?: { ownerReferences?: Array<{ kind?: string; name?: string; controller?: boolean }> } };
 
 /**
- * Whether `object` (of `kind`, seen as `type`) may concern Deployment `deploymentName`.
+ * Whether `object` (of `kind`, seen as `type`) may concern the workload `deploymentName` of kind
+ * `targetKind` (default Deployment). A StatefulSet's, DaemonSet's or Job's pods are owned by it
+ * directly; ReplicaSets never concern it.
  * Deletions of ReplicaSets, Pods and Events always pass (the core must be able to forget what it
  * cached; it ignores the rest cheaply), and so does a Pod with no
  * controller owner: the ReplicaSet removing its ownerReference is how a pod is orphaned.
@@ -21,11 +23,15 @@ export function mayConcern(
   type: 'upsert' | 'delete',
   kind: WatchedKind,
   object: KindToObject[WatchedKind],
+  targetKind: WorkloadKind = 'Deployment',
 ): boolean {
   const prefix = `${deploymentName}-`;
   switch (kind) {
     case 'Deployment':
-      return object.metadata?.name === deploymentName;
+    case 'StatefulSet':
+    case 'DaemonSet':
+    case 'Job':
+      return kind === targetKind && object.metadata?.name === deploymentName;
     case 'PersistentVolumeClaim':
     case 'Node':
       return true;
@@ -36,12 +42,14 @@ export function mayConcern(
       return involved?.kind === 'PersistentVolumeClaim' || name === deploymentName || name.startsWith(prefix);
     }
     case 'ReplicaSet': {
+      if (targetKind !== 'Deployment') return false;
       if (type === 'delete') return true;
       const owner = ownerOfKind(object, 'Deployment');
       return owner === undefined || owner.name === deploymentName || (object.metadata?.name ?? '').startsWith(prefix);
     }
     case 'Pod': {
       if (type === 'delete') return true;
+      if (targetKind !== 'Deployment') return ownerOfKind(object, targetKind)?.name === deploymentName;
       const rs = ownerOfKind(object, 'ReplicaSet');
       if (rs) return (rs.name ?? '').startsWith(prefix);
       return !(object as Owned).metadata?.ownerReferences?.some((r) => r.controller);

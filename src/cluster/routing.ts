@@ -109,7 +109,7 @@ export class SubscriberIndex {
  * concern a subscriber that asked for them ({@link SourceSubscriber.routinePodEvents}).
  */
 function concerns(sub: Subscription, type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): boolean {
-  if (!mayConcern(sub.s.deploymentName, type, kind, object)) return false;
+  if (!mayConcern(sub.s.deploymentName, type, kind, object, sub.s.kind)) return false;
   return kind !== 'Event' || type === 'delete' || sub.s.routinePodEvents === true || !isRoutinePodEvent(object as KindToObject['Event']);
 }
 
@@ -125,7 +125,17 @@ export function deliverTo(sub: Subscription, obs: ObjectObservation): void {
  * look at the Deployment already sees its ReplicaSets and pods (e.g. a re-used ReplicaSet that
  * marks a rollback) whatever order the lists completed in.
  */
-const SNAPSHOT_ORDER: Record<WatchedKind, number> = { Node: 0, ReplicaSet: 0, Pod: 1, PersistentVolumeClaim: 2, Event: 3, Deployment: 4 };
+const SNAPSHOT_ORDER: Record<WatchedKind, number> = {
+  Node: 0,
+  ReplicaSet: 0,
+  Pod: 1,
+  PersistentVolumeClaim: 2,
+  Event: 3,
+  Deployment: 4,
+  StatefulSet: 4,
+  DaemonSet: 4,
+  Job: 4,
+};
 
 /** Delivers an observation about no object (`fresh`, `event-backlog`): at once once synced, else held. */
 export function deliverMarker(sub: Subscription, obs: Observation): void {
@@ -164,6 +174,9 @@ function deploymentNamesOf(kind: WatchedKind, object: KindToObject[WatchedKind])
   const owners = object.metadata?.ownerReferences ?? [];
   switch (kind) {
     case 'Deployment':
+    case 'StatefulSet':
+    case 'DaemonSet':
+    case 'Job':
       return [object.metadata?.name ?? ''];
     case 'PersistentVolumeClaim':
     case 'Node':
@@ -181,7 +194,10 @@ function deploymentNamesOf(kind: WatchedKind, object: KindToObject[WatchedKind])
     }
     case 'Pod': {
       const rs = owners.find((r) => r.kind === 'ReplicaSet')?.name;
-      return rs === undefined ? 'any' : prefixesOf(rs);
+      if (rs !== undefined) return prefixesOf(rs);
+      // A StatefulSet's, DaemonSet's or Job's own pod: routed by its owner's name.
+      const owner = owners.find((r) => r.kind === 'StatefulSet' || r.kind === 'DaemonSet' || r.kind === 'Job')?.name;
+      return owner === undefined ? 'any' : [owner];
     }
   }
 }

@@ -1,7 +1,7 @@
 /**
  * What a shared namespace source delivers to, and how it is tuned.
  */
-import type { Observation, WatchedKind } from '../core/index.js';
+import type { Observation, WatchedKind, WorkloadKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
 import type { KindWatcherOptions } from './kind-watcher.js';
 
@@ -9,6 +9,8 @@ import type { KindWatcherOptions } from './kind-watcher.js';
 export interface SourceSubscriber {
   /** Name of the tracked Deployment: Deployment observations of other names are not delivered. */
   readonly deploymentName: string;
+  /** Kind of the traced workload named {@link deploymentName} (default `Deployment`). */
+  readonly kind?: WorkloadKind;
   /**
    * True: also deliver a pod's routine Normal Events (Scheduled, Pulling, Pulled, Created, Started,
    * Killing), which only user classifiers read. Default: they are neither delivered nor cached.

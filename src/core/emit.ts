@@ -5,7 +5,7 @@ import type { DistributiveOmit, Touched } from './intake.js';
 import { eventTime, REVISION_HISTORY_ANNOTATION, revisionOf, templateKey } from './k8s.js';
 import { podView } from './pod-state.js';
 import { pulumiProgressMessage, replicaSetReadiness } from './pulumi-await.js';
-import { newReplicaSet, oldReplicaSets, ownedReplicaSets, podOf, podsOf, referencedPvcNames } from './relations.js';
+import { claimNames, newReplicaSet, oldReplicaSets, ownedReplicaSets, podOf, podsOf } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { RolloutEvent, RolloutPhase } from './types.js';
 
@@ -97,10 +97,11 @@ export function emitDeploymentChanges(state: RolloutState, memo: EmittedMemo, em
   }
 }
 
-type Row = { name: string; revision: string };
+/** A pod row's owner: its ReplicaSet's name and revision ('' name: a StatefulSet's, DaemonSet's or Job's own pod). */
+export type Row = { name: string; revision: string };
 
 /** One pod's row, on change; a pod seen owned for the first time is added to `owned` and `opened`. */
-function emitPod(memo: EmittedMemo, pod: V1Pod, row: Row, owned: Map<string, string>, opened: string[], emit: Emit): void {
+export function emitPod(memo: EmittedMemo, pod: V1Pod, row: Row, owned: Map<string, string>, opened: string[], emit: Emit): void {
   const name = pod.metadata?.name ?? '';
   if (owned.get(name) !== row.name) {
     if (!owned.has(name)) opened.push(name);
@@ -115,8 +116,7 @@ function emitPod(memo: EmittedMemo, pod: V1Pod, row: Row, owned: Map<string, str
   emit({
     type: 'pod',
     name,
-    replicaSet: row.name,
-    revision: row.revision,
+    ...(row.name !== '' ? { replicaSet: row.name, revision: row.revision } : row.revision !== '' ? { revision: row.revision } : {}),
     state: v.state,
     ...(previous && previous !== v.state ? { previous } : {}),
     ...(v.node ? { node: v.node } : {}),
@@ -222,7 +222,7 @@ function isOurs(state: RolloutState, owned: Map<string, string>, name: string): 
     name === state.target.name ||
     owned.has(name) ||
     ownedReplicaSets(state).some((rs) => rs.metadata?.name === name) ||
-    referencedPvcNames(state.deployment).includes(name)
+    claimNames(state).includes(name)
   );
 }
 
@@ -239,7 +239,7 @@ export function emitK8sEvents(
   emit: Emit,
 ): void {
   const candidates: Array<[string, CoreV1Event]> = [];
-  for (const name of [state.target.name, ...referencedPvcNames(state.deployment), ...opened]) {
+  for (const name of [state.target.name, ...claimNames(state), ...opened]) {
     if (memo.eventNames[name]) continue;
     memo.eventNames[name] = true;
     for (const uid of state.kubeEventsByObject.get(name) ?? []) {

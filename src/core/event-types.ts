@@ -3,7 +3,7 @@
  * re-exported by ./types.ts).
  */
 import type { ProblemClass } from './policy-types.js';
-import type { DeploymentRef } from './types.js';
+import type { DeploymentRef, WorkloadKind } from './types.js';
 
 /** A Kubernetes Event, condensed. */
 export interface EventDigest {
@@ -35,7 +35,7 @@ export interface Problem {
   /** A built-in {@link FailureClass}, or `custom:<name>` for a problem found by a {@link Classifier}. */
   class: ProblemClass;
   /** The object the problem is about. */
-  object: { kind: 'Pod' | 'ReplicaSet' | 'Deployment' | 'PersistentVolumeClaim'; name: string };
+  object: { kind: 'Pod' | 'ReplicaSet' | 'PersistentVolumeClaim' | WorkloadKind; name: string };
   container?: string;
   initContainer?: boolean;
   /** Raw Kubernetes reason, e.g. `ImagePullBackOff`, `FailedCreate`, `Unschedulable`. */
@@ -106,7 +106,10 @@ export type RolloutPhase = 'new-replicaset' | 'scaling-up' | 'scaling-down-old' 
 /** The final answer. */
 export interface Verdict {
   outcome: 'succeeded' | 'failed' | 'timed-out' | 'cancelled';
+  /** Namespace and name of the traced workload (a Deployment unless {@link Verdict.kind} says otherwise). */
   deployment: DeploymentRef;
+  /** The kind of the traced workload; absent means `Deployment`. */
+  kind?: WorkloadKind;
   revision?: string;
   /** One line, e.g. `revision 2 rolled out: 3/3 pods ready` or `pod x: image "y" not found`. */
   summary: string;
@@ -129,7 +132,10 @@ export interface Verdict {
 /** Fields every {@link RolloutEvent} carries. */
 export interface EventBase {
   at: number;
+  /** Namespace and name of the traced workload (a Deployment unless {@link EventBase.kind} says otherwise). */
   deployment: DeploymentRef;
+  /** The kind of the traced workload: set on every event of a trace; absent means `Deployment`. */
+  kind?: WorkloadKind;
 }
 
 /** The typed event stream every sink consumes. */

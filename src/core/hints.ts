@@ -1,5 +1,5 @@
 /** Copy-paste kubectl commands for a problem or a Deployment. */
-import type { DeploymentRef, Problem } from './types.js';
+import type { DeploymentRef, Problem, WorkloadKind } from './types.js';
 
 /** What a hint can be about. */
 export interface HintSubject {
@@ -18,7 +18,7 @@ export interface HintSubject {
  * kubectl commands to dig into `subject` (or, without one, into the Deployment rollout):
  * logs of the crashed container, describe, the object's events, and rollout status / undo.
  */
-export function kubectlHints(ref: DeploymentRef, subject?: HintSubject): string[] {
+export function kubectlHints(ref: DeploymentRef & { kind?: WorkloadKind }, subject?: HintSubject): string[] {
   const ns = `kubectl -n ${ref.namespace}`;
   const out: string[] = [];
   if (subject?.kind === 'Pod') {
@@ -37,10 +37,14 @@ export function kubectlHints(ref: DeploymentRef, subject?: HintSubject): string[
     out.push(`${ns} get events --field-selector involvedObject.name=${subject.name}`);
     return out;
   }
-  if (ref.name) {
-    if (subject?.paused) out.push(`${ns} rollout resume deployment/${ref.name}`);
-    out.push(`${ns} rollout status deployment/${ref.name}`);
-    out.push(`${ns} rollout undo deployment/${ref.name}`);
+  if (ref.name && ref.kind === 'Job') {
+    out.push(`${ns} describe job ${ref.name}`);
+    out.push(`${ns} logs job/${ref.name}`);
+  } else if (ref.name) {
+    const resource = (ref.kind ?? 'Deployment').toLowerCase();
+    if (subject?.paused) out.push(`${ns} rollout resume ${resource}/${ref.name}`);
+    out.push(`${ns} rollout status ${resource}/${ref.name}`);
+    out.push(`${ns} rollout undo ${resource}/${ref.name}`);
   }
   return out;
 }

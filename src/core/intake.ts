@@ -3,9 +3,8 @@
  * indexes are updated in place: the cost of an observation does not depend on what is cached.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { ownerOfKind } from './k8s.js';
 import { passesReconcileGate, pulumiCheckReplicaSet, pulumiOnDeployment } from './pulumi-await.js';
-import { isCandidateKubeEvent, isCandidatePod, isCandidateReplicaSet, replicaSetOfRevision } from './relations.js';
+import { isCandidateKubeEvent, isCandidatePod, isCandidateReplicaSet, podGroupUid, replicaSetOfRevision } from './relations.js';
 import { EVENTS_PER_OBJECT, type NodeReadiness, type RolloutState } from './state.js';
 import type { KindToObject, ObjectObservation, RolloutEvent } from './types.js';
 
@@ -16,7 +15,7 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 
 /** What an observation changed, so that deriving can look at just that. */
 export type Touched =
-  | { kind: 'Deployment' | 'ReplicaSet' | 'PersistentVolumeClaim' }
+  | { kind: 'Deployment' | 'ReplicaSet' | 'PersistentVolumeClaim' | 'StatefulSet' | 'DaemonSet' | 'Job' }
   | { kind: 'Pod'; name: string }
   | { kind: 'Node'; name: string }
   | { kind: 'Event'; uid: string; name: string };
@@ -39,6 +38,7 @@ function sameVersion(
 /** @returns whether the observation was about the target Deployment. */
 function onDeployment(s: Draft, obs: Extract<ObjectObservation, { kind: 'Deployment' }>): boolean {
   const d = obs.object;
+  if ((s.target.kind ?? 'Deployment') !== 'Deployment') return false;
   if (d.metadata?.name !== s.target.name || (d.metadata?.namespace ?? s.target.namespace) !== s.target.namespace) return false;
   if (obs.type === 'delete') {
     s.deleted = true;
@@ -70,8 +70,26 @@ function entryOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {
   return value;
 }
 
-function replicaSetUidOf(pod: V1Pod): string {
-  return ownerOfKind(pod, 'ReplicaSet')?.uid ?? '';
+/**
+ * A StatefulSet, DaemonSet or Job observation: @returns whether it was about the target (of that
+ * kind and name). Its generation below `minGeneration` is stale, as for a Deployment.
+ */
+function onWorkload(s: Draft, obs: Extract<ObjectObservation, { kind: 'StatefulSet' | 'DaemonSet' | 'Job' }>): boolean {
+  const w = obs.object;
+  if (obs.kind !== s.target.kind || w.metadata?.name !== s.target.name) return false;
+  if ((w.metadata?.namespace ?? s.target.namespace) !== s.target.namespace) return false;
+  if (obs.type === 'delete') {
+    s.deleted = true;
+    return true;
+  }
+  const min = s.target.minGeneration;
+  if (min !== undefined && (w.metadata?.generation ?? 0) < min) {
+    s.staleGeneration = w.metadata?.generation ?? 0;
+    return true;
+  }
+  if (sameVersion(s.workload, w)) return false;
+  s.workload = w;
+  return true;
 }
 
 /** Removes a pod from the cache and its index. */
@@ -79,7 +97,7 @@ function forgetPod(s: Draft, name: string): void {
   const cached = s.pods.get(name);
   if (!cached) return;
   s.pods.delete(name);
-  const rsUid = replicaSetUidOf(cached);
+  const rsUid = podGroupUid(cached, s.target);
   const siblings = s.podsByReplicaSet.get(rsUid);
   siblings?.delete(name);
   if (siblings?.size === 0) s.podsByReplicaSet.delete(rsUid);
@@ -87,9 +105,9 @@ function forgetPod(s: Draft, name: string): void {
 
 function rememberPod(s: Draft, pod: V1Pod, name: string): void {
   const cached = s.pods.get(name);
-  if (cached && replicaSetUidOf(cached) !== replicaSetUidOf(pod)) forgetPod(s, name);
+  const rsUid = podGroupUid(pod, s.target);
+  if (cached && podGroupUid(cached, s.target) !== rsUid) forgetPod(s, name);
   s.pods.set(name, pod);
-  const rsUid = replicaSetUidOf(pod);
   entryOf(s.podsByReplicaSet, rsUid, () => new Map()).set(name, pod);
 }
 
@@ -108,7 +126,8 @@ function onPod(s: Draft, obs: Extract<ObjectObservation, { kind: 'Pod' }>, emit:
   forgetPod(s, name);
   if (formerRs !== undefined) {
     s.ownedPods.delete(name);
-    emit({ type: obs.type === 'delete' ? 'pod-deleted' : 'pod-orphaned', name, replicaSet: formerRs });
+    if (obs.type === 'delete') emit({ type: 'pod-deleted', name, ...(formerRs !== '' ? { replicaSet: formerRs } : {}) });
+    else emit({ type: 'pod-orphaned', name, replicaSet: formerRs });
   }
   return known ? { kind: 'Pod', name } : undefined;
 }
@@ -198,6 +217,10 @@ export function intake(s: Draft, obs: ObjectObservation, emit: Emit): Touched | 
       return onEvent(s, obs);
     case 'Node':
       return onNode(s, obs);
+    case 'StatefulSet':
+    case 'DaemonSet':
+    case 'Job':
+      return onWorkload(s, obs) ? { kind: obs.kind } : undefined;
     case 'PersistentVolumeClaim': {
       const name = obs.object.metadata?.name;
       if (!name) return undefined;

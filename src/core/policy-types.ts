@@ -21,7 +21,10 @@ export type FailureClass =
   | 'deployment-deleted'
   | 'node-not-ready'
   | 'pods-ended'
-  | 'paused';
+  | 'paused'
+  | 'rollout-blocked'
+  | 'job-failed'
+  | 'job-pod-failed';
 
 /**
  * The class of a problem found by a user {@link Classifier}: `custom:` followed by the

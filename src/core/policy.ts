@@ -30,6 +30,11 @@
  * - paused 10 s: a Deployment paused (`spec.paused`) before its current template is rolled out
  *   never finishes on its own; 10 s lets a `kubectl rollout pause; set image; rollout resume`
  *   sequence finish. `warn` (or a long window) waits for a resume instead.
+ * - rollout-blocked: immediately. A StatefulSet or DaemonSet with the OnDelete update strategy and
+ *   pods of the previous template (or a suspended Job) changes only when a person acts.
+ * - job-failed: immediately: the Job's `Failed` condition is final.
+ * - job-pod-failed: `warn`: a Job pod that failed while the Job retries is reported; the Job's own
+ *   `Failed` condition (its backoffLimit, activeDeadlineSeconds) decides.
  *
  * Settle: a new-revision pod that had a failing-class problem (or restarted after a crash) must
  * stay Ready for `settleSeconds` (5 s: the simulated and real crash loops that were briefly Ready
@@ -60,6 +65,9 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   'image-pull-transient',
   'progress-deadline',
   'paused',
+  'rollout-blocked',
+  'job-failed',
+  'job-pod-failed',
 ];
 
 /** Default {@link Policy.settleSeconds}. */
@@ -99,6 +107,9 @@ export function defaultPolicy(): Policy {
       'progress-deadline': fail(0),
       'deployment-deleted': fail(0),
       paused: fail(10),
+      'rollout-blocked': fail(0),
+      'job-failed': fail(0),
+      'job-pod-failed': { action: 'warn', afterSeconds: 0, scope: 'any-pod' },
     },
     success: { mode: 'full' },
     settleSeconds: DEFAULT_SETTLE_SECONDS,

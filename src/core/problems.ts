@@ -1,5 +1,5 @@
 /** Tracking problems over time and applying the failure policy. */
-import type { V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import { classPolicyOf } from './classifiers.js';
 import {
   type ClassifierFailure,
@@ -18,9 +18,11 @@ import { probeBudgetSeconds } from './diagnose/probe.js';
 import { diagnoseEndings } from './ended-pods.js';
 import { canBecomeReady, longRunningStatuses } from './k8s.js';
 import { compareProblems, failDeadline } from './policy.js';
-import { kubeEventsAbout, newReplicaSet, podOf, podsOf, referencedPvcNames } from './relations.js';
+import { claimNames, kubeEventsAbout, newReplicaSet, podOf, podsOf } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
+import { failedJobPodFindings, withOrderedReadyWait, workloadFindings } from './workload-problems.js';
+import { currentPods, kindOf } from './workloads.js';
 
 function previousPulls(problems: Readonly<Record<string, Problem>>, pod: string): Record<string, PullKind> {
   const out: Record<string, PullKind> = {};
@@ -39,7 +41,13 @@ function previousPulls(problems: Readonly<Record<string, Problem>>, pod: string)
  */
 export type PodScope = 'all' | readonly string[];
 
-function scopedPods(state: RolloutState, rs: V1ReplicaSet | undefined, scope: PodScope): V1Pod[] {
+/** The current template's pods in `scope` (a Deployment's new ReplicaSet's, see workloads.ts for the other kinds). */
+function scopedPods(state: RolloutState, scope: PodScope): V1Pod[] {
+  if (kindOf(state) !== 'Deployment') {
+    const pods = currentPods(state);
+    return scope === 'all' ? pods : pods.filter((p) => scope.includes(p.metadata?.name ?? ''));
+  }
+  const rs = newReplicaSet(state);
   if (scope === 'all') return podsOf(state, rs);
   return scope.map((name) => podOf(state, rs, name)).filter((p): p is V1Pod => p !== undefined);
 }
@@ -49,7 +57,7 @@ export function trackNotReady(state: RolloutState, memo: EmittedMemo, at: number
   const before = scope === 'all' ? memo.notReadySince : Object.fromEntries(scope.map((n) => [n, memo.notReadySince[n]]));
   if (scope === 'all') memo.notReadySince = {};
   else for (const name of scope) delete memo.notReadySince[name];
-  for (const pod of scopedPods(state, newReplicaSet(state), scope)) {
+  for (const pod of scopedPods(state, scope)) {
     const name = pod.metadata?.name ?? '';
     let since: Record<string, number> | undefined;
     for (const cs of longRunningStatuses(pod)) {
@@ -61,9 +69,9 @@ export function trackNotReady(state: RolloutState, memo: EmittedMemo, at: number
   }
 }
 
-function diagnosePods(state: RolloutState, rs: V1ReplicaSet | undefined, at: number, scope: PodScope, failures: ClassifierFailure[]) {
+function diagnosePods(state: RolloutState, at: number, scope: PodScope, failures: ClassifierFailure[]) {
   const found: Array<{ f: Finding; events: ReturnType<typeof kubeEventsAbout> }> = [];
-  for (const pod of scopedPods(state, rs, scope)) {
+  for (const pod of scopedPods(state, scope)) {
     const name = pod.metadata?.name ?? '';
     const events = kubeEventsAbout(state, 'Pod', name);
     for (const f of diagnosePodFindings(pod, events, at, { previousPull: previousPulls(state.problems, name) })) {
@@ -89,9 +97,10 @@ export function currentProblems(
   failures: ClassifierFailure[] = [],
   scope: PodScope = 'all',
 ): Record<string, Problem> {
-  const ref = { namespace: state.target.namespace, name: state.target.name };
+  const ref = { namespace: state.target.namespace, name: state.target.name, kind: kindOf(state) };
   const rs = newReplicaSet(state);
-  const found = diagnosePods(state, rs, at, scope, failures);
+  const found = diagnosePods(state, at, scope, failures);
+  if (kindOf(state) !== 'Deployment') found.push(...workloadFound(state));
   if (rs) {
     const events = kubeEventsAbout(state, 'ReplicaSet', rs.metadata?.name ?? '');
     for (const f of [diagnoseReplicaSet(rs, events), diagnoseEndings(state, at)]) if (f) found.push({ f, events });
@@ -100,7 +109,7 @@ export function currentProblems(
     const events = kubeEventsAbout(state, 'Deployment', state.target.name);
     for (const f of [diagnoseDeployment(state.deployment), diagnosePaused(state.deployment)]) if (f) found.push({ f, events });
   }
-  for (const claim of referencedPvcNames(state.deployment)) {
+  for (const claim of claimNames(state)) {
     const pvc = state.pvcs.get(claim);
     if (!pvc) continue;
     const events = kubeEventsAbout(state, 'PersistentVolumeClaim', claim);
@@ -113,12 +122,25 @@ export function currentProblems(
     for (const [id, p] of Object.entries(state.problems)) if (p.object.kind === 'Pod' && !again.has(p.object.name)) out[id] = p;
   }
   for (const { f, events } of found) {
-    const p = toProblem(f, ref, events, at);
+    const p = withOrderedReadyWait(state, toProblem(f, ref, events, at));
     if (classPolicyOf(state.policy, p.class).action === 'ignore') continue;
     const prev = state.problems[p.id] ?? earlierPullSighting(state.problems, p);
     out[p.id] = prev ? { ...p, firstSeen: prev.firstSeen } : p;
   }
   return out;
+}
+
+/** A StatefulSet's, DaemonSet's or Job's own findings, and the failed pods of a Job. */
+function workloadFound(state: RolloutState): Array<{ f: Finding; events: ReturnType<typeof kubeEventsAbout> }> {
+  const kind = kindOf(state);
+  const events = kubeEventsAbout(state, kind, state.target.name);
+  const found = workloadFindings(state).map((f) => ({ f, events }));
+  if (kind !== 'Job') return found;
+  for (const pod of currentPods(state)) {
+    const podEvents = kubeEventsAbout(state, 'Pod', pod.metadata?.name ?? '');
+    for (const f of failedJobPodFindings(pod)) found.push({ f, events: podEvents });
+  }
+  return found;
 }
 
 const PULL_CLASSES = new Set<Problem['class']>(['image-pull-not-found', 'image-pull-transient']);
@@ -163,7 +185,7 @@ export function failingProblems(state: RolloutState, at: number): Problem[] {
     return d !== undefined && d <= at;
   });
   if (expired.length === 0) return [];
-  const livePods = podsOf(state, newReplicaSet(state))
+  const livePods = currentPods(state)
     .filter(canBecomeReady)
     .map((pod) => pod.metadata?.name ?? '');
   const podsWith = (cls: Problem['class']) =>

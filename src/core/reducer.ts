@@ -4,6 +4,7 @@
  */
 
 import type { V1Pod } from '@kubernetes/client-node';
+import { type DeriveHelpers, deriveWorkload } from './derive-workload.js';
 import type { ClassifierFailure } from './diagnose/index.js';
 import { type Emit, emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows } from './emit.js';
 import { trackEndedPods } from './ended-pods.js';
@@ -20,6 +21,7 @@ import type { EmittedMemo, RolloutState } from './state.js';
 import { criterionMet } from './success.js';
 import type { Observation, Policy, Problem, RolloutEvent, TrackTarget, Verdict } from './types.js';
 import { buildVerdict, replicaCounts } from './verdict.js';
+import { currentPods, kindOf } from './workloads.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
 
@@ -82,18 +84,19 @@ function finish(s: Draft, emit: Emit, v: Verdict): void {
 }
 
 function deletedProblem(s: Draft, at: number): Problem {
-  const ref = { namespace: s.target.namespace, name: s.target.name };
+  const kind = kindOf(s);
+  const ref = { namespace: s.target.namespace, name: s.target.name, kind };
   return {
-    id: `deployment-deleted/Deployment/${s.target.name}`,
+    id: `deployment-deleted/${kind}/${s.target.name}`,
     class: 'deployment-deleted',
-    object: { kind: 'Deployment', name: s.target.name },
+    object: { kind, name: s.target.name },
     reason: 'Deleted',
-    message: `Deployment ${s.target.namespace}/${s.target.name} was deleted`,
-    explanation: 'the Deployment was deleted while its rollout was being tracked',
+    message: `${kind} ${s.target.namespace}/${s.target.name} was deleted`,
+    explanation: `the ${kind} was deleted while its rollout was being tracked`,
     firstSeen: at,
     lastSeen: at,
     events: [],
-    hints: kubectlHints(ref, { kind: 'Deployment', name: ref.name, deleted: true }),
+    hints: kubectlHints(ref, { kind, name: ref.name, deleted: true }),
   };
 }
 
@@ -184,8 +187,15 @@ function waiting(s: Draft, memo: EmittedMemo, emit: Emit): boolean {
   return true;
 }
 
+/** The reducer's helpers a StatefulSet's, DaemonSet's or Job's derive uses (derive-workload.ts). */
+const WORKLOAD_HELPERS: DeriveHelpers = {
+  updateProblems: (s, memo, at, emit) => updateProblems(s, memo, at, emit, 'all'),
+  finish,
+};
+
 /** Everything an observation changed about the rollout: events, problems, then a verdict or a hold. */
 function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observation, touched: Touched | undefined): void {
+  if (kindOf(s) !== 'Deployment') return deriveWorkload(s, memo, at, emit, touched, WORKLOAD_HELPERS);
   if (waiting(s, memo, emit)) return;
   emitRevision(s, memo, emit);
   emitDeploymentChanges(s, memo, emit);
@@ -229,7 +239,8 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
   const at = obs.at;
   const events: RolloutEvent[] = [];
   const deployment = { namespace: state.target.namespace, name: state.target.name };
-  const emit: Emit = (e) => events.push({ at, deployment, ...e } as RolloutEvent);
+  const kind = kindOf(state);
+  const emit: Emit = (e) => events.push({ at, deployment, kind, ...e } as RolloutEvent);
   const s: Draft = { ...state, now: Math.max(state.now, at), seq: state.seq + 1 };
   state.owner.seq = s.seq;
   // Hot path: on a shared namespace watch most observations are about other Deployments. When
@@ -282,8 +293,8 @@ function idleTick(s: Draft): boolean {
   if ((s.policy.classifiers?.length ?? 0) > 0 || s.memo.held !== undefined) return false;
   for (const _ in s.problems) return false;
   for (const _ in s.memo.settling) return false;
-  const pods = s.podsByReplicaSet.get(newReplicaSet(s)?.metadata?.uid ?? '');
-  for (const pod of pods?.values() ?? []) if (hasRestarted(pod)) return false;
+  const pods = kindOf(s) === 'Deployment' ? s.podsByReplicaSet.get(newReplicaSet(s)?.metadata?.uid ?? '')?.values() : currentPods(s);
+  for (const pod of pods ?? []) if (hasRestarted(pod)) return false;
   return true;
 }
 

@@ -3,7 +3,7 @@
  * name) because objects can arrive before the Deployment; ownership is decided here, by
  * ownerReference UID exactly as Pulumi does.
  */
-import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1Pod, V1ReplicaSet, V1StatefulSet } from '@kubernetes/client-node';
 import { isOwnedBy, ownerOfKind, revisionOf } from './k8s.js';
 import type { RolloutState } from './state.js';
 import type { TrackTarget } from './types.js';
@@ -13,9 +13,20 @@ export function isCandidateReplicaSet(rs: V1ReplicaSet, target: TrackTarget): bo
   return ownerOfKind(rs, 'Deployment')?.name === target.name;
 }
 
-/** A Pod that may belong to the target: owned by a ReplicaSet named `<deployment>-<hash>`. */
+/**
+ * A Pod that may belong to the target: owned by a ReplicaSet named `<deployment>-<hash>`, or (a
+ * StatefulSet, DaemonSet or Job trace) by an owner of the target's kind and name.
+ */
 export function isCandidatePod(pod: V1Pod, target: TrackTarget): boolean {
+  const kind = target.kind ?? 'Deployment';
+  if (kind !== 'Deployment') return ownerOfKind(pod, kind)?.name === target.name;
   return ownerOfKind(pod, 'ReplicaSet')?.name?.startsWith(`${target.name}-`) ?? false;
+}
+
+/** The uid pods are indexed by ({@link RolloutState.podsByReplicaSet}): their ReplicaSet's, else their owner's of the target's kind. */
+export function podGroupUid(pod: V1Pod, target: TrackTarget): string {
+  const kind = target.kind ?? 'Deployment';
+  return ownerOfKind(pod, kind === 'Deployment' ? 'ReplicaSet' : kind)?.uid ?? '';
 }
 
 /** An Event that may be about the target, its ReplicaSets, its Pods or a PVC. */
@@ -76,6 +87,27 @@ export function referencedPvcNames(d: V1Deployment | undefined): string[] {
   return (d?.spec?.template?.spec?.volumes ?? [])
     .map((v) => v.persistentVolumeClaim?.claimName)
     .filter((n): n is string => typeof n === 'string' && n !== '');
+}
+
+/**
+ * The claims the traced workload's pods mount: the pod template's claims, and a StatefulSet's
+ * `volumeClaimTemplates` claims of ordinals 0 to replicas-1 (`<template>-<statefulset>-<ordinal>`).
+ */
+export function claimNames(state: RolloutState): string[] {
+  if (state.deployment) return referencedPvcNames(state.deployment);
+  const w = state.workload;
+  if (!w) return [];
+  const out = (w.spec?.template?.spec?.volumes ?? [])
+    .map((v) => v.persistentVolumeClaim?.claimName)
+    .filter((n): n is string => typeof n === 'string' && n !== '');
+  if (state.target.kind === 'StatefulSet' && 'volumeClaimTemplates' in (w.spec ?? {})) {
+    const sts = w as V1StatefulSet;
+    const replicas = sts.spec?.replicas ?? 1;
+    for (const t of sts.spec?.volumeClaimTemplates ?? []) {
+      for (let i = 0; i < replicas; i++) out.push(`${t.metadata?.name ?? ''}-${sts.metadata?.name ?? ''}-${i}`);
+    }
+  }
+  return out;
 }
 
 /** Known PVCs referenced by the template (what Pulumi tracks). */

@@ -3,7 +3,16 @@
  * one, updating the caches, indexes and memos in place (O(1) per observation instead of copying
  * whole maps). Keep only the newest state; passing an older one to `reduce` throws.
  */
-import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
+import type {
+  CoreV1Event,
+  V1DaemonSet,
+  V1Deployment,
+  V1Job,
+  V1PersistentVolumeClaim,
+  V1Pod,
+  V1ReplicaSet,
+  V1StatefulSet,
+} from '@kubernetes/client-node';
 import type { Policy, Problem, TrackTarget, Verdict } from './types.js';
 
 /**
@@ -111,15 +120,23 @@ export interface RolloutState {
   /** Uids of Pods and ReplicaSets created after that start revision (kept while the backlog is not listed). */
   readonly fresh: Set<string>;
   readonly deployment?: V1Deployment;
+  /** The traced StatefulSet, DaemonSet or Job (`target.kind`), once seen; undefined for a Deployment trace. */
+  readonly workload?: V1StatefulSet | V1DaemonSet | V1Job;
   /** Generation of a Deployment seen but ignored as stale (below `target.minGeneration`). */
   readonly staleGeneration?: number;
-  /** True once a `delete` of the Deployment was observed. */
+  /** True once a `delete` of the traced workload was observed. */
   readonly deleted: boolean;
   /** Candidate ReplicaSets by uid (ownerReference Deployment named like the target; UID checked on use). */
   readonly replicaSets: Map<string, V1ReplicaSet>;
-  /** Candidate Pods by name (owned by a ReplicaSet named `<deployment>-...`; UID checked on use). */
+  /**
+   * Candidate Pods by name (owned by a ReplicaSet named `<deployment>-...`, or by the traced
+   * StatefulSet, DaemonSet or Job; UID checked on use).
+   */
   readonly pods: Map<string, V1Pod>;
-  /** Index of {@link pods}: ReplicaSet uid (the pod's ReplicaSet ownerReference) -> pod name -> pod. */
+  /**
+   * Index of {@link pods}: owner uid (the pod's ReplicaSet ownerReference, or for a StatefulSet,
+   * DaemonSet or Job trace its owner of that kind) -> pod name -> pod.
+   */
   readonly podsByReplicaSet: Map<string, Map<string, V1Pod>>;
   /** Pods that were owned by one of our ReplicaSets: pod name -> ReplicaSet name. */
   readonly ownedPods: Map<string, string>;

@@ -10,7 +10,17 @@
  * Split in three files (a pure move): targets and observations here, the failure policy in
  * ./policy-types.ts, problems, verdicts and events in ./event-types.ts; import them all from here.
  */
-import type { CoreV1Event, V1Deployment, V1Node, V1PersistentVolumeClaim, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
+import type {
+  CoreV1Event,
+  V1DaemonSet,
+  V1Deployment,
+  V1Job,
+  V1Node,
+  V1PersistentVolumeClaim,
+  V1Pod,
+  V1ReplicaSet,
+  V1StatefulSet,
+} from '@kubernetes/client-node';
 
 /** Identifies one Deployment. */
 export interface DeploymentRef {
@@ -18,8 +28,25 @@ export interface DeploymentRef {
   name: string;
 }
 
+/** The kinds of workload a trace follows. */
+export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job';
+
+/** Identifies one workload: its kind, namespace and name. */
+export interface WorkloadRef extends DeploymentRef {
+  kind: WorkloadKind;
+}
+
 /** The object kinds the watch source delivers to the core. */
-export type WatchedKind = 'Deployment' | 'ReplicaSet' | 'Pod' | 'Event' | 'PersistentVolumeClaim' | 'Node';
+export type WatchedKind =
+  | 'Deployment'
+  | 'ReplicaSet'
+  | 'Pod'
+  | 'Event'
+  | 'PersistentVolumeClaim'
+  | 'Node'
+  | 'StatefulSet'
+  | 'DaemonSet'
+  | 'Job';
 
 /** Maps a watched kind to its client-node object type. */
 export interface KindToObject {
@@ -30,6 +57,9 @@ export interface KindToObject {
   PersistentVolumeClaim: V1PersistentVolumeClaim;
   /** Cluster-scoped: the nodes pods run on (read-only; optional, RBAC may refuse it). */
   Node: V1Node;
+  StatefulSet: V1StatefulSet;
+  DaemonSet: V1DaemonSet;
+  Job: V1Job;
 }
 
 /** An object change seen by the watch source. */
@@ -67,6 +97,8 @@ export type Observation =
 
 /** What is being tracked, and against what. */
 export interface TrackTarget extends DeploymentRef {
+  /** The kind of the traced workload (default `Deployment`). */
+  kind?: WorkloadKind;
   /**
    * The Deployment's `deployment.kubernetes.io/revision` before the change being tracked
    * (Pulumi's `lastOutputs`). When set, success needs a ReplicaSet of a *different* revision if

@@ -8,6 +8,7 @@ import { newReplicaSet, podsOf, replicaSetOfRevision, trackedPvcs } from './rela
 import { rolloutGap } from './rolled-out.js';
 import type { RolloutState } from './state.js';
 import type { Problem, Verdict } from './types.js';
+import { currentPods, kindOf, progressWords, ruleReplicas, workloadRule } from './workloads.js';
 
 /** `pod web-5f6-abc container "app"`, `replicaset web-5f6`, ... */
 export function problemSubject(p: Problem): string {
@@ -53,18 +54,20 @@ export interface VerdictInput {
 
 /** Builds the verdict with its one-line summary. */
 export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict {
+  const kind = kindOf(state);
   const ref = { namespace: state.target.namespace, name: state.target.name };
-  const replicas = replicaCounts(state);
+  const rule = kind === 'Deployment' ? undefined : workloadRule(state);
+  const replicas = kind === 'Deployment' ? replicaCounts(state) : ruleReplicas(rule);
   const revision = state.memo.revision;
   const primary = input.problems[0];
-  const progress = `${replicas.ready}/${replicas.desired} pods ready`;
+  const progress = kind === 'Deployment' ? `${replicas.ready}/${replicas.desired} pods ready` : progressWords(rule);
   const restores = state.memo.restores;
   const rollback = restores !== undefined ? ` (a rollback: the template of revision ${restores})` : '';
-  const rev = revision ? `revision ${revision}${rollback}` : 'the rollout';
+  const rev = kind === 'Job' ? `job ${ref.name}` : revision ? `revision ${revision}${rollback}` : 'the rollout';
   let summary: string;
   switch (input.outcome) {
     case 'succeeded':
-      summary = `${rev} rolled out: ${progress} in ${formatDuration(input.at - state.startedAt)}`;
+      summary = `${rev} ${kind === 'Job' ? 'complete' : 'rolled out'}: ${progress} in ${formatDuration(input.at - state.startedAt)}`;
       break;
     case 'failed':
       summary = primary ? problemLine(primary) : `${rev} failed`;
@@ -75,7 +78,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
           ? `no progress for ${input.timeoutSeconds ?? '?'}s waiting for ${rev}`
           : `timed out after ${input.timeoutSeconds ?? '?'}s waiting for ${rev}`;
       // What kubectl would still wait for (old pods terminating, updated pods not available).
-      const gap = input.problems.length === 0 && state.deployment ? rolloutGap(state.deployment, 'complete') : undefined;
+      const gap = input.problems.length > 0 ? undefined : state.deployment ? rolloutGap(state.deployment, 'complete') : rule?.message;
       summary = [`${head}: ${progress}`, ...notReadyLines(state, input.problems), ...(gap ? [gap] : [])].join('; ');
       break;
     }
@@ -85,6 +88,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
   return {
     outcome: input.outcome,
     deployment: ref,
+    ...(kind !== 'Deployment' ? { kind } : {}),
     ...(revision ? { revision } : {}),
     ...(restores !== undefined ? { restores } : {}),
     summary,
@@ -94,8 +98,8 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
     finishedAt: input.at,
     ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: input.timeoutSeconds } : {}),
     ...(input.outcome === 'timed-out' && input.timeoutKind ? { timeoutKind: input.timeoutKind } : {}),
-    pulumiMessages: input.outcome === 'succeeded' ? [] : pulumiMessagesOf(state),
-    hints: primary ? primary.hints : input.outcome === 'succeeded' ? [] : kubectlHints(ref),
+    pulumiMessages: input.outcome === 'succeeded' || kind !== 'Deployment' ? [] : pulumiMessagesOf(state),
+    hints: primary ? primary.hints : input.outcome === 'succeeded' ? [] : kubectlHints({ ...ref, kind }),
   };
 }
 
@@ -107,11 +111,12 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
  */
 export function notReadyLines(state: RolloutState, problems: Problem[]): string[] {
   const rs = newReplicaSet(state);
+  const deployment = kindOf(state) === 'Deployment';
   const byPod = new Map<string, Problem>();
   for (const p of problems) if (p.object.kind === 'Pod' && !byPod.has(p.object.name)) byPod.set(p.object.name, p);
   const lines: string[] = [];
   const named = new Set<string>();
-  for (const pod of podsOf(state, rs)) {
+  for (const pod of deployment ? podsOf(state, rs) : currentPods(state)) {
     // Only pods that can still become Ready are waited for (an ended or terminating one is not).
     if (!canBecomeReady(pod)) continue;
     const name = pod.metadata?.name ?? '?';
@@ -129,6 +134,6 @@ export function notReadyLines(state: RolloutState, problems: Problem[]): string[
       lines.push(problemLine(p));
     }
   }
-  if (lines.length === 0 && !rs) lines.push('no ReplicaSet of the new revision yet');
+  if (lines.length === 0 && !rs && deployment) lines.push('no ReplicaSet of the new revision yet');
   return lines;
 }

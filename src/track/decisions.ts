@@ -12,7 +12,8 @@
  * grace. Only when the grace runs out with no Deployment seen does tracking fail with
  * `deployment-not-found` ({@link notFoundError}).
  */
-import type { Observation, Verdict } from '../core/index.js';
+import type { Observation, Verdict, WorkloadKind } from '../core/index.js';
+import { WORKLOAD_KINDS } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 
 /** A verdict and when the core reached it: it is published with that time, whenever that is. */
@@ -55,7 +56,8 @@ export interface Admission {
  * time, not a timed-out or cancelled one.
  */
 export function admit(gate: Gate, obs: Observation): Admission {
-  const appeared = obs.type === 'upsert' && obs.kind === 'Deployment' && !gate.present;
+  // The source delivers only the traced workload of its kind (a Deployment, StatefulSet, DaemonSet or Job).
+  const appeared = obs.type === 'upsert' && WORKLOAD_KINDS.includes(obs.kind as WorkloadKind) && !gate.present;
   const next: Gate = { ...gate, synced: gate.synced || obs.type === 'synced', present: gate.present || appeared };
   if (gate.held && (obs.type === 'synced' || obs.type === 'timeout' || obs.type === 'cancel')) {
     const { held: release, ...rest } = next;
@@ -108,8 +110,10 @@ export interface NotFoundFacts {
   /** The cluster, as `describeTarget` words it. */
   target: string;
   graceSeconds: number;
-  /** Names of the Deployments the source has in the namespace (any order; empty ones are skipped). */
+  /** Names of the workloads of {@link kind} the source has in the namespace (any order; empty ones are skipped). */
   deployments: readonly string[];
+  /** The traced workload's kind (default Deployment). */
+  kind?: WorkloadKind;
 }
 
 /** How many other Deployments the not-found error lists by name. */
@@ -117,16 +121,17 @@ export const LISTED_DEPLOYMENTS = 8;
 
 /** The not-found error's paragraph: the name, namespace, cluster, grace, and what is there instead. */
 export function notFoundMessage(f: NotFoundFacts): string {
+  const kind = f.kind ?? 'Deployment';
   const others = f.deployments.filter(Boolean).sort();
   const more = others.length > LISTED_DEPLOYMENTS ? `, and ${others.length - LISTED_DEPLOYMENTS} more` : '';
   const listed = others.length
-    ? `Deployments in "${f.namespace}": ${others
+    ? `${kind}s in "${f.namespace}": ${others
         .slice(0, LISTED_DEPLOYMENTS)
         .map((n) => `"${n}"`)
         .join(', ')}${more}.`
-    : `Namespace "${f.namespace}" has no Deployments.`;
+    : `Namespace "${f.namespace}" has no ${kind}s.`;
   return (
-    `Deployment "${f.name}" was not found in namespace "${f.namespace}" of ${f.target} ` +
+    `${kind} "${f.name}" was not found in namespace "${f.namespace}" of ${f.target} ` +
     `within ${f.graceSeconds} s. ${listed} Check the name and namespace.`
   );
 }

@@ -6,7 +6,7 @@ import { fetchLogTail } from '../cluster/index.js';
 import type { LogTail, Problem, Verdict } from '../core/index.js';
 
 /** Classes whose container ran, so its log says something. */
-const LOGGED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container', 'readiness-probe']);
+const LOGGED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container', 'readiness-probe', 'job-pod-failed']);
 /** Classes where the crashed (previous) instance holds the interesting lines. */
 const CRASHED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container']);
 /** Upper bound of problems to fetch logs for (one verdict should not fetch dozens of logs). */

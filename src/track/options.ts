@@ -4,16 +4,18 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { contextNamespace, type KubeConfigSource, loadKubeConfig } from '../cluster/index.js';
-import type { Policy, PolicyOverrides, TrackTarget } from '../core/index.js';
-import { clusterTextCleaner, resolvePolicy } from '../core/index.js';
+import type { Policy, PolicyOverrides, TrackTarget, WorkloadKind } from '../core/index.js';
+import { clusterTextCleaner, resolvePolicy, WORKLOAD_KINDS } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { durationProblem, MAX_DURATION_MS } from '../long-timer.js';
 import { checkPatterns, compiled, type LogOptions, type ResolvedLogOptions, resolveLogOptions } from './log-options.js';
 
 /** What to track and how. */
 export interface TrackOptions {
-  /** Deployment name (DNS-1123 subdomain). */
+  /** Name of the workload (DNS-1123 subdomain): a Deployment unless {@link TrackOptions.kind} says otherwise. */
   name: string;
+  /** Kind of the workload: `Deployment` (default), `StatefulSet`, `DaemonSet` or `Job`. */
+  kind?: WorkloadKind;
   /** Namespace (DNS-1123 label). Default: the kubeconfig context's namespace, else `default`. */
   namespace?: string;
   /** A KubeConfig, kubeconfig text, or a path. Default: `$KUBECONFIG` / `~/.kube/config`. */
@@ -56,6 +58,7 @@ export interface TrackOptions {
 /** Validated options with defaults applied. */
 export interface ResolvedTrackOptions {
   name: string;
+  kind: WorkloadKind;
   namespace: string;
   kc: KubeConfig;
   timeoutSeconds: number;
@@ -115,6 +118,10 @@ export function resolveTrackOptions(opts: TrackOptions, load: KubeConfigLoader =
     );
   }
   if (opts.namespace !== undefined) checkNamespace(opts.namespace);
+  const kind = opts.kind ?? 'Deployment';
+  if (!WORKLOAD_KINDS.includes(kind)) {
+    bad(`kind ${JSON.stringify(kind)} is not a traced workload kind: it must be one of ${WORKLOAD_KINDS.join(', ')} (default Deployment).`);
+  }
   const timeoutSeconds = opts.timeoutSeconds ?? 600;
   if (durationProblem(timeoutSeconds) || timeoutSeconds <= 0) {
     bad(`timeoutSeconds must be a positive number of seconds of at most ${MAX_SECONDS} (default 600); got ${String(timeoutSeconds)}.`);
@@ -149,6 +156,7 @@ export function resolveTrackOptions(opts: TrackOptions, load: KubeConfigLoader =
   if (opts.namespace === undefined) checkNamespace(namespace, "the kubeconfig context's namespace");
   return {
     name,
+    kind,
     namespace,
     kc,
     timeoutSeconds,
@@ -168,6 +176,7 @@ export function trackTarget(o: ResolvedTrackOptions): TrackTarget {
   return {
     namespace: o.namespace,
     name: o.name,
+    ...(o.kind !== 'Deployment' ? { kind: o.kind } : {}),
     ...(o.baselineRevision !== undefined ? { baselineRevision: o.baselineRevision } : {}),
     ...(o.minGeneration !== undefined ? { minGeneration: o.minGeneration } : {}),
   };

@@ -147,6 +147,7 @@ class RolloutTracker {
       this.source = acquireNamespaceSource(this.opts.kc, this.opts.namespace, this.internals.source);
       this.unsubscribe = this.source.subscribe({
         deploymentName: this.opts.name,
+        kind: this.opts.kind,
         routinePodEvents: (this.opts.policy?.classifiers?.length ?? 0) > 0,
         onObservation: (obs) => this.fromSource(obs),
         onError: (err) => this.fail(err),
@@ -240,8 +241,15 @@ class RolloutTracker {
   private notFound(): void {
     if (this.finished) return;
     const { namespace, name, kc, notFoundGraceSeconds: graceSeconds } = this.opts;
-    const deployments = (this.source?.deployments() ?? []).map((d) => d.metadata?.name ?? '');
-    const error = notFoundError(this.gate, { name, namespace, target: describeTarget(kc), graceSeconds, deployments });
+    const deployments = this.source?.namesOf(this.opts.kind) ?? [];
+    const error = notFoundError(this.gate, {
+      name,
+      namespace,
+      target: describeTarget(kc),
+      graceSeconds,
+      deployments,
+      kind: this.opts.kind,
+    });
     if (error) this.fail(error);
   }
 
@@ -297,7 +305,7 @@ class RolloutTracker {
    * capped): the one boundary where cluster text enters the event stream (docs/security.md).
    */
   private publish(e: RolloutEvent): RolloutEvent {
-    const cleaned = cleanEvent(e, this.opts.clean);
+    const cleaned = cleanEvent(e.kind === undefined ? { ...e, kind: this.opts.kind } : e, this.opts.clean);
     this.hub.push(cleaned);
     return cleaned;
   }

@@ -116,7 +116,13 @@ export function diagnosePaused(d: V1Deployment): Finding | undefined {
   };
 }
 
-/** A referenced PVC that is not Bound. */
+/** ` (StorageClass "fast")` when the claim names one. */
+function storageClassWords(pvc: V1PersistentVolumeClaim): string {
+  const sc = pvc.spec?.storageClassName;
+  return sc ? ` (StorageClass "${sc}")` : '';
+}
+
+/** A referenced PVC that is not Bound (its StorageClass named, and the latest Event's message: the provisioner's). */
 export function diagnosePvc(pvc: V1PersistentVolumeClaim, events: CoreV1Event[]): Finding | undefined {
   const phase = pvc.status?.phase ?? 'Pending';
   if (phase === 'Bound') return undefined;
@@ -127,6 +133,6 @@ export function diagnosePvc(pvc: V1PersistentVolumeClaim, events: CoreV1Event[])
     object: { kind: 'PersistentVolumeClaim', name: pvc.metadata?.name ?? '' },
     reason: why?.reason ?? phase,
     message,
-    explanation: `PersistentVolumeClaim "${pvc.metadata?.name ?? ''}" is ${phase}${why ? `: ${message}` : ''}`,
+    explanation: `PersistentVolumeClaim "${pvc.metadata?.name ?? ''}"${storageClassWords(pvc)} is ${phase}${why ? `: ${message}` : ''}`,
   };
 }

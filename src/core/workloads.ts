@@ -1,0 +1,112 @@
+/**
+ * What differs per workload kind for StatefulSets, DaemonSets and Jobs: which pods run the current
+ * template, the kind's rule (workload-rules.ts), its revision and its progress words. Deployments
+ * keep their own modules (relations.ts, rolled-out.ts, pulumi-await.ts).
+ *
+ * The current template's pods:
+ * - StatefulSet: label `controller-revision-hash` equal to `status.updateRevision` (the controller's
+ *   own test, `getPodRevision(pod) == updateRevision.Name`);
+ * - DaemonSet: label `pod-template-generation` equal to the DaemonSet's annotation
+ *   `deprecated.daemonset.template.generation` (the API server sets it to the generation of each
+ *   template change; the controller labels each pod with it, and counts a pod updated when either
+ *   it or the ControllerRevision hash matches). The generation needs no ControllerRevision watch;
+ * - Job: every pod (a Job's template cannot change).
+ */
+import type { V1DaemonSet, V1Job, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
+import { newReplicaSet, podsOf } from './relations.js';
+import type { RolloutState } from './state.js';
+import type { Verdict, WorkloadKind } from './types.js';
+import { daemonSetRule, type JobRuleResult, jobCounts, jobRule, type PodRuleResult, statefulSetRule } from './workload-rules.js';
+
+/** Every workload kind a trace follows, in the order they are documented. */
+export const WORKLOAD_KINDS: readonly WorkloadKind[] = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'];
+
+/** The StatefulSet controller's pod label naming the ControllerRevision the pod was created from. */
+export const CONTROLLER_REVISION_HASH_LABEL = 'controller-revision-hash';
+/** The DaemonSet controller's pod label: the template generation the pod was created from. */
+export const POD_TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
+/** The API server's annotation on a DaemonSet: the generation of its current template. */
+export const DAEMONSET_TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
+
+/** The kind of the traced workload. */
+export function kindOf(state: RolloutState): WorkloadKind {
+  return state.target.kind ?? 'Deployment';
+}
+
+/** Pods owned (by uid) by the traced StatefulSet, DaemonSet or Job, sorted by name. */
+export function workloadPods(state: RolloutState): V1Pod[] {
+  const uid = state.workload?.metadata?.uid;
+  if (!uid) return [];
+  return [...(state.podsByReplicaSet.get(uid)?.values() ?? [])].sort((a, b) =>
+    (a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1,
+  );
+}
+
+/** The revision of the current template, as the kind names it ('' when not known, and for a Job). */
+export function workloadRevision(state: RolloutState): string {
+  const w = state.workload;
+  if (!w) return '';
+  switch (kindOf(state)) {
+    case 'StatefulSet':
+      return (w as V1StatefulSet).status?.updateRevision ?? '';
+    case 'DaemonSet':
+      return w.metadata?.annotations?.[DAEMONSET_TEMPLATE_GENERATION_ANNOTATION] ?? '';
+    default:
+      return '';
+  }
+}
+
+/** The revision a pod of the traced workload was created from ('' when it carries none). */
+export function podRevision(state: RolloutState, pod: V1Pod): string {
+  const labels = pod.metadata?.labels ?? {};
+  if (kindOf(state) === 'StatefulSet') return labels[CONTROLLER_REVISION_HASH_LABEL] ?? '';
+  if (kindOf(state) === 'DaemonSet') return labels[POD_TEMPLATE_GENERATION_LABEL] ?? '';
+  return '';
+}
+
+/**
+ * The pods that run the current template, sorted by name: the new ReplicaSet's for a Deployment;
+ * for the other kinds see the module comment (all of the workload's pods while its revision is
+ * not known yet).
+ */
+export function currentPods(state: RolloutState): V1Pod[] {
+  if (kindOf(state) === 'Deployment') return podsOf(state, newReplicaSet(state));
+  const revision = workloadRevision(state);
+  const pods = workloadPods(state);
+  return revision === '' ? pods : pods.filter((p) => podRevision(state, p) === revision);
+}
+
+/** The traced workload's rule result (undefined for a Deployment, or before the workload is seen). */
+export function workloadRule(state: RolloutState): PodRuleResult | JobRuleResult | undefined {
+  const w = state.workload;
+  if (!w) return undefined;
+  switch (kindOf(state)) {
+    case 'StatefulSet':
+      return statefulSetRule(w as V1StatefulSet);
+    case 'DaemonSet':
+      return daemonSetRule(w as V1DaemonSet);
+    case 'Job':
+      return jobRule(w as V1Job);
+    default:
+      return undefined;
+  }
+}
+
+/** The verdict's replica counts for a workload rule: a Job's are its succeeded, active and completions. */
+export function ruleReplicas(rule: PodRuleResult | JobRuleResult | undefined): Verdict['replicas'] {
+  if (!rule) return { desired: 0, ready: 0, updated: 0, available: 0 };
+  const p = rule.progress;
+  if ('parallelism' in p) {
+    const desired = p.completions ?? Math.max(1, p.succeeded);
+    return { desired, ready: p.succeeded, updated: p.succeeded + p.active, available: p.succeeded };
+  }
+  return { desired: p.desired, ready: p.ready, updated: p.updated, available: p.available };
+}
+
+/** Progress in words: `2/3 pods ready, 1 updated` or, for a Job, `7/10 succeeded, 2 running`. */
+export function progressWords(rule: PodRuleResult | JobRuleResult | undefined): string {
+  if (!rule) return 'not seen yet';
+  const p = rule.progress;
+  if ('parallelism' in p) return jobCounts(p);
+  return `${p.ready}/${p.desired} pods ready, ${p.updated} updated`;
+}

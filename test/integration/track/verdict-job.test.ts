@@ -1,0 +1,69 @@
+/**
+ * Jobs on the real control plane (the real Job controller; the simulated kubelet runs the pods to
+ * completion): success is the `Complete` condition with its `succeeded/completions` progress;
+ * failure is `Failed` (BackoffLimitExceeded) with each failed pod's exit code, termination message
+ * and log tail; a pod that fails while the Job still retries is reported before the Job fails.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createJob } from '../../helpers/workloads.js';
+import { describeVerdict, eventSeen, namespaceFor, trace } from './helpers.js';
+
+const FAILING = { app: 'crash;exitCode=3;message=relation "users" does not exist;after=1;logs=migrating users|applying 0042_users' };
+
+describe('Job verdicts', { concurrency: true }, () => {
+  it('a Job with completions and parallelism succeeds on Complete, with its progress', async (t) => {
+    const ns = await namespaceFor(t, 'job-ok');
+    await createJob(ns, 'seed', {
+      image: 'busybox:1.32',
+      container: { command: ['sh', '-c', 'echo seeded'] },
+      completions: 3,
+      parallelism: 2,
+    });
+    const r = await trace(ns, 'seed', { kind: 'Job', timeoutSeconds: 90 });
+    assert.equal(r.verdict.outcome, 'succeeded', describeVerdict(r));
+    assert.equal(r.verdict.kind, 'Job');
+    assert.match(r.verdict.summary, /^job seed complete: 3\/3 succeeded, 0 running in /);
+    assert.ok(
+      r.events.every((e) => e.kind === 'Job'),
+      'every event says kind Job',
+    );
+    assert.ok(
+      r.of('progress').some((e) => /succeeded/.test(e.message)),
+      'progress in succeeded/completions words',
+    );
+  });
+
+  it('BackoffLimitExceeded fails with each failed pod exit code, termination message and log tail', async (t) => {
+    const ns = await namespaceFor(t, 'job-fail');
+    await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 1 });
+    const r = await trace(ns, 'migrate', { kind: 'Job', timeoutSeconds: 120 });
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    const [first, ...rest] = r.verdict.problems;
+    assert.equal(first?.class, 'job-failed');
+    assert.equal(first?.reason, 'BackoffLimitExceeded');
+    const pods = rest.filter((p) => p.class === 'job-pod-failed');
+    assert.equal(pods.length, 2, 'both attempts (backoffLimit 1) are reported');
+    for (const p of pods) {
+      assert.equal(p.exitCode, 3);
+      assert.equal(p.terminationMessage, 'relation "users" does not exist');
+    }
+    const lines = pods.flatMap((p) => p.logs ?? []).flatMap((l) => l.lines);
+    assert.ok(lines.includes('applying 0042_users'), `log tail: ${JSON.stringify(pods.map((p) => p.logs))}`);
+  });
+
+  it('a pod that fails while the Job retries is reported before the Job fails', async (t) => {
+    const ns = await namespaceFor(t, 'job-retry');
+    await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 3 });
+    const r = await trace(ns, 'migrate', { kind: 'Job', timeoutSeconds: 180 }, async (events) => {
+      await eventSeen(events, (e) => e.type === 'problem' && e.problem.class === 'job-pod-failed', 'a job-pod-failed problem', 120_000);
+    });
+    const reported = r.events.findIndex((e) => e.type === 'problem' && e.problem.class === 'job-pod-failed');
+    const verdict = r.events.findIndex((e) => e.type === 'verdict');
+    assert.ok(reported >= 0 && reported < verdict, 'the retrying pod is reported before the verdict');
+    const problem = r.of('problem').find((e) => e.problem.class === 'job-pod-failed');
+    assert.equal(problem?.failsAt, undefined, 'a retried pod does not fail the trace by itself');
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    assert.equal(r.verdict.problems[0]?.reason, 'BackoffLimitExceeded');
+  });
+});
