@@ -3,9 +3,10 @@
  * changes it (the baseline), and afterwards the object to follow (declared, auto-named, or the
  * new object of a replacement). The decisions about them are decisions.ts.
  */
-import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type * as pulumi from '@pulumi/pulumi';
 import { contextNamespace, loadKubeConfig, sleep } from '../cluster/index.js';
+import type { WorkloadKind } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import { type ChangeKind, changeKind, type LiveDeployment } from './decisions.js';
@@ -13,7 +14,7 @@ import { findDeployments, readDeployment } from './deployment-lookup.js';
 import { type PlannedDeployment, planFromInputs } from './plan.js';
 import { currentRun } from './run-state.js';
 import { type TemplateChange, templateChanges } from './template-diff.js';
-import { liveRevision } from './wording.js';
+import { type LiveWorkload, liveRevisionOf } from './workload-kinds.js';
 
 /** The cluster settings the Deployment's kubernetes provider was given. */
 export interface ProviderSettings {
@@ -32,7 +33,7 @@ export interface Baseline {
   plan: PlannedDeployment;
   kc: KubeConfig;
   namespace: string;
-  live?: V1Deployment;
+  live?: LiveWorkload;
   liveFacts?: LiveDeployment;
   /** Names of the matching Deployments that existed before the update. */
   existing: Set<string>;
@@ -47,6 +48,8 @@ export interface BaselineInputs {
   inputs: unknown;
   secret: boolean;
   deploymentName: string;
+  /** The workload's kind (default `Deployment`). */
+  kind?: WorkloadKind;
   kubeconfig?: string;
   context?: string;
   cluster?: string;
@@ -75,31 +78,32 @@ export function providerKubeConfig(kubeconfig?: string, context?: string, cluste
   return kc;
 }
 
-function factsOf(d: V1Deployment | undefined): LiveDeployment | undefined {
+function factsOf(kind: WorkloadKind, d: LiveWorkload | undefined): LiveDeployment | undefined {
   if (!d) return undefined;
+  const spec = d.spec as { replicas?: number; selector?: { matchLabels?: Record<string, string> } } | undefined;
   return {
     uid: d.metadata?.uid,
     generation: d.metadata?.generation,
-    revision: liveRevision(d),
-    replicas: d.spec?.replicas ?? 1,
-    selector: d.spec?.selector?.matchLabels,
+    revision: liveRevisionOf(kind, d),
+    replicas: kind === 'Deployment' || kind === 'StatefulSet' ? (spec?.replicas ?? 1) : undefined,
+    selector: spec?.selector?.matchLabels,
   };
 }
 
 /** Reads the live Deployment (read-only) before the provider changes it. */
 export async function readBaseline(i: BaselineInputs): Promise<Baseline> {
   const readAt = Date.now();
-  const plan = planFromInputs(i.deploymentName, i.inputs);
+  const plan = planFromInputs(i.deploymentName, i.inputs, i.kind);
   const kc = providerKubeConfig(i.kubeconfig, i.context, i.cluster);
   const namespace = plan.namespace ?? i.providerNamespace ?? contextNamespace(kc);
   const found = await withTimeout(
     (signal) => findDeployments(kc, namespace, plan, { signal, maxAgeMs: BASELINE_LIST_REUSE_MS, cache: currentRun().lists }),
     BASELINE_TIMEOUT_MS,
-    `reading Deployments in namespace "${namespace}"`,
+    `reading ${plan.kind}s in namespace "${namespace}"`,
   );
   const live = found[0];
   const changes = live ? templateChanges(plan.template, live.spec?.template, { secret: i.secret }) : [];
-  const liveFacts = factsOf(live);
+  const liveFacts = factsOf(plan.kind, live);
   return {
     plan,
     kc,
@@ -140,7 +144,7 @@ export async function locate(
     const winner = await Promise.race([fromOutputs, sleep(500, signal).then(() => undefined)]).catch(() => undefined);
     if (winner !== undefined) return winner;
     if (name) {
-      const now = await readDeployment(b.kc, b.namespace, name).catch(() => undefined);
+      const now = await readDeployment(b.kc, b.namespace, name, undefined, b.plan.kind).catch(() => undefined);
       if (now && now.metadata?.uid !== b.liveFacts?.uid) return name;
       continue;
     }

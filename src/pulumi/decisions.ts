@@ -4,6 +4,7 @@
  * keeps the provider's delete wait. Inputs are plain data read by the component; tested from
  * tables (test/unit/pulumi/decisions.test.ts).
  */
+import type { WorkloadKind } from '../core/index.js';
 import { type PlannedDeployment, SKIP_AWAIT, WAIT_FOR } from './plan.js';
 import type { TemplateChange } from './template-diff.js';
 
@@ -32,7 +33,8 @@ function sameLabels(a: Record<string, string> | undefined, b: Record<string, str
 export function changeKind(plan: PlannedDeployment, live: LiveDeployment | undefined, changes: readonly TemplateChange[]): ChangeKind {
   if (!live) return 'create';
   if (plan.selector && !sameLabels(plan.selector, live.selector)) return 'replace';
-  if (changes.length > 0) return 'rollout';
+  // A Job's pod template cannot be updated: the provider replaces the Job.
+  if (changes.length > 0) return plan.kind === 'Job' ? 'replace' : 'rollout';
   if (plan.replicas !== undefined && plan.replicas !== (live.replicas ?? 1)) return 'scale';
   return 'unchanged';
 }
@@ -53,7 +55,15 @@ export interface WaitTarget {
  * The wait target. `written` is what the provider returned after its write (gate mode), which
  * is exact; otherwise it is derived from the live object before the update.
  */
-export function waitTarget(change: ChangeKind, live: LiveDeployment | undefined, written?: { generation?: number }): WaitTarget {
+export function waitTarget(
+  change: ChangeKind,
+  live: LiveDeployment | undefined,
+  written?: { generation?: number },
+  kind: WorkloadKind = 'Deployment',
+): WaitTarget {
+  // Only a Deployment's revision says that a rollout moved past the baseline; the other kinds'
+  // rules compare their own revisions (the core's workload-rules.ts).
+  if (kind !== 'Deployment' && change === 'rollout') return { minGeneration: written?.generation ?? (live?.generation ?? 0) + 1 };
   switch (change) {
     case 'create':
       return { minGeneration: written?.generation, notFoundGraceSeconds: 60 };
@@ -170,10 +180,10 @@ export function chooseTimeout(
   const creates = change === 'create' || change === 'replace';
   const customSeconds = creates ? custom?.create : custom?.update;
   if (customSeconds !== undefined && customSeconds > 0) {
-    return { seconds: customSeconds, source: `the Deployment's customTimeouts.${creates ? 'create' : 'update'}` };
+    return { seconds: customSeconds, source: `the ${plan.kind}'s customTimeouts.${creates ? 'create' : 'update'}` };
   }
   if (plan.timeoutSeconds !== undefined) {
-    return { seconds: plan.timeoutSeconds, source: "the Deployment's pulumi.com/timeoutSeconds annotation" };
+    return { seconds: plan.timeoutSeconds, source: `the ${plan.kind}'s pulumi.com/timeoutSeconds annotation` };
   }
   return { seconds: 600, source: "the default timeout (600s, the same as the kubernetes provider's await)" };
 }

@@ -3,9 +3,11 @@
  * integration makes itself (everything else goes through the tracker): read the live Deployment
  * before the provider changes it, and find an auto-named Deployment from its prefix.
  */
-import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { forbiddenError, rawGet, statusOf } from '../cluster/index.js';
+import type { WorkloadKind } from '../core/index.js';
 import { AUTONAMED, isAutoNameOf, type PlannedDeployment } from './plan.js';
+import { type LiveWorkload, workloadsPath } from './workload-kinds.js';
 
 /** A 401/403 becomes the RBAC explanation; anything else is rethrown as is. */
 function refusal(kc: KubeConfig, verb: string, namespace: string, err: unknown): unknown {
@@ -17,7 +19,7 @@ function refusal(kc: KubeConfig, verb: string, namespace: string, err: unknown):
  * Recent namespace lists, shared by the traces of one program run (see run-state.ts): a stack
  * with many auto-named Deployments in one namespace lists it once, not once per Deployment.
  */
-export type ListCache = Map<string, { startedAt: number; items: Promise<V1Deployment[]> }>;
+export type ListCache = Map<string, { startedAt: number; items: Promise<LiveWorkload[]> }>;
 
 /** How a lookup may be served: `signal` aborts the request; `maxAgeMs` reuses a list from `cache`. */
 export interface LookupOptions {
@@ -37,11 +39,17 @@ export interface LookupOptions {
 /** The longest one shared namespace list may take (callers time out on their own too). */
 const LIST_TIMEOUT_MS = 15_000;
 
-function listDeployments(kc: KubeConfig, namespace: string, maxAgeMs: number, recentLists: ListCache = new Map()): Promise<V1Deployment[]> {
-  const key = JSON.stringify([kc.getCurrentCluster()?.server, kc.getCurrentUser()?.name, namespace]);
+function listDeployments(
+  kc: KubeConfig,
+  kind: WorkloadKind,
+  namespace: string,
+  maxAgeMs: number,
+  recentLists: ListCache = new Map(),
+): Promise<LiveWorkload[]> {
+  const key = JSON.stringify([kc.getCurrentCluster()?.server, kc.getCurrentUser()?.name, kind, namespace]);
   const recent = recentLists.get(key);
   if (recent && Date.now() - recent.startedAt <= maxAgeMs) return recent.items;
-  const items = rawGet<{ items?: V1Deployment[] }>(kc, deploymentsPath(namespace), {}, AbortSignal.timeout(LIST_TIMEOUT_MS)).then(
+  const items = rawGet<{ items?: LiveWorkload[] }>(kc, workloadsPath(kind, namespace), {}, AbortSignal.timeout(LIST_TIMEOUT_MS)).then(
     (list) => list.items ?? [],
   );
   const entry = { startedAt: Date.now(), items };
@@ -51,19 +59,16 @@ function listDeployments(kc: KubeConfig, namespace: string, maxAgeMs: number, re
   return items;
 }
 
-function deploymentsPath(namespace: string): string {
-  return `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/deployments`;
-}
-
 /** Reads one Deployment; undefined when it does not exist. */
 export async function readDeployment(
   kc: KubeConfig,
   namespace: string,
   name: string,
   signal?: AbortSignal,
-): Promise<V1Deployment | undefined> {
+  kind: WorkloadKind = 'Deployment',
+): Promise<LiveWorkload | undefined> {
   try {
-    return await rawGet<V1Deployment>(kc, `${deploymentsPath(namespace)}/${encodeURIComponent(name)}`, {}, signal);
+    return await rawGet<LiveWorkload>(kc, `${workloadsPath(kind, namespace)}/${encodeURIComponent(name)}`, {}, signal);
   } catch (err) {
     if (statusOf(err) === 404) return undefined;
     throw refusal(kc, 'get', namespace, err);
@@ -80,33 +85,33 @@ export async function findDeployments(
   namespace: string,
   plan: PlannedDeployment,
   options: LookupOptions = {},
-): Promise<V1Deployment[]> {
+): Promise<LiveWorkload[]> {
   if (plan.name) {
-    const one = await readDeployment(kc, namespace, plan.name, options.signal);
+    const one = await readDeployment(kc, namespace, plan.name, options.signal, plan.kind);
     return one ? [one] : [];
   }
-  let items: V1Deployment[];
+  let items: LiveWorkload[];
   try {
-    items = await listDeployments(kc, namespace, options.maxAgeMs ?? 0, options.cache);
+    items = await listDeployments(kc, plan.kind, namespace, options.maxAgeMs ?? 0, options.cache);
   } catch (err) {
     if (statusOf(err) === 404) return [];
     throw refusal(kc, 'list', namespace, err);
   }
   const since = options.autonamedSince;
   // creationTimestamp has a resolution of one second.
-  const named = (d: V1Deployment) =>
+  const named = (d: LiveWorkload) =>
     isAutoNameOf(plan.namePrefix, d.metadata?.name ?? '') || (since !== undefined && time(d) >= since - 1000);
   // An object named from generateName keeps that field (and is not marked autonamed).
   const ours = plan.generateName
-    ? (d: V1Deployment) => d.metadata?.generateName === plan.generateName && (since === undefined || time(d) >= since - 1000)
-    : (d: V1Deployment) => named(d) && d.metadata?.annotations?.[AUTONAMED] === 'true';
+    ? (d: LiveWorkload) => d.metadata?.generateName === plan.generateName && (since === undefined || time(d) >= since - 1000)
+    : (d: LiveWorkload) => named(d) && d.metadata?.annotations?.[AUTONAMED] === 'true';
   return items
     .filter(ours)
     .filter((d) => selectorAgrees(plan.selector, d.spec?.selector?.matchLabels))
     .sort((a, b) => time(b) - time(a));
 }
 
-function time(d: V1Deployment): number {
+function time(d: LiveWorkload): number {
   const t = d.metadata?.creationTimestamp;
   return t ? new Date(t).getTime() : 0;
 }

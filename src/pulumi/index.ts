@@ -7,6 +7,8 @@
  * - Gate mode ({@link gatedDeployment}, or `traceDeployments({ mode: 'gate' })`): the Deployment
  *   gets `pulumi.com/waitFor` on its name (the provider returns once it is written, and keeps its
  *   delete wait) and rollout-trace owns the await, failing within seconds with the full diagnosis.
+ * - Every workload kind ({@link traceWorkloads}): StatefulSets, DaemonSets and Jobs too, in either
+ *   mode, with the same lines and failure summary.
  * - Preview: never writes or waits; reports whether the planned change starts a new rollout.
  * @module
  */
@@ -25,6 +27,7 @@ export {
   type TracedDeployment,
   traceDeployments,
   tracedDeployment,
+  traceWorkloads,
   withGateAwait,
   withSkipAwait,
 } from './deployments.js';

@@ -47,7 +47,7 @@ export async function observeUpdate(a: ObserveUpdateArgs): Promise<ObservedEnd> 
   const name = b.live.metadata?.name ?? '';
   const timeout = chooseTimeout(a.options.timeoutSeconds, a.options.customTimeouts, b.plan, b.change);
   // The write's target: a generation past the baseline's (and, for a new template, a new revision).
-  const writeTarget = waitTarget(b.change === 'unchanged' ? 'scale' : b.change, b.liveFacts);
+  const writeTarget = waitTarget(b.change === 'unchanged' ? 'scale' : b.change, b.liveFacts, undefined, b.plan.kind);
   let writeHeld: StatusLine[] | undefined = [];
   let sawWrite!: () => void;
   const writeSeen = new Promise<void>((resolve) => (sawWrite = resolve));
@@ -78,7 +78,7 @@ export async function observeUpdate(a: ObserveUpdateArgs): Promise<ObservedEnd> 
     if (winner === 'write') {
       live.tracking.stop('the write decided');
       liveLines.stop();
-      const now = await readDeployment(b.kc, b.namespace, name).catch(() => undefined);
+      const now = await readDeployment(b.kc, b.namespace, name, undefined, b.plan.kind).catch(() => undefined);
       a.onWrite(now?.metadata?.generation);
       const held = writeHeld;
       writeHeld = undefined;

@@ -90,3 +90,24 @@ async function collectSecrets(value: unknown, secret: boolean, found: Set<string
     for (const v of Object.values(value as Record<string, unknown>)) await collectSecrets(v, secret, found, depth + 1);
   }
 }
+
+type Args = { metadata?: pulumi.Input<Record<string, unknown>> } & Record<string, unknown>;
+
+/**
+ * Changes only `metadata.annotations` of Deployment args: the other metadata fields stay as
+ * they were (known during preview when they are known), so the provider's dry run and its
+ * replacement check keep working.
+ */
+export function withAnnotations<T>(args: T, change: (a: Record<string, unknown> | undefined) => Record<string, unknown>): T {
+  const a = args as Args;
+  const metadata = a.metadata;
+  const isPlain =
+    metadata === undefined || (typeof metadata === 'object' && !pulumi.Output.isInstance(metadata) && !(metadata instanceof Promise));
+  if (isPlain) {
+    const m = (metadata ?? {}) as Record<string, unknown>;
+    const annotations = pulumi.output(m.annotations as pulumi.Input<Record<string, unknown>> | undefined).apply(change);
+    return { ...a, metadata: { ...m, annotations } } as T;
+  }
+  const whole = pulumi.output(metadata).apply((m) => ({ ...(m ?? {}), annotations: change(m?.annotations as Record<string, unknown>) }));
+  return { ...a, metadata: whole } as T;
+}

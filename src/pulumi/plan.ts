@@ -6,8 +6,12 @@
  * auto-name prefix, the namespace, the selector, the planned pod template and the annotations.
  */
 
-/** The parts of a Deployment's declared inputs the tracer uses. */
+import type { WorkloadKind } from '../core/index.js';
+
+/** The parts of a workload's declared inputs the tracer uses (named for the first kind it traced). */
 export interface PlannedDeployment {
+  /** The workload's kind: from the resource type (`Deployment` unless said otherwise). */
+  kind: WorkloadKind;
   /** `metadata.name` when the program set it. */
   name?: string;
   /**
@@ -24,6 +28,8 @@ export interface PlannedDeployment {
   namespace?: string;
   selector?: Record<string, string>;
   replicas?: number;
+  /** A Job's `spec.completions` when set. */
+  completions?: number;
   /** The planned `spec.template` as declared (no server defaults). */
   template?: Record<string, unknown>;
   annotations: Record<string, string>;
@@ -60,7 +66,7 @@ function stringMap(value: unknown): Record<string, string> {
  * Reads the plan from a Deployment's resolved inputs (`{ metadata, spec }` as passed to
  * `new k8s.apps.v1.Deployment(name, args)`, with Outputs already unwrapped).
  */
-export function planFromInputs(resourceName: string, inputs: unknown): PlannedDeployment {
+export function planFromInputs(resourceName: string, inputs: unknown, kind: WorkloadKind = 'Deployment'): PlannedDeployment {
   const root = asObject(inputs) ?? {};
   const metadata = asObject(root.metadata) ?? {};
   const spec = asObject(root.spec) ?? {};
@@ -68,12 +74,14 @@ export function planFromInputs(resourceName: string, inputs: unknown): PlannedDe
   const timeout = Number.parseInt(annotations[TIMEOUT_SECONDS] ?? '', 10);
   const selector = asObject(asObject(spec.selector)?.matchLabels);
   return {
+    kind,
     name: typeof metadata.name === 'string' && metadata.name !== '' ? metadata.name : undefined,
     namePrefix: resourceName,
     generateName: typeof metadata.generateName === 'string' && metadata.generateName !== '' ? metadata.generateName : undefined,
     namespace: typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : undefined,
     selector: selector ? stringMap(selector) : undefined,
     replicas: typeof spec.replicas === 'number' ? spec.replicas : undefined,
+    completions: typeof spec.completions === 'number' ? spec.completions : undefined,
     template: asObject(spec.template),
     annotations,
     skipAwait: annotations[SKIP_AWAIT] === 'true',

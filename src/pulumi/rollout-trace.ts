@@ -9,9 +9,8 @@
  * A component's URN resolves right after registration, so its row can show live lines.
  */
 
-import type * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
-import type { Verdict } from '../core/index.js';
+import type { Verdict, WorkloadKind } from '../core/index.js';
 import { type RolloutFailure, rolloutFailureOf } from '../report/index.js';
 import { type Baseline, type ProviderSettings, readBaseline, type Written } from './baseline.js';
 import { cancellable } from './cancel.js';
@@ -32,7 +31,7 @@ import { carryingDependency, outputValue, secretPatterns, settle } from './outpu
 import { refusalOf } from './providers.js';
 import { RowLines } from './row-lines.js';
 import type { StatusLine } from './status-lines.js';
-import { traceWritten, writtenBy } from './trace-written.js';
+import { traceWritten, type WrittenResource, writtenBy } from './trace-written.js';
 import { changeLine, notDoneLineOf, previewSummary, specChangedLine, unchangedLine, verdictText } from './wording.js';
 
 export type { ProviderSettings } from './baseline.js';
@@ -43,12 +42,14 @@ export const ROLLOUT_TRACE_TYPE = 'rollout-trace:pulumi:RolloutTrace';
 
 /** Arguments of {@link RolloutTrace}. */
 export interface RolloutTraceArgs extends TraceOptions {
-  /** The Deployment's declared inputs (the `args` given to `new k8s.apps.v1.Deployment`). */
+  /** The workload's declared inputs (the `args` given to `new k8s.apps.v1.Deployment`, ...). */
   inputs: pulumi.Input<unknown>;
-  /** The Deployment's Pulumi resource name (the provider's auto-name prefix). */
+  /** The workload's Pulumi resource name (the provider's auto-name prefix). */
   deploymentName: string;
-  /** The Deployment resource, if it already exists (else call {@link RolloutTrace.attach}). */
-  deployment?: k8s.apps.v1.Deployment;
+  /** The workload's kind: `Deployment` (default), `StatefulSet`, `DaemonSet` or `Job`. */
+  kind?: WorkloadKind;
+  /** The workload resource, if it already exists (else call {@link RolloutTrace.attach}). */
+  deployment?: WrittenResource;
   /** The Deployment is a child of a provider-side component: no resource object, found by name. */
   detached?: boolean;
   /** What the Deployment's provider was given (used when `kubeconfig`/`context` are not set). */
@@ -95,7 +96,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
   /** @internal Resolves once the live Deployment was read: the Deployment waits for it. */
   readonly baseline: pulumi.Output<pulumi.Resource>;
 
-  private attachDeployment!: (d: k8s.apps.v1.Deployment) => void;
+  private attachDeployment!: (d: WrittenResource) => void;
   private readonly gate: boolean;
   private lastResult: RolloutResult | undefined;
   private readonly lines: RowLines;
@@ -104,9 +105,9 @@ export class RolloutTrace extends pulumi.ComponentResource {
     super(ROLLOUT_TRACE_TYPE, name, {}, opts);
     this.lines = new RowLines(this, args.compactLines);
     this.gate = args.mode === 'gate';
-    const deployment = new Promise<k8s.apps.v1.Deployment>((resolve) => (this.attachDeployment = resolve));
+    const deployment = new Promise<WrittenResource>((resolve) => (this.attachDeployment = resolve));
     if (args.deployment) this.attachDeployment(args.deployment);
-    const written = args.detached ? undefined : deployment.then(writtenBy);
+    const written = args.detached ? undefined : deployment.then((d) => writtenBy(d, args.kind));
     const provided = args.detached ? undefined : deployment.then((d) => outputValue(d.urn));
     // A Deployment that failed is reported by the engine; these only inform the trace.
     written?.catch(() => undefined);
@@ -136,8 +137,8 @@ export class RolloutTrace extends pulumi.ComponentResource {
     this.registerOutputs({ outcome: this.outcome, summary: this.summary, revision: this.revision, failure: this.failure });
   }
 
-  /** Tells the trace which Deployment resource it traces (when it was created after the trace). */
-  attach(deployment: k8s.apps.v1.Deployment): void {
+  /** Tells the trace which workload resource it traces (when it was created after the trace). */
+  attach(deployment: WrittenResource): void {
     this.attachDeployment(deployment);
   }
 
@@ -164,6 +165,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       inputs: inputs.value,
       secret: inputs.secret,
       deploymentName: args.deploymentName,
+      kind: args.kind,
       kubeconfig: kubeconfig.value,
       context: context.value,
       cluster: cluster.value,
@@ -189,7 +191,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       return this.unreadable(userMessage(err), skips);
     }
     if (pulumi.runtime.isDryRun()) {
-      const summary = previewSummary(baseline);
+      const summary = previewSummary(baseline, args.kind);
       // A Deployment the update leaves as it is gets no permanent line (ephemeral on its row).
       this.say({ severity: 'info', text: summary }, baseline?.change === 'unchanged');
       return { outcome: 'previewed', summary, revision: baseline?.liveFacts?.revision, change: baseline?.change ?? 'unknown' };

@@ -4,6 +4,7 @@
  * stack resource: keyed by that resource, nothing here outlives its run.
  */
 import * as pulumi from '@pulumi/pulumi';
+import type { WorkloadKind } from '../core/index.js';
 import type { ProviderSettings } from './baseline.js';
 import type { ListCache } from './deployment-lookup.js';
 import { outputValue } from './outputs.js';
@@ -42,21 +43,22 @@ export function currentRun(): RunState {
 }
 
 /** Remembers a Deployment traced in the program, by name and parent. */
-export function markTraced(run: RunState, name: string, parent: pulumi.Resource | undefined): void {
-  run.tracedInProgram.set(name, [...(run.tracedInProgram.get(name) ?? []), parent]);
+export function markTraced(run: RunState, kind: WorkloadKind, name: string, parent: pulumi.Resource | undefined): void {
+  const key = `${kind}/${name}`;
+  run.tracedInProgram.set(key, [...(run.tracedInProgram.get(key) ?? []), parent]);
 }
 
 /** Whether the program already traces the Deployment `name` under `parent`. */
-export function tracedInProgram(run: RunState, name: string, parent: pulumi.Resource | undefined): boolean {
-  return run.tracedInProgram.get(name)?.includes(parent) ?? false;
+export function tracedInProgram(run: RunState, kind: WorkloadKind, name: string, parent: pulumi.Resource | undefined): boolean {
+  return run.tracedInProgram.get(`${kind}/${name}`)?.includes(parent) ?? false;
 }
 
 /**
  * Whether the program already traces the Deployment an engine-side transform sees (its parent is
  * a URN there): compares the parents' URNs, the stack's for a Deployment declared without parent.
  */
-export async function tracedInProgramAt(run: RunState, name: string, parentUrn: string | undefined): Promise<boolean> {
-  const parents = run.tracedInProgram.get(name);
+export async function tracedInProgramAt(run: RunState, kind: WorkloadKind, name: string, parentUrn: string | undefined): Promise<boolean> {
+  const parents = run.tracedInProgram.get(`${kind}/${name}`);
   if (!parents) return false;
   const stack = pulumi.runtime.getStackResource();
   const urnOf = (r: pulumi.Resource | undefined) => {

@@ -21,7 +21,7 @@ function oneLine(text: string): string {
 
 function toStatus(e: RolloutEvent, line: EventLine): StatusLine {
   // The Pulumi row is the component's, not the Deployment's: the first line names the Deployment.
-  const text = e.type === 'started' ? `tracing Deployment ${e.deployment.namespace}/${e.deployment.name}` : line.text;
+  const text = e.type === 'started' ? `tracing ${e.kind ?? 'Deployment'} ${e.deployment.namespace}/${e.deployment.name}` : line.text;
   return { severity: line.level === 'warn' ? 'warn' : 'info', text: oneLine(text) };
 }
 

@@ -4,8 +4,8 @@
  * `locate`), what to wait for and which timeout (decisions.ts), the tracker and its live lines.
  * In observe mode the provider stays the judge: once it returned, the trace gets a bounded time.
  */
-import type * as k8s from '@pulumi/kubernetes';
-import type { RolloutEvent, Verdict } from '../core/index.js';
+import type * as pulumi from '@pulumi/pulumi';
+import type { RolloutEvent, Verdict, WorkloadKind } from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import type { Tracking } from '../track/index.js';
 import { type Baseline, locate, type Written } from './baseline.js';
@@ -57,7 +57,7 @@ export async function traceWritten(a: TraceWrittenArgs): Promise<TraceEnd> {
   const name = exact === null ? null : (exact?.name ?? (await locate(b, a.written, a.signal)));
   if (name === null) return { kind: 'nothing-written' };
   if (name === undefined) return { kind: 'cancelled' };
-  const target = waitTarget(b.change, b.liveFacts, exact ?? undefined);
+  const target = waitTarget(b.change, b.liveFacts, exact ?? undefined, b.plan.kind);
   const timeout = chooseTimeout(a.options.timeoutSeconds, a.options.customTimeouts, b.plan, b.change);
   const out = quietUntilNotDone(a.say, a.notDoneLine);
   const traced = await followTarget(a, name, target, out.say);
@@ -94,6 +94,7 @@ export async function followTarget(
   const { trackRollout } = await import('../track/index.js');
   const tracking = trackRollout({
     name,
+    kind: b.plan.kind,
     namespace: b.namespace,
     kubeconfig: b.kc,
     timeoutSeconds: timeout.seconds,
@@ -171,13 +172,18 @@ export function quietUntilNotDone(say: (line: StatusLine) => void, notDone: stri
  * the step is the engine's skipped create (`pulumi destroy --run-program` for a resource not in
  * the state), whose outputs are only the inputs.
  */
-export async function writtenBy(d: k8s.apps.v1.Deployment): Promise<Written | null> {
+export async function writtenBy(d: WrittenResource, kind: WorkloadKind = 'Deployment'): Promise<Written | null> {
   const [metadata, id] = await Promise.all([outputValue(d.metadata), outputValue(d.id)]).catch((err: unknown) => {
-    throw new Error(`the Deployment was not written (${userMessage(err)})`);
+    throw new Error(`the ${kind} was not written (${userMessage(err)})`);
   });
   if (!id || !metadata?.name) return null;
   return { name: metadata.name, generation: metadata.generation, uid: metadata.uid };
 }
+
+/** The outputs {@link writtenBy} reads: any workload resource (Deployment, StatefulSet, DaemonSet, Job). */
+export type WrittenResource = pulumi.CustomResource & {
+  readonly metadata: pulumi.Output<{ name?: string; generation?: number; uid?: string }>;
+};
 
 /** Observe mode: the provider is the judge; once it returned, give the trace a bounded time. */
 function stopWhenProviderFinishes(tracking: Tracking, provided: Promise<unknown>, settleSeconds: number): void {

@@ -2,36 +2,30 @@
  * The words of the Pulumi component's own lines (preview reports, the change line, verdict
  * summaries); the per-event status lines are status-lines.ts. Pure: data in, text out.
  */
-import type { V1Deployment } from '@kubernetes/client-node';
-import { revisionOf, type Verdict } from '../core/index.js';
+import type { Verdict, WorkloadKind } from '../core/index.js';
 import { formatVerdict } from '../report/index.js';
 import type { ChangeKind, TimeoutChoice } from './decisions.js';
 import type { PlannedDeployment } from './plan.js';
 import { describeChange, type TemplateChange } from './template-diff.js';
+import { declaredSize, type LiveWorkload, liveRevisionOf, liveStateOf } from './workload-kinds.js';
 
 /** What the component knew before the update, as the wording needs it. */
 export interface BaselineFacts {
   plan: PlannedDeployment;
   namespace: string;
-  live?: V1Deployment;
+  live?: LiveWorkload;
   change: ChangeKind;
   changes: TemplateChange[];
 }
 
-/** The live revision, undefined (not '') when the Deployment has none yet. */
-export function liveRevision(d: V1Deployment | undefined): string | undefined {
-  return revisionOf(d) || undefined;
+/** The live revision, undefined (not '') when the workload has none. */
+function liveRevision(b: BaselineFacts): string | undefined {
+  return liveRevisionOf(b.plan.kind, b.live);
 }
 
-/** `revision 2, 3/3 ready`, or `not found`. */
-export function liveState(d: V1Deployment | undefined): string {
-  if (!d) return 'not found';
-  const rev = liveRevision(d);
-  return `${rev ? `revision ${rev}, ` : ''}${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1} ready`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+/** `revision 2, 3/3 ready`, `complete, 1/1 succeeded` (a Job), or `not found`. */
+function liveState(b: BaselineFacts): string {
+  return liveStateOf(b.plan.kind, b.live);
 }
 
 function changeList(changes: TemplateChange[], max: number): string {
@@ -39,20 +33,22 @@ function changeList(changes: TemplateChange[], max: number): string {
   return `${changes.slice(0, max).map(describeChange).join('; ')}${more}`;
 }
 
-/** The preview's one line for a Deployment (undefined baseline: values known only during the update). */
-export function previewSummary(b: BaselineFacts | undefined): string {
-  if (!b) return 'preview: the Deployment depends on values known only during the update; it will be traced then';
+/** The preview's one line for a workload (undefined baseline: values known only during the update). */
+export function previewSummary(b: BaselineFacts | undefined, kind: WorkloadKind = b?.plan.kind ?? 'Deployment'): string {
+  if (!b) return `preview: the ${kind} depends on values known only during the update; it will be traced then`;
   const where = `${b.namespace}/${b.live?.metadata?.name ?? b.plan.name ?? `${b.plan.namePrefix}-<random>`}`;
-  const state = liveState(b.live);
+  const state = liveState(b);
   switch (b.change) {
     case 'create':
-      return `preview: Deployment ${where} does not exist yet: the update creates it (revision 1, ${plural(b.plan.replicas ?? 1, 'replica')})`;
+      return `preview: ${kind} ${where} does not exist yet: the update creates it (${kind === 'Deployment' ? 'revision 1, ' : ''}${declaredSize(kind, b.plan.replicas, b.plan.completions)})`;
     case 'replace':
-      return `preview: the selector of ${where} changes: the provider replaces the Deployment (delete, then create; live: ${state})`;
+      return kind === 'Job'
+        ? `preview: the pod template of Job ${where} changes (it cannot be updated): the provider replaces the Job (delete, then create; live: ${state})`
+        : `preview: the selector of ${where} changes: the provider replaces the ${kind} (delete, then create; live: ${state})`;
     case 'rollout':
       return `preview: the pod template of ${where} changes (${changeList(b.changes, 3)}): the update starts a new rollout (live: ${state})`;
     case 'scale':
-      return `preview: ${where} scales ${b.live?.spec?.replicas ?? 1} → ${b.plan.replicas} replicas, pod template unchanged: no new rollout (live: ${state})`;
+      return `preview: ${where} scales ${b.live?.spec && 'replicas' in b.live.spec ? (b.live.spec.replicas ?? 1) : 1} → ${b.plan.replicas} replicas, pod template unchanged: no new rollout (live: ${state})`;
     default:
       return `preview: the pod template of ${where} is unchanged: no new rollout (live: ${state})`;
   }
@@ -68,13 +64,13 @@ export function changeLine(b: BaselineFacts): string {
   const name = declaredName(b);
   switch (b.change) {
     case 'create':
-      return `new Deployment ${b.namespace}/${name}: tracing its first rollout`;
+      return `new ${b.plan.kind} ${b.namespace}/${name}: tracing its first rollout`;
     case 'replace':
-      return `selector changed: the provider replaces ${b.namespace}/${name}; tracing the new Deployment's first rollout`;
+      return `${b.plan.kind === 'Job' ? 'pod template' : 'selector'} changed: the provider replaces ${b.namespace}/${name}; tracing the new ${b.plan.kind}'s first rollout`;
     case 'rollout':
-      return `pod template changed (${changeList(b.changes, 2)}): tracing the rollout from revision ${liveRevision(b.live) ?? '?'}`;
+      return `pod template changed (${changeList(b.changes, 2)}): tracing the rollout from revision ${liveRevision(b) ?? '?'}`;
     case 'scale':
-      return `scale-only update (${b.live?.spec?.replicas ?? 1} → ${b.plan.replicas} replicas): no new rollout`;
+      return `scale-only update (${b.live?.spec && 'replicas' in b.live.spec ? (b.live.spec.replicas ?? 1) : 1} → ${b.plan.replicas} replicas): no new rollout`;
     default:
       return `no pod template change for ${b.namespace}/${name}`;
   }
@@ -82,20 +78,20 @@ export function changeLine(b: BaselineFacts): string {
 
 /** The line of an unchanged Deployment (nothing is sent to the cluster, nothing is traced). */
 export function unchangedLine(b: BaselineFacts): string {
-  return `no change to Deployment ${b.namespace}/${b.live?.metadata?.name}: ${liveState(b.live)}`;
+  return `no change to ${b.plan.kind} ${b.namespace}/${b.live?.metadata?.name}: ${liveState(b)}`;
 }
 
 /** The first line when the write changed the spec though the declared pod template matches the live one. */
 export function specChangedLine(b: BaselineFacts, writtenGeneration: number | undefined): string {
   const name = b.live?.metadata?.name ?? b.plan.name;
   const generations = `generation ${b.live?.metadata?.generation ?? '?'} → ${writtenGeneration ?? '?'}`;
-  return `the provider's write changed ${b.namespace}/${name} (${generations}) though its declared pod template matches the live one: tracing from revision ${revisionOf(b.live) ?? '?'}`;
+  return `the provider's write changed ${b.namespace}/${name} (${generations}) though its declared pod template matches the live one: tracing from revision ${liveRevision(b) ?? '?'}`;
 }
 
 /** The first line of an unchanged Deployment found not rolled out and healthy: it is followed to a verdict. */
 export function notDoneLineOf(b: BaselineFacts): string {
   const name = declaredName(b);
-  return `no change to Deployment ${b.namespace}/${name}, but it is not rolled out and healthy (${liveState(b.live)}): following it to a verdict`;
+  return `no change to ${b.plan.kind} ${b.namespace}/${name}, but it is not rolled out and healthy (${liveState(b)}): following it to a verdict`;
 }
 
 /** The permanent text of a verdict that is not a success (gate error or observe warning). */

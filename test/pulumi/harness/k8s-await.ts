@@ -63,6 +63,33 @@ export async function deploymentReady(kc: KubeConfig, namespace: string, name: s
 }
 
 /**
+ * The provider's built-in await of a StatefulSet, DaemonSet or Job, simplified to what the
+ * scenarios exercise (pk: await/statefulset.go `checkAndLogStatus`: replicas ready and
+ * `currentRevision == updateRevision`; await/daemonset.go: every desired pod updated and
+ * available; await/job.go: the `Complete` condition). Deployments: {@link deploymentReady}.
+ */
+export async function workloadReady(kc: KubeConfig, kind: string, namespace: string, name: string): Promise<unknown | undefined> {
+  if (kind === 'Deployment') return deploymentReady(kc, namespace, name);
+  const live = (await KubernetesObjectApi.makeApiClient(kc).read({
+    apiVersion: kind === 'Job' ? 'batch/v1' : 'apps/v1',
+    kind,
+    metadata: { name, namespace },
+  })) as any;
+  const s = live?.status ?? {};
+  const observed = kind === 'Job' || (s.observedGeneration ?? 0) >= (live?.metadata?.generation ?? 0);
+  if (!observed) return undefined;
+  if (kind === 'StatefulSet') {
+    const ready = (s.readyReplicas ?? 0) >= (live.spec?.replicas ?? 1) && s.currentRevision === s.updateRevision;
+    return ready ? live : undefined;
+  }
+  if (kind === 'DaemonSet') {
+    const desired = s.desiredNumberScheduled ?? 0;
+    return (s.updatedNumberScheduled ?? 0) >= desired && (s.numberAvailable ?? 0) >= desired ? live : undefined;
+  }
+  return s.conditions?.some((c: any) => c.type === 'Complete' && c.status === 'True') ? live : undefined;
+}
+
+/**
  * `pulumi.com/waitFor` (pk v4.18+): `condition=Type[=Status]` or `jsonpath={.a.b}=value`, or a
  * JSON array of those (all must hold). Only the forms the scenarios use.
  */

@@ -29,6 +29,7 @@ import {
   SKIP_AWAIT,
   WAIT_FOR,
   waitForHolds,
+  workloadReady,
 } from './k8s-await.js';
 
 /** One operation the stand-in did, in order, for assertions. */
@@ -58,9 +59,15 @@ export interface ProviderConfig {
   enableServerSideApply?: boolean | string;
 }
 
+/** The kinds the provider awaits on create and update (pk: await/awaiters.go). */
+const AWAITED_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job']);
+
 const TYPE_KIND: Record<string, { apiVersion: string; kind: string }> = {
   'kubernetes:apps/v1:Deployment': { apiVersion: 'apps/v1', kind: 'Deployment' },
   'kubernetes:apps/v1:DeploymentPatch': { apiVersion: 'apps/v1', kind: 'Deployment' },
+  'kubernetes:apps/v1:StatefulSet': { apiVersion: 'apps/v1', kind: 'StatefulSet' },
+  'kubernetes:apps/v1:DaemonSet': { apiVersion: 'apps/v1', kind: 'DaemonSet' },
+  'kubernetes:batch/v1:Job': { apiVersion: 'batch/v1', kind: 'Job' },
   'kubernetes:core/v1:ConfigMap': { apiVersion: 'v1', kind: 'ConfigMap' },
   'kubernetes:core/v1:Service': { apiVersion: 'v1', kind: 'Service' },
   'kubernetes:core/v1:Namespace': { apiVersion: 'v1', kind: 'Namespace' },
@@ -82,10 +89,14 @@ function json(value: unknown): any {
   return JSON.parse(JSON.stringify(value));
 }
 
-/** Whether an update of `olds` to `news` needs a replacement (immutable selector, name, namespace). */
-export function needsReplace(olds: any, news: any): boolean {
+/**
+ * Whether an update of `olds` to `news` needs a replacement (immutable selector, name, namespace;
+ * a Job's pod template too: pk diff.go forces a replacement on immutable fields).
+ */
+export function needsReplace(olds: any, news: any, type = ''): boolean {
   const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
   if (news.metadata?.name && !same(olds.metadata?.name, news.metadata?.name)) return true;
+  if (type === 'kubernetes:batch/v1:Job' && !same(olds.spec?.template, news.spec?.template)) return true;
   return !same(olds.spec?.selector, news.spec?.selector);
 }
 
@@ -176,7 +187,7 @@ export class KubernetesProvider {
       ? await serverSideApply(this.kc!, api, obj, manager, patch || clientSide)
       : await this.createGenerated(api, obj, manager);
     this.record({ op, kind, name: applied.metadata?.name ?? metadata.name, uid: applied.metadata?.uid });
-    if (kind !== 'Deployment') return applied;
+    if (!AWAITED_KINDS.has(kind)) return applied;
     return this.await(applied, customTimeout);
   }
 
@@ -200,8 +211,8 @@ export class KubernetesProvider {
     const live =
       how === 'waitFor'
         ? await poll(seconds, () => waitForHolds(this.kc!, applied, annotations[WAIT_FOR]))
-        : await poll(seconds, () => deploymentReady(this.kc!, namespace, name));
-    this.record({ op: 'await', kind: 'Deployment', name, start, seconds, how, result: live ? 'ready' : 'timeout' });
+        : await poll(seconds, () => workloadReady(this.kc!, applied.kind, namespace, name));
+    this.record({ op: 'await', kind: applied.kind, name, start, seconds, how, result: live ? 'ready' : 'timeout' });
     if (live) return json(live);
     const now = await KubernetesObjectApi.makeApiClient(this.kc!)
       .read(applied)

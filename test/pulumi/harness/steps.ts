@@ -137,7 +137,7 @@ async function writeStep(
 ): Promise<StepResult> {
   const { state, provider, timeouts, hook } = ctx;
   let outputs: any;
-  if (old && needsReplace(old.inputs && plain(old.inputs).value, inputs.value)) {
+  if (old && needsReplace(old.inputs && plain(old.inputs).value, inputs.value, r.type)) {
     await hook('BeforeDelete');
     await provider.delete(old.outputs, old.deleteTimeout);
     await hook('AfterDelete');

@@ -1,0 +1,97 @@
+/**
+ * What differs per workload kind in the Pulumi layer, apart from I/O: the resource types traced,
+ * where the live objects are read, and how a live object is described (its revision, its state).
+ * The rollout rules themselves are the core's (src/core/workload-rules.ts).
+ */
+import type { V1DaemonSet, V1Deployment, V1Job, V1StatefulSet } from '@kubernetes/client-node';
+import { revisionOf, type WorkloadKind } from '../core/index.js';
+
+/** A live workload object as read from the cluster. */
+export type LiveWorkload = V1Deployment | V1StatefulSet | V1DaemonSet | V1Job;
+
+/**
+ * The Pulumi resource types rollout-trace follows, by kind. The provider awaits each of them (pk:
+ * await/awaiters.go) and a `pulumi.com/waitFor` annotation replaces that await for every one
+ * (await.go: the built-in await runs only `if ... !custom`). `*Patch` types are observed only.
+ */
+export const WORKLOAD_TYPES: Readonly<Record<string, WorkloadKind>> = {
+  'kubernetes:apps/v1:Deployment': 'Deployment',
+  'kubernetes:apps/v1:DeploymentPatch': 'Deployment',
+  'kubernetes:apps/v1:StatefulSet': 'StatefulSet',
+  'kubernetes:apps/v1:StatefulSetPatch': 'StatefulSet',
+  'kubernetes:apps/v1:DaemonSet': 'DaemonSet',
+  'kubernetes:apps/v1:DaemonSetPatch': 'DaemonSet',
+  'kubernetes:batch/v1:Job': 'Job',
+  'kubernetes:batch/v1:JobPatch': 'Job',
+};
+
+/** Whether `type` is a `*Patch` resource (it patches an object that another owner manages). */
+export function isPatchType(type: string): boolean {
+  return type.endsWith('Patch') && WORKLOAD_TYPES[type] !== undefined;
+}
+
+const COLLECTIONS: Readonly<Record<WorkloadKind, string>> = {
+  Deployment: 'apis/apps/v1/namespaces/NS/deployments',
+  StatefulSet: 'apis/apps/v1/namespaces/NS/statefulsets',
+  DaemonSet: 'apis/apps/v1/namespaces/NS/daemonsets',
+  Job: 'apis/batch/v1/namespaces/NS/jobs',
+};
+
+/** The API path of the kind's objects in `namespace`. */
+export function workloadsPath(kind: WorkloadKind, namespace: string): string {
+  return `/${COLLECTIONS[kind].replace('NS', encodeURIComponent(namespace))}`;
+}
+
+/**
+ * The live object's revision, undefined when it has none: a Deployment's revision annotation, a
+ * StatefulSet's `updateRevision`, a DaemonSet's template generation; a Job has none.
+ */
+export function liveRevisionOf(kind: WorkloadKind, obj: LiveWorkload | undefined): string | undefined {
+  if (!obj) return undefined;
+  switch (kind) {
+    case 'Deployment':
+      return revisionOf(obj) || undefined;
+    case 'StatefulSet':
+      return (obj as V1StatefulSet).status?.updateRevision || undefined;
+    case 'DaemonSet':
+      return obj.metadata?.annotations?.['deprecated.daemonset.template.generation'] || undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The live object's state in a few words: `revision 2, 3/3 ready`, or for a Job `complete, 1/1 succeeded`. */
+export function liveStateOf(kind: WorkloadKind, obj: LiveWorkload | undefined): string {
+  if (!obj) return 'not found';
+  const rev = liveRevisionOf(kind, obj);
+  const revision = rev ? `revision ${rev}, ` : '';
+  switch (kind) {
+    case 'DaemonSet': {
+      const s = (obj as V1DaemonSet).status;
+      return `${revision}${s?.numberReady ?? 0}/${s?.desiredNumberScheduled ?? 0} ready`;
+    }
+    case 'Job':
+      return jobState(obj as V1Job);
+    default: {
+      const o = obj as V1Deployment | V1StatefulSet;
+      return `${revision}${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 1} ready`;
+    }
+  }
+}
+
+function jobState(job: V1Job): string {
+  const s = job.status;
+  const done = s?.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  const counts = `${s?.succeeded ?? 0}/${job.spec?.completions ?? 1} succeeded`;
+  if (done?.type === 'Complete') return `complete, ${counts}`;
+  if (done?.type === 'Failed') return `failed (${done.reason ?? 'Failed'}), ${counts}`;
+  return `${counts}, ${s?.active ?? 0} running`;
+}
+
+/** The declared size in words for a preview: replicas, one pod per node, or completions. */
+export function declaredSize(kind: WorkloadKind, replicas: number | undefined, completions: number | undefined): string {
+  const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+  if (kind === 'DaemonSet') return 'one pod on each eligible node';
+  if (kind === 'Job') return n(completions ?? 1, 'completion');
+  return n(replicas ?? 1, 'replica');
+}
