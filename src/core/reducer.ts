@@ -69,6 +69,7 @@ export function initialState(target: TrackTarget, policy: Policy, now: number): 
     kubeEventsByObject: new Map(),
     kubeEventArrival: new Map(),
     pvcs: new Map(),
+    nodes: new Map(),
     notReadyNodes: {},
     pulumi: initialPulumiState(),
     problems: {},
