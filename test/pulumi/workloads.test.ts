@@ -7,10 +7,16 @@
  * - a failing Job fails with its pod's exit code and last log line; a Job that completes lets its
  *   dependents go on, and the next `up` says `no change` from its live state;
  * - observe mode: a DaemonSet's live lines and its verdict while the provider awaits it;
- * - preview: a StatefulSet that does not exist yet.
+ * - preview: a StatefulSet that does not exist yet;
+ * - children of `helm.v4.Chart` and `yaml.v2.ConfigGroup` (engine-side transform) and of
+ *   `yaml.ConfigFile` v1 (program-side) are traced the same way.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { dumpYaml } from '@kubernetes/client-node';
 import { withNamespace } from '../helpers/cluster.js';
 import { daemonSetOf, jobOf, statefulSetOf } from '../helpers/workloads.js';
 import { linesOf, type RunResult, shown, startStack } from './harness/langhost.js';
@@ -145,4 +151,47 @@ test('preview: a StatefulSet that does not exist yet', async (t) => {
   assert.deepEqual(linesOf(run, 'db-statefulset-rollout'), [
     `preview: StatefulSet ${namespace}/db does not exist yet: the update creates it (3 replicas)`,
   ]);
+});
+
+test('gate: workloads rendered by helm.v4.Chart, yaml.v2.ConfigGroup and yaml.ConfigFile (v1) are traced', async (t) => {
+  const namespace = await withNamespace(t, 'pulumi-wl-collections');
+  const dir = mkdtempSync(join(tmpdir(), 'rt-workloads-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const yamlOf = (obj: { metadata?: { name?: string } }) => dumpYaml({ ...obj, metadata: { ...obj.metadata, namespace } });
+  mkdirSync(join(dir, 'chart/templates'), { recursive: true });
+  writeFileSync(join(dir, 'chart/Chart.yaml'), 'apiVersion: v2\nname: db\nversion: 0.1.0\n');
+  writeFileSync(join(dir, 'chart/values.yaml'), 'image: nginx:1.19\n');
+  writeFileSync(join(dir, 'chart/templates/sts.yaml'), yamlOf(statefulSetOf('db', { image: 'nginx:1.19', replicas: 2 })));
+  writeFileSync(join(dir, 'ds.yaml'), yamlOf(daemonSetOf('agent', { image: 'nginx:1.19' })));
+  const seed = jobOf('seed', { behaviour: { app: 'crash;exitCode=0;after=1;logs=seeded' } });
+  const stack = await startStack();
+  t.after(() => stack.stop());
+  const run = await stack.run(async () => {
+    const lib: Lib = await import('../../src/pulumi/index.js');
+    const k8s: K8s = await import('@pulumi/kubernetes');
+    lib.traceWorkloads({ mode: 'gate', timeoutSeconds: 60 });
+    new k8s.helm.v4.Chart('rel', { chart: join(dir, 'chart'), namespace });
+    new k8s.yaml.v2.ConfigGroup('group', { yaml: yamlOf(seed) });
+    new k8s.yaml.ConfigFile('file', { file: join(dir, 'ds.yaml') });
+  });
+  assert.equal(run.error, '');
+  for (const [child, kind, done] of [
+    ['db', 'statefulset', /rolled out/],
+    ['seed', 'job', /complete/],
+    ['agent', 'daemonset', /rolled out/],
+  ] as const) {
+    const trace = run.registrations.find(
+      (r) => r.type === 'rollout-trace:pulumi:RolloutTrace' && r.name.endsWith(`${child}-${kind}-rollout`),
+    );
+    assert.ok(trace, `a trace for ${child}: ${run.registrations.map((r) => r.name).join(', ')}`);
+    const lines = linesOf(run, trace.name);
+    assert.ok(
+      lines.some((l) => done.test(l)),
+      `${child}:\n${lines.join('\n')}`,
+    );
+    const workload = run.registrations.find((r) =>
+      r.type.endsWith(`:${kind === 'job' ? 'Job' : kind === 'daemonset' ? 'DaemonSet' : 'StatefulSet'}`),
+    );
+    assert.equal((workload?.props as any)?.metadata?.annotations?.['pulumi.com/waitFor'], 'jsonpath={.metadata.name}', child);
+  }
 });
