@@ -5,87 +5,19 @@
  *   2. roll out nginx:1.12-alpine (the three  6. roll it back (kubectl rollout undo)
  *      phases of a rollout)                   7. a pod whose volume does not exist
  *   3. kill a pod: the ReplicaSet replaces it 8. a crashing app, its logs streamed live
- *   4. relabel a pod: orphaned and replaced
+ *   4. relabel a pod: orphaned and replaced  9. a migration Job that fails, with its log
+ *                                            10. a StatefulSet whose claim cannot bind
+ *                                            11. a DaemonSet that cannot run on a tainted node
  * The CLI runs as a subprocess, exactly as a user would run it (`-o plain` when stdout is not a
  * terminal). The cluster is stopped at the end, on Ctrl-C and on failure.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { AppsV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node';
 import { type LocalCluster, startLocalCluster } from '../local-cluster/index.js';
-
-const NS = 'rollout-trace-demo';
-const BIN = fileURLToPath(new URL('../bin/rollout-trace.js', import.meta.url));
-const tty = process.stdout.isTTY === true;
-const bold = (s: string) => (tty && !process.env.NO_COLOR ? `\u001b[1m${s}\u001b[22m` : s);
-const dim = (s: string) => (tty && !process.env.NO_COLOR ? `\u001b[2m${s}\u001b[22m` : s);
+import { bold, children, dim, NS, rolloutTrace, say, scene } from './demo-cli.js';
+import { workloadScenes } from './demo-workloads.js';
 
 let cluster: LocalCluster | undefined;
-const children = new Set<ChildProcess>();
-
-function say(text: string): void {
-  process.stdout.write(`${text}\n`);
-}
-
-const SCENES = 8;
-
-function scene(n: number, title: string, narrative: string[]): void {
-  const line = '─'.repeat(Math.max(10, 72 - title.length - 12));
-  say('');
-  say(bold(`── Scene ${n}/${SCENES}: ${title} ${line}`));
-  for (const l of narrative) say(dim(`   ${l}`));
-  say('');
-}
-
-/**
- * Runs the CLI like a user would; resolves with its exit code. `afterVerdict` runs once the CLI
- * printed its verdict (`--watch-for` scenes): with plain output the demo reads the CLI's stdout
- * and forwards it; a live terminal view must own the terminal, so there it runs after a delay.
- */
-function rolloutTrace(
-  args: string[],
-  kubeconfig: string,
-  hooks: { afterStart?: () => Promise<void>; afterVerdict?: () => Promise<void> } = {},
-): Promise<number> {
-  const { afterStart, afterVerdict } = hooks;
-  const output = tty ? 'tty' : 'plain';
-  const argv = ['deploy', ...args, '-n', NS, '--kubeconfig', kubeconfig, '-o', output];
-  say(dim(`$ rollout-trace ${argv.filter((a) => a !== kubeconfig && a !== '--kubeconfig').join(' ')}`));
-  const child = spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', tty ? 'inherit' : 'pipe', 'inherit'] });
-  children.add(child);
-  const actions: Promise<void>[] = [];
-  const once = (hook: (() => Promise<void>) | undefined) => {
-    let done = false;
-    return () => {
-      if (done || !hook) return;
-      done = true;
-      actions.push(hook());
-    };
-  };
-  const onStart = once(afterStart);
-  const onVerdict = once(afterVerdict);
-  if (tty) {
-    const timers = [setTimeout(onStart, 3000), setTimeout(onVerdict, 8000)];
-    child.on('exit', () => timers.forEach(clearTimeout));
-  } else {
-    let seen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      process.stdout.write(chunk);
-      seen += chunk.toString();
-      if (/tracing rollout/.test(seen)) onStart();
-      if (/SUCCEEDED|FAILED/.test(seen)) onVerdict();
-    });
-  }
-  return new Promise((resolve, reject) => {
-    child.on('close', (code, signal) => {
-      children.delete(child);
-      onStart(); // a change the CLI did not live to see still has to happen
-      say(dim(`(exit code ${code ?? signal})`));
-      Promise.all(actions).then(() => resolve(code ?? 1), reject);
-    });
-  });
-}
 
 function nginxDeployment(name: string, image: string): V1Deployment {
   const labels = { app: name };
@@ -125,7 +57,7 @@ async function main(): Promise<void> {
     "rollout-trace follows the Deployment, its ReplicaSet and its Pods until Pulumi's success predicate holds.",
   ]);
   await apps.createNamespacedDeployment({ namespace: NS, body: nginxDeployment('nginx', 'nginx:1.15-alpine') });
-  await rolloutTrace(['nginx'], kubeconfig);
+  await rolloutTrace(['deploy', 'nginx'], kubeconfig);
 
   scene(2, 'roll out a new image (nginx:1.12-alpine)', [
     'The three phases of a rollout: the Deployment creates a new revision and a new ReplicaSet;',
@@ -134,7 +66,7 @@ async function main(): Promise<void> {
   // Trace first, change second (like Pulumi does): --min-generation makes the CLI wait for it.
   const generation = (await apps.readNamespacedDeployment({ name: 'nginx', namespace: NS })).metadata!.generation!;
   say(dim('(once rollout-trace has started, the demo changes the image; each new pod takes ~4 s to pull it)'));
-  await rolloutTrace(['nginx', '--min-generation', String(generation + 1)], kubeconfig, {
+  await rolloutTrace(['deploy', 'nginx', '--min-generation', String(generation + 1)], kubeconfig, {
     afterStart: () =>
       updateDeployment(apps, 'nginx', (d) => {
         d.spec!.template.spec!.containers[0]!.image = 'nginx:1.12-alpine';
@@ -149,7 +81,7 @@ async function main(): Promise<void> {
   // Announced before the CLI starts: writing while its live view redraws would garble a terminal.
   const victim = await somePod(core, 'nginx');
   say(dim(`(once rollout-trace has given its verdict, the demo runs: kubectl delete pod ${victim})`));
-  await rolloutTrace(['nginx', '--watch-for', '12s'], kubeconfig, {
+  await rolloutTrace(['deploy', 'nginx', '--watch-for', '12s'], kubeconfig, {
     afterVerdict: async () => {
       await delay(2500);
       await core.deleteNamespacedPod({ name: victim, namespace: NS });
@@ -162,7 +94,7 @@ async function main(): Promise<void> {
   ]);
   const relabeled = await somePod(core, 'nginx');
   say(dim(`(once rollout-trace has given its verdict, the demo runs: kubectl label pod ${relabeled} app-)`));
-  await rolloutTrace(['nginx', '--watch-for', '12s'], kubeconfig, {
+  await rolloutTrace(['deploy', 'nginx', '--watch-for', '12s'], kubeconfig, {
     afterVerdict: async () => {
       await delay(2500);
       const pod = await core.readNamespacedPod({ name: relabeled, namespace: NS });
@@ -178,7 +110,7 @@ async function main(): Promise<void> {
   await updateDeployment(apps, 'nginx', (d) => {
     d.spec!.template.spec!.containers[0]!.image = 'nginx:1.99-does-not-exist';
   });
-  await rolloutTrace(['nginx'], kubeconfig);
+  await rolloutTrace(['deploy', 'nginx'], kubeconfig);
 
   scene(6, 'roll back (kubectl rollout undo)', [
     'From the Deployment controller article: "you can rollback a deployment with kubectl rollout undo".',
@@ -187,7 +119,7 @@ async function main(): Promise<void> {
   ]);
   const beforeUndo = (await apps.readNamespacedDeployment({ name: 'nginx', namespace: NS })).metadata!.generation!;
   say(dim('(once rollout-trace has started, the demo runs: kubectl rollout undo deployment/nginx)'));
-  await rolloutTrace(['nginx', '--min-generation', String(beforeUndo + 1)], kubeconfig, {
+  await rolloutTrace(['deploy', 'nginx', '--min-generation', String(beforeUndo + 1)], kubeconfig, {
     afterStart: () => rolloutUndo(apps, 'nginx'),
   });
 
@@ -199,7 +131,7 @@ async function main(): Promise<void> {
   web.spec!.template.spec!.volumes = [{ name: 'config', configMap: { name: 'web-config' } }];
   web.spec!.template.spec!.containers[0]!.volumeMounts = [{ name: 'config', mountPath: '/etc/nginx/conf.d' }];
   await apps.createNamespacedDeployment({ namespace: NS, body: web });
-  await rolloutTrace(['web'], kubeconfig);
+  await rolloutTrace(['deploy', 'web'], kubeconfig);
 
   scene(8, 'a crashing app, its logs streamed live', [
     "Part 1's third exercise: a container that exits. With --follow-logs the new pods' output streams",
@@ -214,7 +146,9 @@ async function main(): Promise<void> {
   };
   api.spec!.template.spec!.containers[0]!.readinessProbe = { httpGet: { path: '/healthz', port: 80 }, periodSeconds: 2 };
   await apps.createNamespacedDeployment({ namespace: NS, body: api });
-  await rolloutTrace(['api', '--follow-logs', '--log-grep', 'DB|ERROR|fatal'], kubeconfig);
+  await rolloutTrace(['deploy', 'api', '--follow-logs', '--log-grep', 'DB|ERROR|fatal'], kubeconfig);
+
+  await workloadScenes(kc, kubeconfig);
 
   say('');
   say(bold('Done.') + dim(' Stopping the control plane.'));

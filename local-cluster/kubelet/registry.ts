@@ -69,6 +69,7 @@ const KNOWN_USER_REPOS = new Set([
   'stefanprodan/podinfo',
   'pulumi/pulumi',
   'curlimages/curl',
+  'fluent/fluent-bit',
   'library/nginx',
 ]);
 
