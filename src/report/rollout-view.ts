@@ -56,7 +56,7 @@ export class RolloutView {
 
   /** The view of the event's Deployment (created on first sight). */
   viewOf(e: RolloutEvent): DeploymentView {
-    const key = deploymentKey(e.deployment);
+    const key = deploymentKey(e.deployment, e.kind);
     let view = this.byKey.get(key);
     if (!view) {
       view = {
