@@ -70,7 +70,11 @@ export function formatVerdict(raw: Verdict, options: FormatVerdictOptions = {}):
     `${symbol}${c.bold(`${verdict.kind ?? 'Deployment'} ${deploymentKey(verdict.deployment)}`)}: ${colorOutcome(outcomeLabel(verdict))} - ${verdict.summary}`,
   );
   lines.push(`  ${figuresLine(verdict)}`);
-  if (ok) return lines.join('\n');
+  if (ok) {
+    // A Job's output on success (`--logs-on-success`), pod by pod.
+    for (const log of verdict.logs ?? []) lines.push(`  ${c.bold(`Pod/${log.pod}`)}`, ...formatLog(log, c));
+    return lines.join('\n');
+  }
 
   const groups = groupProblems(verdict.problems);
   for (const group of groups) {
