@@ -300,7 +300,7 @@ class RolloutTracker {
     const { logs } = this.opts;
     let final = verdict;
     if (logs && wantsLogTails(verdict)) final = await withLogTails(this.opts.kc, verdict, logs.tailLines, logs.redact);
-    else if (logs && logs.onSuccess && verdict.outcome === 'succeeded') {
+    else if (logs && logs.onSuccess === true && verdict.outcome === 'succeeded') {
       final = await withSuccessLogs(this.opts.kc, verdict, succeededJobContainers(this.state), logs.tailLines, logs.redact);
     }
     const e = this.publish({ type: 'verdict', verdict: final, at, deployment: final.deployment }) as VerdictEvent;
