@@ -5,7 +5,7 @@ import type { DistributiveOmit, Touched } from './intake.js';
 import { eventTime, REVISION_HISTORY_ANNOTATION, revisionOf, templateKey } from './k8s.js';
 import { podView } from './pod-state.js';
 import { pulumiProgressMessage, replicaSetReadiness } from './pulumi-await.js';
-import { claimNames, newReplicaSet, oldReplicaSets, ownedReplicaSets, podOf, podsOf } from './relations.js';
+import { aboutCurrentTarget, claimNames, newReplicaSet, oldReplicaSets, ownedReplicaSets, podOf, podsOf } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { RolloutEvent, RolloutPhase } from './types.js';
 
@@ -252,7 +252,7 @@ export function emitK8sEvents(
     if (e) candidates.push([touched.uid, e]);
   }
   const fresh = candidates
-    .filter(([, e]) => e.type === 'Warning' || NORMAL_REASONS.has(e.reason ?? ''))
+    .filter(([, e]) => (e.type === 'Warning' || NORMAL_REASONS.has(e.reason ?? '')) && aboutCurrentTarget(state, e))
     .filter(([, e]) => eventTime(e) >= state.startedAt - EVENT_HISTORY_SLACK_MS)
     .sort(([u, a], [v, b]) => eventTime(a) - eventTime(b) || (state.kubeEventArrival.get(u) ?? 0) - (state.kubeEventArrival.get(v) ?? 0));
   for (const [uid, e] of fresh) {

@@ -117,9 +117,21 @@ export function trackedPvcs(state: RolloutState): V1PersistentVolumeClaim[] {
     .filter((p): p is V1PersistentVolumeClaim => p !== undefined);
 }
 
-/** Events whose involved object is `kind/name`, in arrival order. */
+/** Events whose involved object is `kind/name`, in arrival order (not those of an earlier object of the target's name). */
 export function kubeEventsAbout(state: RolloutState, kind: string, name: string): CoreV1Event[] {
-  return kubeEventsNamed(state, name).filter((e) => e.involvedObject?.kind === kind);
+  return kubeEventsNamed(state, name).filter((e) => e.involvedObject?.kind === kind && aboutCurrentTarget(state, e));
+}
+
+/**
+ * False for an Event about an earlier object of the target's kind and name: a Job, StatefulSet or
+ * Deployment deleted and created again (a replacement) keeps its name, not its uid.
+ */
+export function aboutCurrentTarget(state: RolloutState, e: CoreV1Event): boolean {
+  const kind = state.target.kind ?? 'Deployment';
+  const object = e.involvedObject;
+  if (object?.kind !== kind || object.name !== state.target.name || !object.uid) return true;
+  const uid = kind === 'Deployment' ? state.deployment?.metadata?.uid : state.workload?.metadata?.uid;
+  return uid === undefined || object.uid === uid;
 }
 
 /** Events whose involved object (of any kind) is named `name`, in arrival order. */

@@ -61,6 +61,10 @@ export function waitTarget(
   written?: { generation?: number },
   kind: WorkloadKind = 'Deployment',
 ): WaitTarget {
+  // A Job may carry no generation at all (1.20's batch API sets none): only one the provider
+  // returned can be waited for.
+  if (kind === 'Job')
+    return { minGeneration: written?.generation, ...(change === 'replace' || change === 'create' ? { notFoundGraceSeconds: 60 } : {}) };
   // Only a Deployment's revision says that a rollout moved past the baseline; the other kinds'
   // rules compare their own revisions (the core's workload-rules.ts).
   if (kind !== 'Deployment' && change === 'rollout') return { minGeneration: written?.generation ?? (live?.generation ?? 0) + 1 };

@@ -247,7 +247,9 @@ export class RolloutTrace extends pulumi.ComponentResource {
   ): Promise<RolloutResult> {
     const cancel = cancellable(args.signal);
     try {
-      if (!this.gate && written && hasLive(declared) && declared.change !== 'replace' && declared.change !== 'create') {
+      // A Job's write is not seen in its generation (it may have none): it is judged on its live state.
+      const byGeneration = declared.plan.kind !== 'Job' && declared.change !== 'replace' && declared.change !== 'create';
+      if (!this.gate && written && hasLive(declared) && byGeneration) {
         return await this.observeWrite(args, declared, written, provided, cancel.signal);
       }
       // Gate: the provider returns right after its write, whose generation says what it changed.

@@ -69,9 +69,9 @@ test('gate: a StatefulSet whose first pod cannot pull its image fails fast, nami
   assert.match(error, /pod db-0 container "app": image "nginx:1\.99-does-not-exist" not found/);
   assert.equal(seen.dependent, undefined, 'the dependent was not created');
   assert.deepEqual(
-    run.ops.filter((o) => o.op === 'await'),
-    [],
-    "the provider's own StatefulSet await did not run",
+    run.ops.filter((o) => o.op === 'await').map((o) => o.how),
+    ['waitFor'],
+    "the provider ran the gate's waitFor, not its own StatefulSet await",
   );
   assert.ok(seconds < 45, `failed after ${seconds}s`);
 });

@@ -339,6 +339,14 @@ export function pod(o: PodOpts): V1Pod {
 }
 
 let eventSeq = 0;
+/** The uid the builders give an object of `kind` named `name`. */
+function involvedUid(kind: string, name: string): string {
+  if (kind === 'Pod') return `pod-${name}`;
+  if (kind === 'Deployment') return DEP_UID;
+  if (kind === 'StatefulSet' || kind === 'DaemonSet' || kind === 'Job') return `${kind}-${name}`;
+  return `rs-${name}`;
+}
+
 export function event(o: {
   kind: string;
   name: string;
@@ -348,13 +356,15 @@ export function event(o: {
   count?: number;
   at?: number;
   uid?: string;
+  /** The involved object's uid (default: the uid its builder gives it). */
+  objectUid?: string;
 }): CoreV1Event {
   eventSeq += 1;
   return {
     apiVersion: 'v1',
     kind: 'Event',
     metadata: { name: `${o.name}.${eventSeq}`, namespace: NS, uid: o.uid ?? `ev-${eventSeq}` },
-    involvedObject: { kind: o.kind, name: o.name, namespace: NS, uid: `${o.kind === 'Pod' ? 'pod' : 'rs'}-${o.name}` },
+    involvedObject: { kind: o.kind, name: o.name, namespace: NS, uid: o.objectUid ?? involvedUid(o.kind, o.name) },
     reason: o.reason,
     message: o.message,
     type: o.type ?? 'Warning',

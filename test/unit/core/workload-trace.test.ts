@@ -280,3 +280,36 @@ describe('DaemonSets', () => {
     assert.equal(verdictOf(events)?.revision, '1');
   });
 });
+
+describe('an earlier object of the same name', () => {
+  it("a replaced Job's Events (another uid) are not the new Job's: no k8s-event, no problem", () => {
+    const done = jobObject(
+      'migrate',
+      {},
+      { succeeded: 1, conditions: [{ type: 'Complete', status: 'True', reason: 'Completed', message: '' }] },
+    );
+    const old = event({
+      kind: 'Job',
+      name: 'migrate',
+      reason: 'BackoffLimitExceeded',
+      message: 'Job has reached the specified backoff limit',
+      objectUid: 'Job-migrate-before',
+      at: 1,
+    });
+    const current = event({ kind: 'Job', name: 'migrate', reason: 'Completed', type: 'Normal', message: 'Job completed', at: 2 });
+    const r = run([up('Event', old, 1), up('Event', current, 1), up('Job', done, 2), { type: 'synced', at: T0 + 2000 }], JOB);
+    const shown = ofType(r.events, 'k8s-event').map((e) => e.event.reason);
+    assert.ok(!shown.includes('BackoffLimitExceeded'), shown.join(', '));
+    assert.equal(verdictOf(r.events)?.outcome, 'succeeded');
+    // The same Event about the traced uid is shown: the filter is by uid, not by reason.
+    const same = event({
+      kind: 'Job',
+      name: 'migrate',
+      reason: 'BackoffLimitExceeded',
+      message: 'Job has reached the specified backoff limit',
+      at: 1,
+    });
+    const r2 = run([up('Event', same, 1), up('Job', done, 2), { type: 'synced', at: T0 + 2000 }], JOB);
+    assert.ok(ofType(r2.events, 'k8s-event').some((e) => e.event.reason === 'BackoffLimitExceeded'));
+  });
+});

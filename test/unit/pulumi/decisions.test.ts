@@ -185,3 +185,19 @@ test('generateName: read from the inputs only when no name is declared', () => {
   assert.equal(planFromInputs('api', { metadata: { name: 'api', generateName: 'api-gen-' } }).name, 'api');
   assert.equal(planFromInputs('api', { metadata: { generateName: '' } }).generateName, undefined);
 });
+
+test('wait targets per kind: a Job waits only for a generation the provider returned; others as a Deployment, without its revision', () => {
+  const live = { uid: 'u', generation: 3, revision: 'r' };
+  assert.deepEqual(waitTarget('replace', live, undefined, 'Job'), { minGeneration: undefined, notFoundGraceSeconds: 60 });
+  assert.deepEqual(waitTarget('unchanged', { uid: 'u' }, {}, 'Job'), { minGeneration: undefined });
+  assert.deepEqual(waitTarget('rollout', live, undefined, 'StatefulSet'), { minGeneration: 4 });
+  assert.deepEqual(waitTarget('rollout', live, { generation: 5 }, 'DaemonSet'), { minGeneration: 5 });
+  assert.deepEqual(waitTarget('rollout', live), { baselineRevision: 'r', minGeneration: 4 });
+});
+
+test('a Job whose pod template changed is replaced (the template is immutable)', () => {
+  const job = planFromInputs('migrate', { metadata: { name: 'migrate' }, spec: { template: {} } }, 'Job');
+  const change: TemplateChange = { path: 'containers[app].image', planned: 'b', live: 'a' };
+  assert.equal(changeKind(job, { uid: 'u' }, [change]), 'replace');
+  assert.equal(changeKind(job, { uid: 'u' }, []), 'unchanged');
+});
