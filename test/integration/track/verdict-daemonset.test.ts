@@ -60,6 +60,16 @@ describe('DaemonSet verdicts', { concurrency: true }, () => {
     assert.match(r.verdict.summary, /^pod agent-\S+ container "app"/);
   });
 
+  it('a pod its node has no room for fails naming the node', async (t) => {
+    const ns = await namespaceFor(t, 'ds-cpu');
+    await createDaemonSet(ns, 'agent', { image: 'registry.local/log-agent:1.0', container: { resources: { requests: { cpu: '64' } } } });
+    const r = await trace(ns, 'agent', { kind: 'DaemonSet', timeoutSeconds: 90 });
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    const p = r.verdict.problems[0];
+    assert.equal(p?.class, 'unschedulable');
+    assert.match(p?.explanation ?? '', /^node \S+ cannot run its DaemonSet pod: no node can run the pod: .*Insufficient cpu/);
+  });
+
   it('a node whose taint the pods do not tolerate is named, and the rollout succeeds on the others', async (t) => {
     const node = await startPrivateNode(t);
     const ns = await namespaceFor(t, 'ds-taint');

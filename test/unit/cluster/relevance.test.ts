@@ -61,7 +61,10 @@ describe('mayConcern: what a shared namespace watch forwards to the tracker of "
     assert.equal(sts('StatefulSet', { metadata: { name: 'db' } }), true);
     assert.equal(sts('Deployment', { metadata: { name: 'db' } }), false);
     assert.equal(sts('Event', event('Pod', 'db-0')), true);
-    assert.equal(mayConcern('migrate', 'upsert', 'Pod', pod('migrate-7x', [{ kind: 'Job', name: 'migrate', controller: true }]), 'Job'), true);
+    assert.equal(
+      mayConcern('migrate', 'upsert', 'Pod', pod('migrate-7x', [{ kind: 'Job', name: 'migrate', controller: true }]), 'Job'),
+      true,
+    );
     assert.equal(mayConcern('agent', 'upsert', 'DaemonSet', { metadata: { name: 'agent' } }, 'Job'), false);
   });
 
