@@ -79,4 +79,16 @@ describe('Job verdicts', { concurrency: true }, () => {
     assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
     assert.equal(r.verdict.problems[0]?.reason, 'BackoffLimitExceeded');
   });
+
+  it('restartPolicy OnFailure: the crash loop is reported while the Job retries; the Job failing decides', async (t) => {
+    const ns = await namespaceFor(t, 'job-onfailure');
+    await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 2, restartPolicy: 'OnFailure' });
+    const r = await trace(ns, 'migrate', { kind: 'Job', timeoutSeconds: 240 });
+    const crash = r.of('problem').find((e) => e.problem.class === 'crash-loop');
+    assert.ok(crash, `the crash loop is reported: ${JSON.stringify(r.of('problem').map((e) => e.problem.class))}`);
+    assert.equal(crash.failsAt, undefined, 'it does not fail the trace by itself');
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    assert.equal(r.verdict.problems[0]?.class, 'job-failed');
+    assert.equal(r.verdict.problems[0]?.reason, 'BackoffLimitExceeded');
+  });
 });
