@@ -47,6 +47,14 @@ describe('Job verdicts', { concurrency: true }, () => {
     assert.equal(quiet.verdict.logs, undefined, 'no logs read on success by default');
   });
 
+  it('--follow-logs streams the Job pods output as log events', async (t) => {
+    const ns = await namespaceFor(t, 'job-follow');
+    await createJob(ns, 'seed', { behaviour: { app: 'crash;exitCode=1;after=2;logs=seeding users|seeding orders' }, backoffLimit: 0 });
+    const r = await trace(ns, 'seed', { kind: 'Job', timeoutSeconds: 90, logs: { follow: true } });
+    const lines = r.of('log').map((e) => `${e.pod.replace(/-\w+$/, '')} ${e.line}`);
+    assert.ok(lines.includes('seed seeding orders'), JSON.stringify(lines));
+  });
+
   it('BackoffLimitExceeded fails with each failed pod exit code, termination message and log tail', async (t) => {
     const ns = await namespaceFor(t, 'job-fail');
     await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 1 });
