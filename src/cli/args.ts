@@ -3,20 +3,22 @@
  * {@link UsageError} whose message names the bad value and what would be valid.
  */
 import { parseArgs } from 'node:util';
-import type { PolicyOverrides } from '../core/index.js';
+import type { PolicyOverrides, WorkloadKind } from '../core/index.js';
 import { compileLogFilter } from '../core/index.js';
 import type { LogOptions } from '../track/index.js';
 import { durationInRange, parseDuration, positiveDurationFlag } from './duration.js';
 import { policyOverrides } from './policy-flags.js';
+import { parseTargets, type Target } from './targets.js';
 import { UsageError } from './usage-error.js';
 
-/** What `rollout-trace deploy ...` was asked to do. */
+/** What `rollout-trace KIND NAME...` was asked to do. */
 export interface CliOptions {
-  command: 'deploy';
-  /** The Deployments to trace; empty when `selector` picks them. */
-  names: string[];
-  /** A label selector (`-l`) choosing the Deployments instead of names. */
+  /** The workloads to trace; empty when `selector` picks them. */
+  targets: Target[];
+  /** A label selector (`-l`) choosing the workloads of {@link selectorKinds} instead of names. */
   selector?: string;
+  /** The kinds the selector picks from (`all`: every kind). */
+  selectorKinds?: WorkloadKind[];
   namespace?: string;
   context?: string;
   kubeconfig?: string;
@@ -55,6 +57,7 @@ export const OPTIONS = {
   'follow-logs': { type: 'boolean' },
   'log-grep': { type: 'string' },
   'log-container': { type: 'string', multiple: true },
+  'logs-on-success': { type: 'boolean' },
   redact: { type: 'string', multiple: true },
   'fail-after': { type: 'string', multiple: true },
   'warn-only': { type: 'string', multiple: true },
@@ -96,15 +99,9 @@ export function parseCli(argv: string[]): ParsedArgs {
   const { values, positionals } = parseOrUsageError(argv);
   if (values.help === true) return { kind: 'help' };
   if (values.version === true) return { kind: 'version' };
-  const [command, ...names] = positionals;
-  if (command === undefined)
-    throw new UsageError('no command given; usage: rollout-trace deploy NAME [NAME...] [flags] (see rollout-trace --help).');
-  if (command === 'help') return { kind: 'help' };
-  const normalized = ['deploy', 'deployment', 'deployments', 'deployment.apps'].includes(command) ? 'deploy' : undefined;
-  if (normalized === undefined)
-    throw new UsageError(`unknown command "${command}"; the only command is "deploy" (rollout-trace deploy NAME [NAME...]).`);
+  if (positionals[0] === 'help') return { kind: 'help' };
   const { selector } = values;
-  const cleaned = deploymentNames(names, selector);
+  const asked = parseTargets(positionals, selector);
   const output = values.output ?? 'auto';
   if (!(OUTPUTS as readonly string[]).includes(output))
     throw new UsageError(`--output "${output}" is not supported; use one of ${OUTPUTS.join(', ')}.`);
@@ -127,9 +124,8 @@ export function parseCli(argv: string[]): ParsedArgs {
   return {
     kind: 'run',
     options: {
-      command: 'deploy',
-      names: [...new Set(cleaned)],
-      ...(selector !== undefined ? { selector } : {}),
+      targets: 'targets' in asked ? asked.targets : [],
+      ...(selector !== undefined && 'selectorKinds' in asked ? { selector, selectorKinds: asked.selectorKinds } : {}),
       namespace: values.namespace,
       context: values.context,
       kubeconfig: values.kubeconfig,
@@ -146,25 +142,6 @@ export function parseCli(argv: string[]): ParsedArgs {
       ...(minGeneration !== undefined ? { minGeneration } : {}),
     },
   };
-}
-
-/** The Deployment names (`deployment/` prefixes dropped), or none with a selector: one of the two. */
-function deploymentNames(names: string[], selector: string | undefined): string[] {
-  if (selector !== undefined && selector.trim() === '')
-    throw new UsageError('--selector (-l) is empty; give a label selector such as -l app=web or -l "tier in (web,api)".');
-  if (selector !== undefined && names.length > 0) {
-    throw new UsageError(
-      `give Deployment names or a label selector, not both (names ${names.join(', ')} and -l ${JSON.stringify(selector)}).`,
-    );
-  }
-  if (names.length === 0 && selector === undefined) {
-    throw new UsageError(
-      'no Deployment named; usage: rollout-trace deploy NAME [NAME...] or rollout-trace deploy -l SELECTOR (for example: rollout-trace deploy nginx -n web).',
-    );
-  }
-  // Names and the namespace are validated by the tracker (resolveTrackOptions), so the CLI rejects
-  // exactly what the library rejects, with the same wording.
-  return names.map((n) => n.replace(/^deployments?(\.apps)?\//, ''));
 }
 
 /** `--wait-for-creation`: zero allowed. Short by default: a CLI user usually typed an existing name (or just ran kubectl apply). */
@@ -206,8 +183,10 @@ function logOptions(values: Values, redact: string[]): CliOptions['logs'] {
     );
   }
   if (follow) logs = { ...logs, follow: { ...(grep !== undefined ? { grep } : {}), ...(containers.length ? { containers } : {}) } };
+  if (values['logs-on-success'] === true) logs = { ...logs, onSuccess: true };
   if (values['no-logs'] === true) {
     if (follow) throw new UsageError('--no-logs and --follow-logs contradict each other; keep one.');
+    if (values['logs-on-success'] === true) throw new UsageError('--no-logs and --logs-on-success contradict each other; keep one.');
     logs = false;
   }
   return logs;

@@ -3,20 +3,22 @@ import { FAILURE_CLASSES } from '../core/index.js';
 
 /** Usage, flags, exit codes and examples. */
 export function helpText(): string {
-  return `rollout-trace - trace a Kubernetes Deployment rollout and explain why it fails
+  return `rollout-trace - trace a Kubernetes rollout (Deployment, StatefulSet, DaemonSet, Job) and explain why it fails
 
 Usage:
-  rollout-trace deploy NAME [NAME...] [flags]
-  rollout-trace deploy -l SELECTOR [flags]
+  rollout-trace KIND NAME [NAME...] [flags]          KIND: deploy, sts, ds or job (kubectl's names)
+  rollout-trace KIND/NAME [KIND/NAME...] [flags]     kinds mixed in one call: deploy/web sts/db job/migrate
+  rollout-trace KIND -l SELECTOR [flags]             rollout-trace all -l SELECTOR: every kind
 
-Watches each Deployment, its ReplicaSets, Pods and Events until the rollout succeeds (Pulumi's
-exact success predicate), fails (a failing pod is diagnosed within seconds), or times out. Prints
+Watches each workload, its ReplicaSets, Pods and Events until the rollout succeeds (Pulumi's
+exact success predicate for Deployments; each kind's rule in docs/verdicts.md: a Job succeeds
+when Complete), fails (a failing pod is diagnosed within seconds), or times out. Prints
 a live tree on a terminal, timestamped lines in CI, or JSON lines; ends with a summary naming
 the failing pod/container, the reason in plain words, last log lines, events and kubectl hints.
 
 Flags:
   -n, --namespace NS        namespace (default: the kubeconfig context's, else "default")
-  -l, --selector SELECTOR   trace every Deployment of the namespace matching this label selector
+  -l, --selector SELECTOR   trace every workload of KIND (all: of every kind) matching this label selector
       --context NAME        kubeconfig context to use
       --kubeconfig PATH     kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)
       --timeout DURATION    give up after DURATION (90s, 5m, 1m30s or seconds; default 10m, Pulumi's)
@@ -30,6 +32,7 @@ Flags:
                             before applying a change: N = current generation + 1)
       --no-logs             do not fetch the last log lines of failing containers
       --log-lines N         how many log lines to fetch per container (default 20)
+      --logs-on-success     a Job that succeeds: print its pods' last log lines too (default: on failure only)
       --follow-logs         stream the new revision's container logs live (log lines in the output)
       --log-grep REGEX      with --follow-logs: only lines matching REGEX
       --log-container NAME  with --follow-logs: only this container (repeatable)
@@ -70,6 +73,7 @@ Environment:
 
 Examples:
   rollout-trace deploy nginx -n web
+  rollout-trace sts/postgres deploy/api job/migrate -n prod
   kubectl apply -f app.yaml && rollout-trace deploy api worker -n prod --timeout 5m
   kubectl apply -k overlays/prod && rollout-trace deploy -l app.kubernetes.io/part-of=shop -n prod
   rollout-trace deploy nginx --fail-after crash-loop=60s --warn-only readiness-probe

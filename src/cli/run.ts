@@ -73,8 +73,8 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   const common = sharedTrackOptions(options);
   // The tracker's own validation, before anything is opened: a bad name or namespace is its
   // 'bad-input' error (exit 2) with its wording, and the namespace default is its default.
-  const resolved = options.names.map((name) =>
-    resolveTrackOptions({ ...common, name, namespace: options.namespace, kubeconfig: options.kubeconfig, context: options.context }),
+  const resolved = options.targets.map(({ kind, name }) =>
+    resolveTrackOptions({ ...common, kind, name, namespace: options.namespace, kubeconfig: options.kubeconfig, context: options.context }),
   );
   const { kc, namespace } = resolved[0]!;
   let batched: BatchedStream | undefined;
@@ -91,7 +91,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   const watchEnded = new Promise<unknown>((resolve) => (endWatch = resolve));
   // The sink is the stream's only consumer: no history is kept (it would grow with the trace).
   const tracking = trackRolloutsReplaying(
-    options.names.map((name) => ({ ...common, name, namespace, kubeconfig: kc })),
+    options.targets.map(({ kind, name }) => ({ ...common, kind, name, namespace, kubeconfig: kc })),
     'until-first-listener',
     options.watch ? { onEnd: endWatch } : undefined,
   );
@@ -99,7 +99,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   const write = (e: RolloutEvent) => {
     sink.write(e);
     if (e.type !== 'verdict') return;
-    seenVerdicts.add(`${e.deployment.namespace}/${e.deployment.name}`);
+    seenVerdicts.add(verdictKey(e.verdict));
     batched?.flushNow(); // a verdict is printed at once, not with the next batch
   };
   const unsubscribe = tracking.subscribe(write);
@@ -125,8 +125,8 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
       verdicts = await tracking.verdicts;
       // The verdict event normally precedes the promise; make sure every verdict was rendered.
       for (const v of verdicts) {
-        if (!seenVerdicts.has(`${v.deployment.namespace}/${v.deployment.name}`))
-          write({ type: 'verdict', at: v.finishedAt, deployment: v.deployment, verdict: v });
+        if (!seenVerdicts.has(verdictKey(v)))
+          write({ type: 'verdict', at: v.finishedAt, deployment: v.deployment, kind: v.kind ?? 'Deployment', verdict: v });
       }
       if (options.watch && interrupts === 0) await watchAfterVerdict(options, tty, io, watchEnded, (wake) => (wakeWatch = wake));
     } finally {
@@ -143,6 +143,11 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   }
 }
 
+/** Which traced workload a verdict is about: `Kind/namespace/name`. */
+function verdictKey(v: Verdict): string {
+  return `${v.kind ?? 'Deployment'}/${v.deployment.namespace}/${v.deployment.name}`;
+}
+
 /** What every traced Deployment is tracked with (all but its name, namespace and cluster). */
 function sharedTrackOptions(options: CliOptions) {
   return {
@@ -157,15 +162,15 @@ function sharedTrackOptions(options: CliOptions) {
 }
 
 /**
- * `-l SELECTOR`: the Deployments it matches become the names (said on stderr, so a CI log shows
- * what was traced). The kubeconfig and namespace are resolved and validated as for named ones.
+ * `-l SELECTOR`: the workloads of the asked kinds it matches become the targets (said on stderr, so
+ * a CI log shows what was traced). The kubeconfig and namespace are resolved and validated as for named ones.
  */
 async function selected(
   options: CliOptions,
   io: CliIo,
   resolve: typeof import('../track/index.js').resolveTrackOptions,
 ): Promise<CliOptions> {
-  const { deploymentsMatching } = await import('../cluster/index.js');
+  const { workloadsMatching } = await import('../cluster/index.js');
   // Any valid name: only the kubeconfig, context and namespace are used from it.
   const { kc, namespace, timeoutSeconds } = resolve({
     name: 'selector',
@@ -176,11 +181,14 @@ async function selected(
   });
   // As patient as the trace itself: a busy apiserver (200 rollouts starting at once in the bench)
   // may take longer than a few seconds to answer the list.
-  const names = await deploymentsMatching(kc, namespace, options.selector!, timeoutSeconds);
-  io.stderr.write(
-    `rollout-trace: -l ${options.selector} selects ${names.length} Deployment${names.length === 1 ? '' : 's'} in ${namespace}: ${names.join(', ')}\n`,
-  );
-  return { ...options, names };
+  const kinds = options.selectorKinds ?? ['Deployment'];
+  const targets = await workloadsMatching(kc, namespace, kinds, options.selector!, timeoutSeconds);
+  const what =
+    kinds.length === 1
+      ? `${targets.length} ${kinds[0]}${targets.length === 1 ? '' : 's'} in ${namespace}: ${targets.map((t) => t.name).join(', ')}`
+      : `${targets.length} workload${targets.length === 1 ? '' : 's'} in ${namespace}: ${targets.map((t) => `${t.kind}/${t.name}`).join(', ')}`;
+  io.stderr.write(`rollout-trace: -l ${options.selector} selects ${what}\n`);
+  return { ...options, targets };
 }
 
 /**

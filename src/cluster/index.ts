@@ -12,7 +12,7 @@ export { fetchLogTail, type LogTailOptions } from './logs.js';
 export { NamespaceSource } from './namespace-source.js';
 export { rawGet } from './raw-get.js';
 export { checkReachable } from './reachability.js';
-export { deploymentsMatching } from './select.js';
+export { workloadsMatching } from './select.js';
 export { acquireNamespaceSource, openSourceCount, watchStats } from './source-registry.js';
 export type { SourceOptions, SourceSubscriber } from './subscriber.js';
 export type { WatchStats } from './watch-stats.js';

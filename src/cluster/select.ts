@@ -1,31 +1,71 @@
 /**
- * Which Deployments a label selector picks (`kubectl get deployments -l ...`): for tracing
- * everything one `kubectl apply` touched without naming each Deployment. Read-only: one list.
+ * Which workloads a label selector picks (`kubectl get deployments -l ...`): for tracing
+ * everything one `kubectl apply` touched without naming each one. Read-only: one list per kind.
  */
-import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { WorkloadKind } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { describeFailure, forbiddenError, serverMessage, statusOf, unreachableError } from './api-errors.js';
 import { describeTarget } from './kubeconfig.js';
 import { rawGet } from './raw-get.js';
 import { checkReachable } from './reachability.js';
 
+/** The collection path of each workload kind. */
+const PATHS: Record<WorkloadKind, (ns: string) => string> = {
+  Deployment: (ns) => `/apis/apps/v1/namespaces/${ns}/deployments`,
+  StatefulSet: (ns) => `/apis/apps/v1/namespaces/${ns}/statefulsets`,
+  DaemonSet: (ns) => `/apis/apps/v1/namespaces/${ns}/daemonsets`,
+  Job: (ns) => `/apis/batch/v1/namespaces/${ns}/jobs`,
+};
+
 /**
- * The names of the Deployments in `namespace` that `selector` matches, sorted.
+ * The workloads of `kinds` in `namespace` that `selector` matches, by kind then name
+ * (`kubectl get deploy,sts,ds,job -l ...`).
  *
  * @throws RolloutTraceError `bad-input` (the apiserver rejects the selector), `deployment-not-found`
  *   (nothing matches), `forbidden`, `cluster-unreachable` or `namespace-not-found`.
  */
-export async function deploymentsMatching(kc: KubeConfig, namespace: string, selector: string, timeoutSeconds = 10): Promise<string[]> {
+export async function workloadsMatching(
+  kc: KubeConfig,
+  namespace: string,
+  kinds: readonly WorkloadKind[],
+  selector: string,
+  timeoutSeconds = 10,
+): Promise<Array<{ kind: WorkloadKind; name: string }>> {
   await checkReachable(kc, namespace, { timeoutSeconds });
-  let names: string[];
+  const found: Array<{ kind: WorkloadKind; name: string }> = [];
+  for (const kind of kinds) {
+    const names = await namesMatching(kc, namespace, kind, selector, timeoutSeconds);
+    for (const name of names.sort()) found.push({ kind, name });
+  }
+  if (found.length === 0) {
+    const what = kinds.length === 1 ? `${kinds[0]}` : 'Deployment, StatefulSet, DaemonSet or Job';
+    const resources = kinds.map((k) => `${k.toLowerCase()}s`).join(',');
+    throw new RolloutTraceError(
+      'deployment-not-found',
+      `No ${what} in namespace "${namespace}" of ${describeTarget(kc)} matches the label selector ${JSON.stringify(selector)}. ` +
+        `See their labels with: kubectl -n ${namespace} get ${resources} --show-labels`,
+    );
+  }
+  return found;
+}
+
+/** One kind's names matching `selector`. */
+async function namesMatching(
+  kc: KubeConfig,
+  namespace: string,
+  kind: WorkloadKind,
+  selector: string,
+  timeoutSeconds: number,
+): Promise<string[]> {
   try {
-    const list = await rawGet<{ items?: V1Deployment[] }>(
+    const list = await rawGet<{ items?: Array<{ metadata?: { name?: string } }> }>(
       kc,
-      `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/deployments`,
+      PATHS[kind](encodeURIComponent(namespace)),
       { labelSelector: selector },
       AbortSignal.timeout(timeoutSeconds * 1000),
     );
-    names = (list.items ?? []).map((d) => d.metadata?.name ?? '').filter((n) => n !== '');
+    return (list.items ?? []).map((d) => d.metadata?.name ?? '').filter((n) => n !== '');
   } catch (err) {
     const status = statusOf(err);
     if (status === 400) {
@@ -36,15 +76,7 @@ export async function deploymentsMatching(kc: KubeConfig, namespace: string, sel
         { cause: err },
       );
     }
-    if (status === 401 || status === 403) throw forbiddenError(kc, 'list', 'deployments', namespace, err);
+    if (status === 401 || status === 403) throw forbiddenError(kc, 'list', `${kind.toLowerCase()}s`, namespace, err);
     throw unreachableError(kc, timeoutSeconds, err);
   }
-  if (names.length === 0) {
-    throw new RolloutTraceError(
-      'deployment-not-found',
-      `No Deployment in namespace "${namespace}" of ${describeTarget(kc)} matches the label selector ${JSON.stringify(selector)}. ` +
-        `See their labels with: kubectl -n ${namespace} get deployments --show-labels`,
-    );
-  }
-  return names.sort();
 }

@@ -4,13 +4,14 @@
  * Deployment's; the rolled-out rule, revision and progress words are the kind's (workloads.ts,
  * workload-rules.ts), and so are its own problems (workload-problems.ts).
  */
+import { noteUncoveredNodes } from './daemonset-nodes.js';
 import { type Emit, emitK8sEvents, emitPod } from './emit.js';
 import type { Touched } from './intake.js';
 import { failingProblems, orderedProblems } from './problems.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem, Verdict } from './types.js';
 import { buildVerdict } from './verdict.js';
-import { kindOf, podRevision, workloadPods, workloadRevision, workloadRule } from './workloads.js';
+import { currentPods, kindOf, podRevision, workloadPods, workloadRevision, workloadRule } from './workloads.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
 
@@ -84,6 +85,7 @@ export function deriveWorkload(s: Draft, memo: EmittedMemo, at: number, emit: Em
   if (waiting(s, memo, emit)) return;
   emitWorkloadRevision(s, memo, emit);
   const opened = emitWorkloadRows(s, memo, emit);
+  if (kindOf(s) === 'DaemonSet') noteUncoveredNodes(s, memo, currentPods(s), emit);
   emitWorkloadProgress(s, memo, emit);
   emitK8sEvents(s, memo, s.ownedPods, opened, touched, emit);
   h.updateProblems(s, memo, at, emit);

@@ -173,13 +173,17 @@ export function nodeReadiness(node: KindToObject['Node'], type: 'upsert' | 'dele
 function onNode(s: Draft, obs: Extract<ObjectObservation, { kind: 'Node' }>): Touched | undefined {
   const name = obs.object.metadata?.name;
   if (!name) return undefined;
+  if (s.target.kind === 'DaemonSet') {
+    if (obs.type === 'delete') s.nodes.delete(name);
+    else s.nodes.set(name, obs.object);
+  }
   const next = nodeReadiness(obs.object, obs.type);
   const prev = s.notReadyNodes[name];
-  if (JSON.stringify(next) === JSON.stringify(prev)) return undefined;
+  if (JSON.stringify(next) === JSON.stringify(prev)) return s.target.kind === 'DaemonSet' ? { kind: 'Node', name } : undefined;
   if (next) s.notReadyNodes[name] = next;
   else delete s.notReadyNodes[name];
   for (const p of s.pods.values()) if (p.spec?.nodeName === name) return { kind: 'Node', name };
-  return undefined;
+  return s.target.kind === 'DaemonSet' ? { kind: 'Node', name } : undefined;
 }
 
 function timeText(t: unknown): string | undefined {

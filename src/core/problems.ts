@@ -21,7 +21,7 @@ import { compareProblems, failDeadline } from './policy.js';
 import { claimNames, kubeEventsAbout, newReplicaSet, podOf, podsOf } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
-import { failedJobPodFindings, withOrderedReadyWait, workloadFindings } from './workload-problems.js';
+import { failedJobPodFindings, withDaemonNode, withOrderedReadyWait, workloadFindings } from './workload-problems.js';
 import { currentPods, kindOf } from './workloads.js';
 
 function previousPulls(problems: Readonly<Record<string, Problem>>, pod: string): Record<string, PullKind> {
@@ -122,7 +122,7 @@ export function currentProblems(
     for (const [id, p] of Object.entries(state.problems)) if (p.object.kind === 'Pod' && !again.has(p.object.name)) out[id] = p;
   }
   for (const { f, events } of found) {
-    const p = withOrderedReadyWait(state, toProblem(f, ref, events, at));
+    const p = withDaemonNode(state, withOrderedReadyWait(state, toProblem(f, ref, events, at)));
     if (classPolicyOf(state.policy, p.class).action === 'ignore') continue;
     const prev = state.problems[p.id] ?? earlierPullSighting(state.problems, p);
     out[p.id] = prev ? { ...p, firstSeen: prev.firstSeen } : p;

@@ -8,6 +8,7 @@ import type {
   V1DaemonSet,
   V1Deployment,
   V1Job,
+  V1Node,
   V1PersistentVolumeClaim,
   V1Pod,
   V1ReplicaSet,
@@ -148,6 +149,8 @@ export interface RolloutState {
   readonly kubeEventArrival: Map<string, number>;
   /** PersistentVolumeClaims by name. */
   readonly pvcs: Map<string, V1PersistentVolumeClaim>;
+  /** Every node by name (taints, labels): kept for a DaemonSet trace only (daemonset-nodes.ts). */
+  readonly nodes: Map<string, V1Node>;
   /** Nodes that are not Ready, by name (Ready nodes are not kept). */
   readonly notReadyNodes: Record<string, NodeReadiness>;
   readonly pulumi: PulumiAwaitState;

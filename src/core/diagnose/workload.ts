@@ -126,7 +126,8 @@ function storageClassWords(pvc: V1PersistentVolumeClaim): string {
 export function diagnosePvc(pvc: V1PersistentVolumeClaim, events: CoreV1Event[]): Finding | undefined {
   const phase = pvc.status?.phase ?? 'Pending';
   if (phase === 'Bound') return undefined;
-  const why = latestEvent(events, () => true);
+  // The provisioner's failure (a Warning, e.g. ProvisioningFailed) says more than its later "waiting" Normal Events.
+  const why = latestEvent(events, (e) => e.type === 'Warning') ?? latestEvent(events, () => true);
   const message = why?.message ?? `status.phase is ${phase}`;
   return {
     class: 'pvc-pending',

@@ -34,6 +34,19 @@ describe('Job verdicts', { concurrency: true }, () => {
     );
   });
 
+  it('logs.onSuccess attaches the succeeded pods log tails to the verdict; off by default', async (t) => {
+    const ns = await namespaceFor(t, 'job-logs');
+    await createJob(ns, 'seed', { image: 'busybox:1.32', container: { command: ['sh', '-c', 'echo seeded 42 rows'] } });
+    const r = await trace(ns, 'seed', { kind: 'Job', timeoutSeconds: 90, logs: { onSuccess: true } });
+    assert.equal(r.verdict.outcome, 'succeeded', describeVerdict(r));
+    assert.deepEqual(
+      r.verdict.logs?.map((l) => [l.container, l.lines]),
+      [['app', ['seeded 42 rows']]],
+    );
+    const quiet = await trace(ns, 'seed', { kind: 'Job', timeoutSeconds: 90 });
+    assert.equal(quiet.verdict.logs, undefined, 'no logs read on success by default');
+  });
+
   it('BackoffLimitExceeded fails with each failed pod exit code, termination message and log tail', async (t) => {
     const ns = await namespaceFor(t, 'job-fail');
     await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 1 });

@@ -97,13 +97,15 @@ it('policy flags: --tolerate CLASS=PODS and --success N (ready pods)', () => {
 it('-l/--selector picks Deployments instead of names; both, neither or an empty selector is a usage error', () => {
   const byLabel = options(['deploy', '-l', 'tier=web', '-n', 'shop']);
   assert.equal(byLabel.selector, 'tier=web');
-  assert.deepEqual(byLabel.names, []);
+  assert.deepEqual(byLabel.targets, []);
+  assert.deepEqual(byLabel.selectorKinds, ['Deployment']);
   assert.equal(options(['deploy', '--selector', 'app in (a,b)']).selector, 'app in (a,b)');
   assert.equal(options(['deploy', 'web']).selector, undefined);
   const cases: [string[], RegExp][] = [
-    [['deploy', 'web', '-l', 'tier=web'], /^give Deployment names or a label selector, not both \(names web and -l "tier=web"\)\.$/],
+    [['deploy', 'web', '-l', 'tier=web'], /^give names or a label selector, not both \(names web and -l "tier=web"\)\.$/],
     [['deploy', '-l', ' '], /^--selector \(-l\) is empty/],
     [['deploy'], /^no Deployment named; usage: .* or rollout-trace deploy -l SELECTOR/],
+    [['all'], /^"all" needs a label selector/],
   ];
   for (const [argv, message] of cases) {
     assert.throws(

@@ -22,7 +22,7 @@ const node = (rv: string, status: string, heartbeat: string, since = '2026-11-25
   },
 });
 
-it('a Node is delivered when first seen and when its readiness changes, not on heartbeats', () => {
+it('a Node is delivered when first seen, when its readiness changes and when it leaves, not on heartbeats', () => {
   const f = new NodeReadinessFilter();
   const seen = [
     f.changed('upsert', node('1', 'True', 'h1')),
@@ -33,7 +33,16 @@ it('a Node is delivered when first seen and when its readiness changes, not on h
     f.changed('delete', node('6', 'True', 'h4', '2026-11-25T10:06:00Z')),
     f.changed('upsert', node('7', 'True', 'h5')),
   ];
-  assert.deepEqual(seen, [true, false, true, false, true, false, true]);
+  assert.deepEqual(seen, [true, false, true, false, true, true, true]);
+});
+
+it('a taint or label change is delivered (it decides where a DaemonSet runs pods)', () => {
+  const f = new NodeReadinessFilter();
+  const n = node('1', 'True', 'h1');
+  f.changed('upsert', n);
+  const tainted = { ...n, spec: { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] } };
+  assert.equal(f.changed('upsert', tainted), true);
+  assert.equal(f.changed('upsert', tainted), false);
 });
 
 it('a NotReady Node that is deleted is delivered (the trackers forget it)', () => {

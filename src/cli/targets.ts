@@ -1,0 +1,85 @@
+/**
+ * What the positional arguments name, kubectl-style: `KIND NAME...` (`deploy web api`, `sts db`),
+ * `KIND/NAME...` mixed in one call (`deploy/web sts/db job/migrate`), or `KIND -l SELECTOR`
+ * (`all -l SELECTOR` for every kind). Kinds are spelled as kubectl accepts them.
+ */
+import type { WorkloadKind } from '../core/index.js';
+import { UsageError } from './usage-error.js';
+
+/** One workload to trace. */
+export interface Target {
+  kind: WorkloadKind;
+  name: string;
+}
+
+/** kubectl's spellings of each kind (short name, singular, plural, with the API group). */
+const SPELLINGS: Record<WorkloadKind, readonly string[]> = {
+  Deployment: ['deploy', 'deployment', 'deployments', 'deployment.apps', 'deployments.apps'],
+  StatefulSet: ['sts', 'statefulset', 'statefulsets', 'statefulset.apps', 'statefulsets.apps'],
+  DaemonSet: ['ds', 'daemonset', 'daemonsets', 'daemonset.apps', 'daemonsets.apps'],
+  Job: ['job', 'jobs', 'job.batch', 'jobs.batch'],
+};
+
+/** The valid kinds, in words, for usage errors. */
+export const VALID_KINDS = 'deploy (deployment), sts (statefulset), ds (daemonset), job';
+
+/** The kind a kubectl spelling names (case-insensitive), or undefined. */
+export function kindNamed(word: string): WorkloadKind | undefined {
+  const w = word.toLowerCase();
+  for (const [kind, words] of Object.entries(SPELLINGS)) if (words.includes(w)) return kind as WorkloadKind;
+  return undefined;
+}
+
+function unknownKind(kind: string, arg: string): UsageError {
+  const where = arg === kind ? '' : ` in "${arg}"`;
+  return new UsageError(
+    `unknown kind "${kind}"${where}; valid kinds are ${VALID_KINDS} (kubectl's names), used as ` +
+      'rollout-trace KIND NAME [NAME...], rollout-trace KIND/NAME [KIND/NAME...] or rollout-trace KIND|all -l SELECTOR.',
+  );
+}
+
+/** `KIND/NAME` as a target (`name` validated later by the tracker, like the library's). */
+function slashed(arg: string): Target {
+  const slash = arg.indexOf('/');
+  const kindWord = arg.slice(0, slash);
+  const kind = kindNamed(kindWord);
+  if (!kind) throw unknownKind(kindWord, arg);
+  return { kind, name: arg.slice(slash + 1) };
+}
+
+/** What the positionals ask for: named targets, or the kinds a selector picks from. */
+export type Asked = { targets: Target[] } | { selectorKinds: WorkloadKind[] };
+
+/**
+ * Parses the positionals (`positionals[0]` is a kind, `all`, or a `KIND/NAME`).
+ *
+ * @throws UsageError naming the bad argument and what is valid.
+ */
+export function parseTargets(positionals: readonly string[], selector: string | undefined): Asked {
+  const [first, ...rest] = positionals;
+  if (first === undefined) {
+    throw new UsageError(
+      `no workload named; usage: rollout-trace KIND NAME [NAME...], rollout-trace KIND/NAME [KIND/NAME...] or rollout-trace KIND|all -l SELECTOR, KIND one of ${VALID_KINDS} (see rollout-trace --help).`,
+    );
+  }
+  if (selector !== undefined && selector.trim() === '')
+    throw new UsageError('--selector (-l) is empty; give a label selector such as -l app=web or -l "tier in (web,api)".');
+  const firstKind = first.includes('/') ? undefined : first === 'all' ? 'all' : kindNamed(first);
+  if (firstKind === undefined && !first.includes('/')) throw unknownKind(first, first);
+  const names = firstKind === undefined ? positionals : rest;
+  if (selector !== undefined) {
+    if (names.length > 0) {
+      throw new UsageError(`give names or a label selector, not both (names ${names.join(', ')} and -l ${JSON.stringify(selector)}).`);
+    }
+    return { selectorKinds: firstKind === 'all' ? ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'] : [firstKind as WorkloadKind] };
+  }
+  if (firstKind === 'all') throw new UsageError('"all" needs a label selector: rollout-trace all -l SELECTOR.');
+  if (names.length === 0) {
+    throw new UsageError(
+      `no ${firstKind} named; usage: rollout-trace ${first} NAME [NAME...] or rollout-trace ${first} -l SELECTOR (for example: rollout-trace deploy nginx -n web).`,
+    );
+  }
+  const targets = names.map((n) => (n.includes('/') ? slashed(n) : { kind: firstKind as WorkloadKind, name: n }));
+  const seen = new Set<string>();
+  return { targets: targets.filter((t) => !seen.has(`${t.kind}/${t.name}`) && seen.add(`${t.kind}/${t.name}`)) };
+}

@@ -1,0 +1,88 @@
+/**
+ * DaemonSets on the real control plane (the real DaemonSet controller and scheduler; simulated
+ * kubelets): success once every node that should run a pod runs the current template, available;
+ * a broken image fails naming the pod; a node whose taint the pods do not tolerate is named.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { V1DaemonSet } from '@kubernetes/client-node';
+import { startPrivateNode } from '../../helpers/private-node.js';
+import { createDaemonSet, editDaemonSet } from '../../helpers/workloads.js';
+import { clients, describeVerdict, namespaceFor, trace, waitUntil } from './helpers.js';
+
+/** Waits until the DaemonSet controller reports every scheduled pod updated and available. */
+async function waitDaemonSetReady(ns: string, name: string): Promise<V1DaemonSet> {
+  return waitUntil(
+    async () => {
+      const d = await clients().apps.readNamespacedDaemonSet({ name, namespace: ns });
+      const s = d.status;
+      const done =
+        !!s &&
+        (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0) &&
+        s.desiredNumberScheduled > 0 &&
+        s.updatedNumberScheduled === s.desiredNumberScheduled &&
+        s.numberAvailable === s.desiredNumberScheduled;
+      return done ? d : undefined;
+    },
+    { what: `DaemonSet ${ns}/${name} ready`, timeoutMs: 90_000, intervalMs: 250 },
+  );
+}
+
+describe('DaemonSet verdicts', { concurrency: true }, () => {
+  it('an update succeeds once every node runs a pod of the new template', async (t) => {
+    const ns = await namespaceFor(t, 'ds-ok');
+    await createDaemonSet(ns, 'agent', { image: 'registry.local/log-agent:1.0' });
+    await waitDaemonSetReady(ns, 'agent');
+    const updated = await editDaemonSet(ns, 'agent', (d) => {
+      d.spec!.template.spec!.containers[0]!.image = 'registry.local/log-agent:1.1';
+    });
+    const r = await trace(ns, 'agent', { kind: 'DaemonSet', timeoutSeconds: 120, minGeneration: updated.metadata?.generation ?? 0 });
+    assert.equal(r.verdict.outcome, 'succeeded', describeVerdict(r));
+    assert.equal(r.verdict.kind, 'DaemonSet');
+    assert.equal(r.verdict.revision, '2', 'the template generation of the update');
+    const d = await clients().apps.readNamespacedDaemonSet({ name: 'agent', namespace: ns });
+    assert.equal(d.status?.updatedNumberScheduled, d.status?.desiredNumberScheduled);
+    const pods = await clients().core.listNamespacedPod({ namespace: ns });
+    const live = pods.items.filter((p) => !p.metadata?.deletionTimestamp);
+    assert.ok(live.some((p) => p.spec?.containers[0]?.image === 'registry.local/log-agent:1.1'));
+    assert.ok(r.events.every((e) => e.kind === 'DaemonSet'));
+  });
+
+  it('a broken image fails naming the pod', async (t) => {
+    const ns = await namespaceFor(t, 'ds-image');
+    await createDaemonSet(ns, 'agent', { image: 'nginx:1.99-does-not-exist' });
+    const r = await trace(ns, 'agent', { kind: 'DaemonSet', timeoutSeconds: 90 });
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    const p = r.verdict.problems[0];
+    assert.equal(p?.class, 'image-pull-not-found');
+    assert.equal(p?.object.kind, 'Pod');
+    assert.match(p?.object.name ?? '', /^agent-/);
+    assert.match(r.verdict.summary, /^pod agent-\S+ container "app"/);
+  });
+
+  it('a pod its node has no room for fails naming the node', async (t) => {
+    const ns = await namespaceFor(t, 'ds-cpu');
+    await createDaemonSet(ns, 'agent', { image: 'registry.local/log-agent:1.0', container: { resources: { requests: { cpu: '64' } } } });
+    const r = await trace(ns, 'agent', { kind: 'DaemonSet', timeoutSeconds: 90 });
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    const p = r.verdict.problems[0];
+    assert.equal(p?.class, 'unschedulable');
+    assert.match(p?.explanation ?? '', /^node \S+ cannot run its DaemonSet pod: no node can run the pod: .*Insufficient cpu/);
+  });
+
+  it('a node whose taint the pods do not tolerate is named, and the rollout succeeds on the others', async (t) => {
+    const node = await startPrivateNode(t);
+    const ns = await namespaceFor(t, 'ds-taint');
+    await createDaemonSet(ns, 'agent', { image: 'registry.local/log-agent:1.0' });
+    const r = await trace(ns, 'agent', { kind: 'DaemonSet', timeoutSeconds: 120 });
+    assert.equal(r.verdict.outcome, 'succeeded', describeVerdict(r));
+    const note = r.of('note').find((e) => e.object === `Node/${node.name}`);
+    assert.ok(note, `a note names ${node.name}: ${JSON.stringify(r.of('note'))}`);
+    assert.match(
+      note.message,
+      new RegExp(
+        `DaemonSet agent runs no pod on node ${node.name}: its pods do not tolerate the node's taint rollout-trace.dev/test-node=`,
+      ),
+    );
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * StatefulSets on the real control plane (the real StatefulSet and PersistentVolume controllers):
+ * success only once every pod runs the update revision (or, with a partition, the ordinals at or
+ * above it); OnDelete is a `rollout-blocked` failure, never a silent wait; an OrderedReady
+ * StatefulSet stuck behind a failing pod names it and the ordinals that wait; a claim of its
+ * volumeClaimTemplates that cannot bind is `pvc-pending` with the StorageClass and the provisioner's words.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { V1StatefulSet } from '@kubernetes/client-node';
+import { BROKEN_MESSAGE } from '../../../local-cluster/kubelet/index.js';
+import { createStatefulSet, editStatefulSet, type StatefulSetShape } from '../../helpers/workloads.js';
+import { clients, describeVerdict, namespaceFor, trace, waitUntil } from './helpers.js';
+
+/** Waits until the StatefulSet controller reports every pod Ready at one revision. */
+async function waitStatefulSetReady(ns: string, name: string): Promise<V1StatefulSet> {
+  return waitUntil(
+    async () => {
+      const s = await clients().apps.readNamespacedStatefulSet({ name, namespace: ns });
+      const st = s.status;
+      const want = s.spec?.replicas ?? 1;
+      const done =
+        (st?.observedGeneration ?? 0) >= (s.metadata?.generation ?? 0) &&
+        st?.readyReplicas === want &&
+        !!st.currentRevision &&
+        st.currentRevision === st.updateRevision;
+      return done ? s : undefined;
+    },
+    { what: `StatefulSet ${ns}/${name} ready`, timeoutMs: 90_000, intervalMs: 250 },
+  );
+}
+
+/** Pod name -> its controller-revision-hash label. */
+async function podRevisions(ns: string): Promise<Record<string, string>> {
+  const pods = await clients().core.listNamespacedPod({ namespace: ns });
+  return Object.fromEntries(pods.items.map((p) => [p.metadata?.name ?? '', p.metadata?.labels?.['controller-revision-hash'] ?? '']));
+}
+
+const setImage = (image: string) => (s: V1StatefulSet) => {
+  s.spec!.template.spec!.containers[0]!.image = image;
+};
+
+async function created(ns: string, shape: StatefulSetShape): Promise<void> {
+  await createStatefulSet(ns, 'db', shape);
+  await waitStatefulSetReady(ns, 'db');
+}
+
+describe('StatefulSet verdicts', { concurrency: true }, () => {
+  it('an update succeeds once every pod runs the update revision', async (t) => {
+    const ns = await namespaceFor(t, 'sts-ok');
+    await created(ns, { replicas: 3, image: 'nginx:1.19', podManagementPolicy: 'Parallel' });
+    const updated = await editStatefulSet(ns, 'db', setImage('nginx:1.20'));
+    const r = await trace(ns, 'db', { kind: 'StatefulSet', timeoutSeconds: 120, minGeneration: updated.metadata?.generation ?? 0 });
+    assert.equal(r.verdict.outcome, 'succeeded', describeVerdict(r));
+    assert.equal(r.verdict.kind, 'StatefulSet');
+    const s = await clients().apps.readNamespacedStatefulSet({ name: 'db', namespace: ns });
+    assert.equal(r.verdict.revision, s.status?.updateRevision);
+    assert.equal(s.status?.currentRevision, s.status?.updateRevision);
+    assert.deepEqual(Object.values(await podRevisions(ns)), [r.verdict.revision, r.verdict.revision, r.verdict.revision]);
+    assert.ok(r.events.every((e) => e.kind === 'StatefulSet'));
+    assert.ok(r.of('pod').some((e) => e.name === 'db-0' && e.revision === r.verdict.revision));
+  });
+
+  it('OnDelete: the update is blocked until pods are deleted, said at once', async (t) => {
+    const ns = await namespaceFor(t, 'sts-ondelete');
+    await created(ns, { replicas: 2, image: 'nginx:1.19', updateStrategy: { type: 'OnDelete' } });
+    const updated = await editStatefulSet(ns, 'db', setImage('nginx:1.20'));
+    const r = await trace(ns, 'db', { kind: 'StatefulSet', timeoutSeconds: 60, minGeneration: updated.metadata?.generation ?? 0 });
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    const p = r.verdict.problems[0];
+    assert.equal(p?.class, 'rollout-blocked');
+    assert.equal(p?.reason, 'OnDelete');
+    assert.match(p?.explanation ?? '', /2 of 2 pods still run the previous template.*only when someone deletes it/);
+    assert.ok(r.ms < 30_000, `said at once, not after a timeout (${r.ms} ms)`);
+  });
+
+  it('a partition rolls out only the ordinals at or above it (kubectl rule)', async (t) => {
+    const ns = await namespaceFor(t, 'sts-partition');
+    await created(ns, {
+      replicas: 3,
+      image: 'nginx:1.19',
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } },
+    });
+    const before = await podRevisions(ns);
+    const updated = await editStatefulSet(ns, 'db', setImage('nginx:1.20'));
+    const r = await trace(ns, 'db', { kind: 'StatefulSet', timeoutSeconds: 120, minGeneration: updated.metadata?.generation ?? 0 });
+    assert.equal(r.verdict.outcome, 'succeeded', describeVerdict(r));
+    const after = await podRevisions(ns);
+    assert.equal(after['db-2'], r.verdict.revision, 'ordinal 2 (at the partition) runs the update');
+    assert.equal(after['db-0'], before['db-0'], 'ordinal 0 (below the partition) keeps its revision');
+    assert.equal(after['db-1'], before['db-1'], 'ordinal 1 (below the partition) keeps its revision');
+  });
+
+  it('OrderedReady stuck behind a failing pod names it and the ordinals that wait', async (t) => {
+    const ns = await namespaceFor(t, 'sts-ordered');
+    await createStatefulSet(ns, 'db', { replicas: 3, image: 'nginx:1.99-does-not-exist' });
+    const r = await trace(ns, 'db', { kind: 'StatefulSet', timeoutSeconds: 90 });
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    const p = r.verdict.problems[0];
+    assert.equal(p?.class, 'image-pull-not-found');
+    assert.equal(p?.object.name, 'db-0');
+    assert.match(p?.explanation ?? '', /db-1, db-2 wait for it: podManagementPolicy OrderedReady/);
+    assert.match(r.verdict.summary, /^pod db-0 container "app"/);
+  });
+
+  it('a volumeClaimTemplates claim that cannot bind is pvc-pending with its StorageClass and the provisioner message', async (t) => {
+    const ns = await namespaceFor(t, 'sts-pvc');
+    await createStatefulSet(ns, 'db', { replicas: 1, image: 'postgres:13', claims: { name: 'data', storageClassName: 'sim-broken' } });
+    const r = await trace(ns, 'db', {
+      kind: 'StatefulSet',
+      timeoutSeconds: 90,
+      policy: { classes: { 'pvc-pending': { afterSeconds: 6 } } },
+    });
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    const claim = r.verdict.problems.find((p) => p.object.kind === 'PersistentVolumeClaim');
+    assert.equal(claim?.class, 'pvc-pending');
+    assert.equal(claim?.object.name, 'data-db-0');
+    assert.match(claim?.explanation ?? '', /StorageClass "sim-broken"/);
+    assert.ok(claim?.explanation.includes(BROKEN_MESSAGE), claim?.explanation);
+  });
+});
