@@ -54,13 +54,18 @@ export const KINDS: Record<BenchKind, KindSpec> = {
     cli: 'sts',
     path: (ns) => `/apis/apps/v1/namespaces/${ns}/statefulsets`,
     kubectl: rolloutStatus('statefulset'),
-    // kubectl rollout status (RollingUpdate, no partition): generation observed, every replica
-    // ready, the current revision is the update revision.
-    complete: (s) =>
-      (s.status?.observedGeneration ?? 0) > 0 &&
-      generationSeen(s) &&
-      (s.status?.readyReplicas ?? 0) >= (s.spec?.replicas ?? 1) &&
-      s.status?.currentRevision === s.status?.updateRevision,
+    // kubectl rollout status (RollingUpdate; the apiserver defaults partition to 0, so kubectl
+    // takes its partitioned branch): generation observed, every replica ready, replicas minus
+    // partition updated ("partitioned roll out complete").
+    complete: (s) => {
+      const want = s.spec?.replicas ?? 1;
+      const partition = s.spec?.updateStrategy?.rollingUpdate?.partition;
+      const revisionDone =
+        partition === undefined
+          ? s.status?.currentRevision === s.status?.updateRevision
+          : (s.status?.updatedReplicas ?? 0) >= want - partition;
+      return (s.status?.observedGeneration ?? 0) > 0 && generationSeen(s) && (s.status?.readyReplicas ?? 0) >= want && revisionDone;
+    },
     ownerOf: owner,
   },
   DaemonSet: {

@@ -51,8 +51,9 @@ export interface BenchContext {
 }
 
 const VERDICT = /"type":"verdict"/;
-/** kubectl's last line: rolled out (Deployment, DaemonSet), rolling update complete (StatefulSet), condition met (Job), or failed/timed out. */
-export const KUBECTL_DONE = /successfully rolled out|rolling update complete|condition met|exceeded its progress deadline|error:/;
+/** kubectl's last line: rolled out (Deployment, DaemonSet), roll out / rolling update complete (StatefulSet), condition met (Job), or failed/timed out. */
+export const KUBECTL_DONE =
+  /successfully rolled out|roll out complete|rolling update complete|condition met|exceeded its progress deadline|error:/;
 const ms = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined ? Math.round(a - b) : undefined);
 
 /** When our verdict line for workload `name` was read. */
