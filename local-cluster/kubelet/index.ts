@@ -64,6 +64,12 @@ export interface Kubelet {
   stop(): Promise<void>;
 }
 
+/**
+ * Nodes one simulated kubelet process runs at most: each has its own pod watch, HTTPS log server,
+ * status and Lease heartbeats (every 10 s), and a `/24` of `10.244.0.0/16` for its pods.
+ */
+const MAX_NODES = 250;
+
 function envNumber(name: string): number | undefined {
   const v = process.env[name];
   const n = v === undefined || v === '' ? NaN : Number(v);
@@ -77,8 +83,8 @@ function envNumber(name: string): number | undefined {
 export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
   const kc = typeof opts.kubeconfig === 'string' ? loadFile(opts.kubeconfig) : opts.kubeconfig;
   const count = opts.nodes ?? 2;
-  if (!Number.isInteger(count) || count < 1 || count > 50) {
-    throw new Error(`invalid nodes ${opts.nodes}: expected a whole number from 1 to 50`);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_NODES) {
+    throw new Error(`invalid nodes ${opts.nodes}: expected a whole number from 1 to ${MAX_NODES}`);
   }
   const log = opts.log ?? (() => undefined);
   const core = kc.makeApiClient(CoreV1Api);

@@ -1,12 +1,13 @@
 /**
- * CLI: `node --import tsx local-cluster/kubelet/main.ts --kubeconfig PATH [--nodes N]`.
+ * CLI: `node --import tsx local-cluster/kubelet/main.ts --kubeconfig PATH [--nodes N]`
+ * (`--name-prefix P --no-provisioner`: more Nodes beside a cluster's own kubelet).
  * Prints exactly one stdout line, `kubelet ready: <node,node>`, once every Node is Ready; logs go
  * to stderr. Stops cleanly on SIGTERM/SIGINT.
  */
 import { parseArgs } from 'node:util';
 import { startKubelet } from './index.js';
 
-const USAGE = 'usage: main.ts --kubeconfig PATH [--nodes N] [--name-prefix P] [--cpu 4] [--memory 8Gi] [--max-pods 110]';
+const USAGE = 'usage: main.ts --kubeconfig PATH [--nodes N] [--name-prefix P] [--cpu 4] [--memory 8Gi] [--max-pods 110] [--no-provisioner]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
       cpu: { type: 'string' },
       memory: { type: 'string' },
       'max-pods': { type: 'string' },
+      'no-provisioner': { type: 'boolean' },
     },
   });
   const kubeconfig = values.kubeconfig ?? process.env.KUBECONFIG;
@@ -32,7 +34,8 @@ async function main(): Promise<void> {
     cpu: values.cpu,
     memory: values.memory,
     maxPods: values['max-pods'] ? Number(values['max-pods']) : undefined,
-    provisioner: true,
+    // One provisioner per cluster: a second kubelet process (more Nodes) runs without.
+    provisioner: !values['no-provisioner'],
     log,
   });
   process.stdout.write(`kubelet ready: ${kubelet.nodes.join(',')}\n`);
