@@ -195,3 +195,35 @@ test('gate: workloads rendered by helm.v4.Chart, yaml.v2.ConfigGroup and yaml.Co
     assert.equal((workload?.props as any)?.metadata?.annotations?.['pulumi.com/waitFor'], 'jsonpath={.metadata.name}', child);
   }
 });
+
+test('observe: a StatefulSet update is traced from the write to its verdict; an unchanged one says no change', async (t) => {
+  const namespace = await withNamespace(t, 'pulumi-sts-update');
+  const stack = await startStack();
+  t.after(() => stack.stop());
+  const program = (image: string) =>
+    withDependent(
+      namespace,
+      'observe',
+      (k8s) => new k8s.apps.v1.StatefulSet('db', argsOf(namespace, statefulSetOf('db', { image, replicas: 2 }))),
+      {},
+    );
+  assert.equal((await stack.run(program('nginx:1.19'))).error, '');
+  const update = await stack.run(program('nginx:1.20'));
+  const lines = linesOf(update, 'db-statefulset-rollout');
+  console.log(lines.join('\n'));
+  assert.equal(update.error, '');
+  assert.match(lines[0] ?? '', /^pod template changed \(.*nginx:1\.20.*\): tracing the rollout from revision db-[a-z0-9]+$/);
+  assert.ok(
+    lines.some((l) => /^revision db-[a-z0-9]+ rolled out: 2\/2 pods ready/.test(l)),
+    lines.join('\n'),
+  );
+  const again = await stack.run(program('nginx:1.20'));
+  assert.deepEqual(linesOf(again, 'db-statefulset-rollout'), [
+    expect(linesOf(again, 'db-statefulset-rollout')[0], /^no change to StatefulSet \S+\/db: revision db-[a-z0-9]+, 2\/2 ready$/),
+  ]);
+});
+
+function expect(line: string | undefined, pattern: RegExp): string {
+  assert.match(line ?? '', pattern);
+  return line ?? '';
+}
