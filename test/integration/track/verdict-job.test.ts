@@ -75,7 +75,7 @@ describe('Job verdicts', { concurrency: true }, () => {
 
   it('a pod that fails while the Job retries is reported before the Job fails', async (t) => {
     const ns = await namespaceFor(t, 'job-retry');
-    await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 3 });
+    await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 2 }); // 3 pods: about 40 s of the Job controller's back-off
     const r = await trace(ns, 'migrate', { kind: 'Job', timeoutSeconds: 180 }, async (events) => {
       await eventSeen(events, (e) => e.type === 'problem' && e.problem.class === 'job-pod-failed', 'a job-pod-failed problem', 120_000);
     });
