@@ -162,8 +162,17 @@ function earlierPullSighting(problems: Readonly<Record<string, Problem>>, p: Pro
   );
 }
 
+/**
+ * Classes a Job retries itself: a container that exits non-zero restarts (restartPolicy
+ * OnFailure) or its pod is replaced (Never), and the Job's backoffLimit decides when that is a
+ * failure (its `Failed` condition). A Job pod's crash is reported, never a failure by itself: a
+ * flaky migration that succeeds on its third try must not fail the trace.
+ */
+const RETRIED_BY_JOB = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container']);
+
 /** The deadline of a problem in this state (readiness windows use the probe and notReadySince). */
 export function deadlineOf(state: RolloutState, p: Problem): number | undefined {
+  if (RETRIED_BY_JOB.has(p.class) && kindOf(state) === 'Job') return undefined;
   if (p.class !== 'readiness-probe') return failDeadline(p, state.policy);
   const pod = state.pods.get(p.object.name);
   const spec = [...(pod?.spec?.initContainers ?? []), ...(pod?.spec?.containers ?? [])].find((c) => c.name === p.container);

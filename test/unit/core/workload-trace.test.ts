@@ -14,6 +14,7 @@ import {
   run,
   statefulSetObject,
   T0,
+  terminatedLast,
   tick,
   up,
   verdictOf,
@@ -81,6 +82,20 @@ describe('Jobs', () => {
       ['job-failed migrate ', 'job-pod-failed migrate-a 3', 'job-pod-failed migrate-b 3'],
     );
     assert.equal(v?.problems[0]?.reason, 'BackoffLimitExceeded');
+  });
+
+  it('a crash-looping Job pod (restartPolicy OnFailure) is reported, and never fails the trace by itself', () => {
+    const running = jobObject('migrate', { backoffLimit: 6 }, { active: 1 });
+    const crashing = workloadPod('Job', 'migrate', {
+      name: 'migrate-a',
+      ready: false,
+      containers: [waiting('CrashLoopBackOff', 'back-off 40s restarting failed container', { restarts: 4, last: terminatedLast(1) })],
+    });
+    const { events } = run([up('Job', running, 1), { type: 'synced', at: T0 + 1000 }, up('Pod', crashing, 2), tick(30), tick(120)], JOB);
+    assert.equal(verdictOf(events), undefined);
+    const crash = ofType(events, 'problem').find((e) => e.problem.class === 'crash-loop');
+    assert.ok(crash, 'reported');
+    assert.equal(crash.failsAt, undefined);
   });
 
   it('Complete succeeds, with succeeded/completions progress', () => {
