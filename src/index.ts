@@ -3,7 +3,8 @@
  * precise verdict (which pod, which container, why, last logs, events, kubectl hints).
  *
  * This is the whole public API (pinned by test/unit/public-api.test.ts):
- * - {@link trackRollout} / {@link trackRollouts}: the tracker (typed event stream + verdict).
+ * - {@link trackRollout} / {@link trackRollouts}: the tracker (typed event stream + verdict);
+ *   {@link trackWorkload}: the same for a Deployment, StatefulSet, DaemonSet or Job.
  * - {@link createSink}, {@link pipeToSink} and the sinks: render the stream for a TTY, CI logs or
  *   JSON lines, or collect it in memory; {@link formatVerdict} is the summary they print.
  * - Errors: {@link RolloutTraceError} (bad input, cluster unreachable, forbidden...) and
@@ -37,6 +38,8 @@ export type {
   RolloutPhase,
   SuccessCriterion,
   Verdict,
+  WorkloadKind,
+  WorkloadRef,
 } from './core/index.js';
 export { FAILURE_CLASSES } from './core/index.js';
 export { isRolloutTraceError, RolloutTraceError, type RolloutTraceErrorCode } from './errors.js';
@@ -67,4 +70,5 @@ export {
   type TrackOptions,
   trackRollout,
   trackRollouts,
+  trackWorkload,
 } from './track/index.js';

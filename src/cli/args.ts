@@ -57,6 +57,7 @@ export const OPTIONS = {
   'follow-logs': { type: 'boolean' },
   'log-grep': { type: 'string' },
   'log-container': { type: 'string', multiple: true },
+  'logs-on-success': { type: 'boolean' },
   redact: { type: 'string', multiple: true },
   'fail-after': { type: 'string', multiple: true },
   'warn-only': { type: 'string', multiple: true },
@@ -182,8 +183,10 @@ function logOptions(values: Values, redact: string[]): CliOptions['logs'] {
     );
   }
   if (follow) logs = { ...logs, follow: { ...(grep !== undefined ? { grep } : {}), ...(containers.length ? { containers } : {}) } };
+  if (values['logs-on-success'] === true) logs = { ...logs, onSuccess: true };
   if (values['no-logs'] === true) {
     if (follow) throw new UsageError('--no-logs and --follow-logs contradict each other; keep one.');
+    if (values['logs-on-success'] === true) throw new UsageError('--no-logs and --logs-on-success contradict each other; keep one.');
     logs = false;
   }
   return logs;

@@ -32,6 +32,7 @@ Flags:
                             before applying a change: N = current generation + 1)
       --no-logs             do not fetch the last log lines of failing containers
       --log-lines N         how many log lines to fetch per container (default 20)
+      --logs-on-success     a Job that succeeds: print its pods' last log lines too (default: on failure only)
       --follow-logs         stream the new revision's container logs live (log lines in the output)
       --log-grep REGEX      with --follow-logs: only lines matching REGEX
       --log-container NAME  with --follow-logs: only this container (repeatable)

@@ -21,22 +21,11 @@ import { kindApis } from './kinds.js';
 import { WatchScope } from './label-scope.js';
 import { NodeReadinessFilter } from './node-readiness-filter.js';
 import { deliverSnapshot, deliverTo, SubscriberIndex, type Subscription } from './routing.js';
+import { BASE_KINDS, FULLY_KEPT, kindOfSub, REPLAY_SYNC_KINDS, SCOPED_KINDS } from './source-kinds.js';
 import type { SourceOptions, SourceSubscriber } from './subscriber.js';
 import { statsOf, type WatchStats } from './watch-stats.js';
 
-const BASE_KINDS = ['Deployment', 'ReplicaSet', 'Pod', 'Event'] as const satisfies readonly WatchedKind[];
-/** The kinds a subscriber synced with replayed Events needs listed (see backlog-replay.ts). */
-const REPLAY_SYNC_KINDS = ['Deployment', 'ReplicaSet', 'Pod'] as const satisfies readonly WatchedKind[];
-/** The kinds whose watches are label-selected by the traced Deployments' selectors. */
-const SCOPED_KINDS = ['ReplicaSet', 'Pod'] as const satisfies readonly WatchedKind[];
-
 type AnyWatcher = { [K in WatchedKind]: KindWatcher<K> }[WatchedKind];
-
-/** The kind a subscriber traces (default Deployment). */
-const kindOfSub = (sub: Subscription): WorkloadKind => sub.s.kind ?? 'Deployment';
-
-/** Kinds whose every object is cached (their lists are small and a late subscriber needs no re-list). */
-const FULLY_KEPT = new Set<WatchedKind>(['Deployment', 'PersistentVolumeClaim', 'StatefulSet', 'DaemonSet', 'Job']);
 
 /** A shared list+watch of one namespace. Obtain it with {@link acquireNamespaceSource}. */
 export class NamespaceSource {

@@ -140,6 +140,7 @@ export function cleanVerdict(v: Verdict, clean: (text: string) => string): Verdi
     ...v,
     summary: clean(v.summary),
     problems: v.problems.map((p) => cleanProblem(p, clean)),
+    ...(v.logs ? { logs: v.logs.map((l) => cleanTail(l, clean)) } : {}),
     pulumiMessages: v.pulumiMessages.map(clean),
     hints: v.hints.map(clean),
   };

@@ -11,7 +11,7 @@ import { failingProblems, orderedProblems } from './problems.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem, Verdict } from './types.js';
 import { buildVerdict } from './verdict.js';
-import { currentPods, kindOf, podRevision, workloadPods, workloadRevision, workloadRule } from './workloads.js';
+import { currentPods, kindOf, podRevision, ruleReplicas, workloadPods, workloadRevision, workloadRule } from './workloads.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
 
@@ -69,11 +69,7 @@ function emitWorkloadRows(s: Draft, memo: EmittedMemo, emit: Emit): string[] {
 function emitWorkloadProgress(s: Draft, memo: EmittedMemo, emit: Emit): void {
   const rule = workloadRule(s);
   if (!rule) return;
-  const p = rule.progress;
-  const counts =
-    'parallelism' in p
-      ? { desired: p.completions ?? Math.max(1, p.succeeded), ready: p.succeeded, updated: p.succeeded + p.active, available: p.succeeded }
-      : { desired: p.desired, ready: p.ready, updated: p.updated, available: p.available };
+  const counts = ruleReplicas(rule);
   const key = `${rule.message}|${counts.desired}|${counts.ready}|${counts.updated}|${counts.available}`;
   if (memo.progress === key) return;
   memo.progress = key;

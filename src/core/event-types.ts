@@ -123,6 +123,12 @@ export interface Verdict {
   timeoutSeconds?: number;
   /** For `timed-out`: `overall` (the deadline) or `no-progress` (nothing moved for `timeoutSeconds`). */
   timeoutKind?: 'overall' | 'no-progress';
+  /**
+   * A Job that succeeded, with `logs.onSuccess` (the CLI's `--logs-on-success`): the log tails of
+   * its succeeded pods (at most 3, the last by name), since a migration's output is what people
+   * want to read.
+   */
+  logs?: LogTail[];
   /** Pulumi's await sub-error lines for the same state, for parity with `pulumi up`. */
   pulumiMessages: string[];
   /** Copy-paste kubectl commands. */

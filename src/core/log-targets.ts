@@ -1,11 +1,13 @@
 /**
  * Which container logs a live log stream should follow: every started container instance
- * (init containers included) of the new ReplicaSet's pods. Pure: the tracker opens the streams.
+ * (init containers included) of the new ReplicaSet's pods (a StatefulSet's, DaemonSet's or Job's
+ * pods of the current template). Pure: the tracker opens the streams.
  */
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { revisionOf } from './k8s.js';
 import { newReplicaSet, podsOf } from './relations.js';
 import type { RolloutState } from './state.js';
+import { currentPods, kindOf, workloadRevision } from './workloads.js';
 
 /** One container instance whose log can be streamed. */
 export interface LogTarget {
@@ -23,12 +25,14 @@ export interface LogTarget {
  * `containers` limits the container names (all when absent or empty).
  */
 export function logTargets(state: RolloutState, containers?: readonly string[]): LogTarget[] {
+  const deployment = kindOf(state) === 'Deployment';
   const rs = newReplicaSet(state);
-  if (!rs) return [];
-  const revision = revisionOf(rs) || undefined;
+  if (deployment && !rs) return [];
+  const revision = (deployment ? revisionOf(rs) : workloadRevision(state)) || undefined;
   const wanted = containers && containers.length > 0 ? new Set(containers) : undefined;
   const out: LogTarget[] = [];
-  for (const pod of podsOf(state, rs)) {
+  // A StatefulSet's, DaemonSet's or Job's pods of the current template (workloads.ts).
+  for (const pod of deployment ? podsOf(state, rs) : currentPods(state)) {
     if (pod.metadata?.deletionTimestamp) continue;
     for (const s of statusesOf(pod)) {
       if (wanted && !wanted.has(s.name)) continue;

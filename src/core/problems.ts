@@ -21,7 +21,7 @@ import { compareProblems, failDeadline } from './policy.js';
 import { claimNames, kubeEventsAbout, newReplicaSet, podOf, podsOf } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
-import { failedJobPodFindings, withOrderedReadyWait, workloadFindings } from './workload-problems.js';
+import { failedJobPodFindings, withDaemonNode, withOrderedReadyWait, workloadFindings } from './workload-problems.js';
 import { currentPods, kindOf } from './workloads.js';
 
 function previousPulls(problems: Readonly<Record<string, Problem>>, pod: string): Record<string, PullKind> {
@@ -122,7 +122,7 @@ export function currentProblems(
     for (const [id, p] of Object.entries(state.problems)) if (p.object.kind === 'Pod' && !again.has(p.object.name)) out[id] = p;
   }
   for (const { f, events } of found) {
-    const p = withOrderedReadyWait(state, toProblem(f, ref, events, at));
+    const p = withDaemonNode(state, withOrderedReadyWait(state, toProblem(f, ref, events, at)));
     if (classPolicyOf(state.policy, p.class).action === 'ignore') continue;
     const prev = state.problems[p.id] ?? earlierPullSighting(state.problems, p);
     out[p.id] = prev ? { ...p, firstSeen: prev.firstSeen } : p;
@@ -162,8 +162,17 @@ function earlierPullSighting(problems: Readonly<Record<string, Problem>>, p: Pro
   );
 }
 
+/**
+ * Classes a Job retries itself: a container that exits non-zero restarts (restartPolicy
+ * OnFailure) or its pod is replaced (Never), and the Job's backoffLimit decides when that is a
+ * failure (its `Failed` condition). A Job pod's crash is reported, never a failure by itself: a
+ * flaky migration that succeeds on its third try must not fail the trace.
+ */
+const RETRIED_BY_JOB = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container']);
+
 /** The deadline of a problem in this state (readiness windows use the probe and notReadySince). */
 export function deadlineOf(state: RolloutState, p: Problem): number | undefined {
+  if (RETRIED_BY_JOB.has(p.class) && kindOf(state) === 'Job') return undefined;
   if (p.class !== 'readiness-probe') return failDeadline(p, state.policy);
   const pod = state.pods.get(p.object.name);
   const spec = [...(pod?.spec?.initContainers ?? []), ...(pod?.spec?.containers ?? [])].find((c) => c.name === p.container);

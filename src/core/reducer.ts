@@ -3,7 +3,6 @@
  * `obs.at`. Once a verdict was emitted the state is final and further observations emit nothing.
  */
 
-import type { V1Pod } from '@kubernetes/client-node';
 import { type DeriveHelpers, deriveWorkload } from './derive-workload.js';
 import type { ClassifierFailure } from './diagnose/index.js';
 import { type Emit, emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows } from './emit.js';
@@ -11,8 +10,8 @@ import { trackEndedPods } from './ended-pods.js';
 import { successEventsKnown, takeSync } from './event-backlog.js';
 import { kubectlHints } from './hints.js';
 import { emitHold, successHold, trackSettling } from './hold.js';
+import { hasRestarted, idleTick } from './idle-tick.js';
 import { intake, type Touched } from './intake.js';
-import { canBecomeReady, longRunningStatuses } from './k8s.js';
 import { emitProblemChanges, reportClassifierFailures } from './problem-events.js';
 import { currentProblems, failingProblems, orderedProblems, type PodScope, trackNotReady } from './problems.js';
 import { initialPulumiState, replicaSetReadiness } from './pulumi-await.js';
@@ -21,7 +20,7 @@ import type { EmittedMemo, RolloutState } from './state.js';
 import { criterionMet } from './success.js';
 import type { Observation, Policy, Problem, RolloutEvent, TrackTarget, Verdict } from './types.js';
 import { buildVerdict, replicaCounts } from './verdict.js';
-import { currentPods, kindOf } from './workloads.js';
+import { kindOf } from './workloads.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
 
@@ -280,28 +279,6 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
   if (s.deleted) failDeleted(s, at, emit);
   else derive(s, memo, at, emit, obs, touched);
   return [s, events];
-}
-
-/**
- * Whether a tick can change nothing: nothing in the state depends on time. Time enters the core
- * only through open problems (their windows), the success hold and settling pods (their ends),
- * restarted new pods (a restart is a crash loop for RECENT_RESTART_MS) and user classifiers (they
- * get `now`); everything else is a function of the objects, already derived by the observation
- * that brought them. A tracker ticks every second: on 200 Deployments those derives were ~2 s of
- * CPU that changed nothing (bench many200).
- */
-function idleTick(s: Draft): boolean {
-  if ((s.policy.classifiers?.length ?? 0) > 0 || s.memo.held !== undefined) return false;
-  for (const _ in s.problems) return false;
-  for (const _ in s.memo.settling) return false;
-  const pods = kindOf(s) === 'Deployment' ? s.podsByReplicaSet.get(newReplicaSet(s)?.metadata?.uid ?? '')?.values() : currentPods(s);
-  for (const pod of pods ?? []) if (hasRestarted(pod)) return false;
-  return true;
-}
-
-/** A container of `pod` restarted: its diagnosis depends on time (RECENT_RESTART_MS, the settle hold). */
-function hasRestarted(pod: V1Pod): boolean {
-  return canBecomeReady(pod) && longRunningStatuses(pod).some((c) => (c.restartCount ?? 0) > 0);
 }
 
 /** The verdict of the tracker's `timeout` or `cancel`: the rollout ends now, whatever its state. */

@@ -5,6 +5,7 @@
  * failing pod holds the other ordinals.
  */
 import type { V1Pod, V1StatefulSet } from '@kubernetes/client-node';
+import { daemonPodNode } from './daemonset-nodes.js';
 import { firstLine } from './diagnose/first-line.js';
 import type { Finding } from './diagnose/index.js';
 import type { RolloutState } from './state.js';
@@ -69,6 +70,17 @@ export function failedJobPodFindings(pod: V1Pod): Finding[] {
     });
   }
   return out;
+}
+
+/**
+ * A DaemonSet pod that cannot be scheduled is its node's: the node it is for is named (its
+ * resources, a port, a volume: the scheduler's message says which), so the node without the agent is known.
+ */
+export function withDaemonNode(state: RolloutState, problem: Problem): Problem {
+  if (kindOf(state) !== 'DaemonSet' || problem.object.kind !== 'Pod' || problem.class !== 'unschedulable') return problem;
+  const pod = state.pods.get(problem.object.name);
+  const node = pod && daemonPodNode(pod);
+  return node ? { ...problem, explanation: `node ${node} cannot run its DaemonSet pod: ${problem.explanation}` } : problem;
 }
 
 /** The ordinal of a StatefulSet pod (`db-2` -> 2), or undefined. */

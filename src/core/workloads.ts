@@ -92,6 +92,18 @@ export function workloadRule(state: RolloutState): PodRuleResult | JobRuleResult
   }
 }
 
+/** Job pods whose logs a succeeded verdict shows (`logs.onSuccess`): at most this many. */
+const SUCCESS_LOG_PODS = 3;
+
+/** The containers of a traced Job's succeeded pods (the last {@link SUCCESS_LOG_PODS} by name); none for other kinds. */
+export function succeededJobContainers(state: RolloutState): Array<{ pod: string; container: string }> {
+  if (kindOf(state) !== 'Job') return [];
+  const pods = workloadPods(state).filter((p) => p.status?.phase === 'Succeeded');
+  return pods
+    .slice(-SUCCESS_LOG_PODS)
+    .flatMap((p) => (p.spec?.containers ?? []).map((c) => ({ pod: p.metadata?.name ?? '', container: c.name })));
+}
+
 /** The verdict's replica counts for a workload rule: a Job's are its succeeded, active and completions. */
 export function ruleReplicas(rule: PodRuleResult | JobRuleResult | undefined): Verdict['replicas'] {
   if (!rule) return { desired: 0, ready: 0, updated: 0, available: 0 };

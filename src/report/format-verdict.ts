@@ -4,7 +4,7 @@
  * events, kubectl hints) for our typed {@link Verdict}.
  */
 
-import type { EventDigest, LogTail, Problem, Verdict } from '../core/index.js';
+import type { EventDigest, LogTail, Problem, Verdict, WorkloadKind } from '../core/index.js';
 import { cleanedVerdict } from '../core/index.js';
 import { type Palette, palette } from './colors.js';
 import { formatDuration } from './format-time.js';
@@ -28,9 +28,12 @@ const SYMBOLS: Record<Verdict['outcome'], string> = {
   cancelled: '◼',
 };
 
-/** `ns/name` of the verdict's Deployment. */
-export function deploymentKey(d: { namespace: string; name: string }): string {
-  return `${d.namespace}/${d.name}`;
+/** kubectl's short names, used in the keys of StatefulSets, DaemonSets and Jobs. */
+const SHORT: Record<WorkloadKind, string> = { Deployment: 'deploy', StatefulSet: 'sts', DaemonSet: 'ds', Job: 'job' };
+
+/** `ns/name` of a traced Deployment; `ns/sts/name`, `ns/ds/name`, `ns/job/name` of the other kinds. */
+export function deploymentKey(d: { namespace: string; name: string }, kind: WorkloadKind = 'Deployment'): string {
+  return kind === 'Deployment' ? `${d.namespace}/${d.name}` : `${d.namespace}/${SHORT[kind]}/${d.name}`;
 }
 
 /** The heading word(s) of an outcome, krane-style. */
@@ -64,10 +67,14 @@ export function formatVerdict(raw: Verdict, options: FormatVerdictOptions = {}):
   const colorOutcome = ok ? c.green : verdict.outcome === 'cancelled' ? c.yellow : c.red;
   const symbol = options.symbol === false ? '' : `${colorOutcome(SYMBOLS[verdict.outcome])} `;
   lines.push(
-    `${symbol}${c.bold(`Deployment ${deploymentKey(verdict.deployment)}`)}: ${colorOutcome(outcomeLabel(verdict))} - ${verdict.summary}`,
+    `${symbol}${c.bold(`${verdict.kind ?? 'Deployment'} ${deploymentKey(verdict.deployment)}`)}: ${colorOutcome(outcomeLabel(verdict))} - ${verdict.summary}`,
   );
   lines.push(`  ${figuresLine(verdict)}`);
-  if (ok) return lines.join('\n');
+  if (ok) {
+    // A Job's output on success (`--logs-on-success`), pod by pod.
+    for (const log of verdict.logs ?? []) lines.push(`  ${c.bold(`Pod/${log.pod}`)}`, ...formatLog(log, c));
+    return lines.join('\n');
+  }
 
   const groups = groupProblems(verdict.problems);
   for (const group of groups) {

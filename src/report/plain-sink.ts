@@ -85,15 +85,15 @@ export class PlainSink implements Sink {
   }
 
   private writeVerdict(v: Verdict): void {
-    const key = deploymentKey(v.deployment);
+    const key = deploymentKey(v.deployment, v.kind);
     const block = formatVerdict(v, { color: this.c.enabled, pulumiMessages: this.pulumiMessages });
     const [head, ...rest] = block.split('\n').map(escapeCommandLine);
     const stamp = `${this.c.dim(formatClock(v.finishedAt))} ${this.c.cyan(key)} `;
     const out: string[] = [];
     if (v.outcome !== 'succeeded' && this.github) {
       // The annotation surfaces the cause on the run page; the details fold under one group.
-      out.push(errorAnnotation(`Deployment ${key} ${outcomeLabel(v)}`, v.summary));
-      out.push(groupStart(`Deployment ${key}: ${outcomeLabel(v)} - failure details`));
+      out.push(errorAnnotation(`${v.kind ?? 'Deployment'} ${key} ${outcomeLabel(v)}`, v.summary));
+      out.push(groupStart(`${v.kind ?? 'Deployment'} ${key}: ${outcomeLabel(v)} - failure details`));
       out.push(stamp + head!, ...rest, GROUP_END);
     } else if (v.outcome !== 'succeeded' && this.gitlab && rest.length > 0) {
       // No annotations on GitLab: the section header is the summary line itself, so the cause

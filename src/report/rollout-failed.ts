@@ -2,12 +2,15 @@
  * A typed error for rollouts that did not succeed, for scripts and programs that prefer `try`/`catch`
  * to inspecting verdicts: `assertSucceeded(await trackRollout(opts).verdict)`.
  */
-import type { DeploymentRef, Problem, ProblemClass, Verdict } from '../core/index.js';
+import type { DeploymentRef, Problem, ProblemClass, Verdict, WorkloadKind } from '../core/index.js';
 import { deploymentKey, formatVerdict, outcomeLabel } from './format-verdict.js';
 
 /** Why one Deployment did not roll out: its verdict's main problem, flattened. */
 export interface RolloutFailure {
+  /** Namespace and name of the workload (a Deployment unless {@link RolloutFailure.kind} says otherwise). */
   deployment: DeploymentRef;
+  /** The workload's kind, when not a Deployment. */
+  kind?: WorkloadKind;
   outcome: Exclude<Verdict['outcome'], 'succeeded'>;
   /** The verdict's one-line summary. */
   summary: string;
@@ -34,7 +37,13 @@ export function rolloutFailureOf(v: Verdict): RolloutFailure {
   const outcome = v.outcome as RolloutFailure['outcome'];
   const p = v.problems[0];
   const hint = p?.hints[0] ?? v.hints[0];
-  const base: RolloutFailure = { deployment: v.deployment, outcome, summary: v.summary, ...(hint !== undefined ? { hint } : {}) };
+  const base: RolloutFailure = {
+    deployment: v.deployment,
+    ...(v.kind !== undefined ? { kind: v.kind } : {}),
+    outcome,
+    summary: v.summary,
+    ...(hint !== undefined ? { hint } : {}),
+  };
   if (!p) return base;
   return {
     ...base,
@@ -88,7 +97,7 @@ export class RolloutFailedError extends Error {
   /** One line: `Deployment ns/name FAILED - <summary>` for the worst rollout. */
   get headline(): string {
     const v = this.verdicts[0]!;
-    return `Deployment ${deploymentKey(v.deployment)} ${outcomeLabel(v)} - ${v.summary}`;
+    return `${v.kind ?? 'Deployment'} ${deploymentKey(v.deployment, v.kind)} ${outcomeLabel(v)} - ${v.summary}`;
   }
 }
 

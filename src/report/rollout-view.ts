@@ -2,7 +2,7 @@
  * A read model of the event stream: what the TTY tree draws and what the plain sink's
  * "still waiting" line names. Pure: it only folds {@link RolloutEvent}s.
  */
-import type { PodState, Problem, RolloutEvent, RolloutEventOf, RolloutPhase, Verdict } from '../core/index.js';
+import type { PodState, Problem, RolloutEvent, RolloutEventOf, RolloutPhase, Verdict, WorkloadKind } from '../core/index.js';
 import { terminatingText } from './describe-event.js';
 import { deploymentKey } from './format-verdict.js';
 
@@ -23,6 +23,8 @@ export interface ReportedPod {
 /** Everything known about one traced Deployment. */
 export interface DeploymentView {
   key: string;
+  /** The traced workload's kind (a StatefulSet's, DaemonSet's or Job's pods have no ReplicaSet). */
+  kind: WorkloadKind;
   namespace: string;
   name: string;
   revision?: string;
@@ -56,11 +58,12 @@ export class RolloutView {
 
   /** The view of the event's Deployment (created on first sight). */
   viewOf(e: RolloutEvent): DeploymentView {
-    const key = deploymentKey(e.deployment);
+    const key = deploymentKey(e.deployment, e.kind);
     let view = this.byKey.get(key);
     if (!view) {
       view = {
         key,
+        kind: e.kind ?? 'Deployment',
         namespace: e.deployment.namespace,
         name: e.deployment.name,
         paused: false,
@@ -220,5 +223,5 @@ export function describeWaitingFor(v: DeploymentView): string {
     parts.push(`pods not ready: ${named.join(', ')}${more}`);
   }
   for (const p of v.problems.values()) parts.push(`problem: ${p.object.kind}/${p.object.name}: ${p.explanation}`);
-  return parts.length > 0 ? parts.join('; ') : 'the Deployment to report status';
+  return parts.length > 0 ? parts.join('; ') : `the ${v.kind} to report status`;
 }

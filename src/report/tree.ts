@@ -28,7 +28,7 @@ const STATE_MARK: Record<PodState, string> = {
 
 /** The header line: `Deployment ns/name · revision N · phase`. */
 export function treeHeader(v: DeploymentView, c: Palette): string {
-  const parts = [`Deployment ${c.bold(v.key)}`];
+  const parts = [`${v.kind} ${c.bold(v.key)}`];
   if (v.revision !== undefined)
     parts.push(`revision ${v.revision}${v.restores !== undefined ? ` (rollback to revision ${v.restores}'s template)` : ''}`);
   if (v.paused) parts.push(c.yellow('paused'));
@@ -50,7 +50,7 @@ export function treeBody(v: DeploymentView, c: Palette): string[] {
   }));
   const known = new Set(v.replicaSets.keys());
   const strays = [...v.pods.values()].filter((p) => p.replicaSet === undefined || !known.has(p.replicaSet));
-  if (strays.length > 0) groups.push({ label: c.dim('other pods'), pods: strays });
+  if (strays.length > 0) groups.push({ label: c.dim(v.kind === 'Deployment' ? 'other pods' : 'pods'), pods: strays });
   groups.forEach((g, gi) => {
     const lastGroup = gi === groups.length - 1;
     lines.push(`${lastGroup ? '└─' : '├─'} ${g.label}`);

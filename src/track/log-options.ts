@@ -30,6 +30,11 @@ export interface LogOptions {
    * `"api_key": "..."`, `token=`...), `Authorization: Bearer ...` and passwords in URLs.
    */
   redact?: Array<string | RegExp>;
+  /**
+   * A Job that succeeds: attach the log tails of its succeeded pods to the verdict
+   * (`Verdict.logs`; the CLI's `--logs-on-success`). Default: off (logs are read on failure only).
+   */
+  onSuccess?: boolean;
 }
 
 /** Validated `logs` option. */
@@ -39,6 +44,8 @@ export type ResolvedLogOptions =
       tailLines: number;
       /** Redaction only: for tails, which must stay complete. */
       redact: (line: string) => string;
+      /** {@link LogOptions.onSuccess}. */
+      onSuccess?: boolean;
       follow?: { containers?: string[]; filter: LogFilter; maxStreams: number; maxLines: number };
     };
 
@@ -58,7 +65,10 @@ export function resolveLogOptions(logs: false | LogOptions | undefined, bad: (me
   checkPatterns(o.redact, 'logs.redact', bad);
   const redactOnly = compiled(() => compileLogFilter({ redact: o.redact }), 'logs.redact', bad);
   const redact = (line: string) => redactOnly(line) ?? line;
-  if (o.follow === undefined || o.follow === false) return { tailLines, redact };
+  if (o.onSuccess !== undefined && typeof o.onSuccess !== 'boolean')
+    bad(`logs.onSuccess must be true or false (default false); got ${JSON.stringify(o.onSuccess)}.`);
+  const base = { tailLines, redact, ...(o.onSuccess === true ? { onSuccess: true } : {}) };
+  if (o.follow === undefined || o.follow === false) return base;
   if (o.follow !== true && (o.follow === null || typeof o.follow !== 'object' || Array.isArray(o.follow))) {
     bad(`logs.follow must be true, false or { containers?, grep?, maxStreams?, maxLines? }; got ${JSON.stringify(o.follow)}.`);
   }
@@ -76,7 +86,7 @@ export function resolveLogOptions(logs: false | LogOptions | undefined, bad: (me
   if (!Number.isInteger(maxLines) || maxLines <= 0)
     bad(`logs.follow.maxLines must be a positive integer (default 200); got ${JSON.stringify(f.maxLines)}.`);
   const filter = compiled(() => compileLogFilter({ redact: o.redact, grep: f.grep }), 'logs.follow.grep or logs.redact', bad);
-  return { tailLines, redact, follow: { ...(f.containers?.length ? { containers: f.containers } : {}), filter, maxStreams, maxLines } };
+  return { ...base, follow: { ...(f.containers?.length ? { containers: f.containers } : {}), filter, maxStreams, maxLines } };
 }
 
 /** Checks that `value` is undefined or a list of regular expressions (strings or RegExp). */

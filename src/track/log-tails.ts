@@ -40,6 +40,23 @@ export async function withLogTails(
 }
 
 /**
+ * Returns a succeeded Job's `verdict` with the log tails of `containers` (its succeeded pods'),
+ * each line passed through `redact`. Never throws; fetch failures are recorded in `LogTail.error`.
+ */
+export async function withSuccessLogs(
+  kc: KubeConfig,
+  verdict: Verdict,
+  containers: ReadonlyArray<{ pod: string; container: string }>,
+  tailLines: number,
+  redact: (line: string) => string,
+): Promise<Verdict> {
+  if (containers.length === 0) return verdict;
+  const ns = verdict.deployment.namespace;
+  const tails = await Promise.all(containers.map((c) => fetchLogTail(kc, ns, c.pod, c.container, { previous: false, tailLines })));
+  return { ...verdict, logs: tails.map((t) => ({ ...t, lines: t.lines.map(redact) })) };
+}
+
+/**
  * A crashed container's current log repeats its crashed one: while it waits to restart
  * (CrashLoopBackOff) the kubelet serves the crashed instance both as `previous` and as the current
  * log, and right after a restart the new instance has printed the same lines so far, without the

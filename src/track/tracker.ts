@@ -7,7 +7,7 @@
 
 import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions, unreachableError } from '../cluster/index.js';
 import type { Observation, RolloutEvent, Verdict } from '../core/index.js';
-import { cleanEvent, initialState, logTargets, type RolloutState, reduce } from '../core/index.js';
+import { cleanEvent, initialState, logTargets, type RolloutState, reduce, succeededJobContainers } from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import {
   abortReason,
@@ -24,7 +24,7 @@ import {
 } from './decisions.js';
 import { EventHub, type HubReplay } from './event-hub.js';
 import { LogFollower } from './log-follower.js';
-import { withLogTails } from './log-tails.js';
+import { withLogTails, withSuccessLogs } from './log-tails.js';
 import { NoProgressWatchdog } from './no-progress.js';
 import { type ResolvedTrackOptions, resolveTrackOptions, type TrackOptions, trackTarget } from './options.js';
 import { apiServerWaiting, logLine, trackerWarning } from './own-events.js';
@@ -279,6 +279,9 @@ class RolloutTracker {
     const { logs } = this.opts;
     let final = verdict;
     if (logs && wantsLogTails(verdict)) final = await withLogTails(this.opts.kc, verdict, logs.tailLines, logs.redact);
+    else if (logs && logs.onSuccess === true && verdict.outcome === 'succeeded') {
+      final = await withSuccessLogs(this.opts.kc, verdict, succeededJobContainers(this.state), logs.tailLines, logs.redact);
+    }
     const e = this.publish({ type: 'verdict', verdict: final, at, deployment: final.deployment }) as VerdictEvent;
     if (!this.watch) this.endStream();
     this.resolveVerdict(e.verdict);

@@ -10,8 +10,9 @@ import { type CliRun, type RunOptions, runCli } from '../integration/cli/run-cli
 import { createDeployment, type DeploymentShape } from '../integration/track/helpers.js';
 import { kubeconfigPath, withNamespace } from './cluster.js';
 
-/** The verdict line of the plain and TTY outputs, e.g. `✔ Deployment ns/web: SUCCEEDED - ...`. */
-export const VERDICT_LINE = /^.*Deployment [a-z0-9-]+\/[a-z0-9.-]+: (SUCCEEDED|FAILED|TIMED OUT|CANCELLED|PAUSED)\b.*$/m;
+/** The verdict line of the plain and TTY outputs, e.g. `✔ Deployment ns/web: SUCCEEDED - ...` (or `StatefulSet ns/db`...). */
+export const VERDICT_LINE =
+  /^.*(?:Deployment|StatefulSet|DaemonSet|Job) [a-z0-9-]+\/[a-z0-9.-]+: (SUCCEEDED|FAILED|TIMED OUT|CANCELLED|PAUSED)\b.*$/m;
 
 /** An action run once, when the CLI's stdout (or stderr) first matches `when`. */
 export interface Trigger {

@@ -24,6 +24,7 @@ const VALUES = [
   'pipeToSink',
   'trackRollout',
   'trackRollouts',
+  'trackWorkload',
 ];
 
 const TYPES = [
@@ -59,6 +60,8 @@ const TYPES = [
   'TrackOptions',
   'Tracking',
   'Verdict',
+  'WorkloadKind',
+  'WorkloadRef',
 ];
 
 /** The names src/index.ts exports, read from its `export { ... } from` / `export type { ... } from` lists. */

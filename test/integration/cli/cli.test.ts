@@ -485,7 +485,7 @@ describe('rollout-trace CLI', () => {
   test('--help prints usage with examples and exits 0', async () => {
     const run = await runCli(['--help']);
     assert.equal(run.code, 0);
-    assert.match(run.stdout, /^Usage:\n {2}rollout-trace deploy NAME \[NAME\.\.\.\] \[flags\]$/m);
+    assert.match(run.stdout, /^Usage:\n {2}rollout-trace KIND NAME \[NAME\.\.\.\] \[flags\] +KIND: deploy, sts, ds or job/m);
     assert.match(run.stdout, /Examples:\n {2}rollout-trace deploy nginx -n web/);
     assert.match(run.stdout, /^ {6}--no-progress-timeout DURATION\n {28}give up when the rollout shows no progress/m);
     assert.match(run.stdout, /^ {2}GITLAB_CI=true {12}fold failure details in a collapsed job-log section$/m);

@@ -102,7 +102,7 @@ test('npx rollout-trace runs from the installed package', async () => {
   const version = await step('npx rollout-trace --version', 'npx', ['--offline', 'rollout-trace', '--version'], project);
   assert.equal(version.trim(), `rollout-trace ${REPO_PACKAGE.version}`);
   const help = await step('npx rollout-trace --help', 'npx', ['--offline', 'rollout-trace', '--help'], project);
-  assert.match(help, /^Usage:\n\s+rollout-trace deploy NAME/m);
+  assert.match(help, /^Usage:\n\s+rollout-trace KIND NAME/m);
 });
 
 /** The value exports of both entry points, as a program of this kind sees them. */

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import type { V1DaemonSet } from '@kubernetes/client-node';
 import { startPrivateNode } from '../../helpers/private-node.js';
 import { createDaemonSet, editDaemonSet } from '../../helpers/workloads.js';
-import { clients, describeVerdict, namespaceFor, trace, waitUntil } from './helpers.js';
+import { clients, describeVerdict, eventSeen, namespaceFor, trace, waitUntil } from './helpers.js';
 
 /** Waits until the DaemonSet controller reports every scheduled pod updated and available. */
 async function waitDaemonSetReady(ns: string, name: string): Promise<V1DaemonSet> {
@@ -48,6 +48,23 @@ describe('DaemonSet verdicts', { concurrency: true }, () => {
     assert.ok(r.events.every((e) => e.kind === 'DaemonSet'));
   });
 
+  it('OnDelete: an update is blocked until pods are deleted, said at once', async (t) => {
+    const ns = await namespaceFor(t, 'ds-ondelete');
+    await createDaemonSet(ns, 'agent', { image: 'registry.local/log-agent:1.0', updateStrategy: { type: 'OnDelete' } });
+    await waitDaemonSetReady(ns, 'agent');
+    const updated = await editDaemonSet(ns, 'agent', (d) => {
+      d.spec!.template.spec!.containers[0]!.image = 'registry.local/log-agent:1.1';
+    });
+    const r = await trace(ns, 'agent', { kind: 'DaemonSet', timeoutSeconds: 60, minGeneration: updated.metadata?.generation ?? 0 });
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    assert.equal(r.verdict.problems[0]?.class, 'rollout-blocked');
+    assert.match(
+      r.verdict.problems[0]?.explanation ?? '',
+      /OnDelete update strategy: \d+ of \d+ nodes still run a pod of the previous template/,
+    );
+    assert.ok(r.ms < 30_000, `said at once (${r.ms} ms)`);
+  });
+
   it('a broken image fails naming the pod', async (t) => {
     const ns = await namespaceFor(t, 'ds-image');
     await createDaemonSet(ns, 'agent', { image: 'nginx:1.99-does-not-exist' });
@@ -58,6 +75,36 @@ describe('DaemonSet verdicts', { concurrency: true }, () => {
     assert.equal(p?.object.kind, 'Pod');
     assert.match(p?.object.name ?? '', /^agent-/);
     assert.match(r.verdict.summary, /^pod agent-\S+ container "app"/);
+  });
+
+  it('a pod its node has no room for fails naming the node', async (t) => {
+    const ns = await namespaceFor(t, 'ds-cpu');
+    await createDaemonSet(ns, 'agent', { image: 'registry.local/log-agent:1.0', container: { resources: { requests: { cpu: '64' } } } });
+    const r = await trace(ns, 'agent', { kind: 'DaemonSet', timeoutSeconds: 90 });
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    const p = r.verdict.problems[0];
+    assert.equal(p?.class, 'unschedulable');
+    assert.match(p?.explanation ?? '', /^node \S+ cannot run its DaemonSet pod: no node can run the pod: .*Insufficient cpu/);
+  });
+
+  it('a node that joins mid-rollout is waited for: success only once it runs a pod too', async (t) => {
+    const ns = await namespaceFor(t, 'ds-join');
+    const tolerateTestNodes = { tolerations: [{ key: 'rollout-trace.dev/test-node', operator: 'Exists', effect: 'NoSchedule' }] };
+    await createDaemonSet(ns, 'agent', { behaviour: { app: 'slow-start;seconds=15' }, podSpec: tolerateTestNodes });
+    let joined = '';
+    const r = await trace(ns, 'agent', { kind: 'DaemonSet', timeoutSeconds: 120 }, async (events) => {
+      await eventSeen(events, (e) => e.type === 'progress', 'a progress event');
+      joined = (await startPrivateNode(t)).name;
+    });
+    assert.equal(r.verdict.outcome, 'succeeded', describeVerdict(r));
+    const d = await clients().apps.readNamespacedDaemonSet({ name: 'agent', namespace: ns });
+    assert.equal(r.verdict.replicas.desired, d.status?.desiredNumberScheduled, 'the verdict counts the joined node');
+    const pods = await clients().core.listNamespacedPod({ namespace: ns });
+    const onJoined = pods.items.find((p) => p.spec?.nodeName === joined);
+    assert.ok(
+      onJoined?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+      'the joined node runs a Ready pod',
+    );
   });
 
   it('a node whose taint the pods do not tolerate is named, and the rollout succeeds on the others', async (t) => {

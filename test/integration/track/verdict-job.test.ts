@@ -34,6 +34,27 @@ describe('Job verdicts', { concurrency: true }, () => {
     );
   });
 
+  it('logs.onSuccess attaches the succeeded pods log tails to the verdict; off by default', async (t) => {
+    const ns = await namespaceFor(t, 'job-logs');
+    await createJob(ns, 'seed', { image: 'busybox:1.32', container: { command: ['sh', '-c', 'echo seeded 42 rows'] } });
+    const r = await trace(ns, 'seed', { kind: 'Job', timeoutSeconds: 90, logs: { onSuccess: true } });
+    assert.equal(r.verdict.outcome, 'succeeded', describeVerdict(r));
+    assert.deepEqual(
+      r.verdict.logs?.map((l) => [l.container, l.lines]),
+      [['app', ['seeded 42 rows']]],
+    );
+    const quiet = await trace(ns, 'seed', { kind: 'Job', timeoutSeconds: 90 });
+    assert.equal(quiet.verdict.logs, undefined, 'no logs read on success by default');
+  });
+
+  it('--follow-logs streams the Job pods output as log events', async (t) => {
+    const ns = await namespaceFor(t, 'job-follow');
+    await createJob(ns, 'seed', { behaviour: { app: 'crash;exitCode=1;after=2;logs=seeding users|seeding orders' }, backoffLimit: 0 });
+    const r = await trace(ns, 'seed', { kind: 'Job', timeoutSeconds: 90, logs: { follow: true } });
+    const lines = r.of('log').map((e) => `${e.pod.replace(/-\w+$/, '')} ${e.line}`);
+    assert.ok(lines.includes('seed seeding orders'), JSON.stringify(lines));
+  });
+
   it('BackoffLimitExceeded fails with each failed pod exit code, termination message and log tail', async (t) => {
     const ns = await namespaceFor(t, 'job-fail');
     await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 1 });
@@ -54,7 +75,7 @@ describe('Job verdicts', { concurrency: true }, () => {
 
   it('a pod that fails while the Job retries is reported before the Job fails', async (t) => {
     const ns = await namespaceFor(t, 'job-retry');
-    await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 3 });
+    await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 2 }); // 3 pods: about 40 s of the Job controller's back-off
     const r = await trace(ns, 'migrate', { kind: 'Job', timeoutSeconds: 180 }, async (events) => {
       await eventSeen(events, (e) => e.type === 'problem' && e.problem.class === 'job-pod-failed', 'a job-pod-failed problem', 120_000);
     });
@@ -64,6 +85,18 @@ describe('Job verdicts', { concurrency: true }, () => {
     const problem = r.of('problem').find((e) => e.problem.class === 'job-pod-failed');
     assert.equal(problem?.failsAt, undefined, 'a retried pod does not fail the trace by itself');
     assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    assert.equal(r.verdict.problems[0]?.reason, 'BackoffLimitExceeded');
+  });
+
+  it('restartPolicy OnFailure: the crash loop is reported while the Job retries; the Job failing decides', async (t) => {
+    const ns = await namespaceFor(t, 'job-onfailure');
+    await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 2, restartPolicy: 'OnFailure' });
+    const r = await trace(ns, 'migrate', { kind: 'Job', timeoutSeconds: 240 });
+    const crash = r.of('problem').find((e) => e.problem.class === 'crash-loop');
+    assert.ok(crash, `the crash loop is reported: ${JSON.stringify(r.of('problem').map((e) => e.problem.class))}`);
+    assert.equal(crash.failsAt, undefined, 'it does not fail the trace by itself');
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    assert.equal(r.verdict.problems[0]?.class, 'job-failed');
     assert.equal(r.verdict.problems[0]?.reason, 'BackoffLimitExceeded');
   });
 });

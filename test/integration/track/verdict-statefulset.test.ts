@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1StatefulSet } from '@kubernetes/client-node';
 import { BROKEN_MESSAGE } from '../../../local-cluster/kubelet/index.js';
+import { RolloutTraceError } from '../../../src/errors.js';
+import { READ, serviceAccountKubeConfig } from '../../helpers/rbac.js';
 import { createStatefulSet, editStatefulSet, type StatefulSetShape } from '../../helpers/workloads.js';
 import { clients, describeVerdict, namespaceFor, trace, waitUntil } from './helpers.js';
 
@@ -117,5 +119,21 @@ describe('StatefulSet verdicts', { concurrency: true }, () => {
     assert.equal(claim?.object.name, 'data-db-0');
     assert.match(claim?.explanation ?? '', /StorageClass "sim-broken"/);
     assert.ok(claim?.explanation.includes(BROKEN_MESSAGE), claim?.explanation);
+  });
+
+  it('credentials that may not list StatefulSets: forbidden naming the verb and resource', async (t) => {
+    const ns = await namespaceFor(t, 'sts-rbac');
+    await createStatefulSet(ns, 'db', { replicas: 1, image: 'postgres:13' });
+    const kc = await serviceAccountKubeConfig(ns, 'no-sts', [
+      { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: READ },
+      { apiGroups: [''], resources: ['pods', 'pods/log', 'events', 'persistentvolumeclaims'], verbs: READ },
+    ]);
+    const err = await trace(ns, 'db', { kind: 'StatefulSet', kubeconfig: kc, timeoutSeconds: 60 }).then(
+      (r) => assert.fail(`expected forbidden, got ${describeVerdict(r)}`),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof RolloutTraceError, String(err));
+    assert.equal(err.code, 'forbidden');
+    assert.match(err.message, /may not list statefulsets in namespace/);
   });
 });

@@ -69,3 +69,14 @@ it('an unknown kind is one usage paragraph naming it and the valid kinds', () =>
     );
   }
 });
+
+it('--logs-on-success turns on the success log tails; with --no-logs it is a usage error', () => {
+  const asked = parseCli(['job', 'migrate', '--logs-on-success']);
+  assert.ok(asked.kind === 'run' && asked.options.logs && asked.options.logs.onSuccess === true);
+  const plain = parseCli(['job', 'migrate']);
+  assert.ok(plain.kind === 'run' && plain.options.logs && plain.options.logs.onSuccess === undefined);
+  assert.throws(
+    () => parseCli(['job', 'migrate', '--logs-on-success', '--no-logs']),
+    (err: unknown) => err instanceof UsageError && /^--no-logs and --logs-on-success contradict each other/.test(err.message),
+  );
+});

@@ -52,6 +52,22 @@ describe('mayConcern: what a shared namespace watch forwards to the tracker of "
     assert.equal(up('Deployment', { metadata: { name: 'api' } }), false);
   });
 
+  it('for a StatefulSet, DaemonSet or Job tracker: its own pods and object only, never a ReplicaSet or a Deployment of its name', () => {
+    const sts = (kind: WatchedKind, o: KindToObject[WatchedKind]) => mayConcern('db', 'upsert', kind, o, 'StatefulSet');
+    assert.equal(sts('Pod', pod('db-0', [{ kind: 'StatefulSet', name: 'db', controller: true }])), true);
+    assert.equal(sts('Pod', pod('db-x-0', [{ kind: 'StatefulSet', name: 'db-x', controller: true }])), false);
+    assert.equal(sts('Pod', pod('db-abc-1', [{ kind: 'ReplicaSet', name: 'db-abc', controller: true }])), false);
+    assert.equal(sts('ReplicaSet', rs('db-abc', 'db')), false);
+    assert.equal(sts('StatefulSet', { metadata: { name: 'db' } }), true);
+    assert.equal(sts('Deployment', { metadata: { name: 'db' } }), false);
+    assert.equal(sts('Event', event('Pod', 'db-0')), true);
+    assert.equal(
+      mayConcern('migrate', 'upsert', 'Pod', pod('migrate-7x', [{ kind: 'Job', name: 'migrate', controller: true }]), 'Job'),
+      true,
+    );
+    assert.equal(mayConcern('agent', 'upsert', 'DaemonSet', { metadata: { name: 'agent' } }, 'Job'), false);
+  });
+
   for (const name of ALL) {
     it(`${name}: with another Deployment's objects mixed in, the filter drops them and nothing of web's`, () => {
       const f = loadFixture(name);

@@ -7,13 +7,17 @@
 import type {
   CoreV1Event,
   V1ContainerStatus,
+  V1DaemonSet,
   V1Deployment,
   V1DeploymentCondition,
+  V1Job,
   V1PersistentVolumeClaim,
   V1Pod,
   V1PodCondition,
   V1PodTemplateSpec,
   V1ReplicaSet,
+  V1StatefulSet,
+  V1Toleration,
 } from '@kubernetes/client-node';
 import type { Observation, Policy, RolloutEvent, RolloutState, TrackTarget } from '../../../src/core/index.js';
 import { defaultPolicy, initialState, reduce } from '../../../src/core/index.js';
@@ -402,4 +406,75 @@ export function ofType<T extends RolloutEvent['type']>(events: RolloutEvent[], t
 /** The verdict, or undefined. */
 export function verdictOf(events: RolloutEvent[]) {
   return ofType(events, 'verdict')[0]?.verdict;
+}
+
+let versionSeq = 0;
+/** A new resourceVersion for each built workload (the core skips a re-delivered version). */
+const nextVersion = () => String(++versionSeq);
+
+/** The workload kinds whose pods {@link workloadPod} makes. */
+type OwnerKind = 'StatefulSet' | 'DaemonSet' | 'Job';
+
+/**
+ * A pod of a StatefulSet, DaemonSet or Job (the {@link pod} builder's, owned by `owner` of `kind`
+ * instead of a ReplicaSet), with its revision label (`controller-revision-hash` or
+ * `pod-template-generation`) when given.
+ */
+export function workloadPod(kind: OwnerKind, owner: string, o: Omit<PodOpts, 'rs'> & { revision?: string }): V1Pod {
+  const p = pod({ ...o, rs: owner });
+  const label = kind === 'StatefulSet' ? 'controller-revision-hash' : kind === 'DaemonSet' ? 'pod-template-generation' : undefined;
+  p.metadata!.labels = { app: owner, ...(label && o.revision ? { [label]: o.revision } : {}) };
+  p.metadata!.ownerReferences = [{ apiVersion: 'apps/v1', kind, name: owner, uid: `${kind}-${owner}`, controller: true }];
+  return p;
+}
+
+/** A StatefulSet `db`-like object with its status (uid `StatefulSet-<name>`). */
+export function statefulSetObject(
+  name: string,
+  spec: Partial<V1StatefulSet['spec']> & { replicas: number },
+  status: Partial<NonNullable<V1StatefulSet['status']>>,
+  generation = 1,
+): V1StatefulSet {
+  return {
+    metadata: { name, namespace: NS, uid: `StatefulSet-${name}`, generation, resourceVersion: nextVersion() },
+    spec: { serviceName: name, selector: { matchLabels: { app: name } }, template: {}, ...spec },
+    status: { observedGeneration: generation, replicas: spec.replicas, ...status },
+  };
+}
+
+/** A Job with its status (uid `Job-<name>`). */
+export function jobObject(name: string, spec: Partial<V1Job['spec']>, status: Partial<NonNullable<V1Job['status']>>): V1Job {
+  return {
+    metadata: { name, namespace: NS, uid: `Job-${name}`, generation: 1, resourceVersion: nextVersion() },
+    spec: { template: {}, completions: 1, parallelism: 1, ...spec },
+    status: { startTime: iso(1) as unknown as Date, ...status },
+  };
+}
+
+/** A DaemonSet with its status and template generation (uid `DaemonSet-<name>`). */
+export function daemonSetObject(
+  name: string,
+  status: Partial<NonNullable<V1DaemonSet['status']>>,
+  o: { generation?: number; tolerations?: V1Toleration[] } = {},
+): V1DaemonSet {
+  const generation = o.generation ?? 1;
+  return {
+    metadata: {
+      name,
+      namespace: NS,
+      uid: `DaemonSet-${name}`,
+      generation,
+      resourceVersion: nextVersion(),
+      annotations: { 'deprecated.daemonset.template.generation': String(generation) },
+    },
+    spec: { selector: { matchLabels: { app: name } }, template: { spec: { containers: [], tolerations: o.tolerations ?? [] } } },
+    status: {
+      observedGeneration: generation,
+      currentNumberScheduled: 0,
+      desiredNumberScheduled: 0,
+      numberMisscheduled: 0,
+      numberReady: 0,
+      ...status,
+    },
+  };
 }

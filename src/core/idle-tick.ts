@@ -1,0 +1,28 @@
+/** Which ticks can change nothing, so the reducer skips them (the hot path of many traced rollouts). */
+import type { V1Pod } from '@kubernetes/client-node';
+import { canBecomeReady, longRunningStatuses } from './k8s.js';
+import { newReplicaSet } from './relations.js';
+import type { RolloutState } from './state.js';
+import { currentPods, kindOf } from './workloads.js';
+
+/**
+ * Whether a tick can change nothing: nothing in the state depends on time. Time enters the core
+ * only through open problems (their windows), the success hold and settling pods (their ends),
+ * restarted new pods (a restart is a crash loop for RECENT_RESTART_MS) and user classifiers (they
+ * get `now`); everything else is a function of the objects, already derived by the observation
+ * that brought them. A tracker ticks every second: on 200 Deployments those derives were ~2 s of
+ * CPU that changed nothing (bench many200).
+ */
+export function idleTick(s: RolloutState): boolean {
+  if ((s.policy.classifiers?.length ?? 0) > 0 || s.memo.held !== undefined) return false;
+  for (const _ in s.problems) return false;
+  for (const _ in s.memo.settling) return false;
+  const pods = kindOf(s) === 'Deployment' ? s.podsByReplicaSet.get(newReplicaSet(s)?.metadata?.uid ?? '')?.values() : currentPods(s);
+  for (const pod of pods ?? []) if (hasRestarted(pod)) return false;
+  return true;
+}
+
+/** A container of `pod` restarted: its diagnosis depends on time (RECENT_RESTART_MS, the settle hold). */
+export function hasRestarted(pod: V1Pod): boolean {
+  return canBecomeReady(pod) && longRunningStatuses(pod).some((c) => (c.restartCount ?? 0) > 0);
+}
