@@ -105,6 +105,12 @@ export class NamespaceSource {
     return w ? [...w.cache.values()] : [];
   }
 
+  /** Every workload in the shared caches: the Deployments, and the StatefulSets, DaemonSets and Jobs of a traced kind. */
+  private workloads(): Array<KindToObject[WorkloadKind]> {
+    const others = (['StatefulSet', 'DaemonSet', 'Job'] as const).flatMap((k) => [...(this.watchers.get(k)?.cache.values() ?? [])]);
+    return [...this.deployments(), ...(others as Array<KindToObject[WorkloadKind]>)];
+  }
+
   /** True when the Deployment list completed (so `deployments()` is authoritative). */
   deploymentsListed(): boolean {
     return this.watchers.get('Deployment')?.isSynced ?? false;
@@ -270,10 +276,10 @@ export class NamespaceSource {
   }
 
   /**
-   * Starts the PVC watch once a traced workload (of `workloads`, default the Deployments) uses
+   * Starts the PVC watch once a traced workload (of `workloads`, default every cached one) uses
    * claims: a trace of workloads without claims needs no RBAC on PVCs.
    */
-  private ensurePvcWatch(workloads: Array<KindToObject[WorkloadKind]> = this.deployments()): void {
+  private ensurePvcWatch(workloads: Array<KindToObject[WorkloadKind]> = this.workloads()): void {
     if (this.watchers.has('PersistentVolumeClaim')) return;
     if (workloads.some((w) => this.subs.traces(w.metadata?.name) && mountsClaims(w))) this.startWatcher('PersistentVolumeClaim');
   }
