@@ -92,8 +92,9 @@ export class PlainSink implements Sink {
     const out: string[] = [];
     if (v.outcome !== 'succeeded' && this.github) {
       // The annotation surfaces the cause on the run page; the details fold under one group.
-      out.push(errorAnnotation(`${v.kind ?? 'Deployment'} ${key} ${outcomeLabel(v)}`, v.summary));
-      out.push(groupStart(`${v.kind ?? 'Deployment'} ${key}: ${outcomeLabel(v)} - failure details`));
+      const named = `${v.kind ?? 'Deployment'} ${deploymentKey(v.deployment)}`;
+      out.push(errorAnnotation(`${named} ${outcomeLabel(v)}`, v.summary));
+      out.push(groupStart(`${named}: ${outcomeLabel(v)} - failure details`));
       out.push(stamp + head!, ...rest, GROUP_END);
     } else if (v.outcome !== 'succeeded' && this.gitlab && rest.length > 0) {
       // No annotations on GitLab: the section header is the summary line itself, so the cause

@@ -97,7 +97,7 @@ export class RolloutFailedError extends Error {
   /** One line: `Deployment ns/name FAILED - <summary>` for the worst rollout. */
   get headline(): string {
     const v = this.verdicts[0]!;
-    return `${v.kind ?? 'Deployment'} ${deploymentKey(v.deployment, v.kind)} ${outcomeLabel(v)} - ${v.summary}`;
+    return `${v.kind ?? 'Deployment'} ${deploymentKey(v.deployment)} ${outcomeLabel(v)} - ${v.summary}`;
   }
 }
 

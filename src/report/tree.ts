@@ -28,7 +28,7 @@ const STATE_MARK: Record<PodState, string> = {
 
 /** The header line: `Deployment ns/name · revision N · phase`. */
 export function treeHeader(v: DeploymentView, c: Palette): string {
-  const parts = [`${v.kind} ${c.bold(v.key)}`];
+  const parts = [`${v.kind} ${c.bold(`${v.namespace}/${v.name}`)}`];
   if (v.revision !== undefined)
     parts.push(`revision ${v.revision}${v.restores !== undefined ? ` (rollback to revision ${v.restores}'s template)` : ''}`);
   if (v.paused) parts.push(c.yellow('paused'));

@@ -19,7 +19,7 @@ it("a StatefulSet's tree names its kind and lists its pods (no ReplicaSet)", () 
   for (const e of events.slice(1)) v = view.apply(e);
   assert.equal(
     renderTree(v, palette(false)),
-    ['StatefulSet shop/sts/db · revision db-7d9', '  └─ pods', '     ├─ ✓ db-0 ready', '     └─ ○ db-1 pending'].join('\n'),
+    ['StatefulSet shop/db · revision db-7d9', '  └─ pods', '     ├─ ✓ db-0 ready', '     └─ ○ db-1 pending'].join('\n'),
   );
 });
 
