@@ -80,6 +80,9 @@ export function retryReason(err: unknown, attemptMs: number): string {
 const GROUP_OF: Record<string, string> = {
   deployments: 'apps',
   replicasets: 'apps',
+  statefulsets: 'apps',
+  daemonsets: 'apps',
+  jobs: 'batch',
   pods: '',
   'pods/log': '',
   events: '',
@@ -108,7 +111,9 @@ export function forbiddenError(kc: KubeConfig, verb: string, resource: string, n
     'forbidden',
     `User "${user}" of ${describeTarget(kc)} may not ${verb} ${resource} in namespace "${namespace}" ` +
       `(403 Forbidden${msg ? `: ${msg}` : ''}). rollout-trace needs get, list and watch on deployments and ` +
-      `replicasets (group apps), pods and events (core group), plus get on pods/log; grant it with a Role rule like ` +
+      `replicasets (group apps), pods and events (core group), the kind it traces (statefulsets and daemonsets: group ` +
+      `apps; jobs: group batch) and, when its pods use claims, persistentvolumeclaims (core group), plus get on ` +
+      `pods/log; grant it with a Role rule like ` +
       `{apiGroups: ["${group}"], resources: ["${resource}"], verbs: ["get", "list", "watch"]} bound to that user in "${namespace}".`,
     { cause: err },
   );

@@ -21,7 +21,7 @@ import { kindApis } from './kinds.js';
 import { WatchScope } from './label-scope.js';
 import { NodeReadinessFilter } from './node-readiness-filter.js';
 import { deliverSnapshot, deliverTo, SubscriberIndex, type Subscription } from './routing.js';
-import { BASE_KINDS, FULLY_KEPT, kindOfSub, REPLAY_SYNC_KINDS, SCOPED_KINDS } from './source-kinds.js';
+import { BASE_KINDS, FULLY_KEPT, isWorkloadKind, kindOfSub, mountsClaims, REPLAY_SYNC_KINDS, SCOPED_KINDS } from './source-kinds.js';
 import type { SourceOptions, SourceSubscriber } from './subscriber.js';
 import { statsOf, type WatchStats } from './watch-stats.js';
 
@@ -105,6 +105,12 @@ export class NamespaceSource {
     return w ? [...w.cache.values()] : [];
   }
 
+  /** Every workload in the shared caches: the Deployments, and the StatefulSets, DaemonSets and Jobs of a traced kind. */
+  private workloads(): Array<KindToObject[WorkloadKind]> {
+    const others = (['StatefulSet', 'DaemonSet', 'Job'] as const).flatMap((k) => [...(this.watchers.get(k)?.cache.values() ?? [])]);
+    return [...this.deployments(), ...(others as Array<KindToObject[WorkloadKind]>)];
+  }
+
   /** True when the Deployment list completed (so `deployments()` is authoritative). */
   deploymentsListed(): boolean {
     return this.watchers.get('Deployment')?.isSynced ?? false;
@@ -157,15 +163,13 @@ export class NamespaceSource {
   }
 
   /**
-   * Starts the watch of each StatefulSet, DaemonSet or Job kind some subscriber traces, and the PVC
-   * watch with it (a StatefulSet's claims come from its volumeClaimTemplates, not a pod template).
+   * Starts the watch of each StatefulSet, DaemonSet or Job kind some subscriber traces (the PVC
+   * watch starts once a traced one uses claims: {@link ensurePvcWatch}).
    */
   private startWorkloadWatchers(): void {
     for (const sub of this.subs.all) {
       const kind = kindOfSub(sub);
-      if (kind === 'Deployment') continue;
-      this.startWatcher(kind);
-      this.startWatcher('PersistentVolumeClaim');
+      if (kind !== 'Deployment') this.startWatcher(kind);
     }
   }
 
@@ -218,6 +222,8 @@ export class NamespaceSource {
             this.widenScope([deployment]);
             // Its subscribers may sync with replayed Events now.
             for (const sub of this.subs.interested('upsert', 'Deployment', deployment)) this.maybeSync(sub);
+          } else if (kind !== 'Deployment' && isWorkloadKind(kind) && type === 'upsert' && this.subs.traces(object.metadata?.name)) {
+            this.ensurePvcWatch([object as KindToObject[WorkloadKind]]);
           }
         },
         synced: () => {
@@ -269,13 +275,13 @@ export class NamespaceSource {
     return [...this.subs.all].map((sub) => (kindOfSub(sub) === 'Deployment' ? byName.get(sub.s.deploymentName) : undefined));
   }
 
-  /** Starts the PVC watch once some subscriber's Deployment template (of `deployments`, default all) mounts a claim. */
-  private ensurePvcWatch(deployments?: V1Deployment[]): void {
+  /**
+   * Starts the PVC watch once a traced workload (of `workloads`, default every cached one) uses
+   * claims: a trace of workloads without claims needs no RBAC on PVCs.
+   */
+  private ensurePvcWatch(workloads: Array<KindToObject[WorkloadKind]> = this.workloads()): void {
     if (this.watchers.has('PersistentVolumeClaim')) return;
-    const needed = (deployments ?? this.deployments()).some(
-      (d) => this.subs.traces(d.metadata?.name) && (d.spec?.template?.spec?.volumes ?? []).some((v) => v.persistentVolumeClaim?.claimName),
-    );
-    if (needed) this.startWatcher('PersistentVolumeClaim');
+    if (workloads.some((w) => this.subs.traces(w.metadata?.name) && mountsClaims(w))) this.startWatcher('PersistentVolumeClaim');
   }
 
   /**

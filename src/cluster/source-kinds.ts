@@ -1,5 +1,5 @@
 /** Which kinds a namespace source watches, and how (namespace-source.ts). */
-import type { WatchedKind, WorkloadKind } from '../core/index.js';
+import { type KindToObject, type WatchedKind, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
 import type { Subscription } from './routing.js';
 
 /** The kinds every subscriber needs listed and watched before `synced`. */
@@ -19,3 +19,16 @@ export const FULLY_KEPT: ReadonlySet<WatchedKind> = new Set<WatchedKind>([
 
 /** The kind a subscriber traces (default Deployment). */
 export const kindOfSub = (sub: Subscription): WorkloadKind => sub.s.kind ?? 'Deployment';
+
+/** True for the kinds a subscriber can trace (Deployment, StatefulSet, DaemonSet, Job). */
+export const isWorkloadKind = (kind: WatchedKind): kind is WorkloadKind => (WORKLOAD_KINDS as readonly WatchedKind[]).includes(kind);
+
+/**
+ * True when a workload's pods use PersistentVolumeClaims: its pod template mounts a claim, or (a
+ * StatefulSet) it has volumeClaimTemplates. Only then does its trace watch PVCs (and need RBAC on them).
+ */
+export function mountsClaims(workload: KindToObject[WorkloadKind]): boolean {
+  const spec = workload.spec;
+  if (spec && 'volumeClaimTemplates' in spec && (spec.volumeClaimTemplates?.length ?? 0) > 0) return true;
+  return (spec?.template?.spec?.volumes ?? []).some((v) => v.persistentVolumeClaim?.claimName);
+}

@@ -82,15 +82,15 @@ export async function waitUntil<T>(
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
 
-/** True when the apiserver answers a pod watch from `rv` with 410 Gone. */
-export async function answersGone(ns: string, rv: string): Promise<boolean> {
+/** True when the apiserver answers a watch of `path` (default the namespace's pods) from `rv` with 410 Gone. */
+export async function answersGone(ns: string, rv: string, path = `/api/v1/namespaces/${ns}/pods`): Promise<boolean> {
   return new Promise((resolve) => {
     let gone = false;
     let controller: AbortController | undefined;
     const timer = setTimeout(() => controller?.abort(), 2000);
     void new Watch(kubeConfig())
       .watch(
-        `/api/v1/namespaces/${ns}/pods`,
+        path,
         { resourceVersion: rv, timeoutSeconds: 2 },
         (type, obj: { code?: number }) => {
           if (type === 'ERROR' && obj?.code === 410) gone = true;
