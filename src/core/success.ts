@@ -50,7 +50,13 @@ export function criterionMet(state: RolloutState): boolean {
   const pvcs = trackedPvcs(state);
   const d = state.deployment;
   if (!d) return false;
-  if (state.policy.success.mode === 'full') return pulumiSucceeded(state.pulumi, pvcs) && rolloutGap(d, 'complete') === undefined;
+  if (state.policy.success.mode === 'full') {
+    // The new ReplicaSet itself must be ready too: the controller's counts sum every ReplicaSet,
+    // so for a moment they can add up to "complete" while a new pod still starts.
+    const rs = newReplicaSet(state);
+    const newReady = rs !== undefined && replicaSetReadiness(rs).done;
+    return pulumiSucceeded(state.pulumi, pvcs) && rolloutGap(d, 'complete') === undefined && newReady;
+  }
   if (!state.pulumi.reconciled || rolloutGap(d, 'updated', requiredReady(state)) !== undefined) return false;
   if (d.metadata?.generation !== d.status?.observedGeneration) return false;
   const rs = newReplicaSet(state);
