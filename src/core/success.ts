@@ -51,10 +51,12 @@ export function criterionMet(state: RolloutState): boolean {
   const d = state.deployment;
   if (!d) return false;
   if (state.policy.success.mode === 'full') {
-    // The new ReplicaSet itself must be ready too: the controller's counts sum every ReplicaSet,
-    // so for a moment they can add up to "complete" while a new pod still starts.
+    // The new ReplicaSet itself must hold every desired pod, ready: the controller's counts sum
+    // every ReplicaSet, and the ReplicaSet and Deployment watches are not ordered, so for a moment
+    // they can read "complete" while a new pod still starts.
     const rs = newReplicaSet(state);
-    const newReady = rs !== undefined && replicaSetReadiness(rs).done;
+    const desired = d.spec?.replicas ?? 1;
+    const newReady = rs !== undefined && replicaSetReadiness(rs).done && replicaSetReadiness(rs).ready >= desired;
     return pulumiSucceeded(state.pulumi, pvcs) && rolloutGap(d, 'complete') === undefined && newReady;
   }
   if (!state.pulumi.reconciled || rolloutGap(d, 'updated', requiredReady(state)) !== undefined) return false;
