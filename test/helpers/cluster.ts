@@ -58,7 +58,9 @@ export async function withNamespace(t: TestContext, prefix = 'test'): Promise<st
       const sa = await core.readNamespacedServiceAccount({ name: 'default', namespace: name }).catch(() => undefined);
       return (sa?.secrets ?? []).length > 0;
     },
-    { what: `ServiceAccount default/${name} token`, timeoutMs: 20_000 },
+    // Up to a minute: after an apiserver restart (the fault suite) the controller-manager's token
+    // controller re-syncs before it serves new namespaces.
+    { what: `ServiceAccount default/${name} token`, timeoutMs: 60_000 },
   );
   return name;
 }
