@@ -48,9 +48,10 @@ export function whyNoDaemonPod(
 }
 
 /** A `note` once per node the traced DaemonSet runs no pod on for a reason of its spec. */
-export function noteUncoveredNodes(state: RolloutState, memo: EmittedMemo, pods: readonly V1Pod[], emit: Emit): void {
+export function noteUncoveredNodes(state: RolloutState, memo: EmittedMemo, pods: Iterable<V1Pod>, emit: Emit): void {
   const spec = state.workload?.spec?.template?.spec;
-  const covered = new Set(pods.map(daemonPodNode));
+  const covered = new Set<string | undefined>();
+  for (const pod of pods) covered.add(daemonPodNode(pod));
   for (const [name, node] of state.nodes) {
     if (covered.has(name)) continue;
     const why = whyNoDaemonPod(node, spec?.tolerations ?? [], spec?.nodeSelector);

@@ -4,43 +4,26 @@
  * Deployment's; the rolled-out rule, revision and progress words are the kind's (workloads.ts,
  * workload-rules.ts), and so are its own problems (workload-problems.ts).
  */
+import type { V1Pod } from '@kubernetes/client-node';
 import { noteUncoveredNodes } from './daemonset-nodes.js';
 import { type Emit, emitK8sEvents, emitPod } from './emit.js';
 import type { Touched } from './intake.js';
-import { failingProblems, orderedProblems } from './problems.js';
+import { podScope } from './pod-scope.js';
+import { failingProblems, orderedProblems, type PodScope } from './problems.js';
 import type { EmittedMemo, RolloutState } from './state.js';
-import type { Problem, Verdict } from './types.js';
+import type { Observation, Problem, Verdict } from './types.js';
 import { buildVerdict } from './verdict.js';
-import { currentPods, kindOf, podRevision, ruleReplicas, workloadPods, workloadRevision, workloadRule } from './workloads.js';
+import { waitingForObject } from './waiting.js';
+import { currentPodsUnordered, kindOf, podRevision, ruleReplicas, workloadPods, workloadRevision, workloadRule } from './workloads.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
 
 /** What the reducer lends this module (they live in reducer.ts). */
 export interface DeriveHelpers {
-  /** Recomputes every problem, emits `problem` / `problem-cleared`. */
-  updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit): Problem[];
+  /** Recomputes the problems of the pods in `scope` and the workload's, emits `problem` / `problem-cleared`. */
+  updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit, scope: PodScope): Problem[];
   /** Sets and emits the verdict. */
   finish(s: Draft, emit: Emit, v: Verdict): void;
-}
-
-/** No workload yet: `waiting` (not found once synced, or a stale generation), each once. @returns true while waiting. */
-function waiting(s: Draft, memo: EmittedMemo, emit: Emit): boolean {
-  if (s.workload) return false;
-  const kind = kindOf(s);
-  if (s.staleGeneration !== undefined) {
-    if (memo.reconcilingGeneration !== s.staleGeneration) {
-      memo.reconcilingGeneration = s.staleGeneration;
-      emit({
-        type: 'waiting',
-        reason: 'controller-reconciling',
-        message: `waiting for generation ${s.target.minGeneration ?? '?'} of the ${kind} (seen generation ${s.staleGeneration})`,
-      });
-    }
-  } else if (s.synced && !memo.notFound) {
-    memo.notFound = true;
-    emit({ type: 'waiting', reason: 'not-found', message: `${kind} ${s.target.namespace}/${s.target.name} not found` });
-  }
-  return true;
 }
 
 /** `revision` when the current template's revision changes (a StatefulSet's updateRevision, a DaemonSet's template generation). */
@@ -58,11 +41,28 @@ function emitWorkloadRevision(s: Draft, memo: EmittedMemo, emit: Emit): void {
   memo.revision = rev;
 }
 
-/** Pod rows of every pod the workload owns. @returns the pods newly ours (their Events are news). */
-function emitWorkloadRows(s: Draft, memo: EmittedMemo, emit: Emit): string[] {
+/**
+ * Pod rows: of every pod the workload owns when it is first seen, then of the pod an observation
+ * touched. @returns the pods newly ours (their Events are news).
+ */
+function emitWorkloadRows(s: Draft, memo: EmittedMemo, touched: Touched | undefined, emit: Emit): string[] {
   const opened: string[] = [];
-  for (const pod of workloadPods(s)) emitPod(memo, pod, { name: '', revision: podRevision(s, pod) }, s.ownedPods, opened, emit);
+  const uid = s.workload?.metadata?.uid ?? '';
+  const row = (pod: V1Pod) => emitPod(memo, pod, { name: '', revision: podRevision(s, pod) }, s.ownedPods, opened, emit);
+  if (!memo.walked[uid]) {
+    memo.walked[uid] = true;
+    for (const pod of workloadPods(s)) row(pod);
+  } else if (touched?.kind === 'Pod') {
+    const pod = s.podsByReplicaSet.get(uid)?.get(touched.name);
+    if (pod) row(pod);
+  }
   return opened;
+}
+
+/** Whether an observation can change the nodes a DaemonSet runs no pod on: a node, the DaemonSet, a pod gone, a sync. */
+function mayUncoverNodes(s: Draft, touched: Touched | undefined): boolean {
+  if (touched === undefined || touched.kind === 'Node' || touched.kind === 'DaemonSet') return true;
+  return touched.kind === 'Pod' && !s.pods.has(touched.name);
 }
 
 /** The kind's progress in its own words, on change. */
@@ -76,15 +76,23 @@ function emitWorkloadProgress(s: Draft, memo: EmittedMemo, emit: Emit): void {
   emit({ type: 'progress', ...counts, message: rule.message });
 }
 
+/** The observation a derive follows: its time, itself, and what it touched in the cache. */
+export interface DeriveInput {
+  at: number;
+  obs: Observation;
+  touched: Touched | undefined;
+}
+
 /** Everything an observation changed about a StatefulSet's, DaemonSet's or Job's rollout, then a verdict. */
-export function deriveWorkload(s: Draft, memo: EmittedMemo, at: number, emit: Emit, touched: Touched | undefined, h: DeriveHelpers): void {
-  if (waiting(s, memo, emit)) return;
+export function deriveWorkload(s: Draft, memo: EmittedMemo, input: DeriveInput, emit: Emit, h: DeriveHelpers): void {
+  const { at, touched } = input;
+  if (waitingForObject(s, memo, emit)) return;
   emitWorkloadRevision(s, memo, emit);
-  const opened = emitWorkloadRows(s, memo, emit);
-  if (kindOf(s) === 'DaemonSet') noteUncoveredNodes(s, memo, currentPods(s), emit);
+  const opened = emitWorkloadRows(s, memo, touched, emit);
+  if (kindOf(s) === 'DaemonSet' && mayUncoverNodes(s, touched)) noteUncoveredNodes(s, memo, currentPodsUnordered(s), emit);
   emitWorkloadProgress(s, memo, emit);
   emitK8sEvents(s, memo, s.ownedPods, opened, touched, emit);
-  h.updateProblems(s, memo, at, emit);
+  h.updateProblems(s, memo, at, emit, podScope(s, memo, input.obs, touched));
   const failing = failingProblems(s, at);
   if (failing.length > 0) return h.finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
   if (workloadRule(s)?.state !== 'done') return;

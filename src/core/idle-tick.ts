@@ -1,9 +1,8 @@
 /** Which ticks can change nothing, so the reducer skips them (the hot path of many traced rollouts). */
 import type { V1Pod } from '@kubernetes/client-node';
 import { canBecomeReady, longRunningStatuses } from './k8s.js';
-import { newReplicaSet } from './relations.js';
 import type { RolloutState } from './state.js';
-import { currentPods, kindOf } from './workloads.js';
+import { currentPodsUnordered } from './workloads.js';
 
 /**
  * Whether a tick can change nothing: nothing in the state depends on time. Time enters the core
@@ -17,8 +16,7 @@ export function idleTick(s: RolloutState): boolean {
   if ((s.policy.classifiers?.length ?? 0) > 0 || s.memo.held !== undefined) return false;
   for (const _ in s.problems) return false;
   for (const _ in s.memo.settling) return false;
-  const pods = kindOf(s) === 'Deployment' ? s.podsByReplicaSet.get(newReplicaSet(s)?.metadata?.uid ?? '')?.values() : currentPods(s);
-  for (const pod of pods ?? []) if (hasRestarted(pod)) return false;
+  for (const pod of currentPodsUnordered(s)) if (hasRestarted(pod)) return false;
   return true;
 }
 

@@ -18,11 +18,11 @@ import { probeBudgetSeconds } from './diagnose/probe.js';
 import { diagnoseEndings } from './ended-pods.js';
 import { canBecomeReady, longRunningStatuses } from './k8s.js';
 import { compareProblems, failDeadline } from './policy.js';
-import { claimNames, kubeEventsAbout, newReplicaSet, podOf, podsOf } from './relations.js';
+import { claimNames, kubeEventsAbout, newReplicaSet } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
 import { failedJobPodFindings, withDaemonNode, withOrderedReadyWait, workloadFindings } from './workload-problems.js';
-import { currentPods, kindOf } from './workloads.js';
+import { currentPod, currentPods, kindOf } from './workloads.js';
 
 function previousPulls(problems: Readonly<Record<string, Problem>>, pod: string): Record<string, PullKind> {
   const out: Record<string, PullKind> = {};
@@ -43,13 +43,8 @@ export type PodScope = 'all' | readonly string[];
 
 /** The current template's pods in `scope` (a Deployment's new ReplicaSet's, see workloads.ts for the other kinds). */
 function scopedPods(state: RolloutState, scope: PodScope): V1Pod[] {
-  if (kindOf(state) !== 'Deployment') {
-    const pods = currentPods(state);
-    return scope === 'all' ? pods : pods.filter((p) => scope.includes(p.metadata?.name ?? ''));
-  }
-  const rs = newReplicaSet(state);
-  if (scope === 'all') return podsOf(state, rs);
-  return scope.map((name) => podOf(state, rs, name)).filter((p): p is V1Pod => p !== undefined);
+  if (scope === 'all') return currentPods(state);
+  return scope.map((name) => currentPod(state, name)).filter((p): p is V1Pod => p !== undefined);
 }
 
 /** Updates `memo.notReadySince` for new-ReplicaSet containers (in `scope`) that run but are not ready. */
@@ -79,6 +74,7 @@ function diagnosePods(state: RolloutState, at: number, scope: PodScope, failures
     }
     const onNode = diagnoseNode(pod, state.notReadyNodes[pod.spec?.nodeName ?? '']);
     if (onNode) found.push({ f: onNode, events });
+    if (kindOf(state) === 'Job') for (const f of failedJobPodFindings(pod)) found.push({ f, events });
     const custom = classifyPod(pod, events, at, state.policy.classifiers ?? [], state.deployment);
     for (const f of custom.findings) found.push({ f, events });
     failures.push(...custom.failures);
@@ -130,17 +126,10 @@ export function currentProblems(
   return out;
 }
 
-/** A StatefulSet's, DaemonSet's or Job's own findings, and the failed pods of a Job. */
+/** A StatefulSet's, DaemonSet's or Job's own findings. */
 function workloadFound(state: RolloutState): Array<{ f: Finding; events: ReturnType<typeof kubeEventsAbout> }> {
-  const kind = kindOf(state);
-  const events = kubeEventsAbout(state, kind, state.target.name);
-  const found = workloadFindings(state).map((f) => ({ f, events }));
-  if (kind !== 'Job') return found;
-  for (const pod of currentPods(state)) {
-    const podEvents = kubeEventsAbout(state, 'Pod', pod.metadata?.name ?? '');
-    for (const f of failedJobPodFindings(pod)) found.push({ f, events: podEvents });
-  }
-  return found;
+  const events = kubeEventsAbout(state, kindOf(state), state.target.name);
+  return workloadFindings(state).map((f) => ({ f, events }));
 }
 
 const PULL_CLASSES = new Set<Problem['class']>(['image-pull-not-found', 'image-pull-transient']);

@@ -10,8 +10,9 @@ import { trackEndedPods } from './ended-pods.js';
 import { successEventsKnown, takeSync } from './event-backlog.js';
 import { kubectlHints } from './hints.js';
 import { emitHold, successHold, trackSettling } from './hold.js';
-import { hasRestarted, idleTick } from './idle-tick.js';
+import { idleTick } from './idle-tick.js';
 import { intake, type Touched } from './intake.js';
+import { podScope } from './pod-scope.js';
 import { emitProblemChanges, reportClassifierFailures } from './problem-events.js';
 import { currentProblems, failingProblems, orderedProblems, type PodScope, trackNotReady } from './problems.js';
 import { initialPulumiState, replicaSetReadiness } from './pulumi-await.js';
@@ -20,6 +21,7 @@ import type { EmittedMemo, RolloutState } from './state.js';
 import { criterionMet } from './success.js';
 import type { Observation, Policy, Problem, RolloutEvent, TrackTarget, Verdict } from './types.js';
 import { buildVerdict, replicaCounts } from './verdict.js';
+import { waitingForDeployment } from './waiting.js';
 import { kindOf } from './workloads.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
@@ -125,78 +127,13 @@ function succeed(s: Draft, memo: EmittedMemo, at: number, emit: Emit): void {
   finish(s, emit, buildVerdict(s, { outcome: 'succeeded', at, problems: orderedProblems(s, []) }));
 }
 
-/**
- * The new-ReplicaSet pods whose problems may have changed: all of them when the new ReplicaSet
- * changed; on a tick those whose diagnosis depends on time (restarted containers, current
- * problems; all with user classifiers); else the pod the observation touched (or its Events).
- */
-function podScope(s: Draft, memo: EmittedMemo, obs: Observation, touched: Touched | undefined): PodScope {
-  const rs = newReplicaSet(s);
-  const rsUid = rs?.metadata?.uid;
-  const classifiers = (s.policy.classifiers?.length ?? 0) > 0;
-  if (rsUid !== memo.diagnosedReplicaSet || obs.type === 'synced') {
-    if (rsUid !== undefined) memo.diagnosedReplicaSet = rsUid;
-    return 'all';
-  }
-  if (obs.type === 'tick') {
-    if (classifiers) return 'all';
-    const names = new Set<string>();
-    for (const p of Object.values(s.problems)) if (p.object.kind === 'Pod') names.add(p.object.name);
-    for (const [name, pod] of s.podsByReplicaSet.get(rsUid ?? '') ?? []) {
-      if (hasRestarted(pod)) names.add(name);
-    }
-    return [...names];
-  }
-  // A node going NotReady (or Ready again) changes the diagnosis of the pods bound to it.
-  if (touched?.kind === 'Node') return 'all';
-  if (classifiers && touched?.kind === 'Deployment') return 'all';
-  return touched?.kind === 'Pod' || touched?.kind === 'Event' ? [touched.name] : [];
-}
-
-/**
- * Whether there is nothing to judge yet: no Deployment (not found once the lists are synced, or
- * only a stale generation), or one its controller has not observed. Emits each `waiting` once.
- */
-function waiting(s: Draft, memo: EmittedMemo, emit: Emit): boolean {
-  if (!s.deployment) {
-    if (s.staleGeneration !== undefined) {
-      if (memo.reconcilingGeneration !== s.staleGeneration) {
-        memo.reconcilingGeneration = s.staleGeneration;
-        emit({
-          type: 'waiting',
-          reason: 'controller-reconciling',
-          message: `waiting for generation ${s.target.minGeneration ?? '?'} of the Deployment (seen generation ${s.staleGeneration})`,
-        });
-      }
-    } else if (s.synced && !memo.notFound) {
-      memo.notFound = true;
-      emit({ type: 'waiting', reason: 'not-found', message: `Deployment ${s.target.namespace}/${s.target.name} not found` });
-    }
-    return true;
-  }
-  if (s.pulumi.reconciled) return false;
-  const gen = s.deployment.metadata?.generation ?? 0;
-  if (memo.reconcilingGeneration !== gen) {
-    memo.reconcilingGeneration = gen;
-    emit({
-      type: 'waiting',
-      reason: 'controller-reconciling',
-      message: `waiting for the Deployment controller to observe generation ${gen} (observed ${s.deployment.status?.observedGeneration ?? 'none'})`,
-    });
-  }
-  return true;
-}
-
 /** The reducer's helpers a StatefulSet's, DaemonSet's or Job's derive uses (derive-workload.ts). */
-const WORKLOAD_HELPERS: DeriveHelpers = {
-  updateProblems: (s, memo, at, emit) => updateProblems(s, memo, at, emit, 'all'),
-  finish,
-};
+const WORKLOAD_HELPERS: DeriveHelpers = { updateProblems, finish };
 
 /** Everything an observation changed about the rollout: events, problems, then a verdict or a hold. */
 function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observation, touched: Touched | undefined): void {
-  if (kindOf(s) !== 'Deployment') return deriveWorkload(s, memo, at, emit, touched, WORKLOAD_HELPERS);
-  if (waiting(s, memo, emit)) return;
+  if (kindOf(s) !== 'Deployment') return deriveWorkload(s, memo, { at, obs, touched }, emit, WORKLOAD_HELPERS);
+  if (waitingForDeployment(s, memo, emit)) return;
   emitRevision(s, memo, emit);
   emitDeploymentChanges(s, memo, emit);
   const scope = podScope(s, memo, obs, touched);

@@ -67,12 +67,12 @@ export interface EmittedMemo {
   settling: Record<string, number>;
   /** Key of the last `held` event ('' when success is not held). */
   held?: string;
-  /** Uids of owned ReplicaSets whose pods were all walked once (later only touched pods are looked at). */
+  /** Uids of owned ReplicaSets (or of the traced workload) whose pods were all walked once (later only touched pods are looked at). */
   walked: Record<string, true>;
   /** Involved-object names whose Events are shown (target, owned ReplicaSets and pods, referenced PVCs). */
   eventNames: Record<string, true>;
-  /** Uid of the new ReplicaSet when problems were last diagnosed for every pod. */
-  diagnosedReplicaSet?: string;
+  /** Key of the current template's pod set when problems were last diagnosed for every pod (currentPodSetKey). */
+  diagnosedPodSet?: string;
   /** New-revision pods seen ended (Failed/Succeeded) within the `pods-ended` window, by name (ended-pods.ts). */
   ended: Record<string, EndedPod>;
   /** Keys of the `note` events already emitted (each is said once). */

@@ -13,7 +13,7 @@
  * - Job: every pod (a Job's template cannot change).
  */
 import type { V1DaemonSet, V1Job, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
-import { newReplicaSet, podsOf } from './relations.js';
+import { newReplicaSet, podOf, podsOf } from './relations.js';
 import type { RolloutState } from './state.js';
 import type { Verdict, WorkloadKind } from './types.js';
 import { daemonSetRule, type JobRuleResult, jobCounts, jobRule, type PodRuleResult, statefulSetRule } from './workload-rules.js';
@@ -64,16 +64,48 @@ export function podRevision(state: RolloutState, pod: V1Pod): string {
   return '';
 }
 
+/** Whether `pod` of the traced StatefulSet, DaemonSet or Job runs the current template (`revision`: workloadRevision). */
+function runsRevision(state: RolloutState, pod: V1Pod, revision: string): boolean {
+  return revision === '' || podRevision(state, pod) === revision;
+}
+
 /**
- * The pods that run the current template, sorted by name: the new ReplicaSet's for a Deployment;
+ * The pods that run the current template, in no order: the new ReplicaSet's for a Deployment;
  * for the other kinds see the module comment (all of the workload's pods while its revision is
  * not known yet).
  */
+export function* currentPodsUnordered(state: RolloutState): Generator<V1Pod> {
+  if (kindOf(state) === 'Deployment') {
+    yield* state.podsByReplicaSet.get(newReplicaSet(state)?.metadata?.uid ?? '')?.values() ?? [];
+    return;
+  }
+  const revision = workloadRevision(state);
+  for (const pod of state.podsByReplicaSet.get(state.workload?.metadata?.uid ?? '')?.values() ?? []) {
+    if (runsRevision(state, pod, revision)) yield pod;
+  }
+}
+
+/** {@link currentPodsUnordered}, sorted by name. */
 export function currentPods(state: RolloutState): V1Pod[] {
   if (kindOf(state) === 'Deployment') return podsOf(state, newReplicaSet(state));
-  const revision = workloadRevision(state);
-  const pods = workloadPods(state);
-  return revision === '' ? pods : pods.filter((p) => podRevision(state, p) === revision);
+  return [...currentPodsUnordered(state)].sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
+}
+
+/** The current template's pod `name`, if it is one (see {@link currentPodsUnordered}). */
+export function currentPod(state: RolloutState, name: string): V1Pod | undefined {
+  if (kindOf(state) === 'Deployment') return podOf(state, newReplicaSet(state), name);
+  const pod = state.podsByReplicaSet.get(state.workload?.metadata?.uid ?? '')?.get(name);
+  return pod && runsRevision(state, pod, workloadRevision(state)) ? pod : undefined;
+}
+
+/**
+ * A key of the set of pods that run the current template: it changes when the new ReplicaSet, or
+ * the workload or its revision, does (undefined before there is one).
+ */
+export function currentPodSetKey(state: RolloutState): string | undefined {
+  if (kindOf(state) === 'Deployment') return newReplicaSet(state)?.metadata?.uid;
+  const uid = state.workload?.metadata?.uid;
+  return uid === undefined ? undefined : `${uid}/${workloadRevision(state)}`;
 }
 
 /** The traced workload's rule result (undefined for a Deployment, or before the workload is seen). */

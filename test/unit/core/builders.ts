@@ -438,6 +438,22 @@ export function workloadPod(kind: OwnerKind, owner: string, o: Omit<PodOpts, 'rs
   return p;
 }
 
+/** A pod of Job `migrate` that ended Failed: its container exited with `exitCode` (restartPolicy Never). */
+export function failedJobPod(name: string, exitCode: number, message?: string): V1Pod {
+  const p = workloadPod('Job', 'migrate', { name, phase: 'Failed', ready: false });
+  p.status!.containerStatuses = [
+    {
+      name: 'app',
+      image: 'busybox',
+      imageID: '',
+      ready: false,
+      restartCount: 0,
+      state: { terminated: { exitCode, reason: 'Error', ...(message !== undefined ? { message } : {}) } },
+    },
+  ];
+  return p;
+}
+
 /** A StatefulSet `db`-like object with its status (uid `StatefulSet-<name>`). */
 export function statefulSetObject(
   name: string,

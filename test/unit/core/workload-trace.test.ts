@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import {
   daemonSetObject,
   event,
+  failedJobPod,
   jobObject,
   ofType,
   podEvent,
@@ -26,21 +27,6 @@ const STS = { kind: 'StatefulSet' as const, name: 'db' };
 const JOB = { kind: 'Job' as const, name: 'migrate' };
 const DS = { kind: 'DaemonSet' as const, name: 'agent' };
 
-const failedPod = (name: string, exitCode: number, message: string) => {
-  const p = workloadPod('Job', 'migrate', { name, phase: 'Failed', ready: false });
-  p.status!.containerStatuses = [
-    {
-      name: 'app',
-      image: 'busybox',
-      imageID: '',
-      ready: false,
-      restartCount: 0,
-      state: { terminated: { exitCode, reason: 'Error', message } },
-    },
-  ];
-  return p;
-};
-
 describe('Jobs', () => {
   it('a failed pod is reported while the Job retries; Failed fails with job-failed then each pod exit code', () => {
     const running = jobObject('migrate', { backoffLimit: 1 }, { active: 1, failed: 1 });
@@ -55,7 +41,7 @@ describe('Jobs', () => {
       },
     );
     const early = run(
-      [up('Job', running, 1), { type: 'synced', at: T0 + 1000 }, up('Pod', failedPod('migrate-a', 3, 'no table'), 2), tick(3)],
+      [up('Job', running, 1), { type: 'synced', at: T0 + 1000 }, up('Pod', failedJobPod('migrate-a', 3, 'no table'), 2), tick(3)],
       JOB,
     );
     assert.equal(verdictOf(early.events), undefined, 'no verdict while the Job retries');
@@ -68,8 +54,8 @@ describe('Jobs', () => {
       [
         up('Job', running, 1),
         { type: 'synced', at: T0 + 1000 },
-        up('Pod', failedPod('migrate-a', 3, 'no table'), 2),
-        up('Pod', failedPod('migrate-b', 3, 'no table'), 4),
+        up('Pod', failedJobPod('migrate-a', 3, 'no table'), 2),
+        up('Pod', failedJobPod('migrate-b', 3, 'no table'), 4),
         up('Job', failed, 5),
       ],
       JOB,

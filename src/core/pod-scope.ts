@@ -1,0 +1,51 @@
+/**
+ * Which pods an observation asks to diagnose again. Diagnosing every pod on every observation costs
+ * O(pods) per observation, O(pods²) per rollout; this keeps it to the pods an observation can
+ * change, for every kind.
+ */
+
+import { hasRestarted } from './idle-tick.js';
+import type { Touched } from './intake.js';
+import type { PodScope } from './problems.js';
+import type { EmittedMemo, RolloutState } from './state.js';
+import type { Observation } from './types.js';
+import { currentPodSetKey, currentPodsUnordered, kindOf } from './workloads.js';
+
+/**
+ * The current template's pods whose problems may have changed:
+ * - all of them when that set changed (a new ReplicaSet, a StatefulSet's or DaemonSet's new
+ *   revision), after a sync, when a node changed (NotReady changes the diagnosis of its pods), or
+ *   when the workload changed and user classifiers (which see it) or a StatefulSet's
+ *   `OrderedReady` wait (which names the other ordinals) depend on it;
+ * - on a tick, those whose diagnosis depends on time: restarted containers and current problems
+ *   (all of them with user classifiers);
+ * - else the pod the observation touched (or whose Event it is), and, for a StatefulSet, the pods
+ *   with problems (their `OrderedReady` wait names the pods that exist).
+ */
+export function podScope(s: RolloutState, memo: EmittedMemo, obs: Observation, touched: Touched | undefined): PodScope {
+  const key = currentPodSetKey(s);
+  const classifiers = (s.policy.classifiers?.length ?? 0) > 0;
+  if (key !== memo.diagnosedPodSet || obs.type === 'synced') {
+    if (key !== undefined) memo.diagnosedPodSet = key;
+    return 'all';
+  }
+  const kind = kindOf(s);
+  if (obs.type === 'tick') {
+    if (classifiers) return 'all';
+    const names = problemPods(s);
+    for (const pod of currentPodsUnordered(s)) if (hasRestarted(pod)) names.add(pod.metadata?.name ?? '');
+    return [...names];
+  }
+  if (touched?.kind === 'Node') return 'all';
+  if (touched?.kind === kind && (classifiers || kind === 'StatefulSet')) return 'all';
+  if (touched?.kind !== 'Pod' && touched?.kind !== 'Event') return [];
+  if (kind !== 'StatefulSet') return [touched.name];
+  return [...problemPods(s).add(touched.name)];
+}
+
+/** Names of the pods that have a problem now. */
+function problemPods(s: RolloutState): Set<string> {
+  const names = new Set<string>();
+  for (const p of Object.values(s.problems)) if (p.object.kind === 'Pod') names.add(p.object.name);
+  return names;
+}
