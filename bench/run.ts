@@ -24,7 +24,8 @@ import path from 'node:path';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { startLocalCluster } from '../local-cluster/index.js';
 import { calibrateProbe } from './processes.js';
-import { type BenchContext, big, failures, healthy, many, oneInBusy, quiet, type ScenarioResult, startup } from './scenarios.js';
+import type { BenchContext, ScenarioResult } from './race.js';
+import { big, failures, healthy, many, oneInBusy, quiet, startup } from './scenarios.js';
 import { ds, job, jobFail, sts, stsFail } from './workload-scenarios.js';
 
 const args = process.argv.slice(2);

@@ -10,7 +10,7 @@ import { BatchV1Api, type V1DaemonSet, type V1StatefulSet } from '@kubernetes/cl
 import { daemonSetOf, jobOf, statefulSetOf } from '../test/helpers/workloads.js';
 import { type BenchKind, KINDS, type Workload } from './kinds.js';
 import { lineAt } from './processes.js';
-import { type BenchContext, KUBECTL_DONE, ourVerdictAt, race, type ScenarioResult } from './scenarios.js';
+import { type BenchContext, KUBECTL_DONE, ourVerdictAt, race, type ScenarioResult } from './race.js';
 
 /** A 200-replica `podManagementPolicy: Parallel` StatefulSet, rolled out, then its image changed. */
 export async function sts(ctx: BenchContext, replicas: number): Promise<ScenarioResult> {

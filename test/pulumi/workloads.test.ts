@@ -8,8 +8,8 @@
  *   dependents go on, and the next `up` says `no change` from its live state;
  * - observe mode: a DaemonSet's live lines and its verdict while the provider awaits it;
  * - preview: a StatefulSet that does not exist yet;
- * - children of `helm.v4.Chart` and `yaml.v2.ConfigGroup` (engine-side transform) and of
- *   `yaml.ConfigFile` v1 (program-side) are traced the same way.
+ * - children of `helm.v4.Chart`, `yaml.v2.ConfigGroup` and `kustomize.v2.Directory` (engine-side
+ *   transform) and of `yaml.ConfigFile` v1 and `helm.v3.Chart` (program-side) are traced the same way.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -153,7 +153,7 @@ test('preview: a StatefulSet that does not exist yet', async (t) => {
   ]);
 });
 
-test('gate: workloads rendered by helm.v4.Chart, yaml.v2.ConfigGroup and yaml.ConfigFile (v1) are traced', async (t) => {
+test('gate: workloads rendered by helm.v4/v3.Chart, yaml.v2.ConfigGroup, yaml.ConfigFile (v1) and kustomize.v2 are traced', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-wl-collections');
   const dir = mkdtempSync(join(tmpdir(), 'rt-workloads-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -163,6 +163,12 @@ test('gate: workloads rendered by helm.v4.Chart, yaml.v2.ConfigGroup and yaml.Co
   writeFileSync(join(dir, 'chart/values.yaml'), 'image: nginx:1.19\n');
   writeFileSync(join(dir, 'chart/templates/sts.yaml'), yamlOf(statefulSetOf('db', { image: 'nginx:1.19', replicas: 2 })));
   writeFileSync(join(dir, 'ds.yaml'), yamlOf(daemonSetOf('agent', { image: 'nginx:1.19' })));
+  mkdirSync(join(dir, 'chart3/templates'), { recursive: true });
+  writeFileSync(join(dir, 'chart3/Chart.yaml'), 'apiVersion: v2\nname: agent3\nversion: 0.1.0\n');
+  writeFileSync(join(dir, 'chart3/templates/ds.yaml'), yamlOf(daemonSetOf('agent3', { image: 'nginx:1.19' })));
+  mkdirSync(join(dir, 'kustomize'));
+  writeFileSync(join(dir, 'kustomize/kustomization.yaml'), 'resources:\n  - sts.yaml\n');
+  writeFileSync(join(dir, 'kustomize/sts.yaml'), yamlOf(statefulSetOf('cache', { image: 'nginx:1.19', replicas: 1 })));
   const seed = jobOf('seed', { behaviour: { app: 'crash;exitCode=0;after=1;logs=seeded' } });
   const stack = await startStack();
   t.after(() => stack.stop());
@@ -173,12 +179,16 @@ test('gate: workloads rendered by helm.v4.Chart, yaml.v2.ConfigGroup and yaml.Co
     new k8s.helm.v4.Chart('rel', { chart: join(dir, 'chart'), namespace });
     new k8s.yaml.v2.ConfigGroup('group', { yaml: yamlOf(seed) });
     new k8s.yaml.ConfigFile('file', { file: join(dir, 'ds.yaml') });
+    new k8s.helm.v3.Chart('rel3', { path: join(dir, 'chart3'), namespace });
+    new k8s.kustomize.v2.Directory('kust', { directory: join(dir, 'kustomize') });
   });
   assert.equal(run.error, '');
   for (const [child, kind, done] of [
     ['db', 'statefulset', /rolled out/],
     ['seed', 'job', /complete/],
     ['agent', 'daemonset', /rolled out/],
+    ['agent3', 'daemonset', /rolled out/],
+    ['cache', 'statefulset', /rolled out/],
   ] as const) {
     const trace = run.registrations.find(
       (r) => r.type === 'rollout-trace:pulumi:RolloutTrace' && r.name.endsWith(`${child}-${kind}-rollout`),
