@@ -1,17 +1,19 @@
-// The floor of big2000's CPU: a Node process that receives what rollout-trace receives there (the
-// same five kinds, the same label selector on Pods and ReplicaSets, a list then a watch each, over
-// node:https with the same token) and only parses each object with JSON.parse: no state, no
-// reducer, no output. Like rollout-trace, it passes over a pod's routine Normal Event unparsed,
-// with our own test (from the build, dist/: `npm run bench` builds first; loading it costs
-// ~0.04 s). It exits when the Deployment is complete by kubectl's test. Whatever this costs, any
-// Node client that reads these objects costs (docs/performance.md, "Current figures").
+// The floor of a scenario's CPU: a Node process that receives what rollout-trace receives there
+// (the same kinds: the workload's, Pods with the same label selector, Events, Nodes, and a
+// Deployment's ReplicaSets; a list then a watch each, over node:https with the same token) and only
+// parses each object with JSON.parse: no state, no reducer, no output. Like rollout-trace, it passes
+// over a pod's routine Normal Event unparsed, with our own test (from the build, dist/: `npm run
+// bench` builds first; loading it costs ~0.04 s). It exits when a Deployment is complete by
+// kubectl's test, or when its stdin ends (the bench ends it when rollout-trace exited). Whatever
+// this costs, any Node client that reads these objects costs (docs/performance.md, "Current figures").
 //
-// Usage: node bench/bare-watch.mjs NAMESPACE DEPLOYMENT LABEL_SELECTOR
+// Usage: node bench/bare-watch.mjs NAMESPACE NAME LABEL_SELECTOR [RESOURCE]
+// RESOURCE: deployments (default), statefulsets, daemonsets or jobs.
 // Env: BARE_SERVER (https URL), BARE_TOKEN, BARE_CA (PEM). Prints {"objects":N,"skipped":S,"bytes":B} at exit (objects parsed, lines passed over).
 import https from 'node:https';
 import { routinePodEventLineVersion } from '../dist/cluster/relevance.js';
 
-const [namespace, name, selector] = process.argv.slice(2);
+const [namespace, name, selector, resource = 'deployments'] = process.argv.slice(2);
 const { BARE_SERVER: server, BARE_TOKEN: token, BARE_CA: ca } = process.env;
 const agent = new https.Agent({ keepAlive: true, ca });
 let objects = 0;
@@ -47,13 +49,18 @@ function complete(d) {
   );
 }
 
+function done() {
+  process.stdout.write(`${JSON.stringify({ objects, skipped, bytes })}\n`);
+  process.exit(0);
+}
+
 function seen(kind, object) {
   objects++;
-  if (kind === 'deployments' && object?.metadata?.name === name && complete(object)) {
-    process.stdout.write(`${JSON.stringify({ objects, skipped, bytes })}\n`);
-    process.exit(0);
-  }
+  if (kind === 'deployments' && object?.metadata?.name === name && complete(object)) done();
 }
+
+process.stdin.on('end', done);
+process.stdin.resume();
 
 async function listAndWatch(kind, path, query) {
   let body = '';
@@ -79,9 +86,10 @@ async function listAndWatch(kind, path, query) {
 }
 
 const ns = `/namespaces/${namespace}`;
+const group = resource === 'jobs' ? '/apis/batch/v1' : '/apis/apps/v1';
 await Promise.all([
-  listAndWatch('deployments', `/apis/apps/v1${ns}/deployments`, {}),
-  listAndWatch('replicasets', `/apis/apps/v1${ns}/replicasets`, { labelSelector: selector }),
+  listAndWatch(resource, `${group}${ns}/${resource}`, {}),
+  ...(resource === 'deployments' ? [listAndWatch('replicasets', `/apis/apps/v1${ns}/replicasets`, { labelSelector: selector })] : []),
   listAndWatch('pods', `/api/v1${ns}/pods`, { labelSelector: selector }),
   listAndWatch('events', `/api/v1${ns}/events`, {}),
   listAndWatch('nodes', '/api/v1/nodes', {}),

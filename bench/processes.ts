@@ -59,18 +59,20 @@ export interface StallSplit {
 const dir = mkdtempSync(join(tmpdir(), 'rt-bench-'));
 let seq = 0;
 
-/** Runs `argv` under `/usr/bin/time`; resolves when it exited. */
-export function runProcess(argv: string[], env: Record<string, string> = {}): Promise<ProcessRun> {
+/** Runs `argv` under `/usr/bin/time`; resolves when it exited. Its stdin ends when `stdinEndsWith` settles (else it has none). */
+export function runProcess(argv: string[], env: Record<string, string> = {}, stdinEndsWith?: Promise<unknown>): Promise<ProcessRun> {
   const id = ++seq;
   const timeFile = join(dir, `time-${id}`);
   const probeFile = join(dir, `probe-${id}.json`);
   const outputFile = join(dir, `output-${id}.log`);
   const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', '-o', timeFile, ...argv], {
     env: { ...process.env, ...env, ROLLOUT_TRACE_BENCH_PROBE: probeFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdinEndsWith ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
+  void stdinEndsWith?.finally(() => child.stdin?.end());
   const lines: ProcessRun['lines'] = [];
   for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
     createInterface({ input: stream }).on('line', (text) => {
       lines.push({ t: performance.now(), text });
       appendFileSync(outputFile, `${text}\n`);
@@ -144,12 +146,12 @@ export function rolloutTrace(
 }
 
 /**
- * bench/bare-watch.mjs on Deployment `name` (selector `app=<name>`) with the kubeconfig's server,
- * CA and token, with the lag probe: what receiving and parsing our objects costs Node with nothing
- * else done (CPU net of the probe, like ours). With `--cpu-prof DIR` its profile is
- * `DIR/bare-watch.cpuprofile`.
+ * bench/bare-watch.mjs on workload `name` of `kind` (selector `app=<name>`) with the kubeconfig's
+ * server, CA and token, with the lag probe: what receiving and parsing our objects costs Node with
+ * nothing else done (CPU net of the probe, like ours). It stops when a Deployment is complete, or
+ * when `until` settles. With `--cpu-prof DIR` its profile is `DIR/bare-watch.cpuprofile`.
  */
-export function bareWatch(kc: KubeConfig, ns: string, name: string): Promise<ProcessRun> {
+export function bareWatch(kc: KubeConfig, ns: string, name: string, kind: BenchKind, until: Promise<unknown>): Promise<ProcessRun> {
   const cluster = kc.getCurrentCluster();
   const ca = cluster?.caData
     ? Buffer.from(cluster.caData, 'base64').toString('utf8')
@@ -162,11 +164,12 @@ export function bareWatch(kc: KubeConfig, ns: string, name: string): Promise<Pro
     // The same lag probe as ours: its stalls show what the machine alone does to an event loop.
     `--import=${PROBE}`,
   ];
-  return runProcess([process.execPath, ...flags, BARE_WATCH, ns, name, `app=${name}`], {
-    BARE_SERVER: cluster?.server ?? '',
-    BARE_TOKEN: kc.getCurrentUser()?.token ?? '',
-    BARE_CA: ca,
-  });
+  const resource = KINDS[kind].path('').split('/').at(-1) ?? '';
+  return runProcess(
+    [process.execPath, ...flags, BARE_WATCH, ns, name, `app=${name}`, resource],
+    { BARE_SERVER: cluster?.server ?? '', BARE_TOKEN: kc.getCurrentUser()?.token ?? '', BARE_CA: ca },
+    until,
+  );
 }
 
 const BARE_WATCH = new URL('./bare-watch.mjs', import.meta.url).pathname;

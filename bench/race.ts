@@ -74,7 +74,7 @@ export async function race(
     timeoutS?: number;
     minGeneration?: number;
     before?: () => Promise<void>;
-    /** Also run bench/bare-watch.mjs on this Deployment (label selector `app=<name>`): the floor. */
+    /** Also run bench/bare-watch.mjs on this workload (label selector `app=<name>`) until ours exits: the floor. */
     floor?: string;
     /** The workloads' kind (default Deployment): the raw watch's completion test, both tools' commands. */
     kind?: BenchKind;
@@ -89,7 +89,7 @@ export async function race(
   const timeoutS = o.timeoutS ?? 600;
   const oursP = rolloutTrace(ctx.kubeconfigPath, ns, [...(o.ourArgs ?? names), '--timeout', `${timeoutS}s`], { kind });
   const peersP = Promise.all(names.map((n) => kubectl(ctx.kubeconfigPath, ns, n, timeoutS, kind)));
-  const floorP = o.floor ? bareWatch(ctx.kc, ns, o.floor) : undefined;
+  const floorP = o.floor ? bareWatch(ctx.kc, ns, o.floor, kind, oursP) : undefined;
   const [ours, peers, floor] = await Promise.all([oursP, peersP, floorP]);
   raw.stop();
   const after = await requestCounts(ctx.kc);
