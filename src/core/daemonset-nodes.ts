@@ -47,12 +47,14 @@ export function whyNoDaemonPod(
   return undefined;
 }
 
-/** A `note` once per node the traced DaemonSet runs no pod on for a reason of its spec. */
-export function noteUncoveredNodes(state: RolloutState, memo: EmittedMemo, pods: Iterable<V1Pod>, emit: Emit): void {
+/** A `note` once per node (of `which`: all, or one by name) the traced DaemonSet runs no pod on for a reason of its spec. */
+export function noteUncoveredNodes(state: RolloutState, memo: EmittedMemo, pods: Iterable<V1Pod>, emit: Emit, which: 'all' | string): void {
   const spec = state.workload?.spec?.template?.spec;
   const covered = new Set<string | undefined>();
   for (const pod of pods) covered.add(daemonPodNode(pod));
-  for (const [name, node] of state.nodes) {
+  const one = which === 'all' ? undefined : state.nodes.get(which);
+  const nodes: Iterable<[string, V1Node]> = which === 'all' ? state.nodes : one ? [[which, one]] : [];
+  for (const [name, node] of nodes) {
     if (covered.has(name)) continue;
     const why = whyNoDaemonPod(node, spec?.tolerations ?? [], spec?.nodeSelector);
     if (!why) continue;

@@ -59,10 +59,15 @@ function emitWorkloadRows(s: Draft, memo: EmittedMemo, touched: Touched | undefi
   return opened;
 }
 
-/** Whether an observation can change the nodes a DaemonSet runs no pod on: a node, the DaemonSet, a pod gone, a sync. */
-function mayUncoverNodes(s: Draft, touched: Touched | undefined): boolean {
-  if (touched === undefined || touched.kind === 'Node' || touched.kind === 'DaemonSet') return true;
-  return touched.kind === 'Pod' && !s.pods.has(touched.name);
+/**
+ * The nodes whose DaemonSet pod an observation may have removed, or that it may have made
+ * untolerated: every node after a sync, a change of the DaemonSet or a pod gone; the node itself
+ * when it changed; else none.
+ */
+function mayUncoverNodes(s: Draft, touched: Touched | undefined): 'all' | string | undefined {
+  if (touched === undefined || touched.kind === 'DaemonSet') return 'all';
+  if (touched.kind === 'Node') return touched.name;
+  return touched.kind === 'Pod' && !s.pods.has(touched.name) ? 'all' : undefined;
 }
 
 /** The kind's progress in its own words, on change. */
@@ -89,7 +94,8 @@ export function deriveWorkload(s: Draft, memo: EmittedMemo, input: DeriveInput, 
   if (waitingForObject(s, memo, emit)) return;
   emitWorkloadRevision(s, memo, emit);
   const opened = emitWorkloadRows(s, memo, touched, emit);
-  if (kindOf(s) === 'DaemonSet' && mayUncoverNodes(s, touched)) noteUncoveredNodes(s, memo, currentPodsUnordered(s), emit);
+  const uncovered = kindOf(s) === 'DaemonSet' ? mayUncoverNodes(s, touched) : undefined;
+  if (uncovered) noteUncoveredNodes(s, memo, currentPodsUnordered(s), emit, uncovered);
   emitWorkloadProgress(s, memo, emit);
   emitK8sEvents(s, memo, s.ownedPods, opened, touched, emit);
   h.updateProblems(s, memo, at, emit, podScope(s, memo, input.obs, touched));

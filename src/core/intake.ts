@@ -17,7 +17,7 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 export type Touched =
   | { kind: 'Deployment' | 'ReplicaSet' | 'PersistentVolumeClaim' | 'StatefulSet' | 'DaemonSet' | 'Job' }
   | { kind: 'Pod'; name: string }
-  | { kind: 'Node'; name: string }
+  | { kind: 'Node'; name: string; readinessChanged: boolean }
   | { kind: 'Event'; uid: string; name: string };
 
 function recheckReplicaSet(s: Draft): void {
@@ -179,11 +179,12 @@ function onNode(s: Draft, obs: Extract<ObjectObservation, { kind: 'Node' }>): To
   }
   const next = nodeReadiness(obs.object, obs.type);
   const prev = s.notReadyNodes[name];
-  if (JSON.stringify(next) === JSON.stringify(prev)) return s.target.kind === 'DaemonSet' ? { kind: 'Node', name } : undefined;
+  const daemonSet = s.target.kind === 'DaemonSet';
+  if (JSON.stringify(next) === JSON.stringify(prev)) return daemonSet ? { kind: 'Node', name, readinessChanged: false } : undefined;
   if (next) s.notReadyNodes[name] = next;
   else delete s.notReadyNodes[name];
-  for (const p of s.pods.values()) if (p.spec?.nodeName === name) return { kind: 'Node', name };
-  return s.target.kind === 'DaemonSet' ? { kind: 'Node', name } : undefined;
+  for (const p of s.pods.values()) if (p.spec?.nodeName === name) return { kind: 'Node', name, readinessChanged: true };
+  return daemonSet ? { kind: 'Node', name, readinessChanged: true } : undefined;
 }
 
 function timeText(t: unknown): string | undefined {

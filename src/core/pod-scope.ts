@@ -14,13 +14,13 @@ import { currentPodSetKey, currentPodsUnordered, kindOf } from './workloads.js';
 /**
  * The current template's pods whose problems may have changed:
  * - all of them when that set changed (a new ReplicaSet, a StatefulSet's or DaemonSet's new
- *   revision), after a sync, when a node changed (NotReady changes the diagnosis of its pods), or
- *   when the workload changed and user classifiers (which see it) or a StatefulSet's
- *   `OrderedReady` wait (which names the other ordinals) depend on it;
+ *   revision), after a sync, or when the workload changed and user classifiers (which see it)
+ *   depend on it;
  * - on a tick, those whose diagnosis depends on time: restarted containers and current problems
  *   (all of them with user classifiers);
- * - else the pod the observation touched (or whose Event it is), and, for a StatefulSet, the pods
- *   with problems (their `OrderedReady` wait names the pods that exist).
+ * - when a node went NotReady or Ready again, the pods bound to it;
+ * - else the pod the observation touched (or whose Event it is); for a StatefulSet also the pods
+ *   with problems (their `OrderedReady` wait names the ordinals that exist, and the replicas).
  */
 export function podScope(s: RolloutState, memo: EmittedMemo, obs: Observation, touched: Touched | undefined): PodScope {
   const key = currentPodSetKey(s);
@@ -36,11 +36,18 @@ export function podScope(s: RolloutState, memo: EmittedMemo, obs: Observation, t
     for (const pod of currentPodsUnordered(s)) if (hasRestarted(pod)) names.add(pod.metadata?.name ?? '');
     return [...names];
   }
-  if (touched?.kind === 'Node') return 'all';
-  if (touched?.kind === kind && (classifiers || kind === 'StatefulSet')) return 'all';
-  if (touched?.kind !== 'Pod' && touched?.kind !== 'Event') return [];
-  if (kind !== 'StatefulSet') return [touched.name];
-  return [...problemPods(s).add(touched.name)];
+  if (touched?.kind === 'Node') return touched.readinessChanged ? podsOnNode(s, touched.name) : [];
+  if (touched?.kind === kind && classifiers) return 'all';
+  const names = kind === 'StatefulSet' ? problemPods(s) : new Set<string>();
+  if (touched?.kind === 'Pod' || touched?.kind === 'Event') names.add(touched.name);
+  return [...names];
+}
+
+/** Names of the current template's pods bound to node `node`. */
+function podsOnNode(s: RolloutState, node: string): string[] {
+  const names: string[] = [];
+  for (const pod of currentPodsUnordered(s)) if (pod.spec?.nodeName === node) names.push(pod.metadata?.name ?? '');
+  return names;
 }
 
 /** Names of the pods that have a problem now. */
