@@ -24,7 +24,11 @@ interface KindSpec {
   failed?: (w: Workload) => boolean;
   /** The workload a pod belongs to (its owner's name; a Deployment's pod: its ReplicaSet's, hash cut). */
   ownerOf: (p: V1Pod) => string;
+  /** A label selector of workload `name`'s pods (the bench's workloads: `app=<name>`; a Job's: the controller's `job-name`). */
+  podSelector: (name: string) => string;
 }
+
+const appLabel = (name: string) => `app=${name}`;
 
 const generationSeen = (w: Workload) => (w.status?.observedGeneration ?? 0) >= (w.metadata?.generation ?? 0);
 const owner = (p: V1Pod) => p.metadata?.ownerReferences?.[0]?.name ?? '';
@@ -49,6 +53,7 @@ export const KINDS: Record<BenchKind, KindSpec> = {
       return generationSeen(d) && s?.updatedReplicas === want && s?.replicas === want && s?.availableReplicas === want;
     },
     ownerOf: (p) => owner(p).replace(/-[^-]+$/, ''),
+    podSelector: appLabel,
   },
   StatefulSet: {
     cli: 'sts',
@@ -67,6 +72,7 @@ export const KINDS: Record<BenchKind, KindSpec> = {
       return (s.status?.observedGeneration ?? 0) > 0 && generationSeen(s) && (s.status?.readyReplicas ?? 0) >= want && revisionDone;
     },
     ownerOf: owner,
+    podSelector: appLabel,
   },
   DaemonSet: {
     cli: 'ds',
@@ -79,6 +85,7 @@ export const KINDS: Record<BenchKind, KindSpec> = {
       return generationSeen(d) && (s?.updatedNumberScheduled ?? 0) >= want && (s?.numberAvailable ?? 0) >= want;
     },
     ownerOf: owner,
+    podSelector: appLabel,
   },
   Job: {
     cli: 'job',
@@ -87,5 +94,6 @@ export const KINDS: Record<BenchKind, KindSpec> = {
     complete: (j) => condition(j, 'Complete'),
     failed: (j) => condition(j, 'Failed'),
     ownerOf: owner,
+    podSelector: (name) => `job-name=${name}`,
   },
 };

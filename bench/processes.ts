@@ -146,7 +146,7 @@ export function rolloutTrace(
 }
 
 /**
- * bench/bare-watch.mjs on workload `name` of `kind` (selector `app=<name>`) with the kubeconfig's
+ * bench/bare-watch.mjs on workload `name` of `kind` (its pods by `podSelector`) with the kubeconfig's
  * server, CA and token, with the lag probe: what receiving and parsing our objects costs Node with
  * nothing else done (CPU net of the probe, like ours). It stops when a Deployment is complete, or
  * when `until` settles. With `--cpu-prof DIR` its profile is `DIR/bare-watch.cpuprofile`.
@@ -166,7 +166,7 @@ export function bareWatch(kc: KubeConfig, ns: string, name: string, kind: BenchK
   ];
   const resource = KINDS[kind].path('').split('/').at(-1) ?? '';
   return runProcess(
-    [process.execPath, ...flags, BARE_WATCH, ns, name, `app=${name}`, resource],
+    [process.execPath, ...flags, BARE_WATCH, ns, name, KINDS[kind].podSelector(name), resource],
     { BARE_SERVER: cluster?.server ?? '', BARE_TOKEN: kc.getCurrentUser()?.token ?? '', BARE_CA: ca },
     until,
   );

@@ -74,7 +74,7 @@ export async function race(
     timeoutS?: number;
     minGeneration?: number;
     before?: () => Promise<void>;
-    /** Also run bench/bare-watch.mjs on this workload (label selector `app=<name>`) until ours exits: the floor. */
+    /** Also run bench/bare-watch.mjs on this workload until ours exits: the floor. */
     floor?: string;
     /** The workloads' kind (default Deployment): the raw watch's completion test, both tools' commands. */
     kind?: BenchKind;
