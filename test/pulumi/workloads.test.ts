@@ -165,6 +165,7 @@ test('gate: workloads rendered by helm.v4/v3.Chart, yaml.v2.ConfigGroup, yaml.Co
   writeFileSync(join(dir, 'ds.yaml'), yamlOf(daemonSetOf('agent', { image: 'nginx:1.19' })));
   mkdirSync(join(dir, 'chart3/templates'), { recursive: true });
   writeFileSync(join(dir, 'chart3/Chart.yaml'), 'apiVersion: v2\nname: agent3\nversion: 0.1.0\n');
+  writeFileSync(join(dir, 'chart3/values.yaml'), '{}\n');
   writeFileSync(join(dir, 'chart3/templates/ds.yaml'), yamlOf(daemonSetOf('agent3', { image: 'nginx:1.19' })));
   mkdirSync(join(dir, 'kustomize'));
   writeFileSync(join(dir, 'kustomize/kustomization.yaml'), 'resources:\n  - sts.yaml\n');
