@@ -18,13 +18,7 @@ export async function sts(ctx: BenchContext, replicas: number): Promise<Scenario
   const shape = { replicas, podManagementPolicy: 'Parallel' as const };
   await ctx.apps.createNamespacedStatefulSet({ namespace: ns, body: statefulSetOf('db', shape) });
   await settled(ctx, ns, 'StatefulSet', 'db');
-  const r = await race(ctx, ns, ['db'], {
-    kind: 'StatefulSet',
-    minGeneration: 2,
-    timeoutS: 1800,
-    floor: 'db',
-    before: () => updateImage(ctx, ns, 'StatefulSet', 'db'),
-  });
+  const r = await raceUpdate(ctx, ns, 'StatefulSet', 'db');
   return withTargets(r, `${replicas} pods, Parallel; the update replaces them one at a time (the controller's RollingUpdate)`);
 }
 
@@ -41,13 +35,7 @@ export async function ds(ctx: BenchContext, nodes: number): Promise<ScenarioResu
     const body = daemonSetOf('agent', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%' } } });
     await ctx.apps.createNamespacedDaemonSet({ namespace: ns, body });
     await settled(ctx, ns, 'DaemonSet', 'agent');
-    const r = await race(ctx, ns, ['agent'], {
-      kind: 'DaemonSet',
-      minGeneration: 2,
-      timeoutS: 1800,
-      floor: 'agent',
-      before: () => updateImage(ctx, ns, 'DaemonSet', 'agent'),
-    });
+    const r = await raceUpdate(ctx, ns, 'DaemonSet', 'agent');
     return withTargets(
       r,
       `${Math.max(nodes, have)} Nodes (${have} of the cluster's kubelet, ${extra?.count ?? 0} of a second one), maxUnavailable 10 %`,
@@ -141,6 +129,17 @@ function withTargets(r: Raced, what: string): Raced {
       `RSS ${ours.peakRssMB.toFixed(0)} MB (<= 150: ${mark(ours.peakRssMB <= 150)}); kubectl ${peer.cpuS.toFixed(2)} s CPU, ${peer.peakRssMB.toFixed(0)} MB`,
   );
   return r;
+}
+
+/** Both tools (and the bare watcher) on a rolled-out StatefulSet or DaemonSet whose image changes once they run. */
+function raceUpdate(ctx: BenchContext, ns: string, kind: 'StatefulSet' | 'DaemonSet', name: string) {
+  return race(ctx, ns, [name], {
+    kind,
+    minGeneration: 2,
+    timeoutS: 1800,
+    floor: name,
+    before: () => updateImage(ctx, ns, kind, name),
+  });
 }
 
 /** Changes the pod template's image (a new revision), retrying on 409 Conflict. */

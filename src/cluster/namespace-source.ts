@@ -11,7 +11,7 @@
  * running source gets a re-list of the kinds whose objects were not kept.
  */
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
-import type { KindToObject, ObjectObservation, WatchedKind, WorkloadKind } from '../core/index.js';
+import { type KindToObject, type ObjectObservation, type WatchedKind, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
 import { nodesRefusedWarning } from './api-errors.js';
 import { BacklogSync } from './backlog-sync.js';
@@ -107,7 +107,7 @@ export class NamespaceSource {
 
   /** Every workload in the shared caches: the Deployments, and the StatefulSets, DaemonSets and Jobs of a traced kind. */
   private workloads(): Array<KindToObject[WorkloadKind]> {
-    const others = (['StatefulSet', 'DaemonSet', 'Job'] as const).flatMap((k) => [...(this.watchers.get(k)?.cache.values() ?? [])]);
+    const others = WORKLOAD_KINDS.filter((k) => k !== 'Deployment').flatMap((k) => [...(this.watchers.get(k)?.cache.values() ?? [])]);
     return [...this.deployments(), ...(others as Array<KindToObject[WorkloadKind]>)];
   }
 

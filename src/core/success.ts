@@ -56,7 +56,8 @@ export function criterionMet(state: RolloutState): boolean {
     // they can read "complete" while a new pod still starts.
     const rs = newReplicaSet(state);
     const desired = d.spec?.replicas ?? 1;
-    const newReady = rs !== undefined && replicaSetReadiness(rs).done && replicaSetReadiness(rs).ready >= desired;
+    const readiness = rs && replicaSetReadiness(rs);
+    const newReady = readiness?.done === true && readiness.ready >= desired;
     return pulumiSucceeded(state.pulumi, pvcs) && rolloutGap(d, 'complete') === undefined && newReady;
   }
   if (!state.pulumi.reconciled || rolloutGap(d, 'updated', requiredReady(state)) !== undefined) return false;

@@ -12,7 +12,8 @@
  *   it or the ControllerRevision hash matches). The generation needs no ControllerRevision watch;
  * - Job: every pod (a Job's template cannot change).
  */
-import type { V1DaemonSet, V1Job, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
+import type { V1DaemonSet, V1Deployment, V1Job, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
+import { revisionOf } from './k8s.js';
 import { newReplicaSet, podOf, podsOf } from './relations.js';
 import type { RolloutState } from './state.js';
 import type { Verdict, WorkloadKind } from './types.js';
@@ -42,11 +43,16 @@ export function workloadPods(state: RolloutState): V1Pod[] {
   );
 }
 
-/** The revision of the current template, as the kind names it ('' when not known, and for a Job). */
-export function workloadRevision(state: RolloutState): string {
-  const w = state.workload;
+/**
+ * The revision of a workload object's current template, as its kind names it ('' when not known,
+ * and for a Job): a Deployment's revision annotation, a StatefulSet's `updateRevision`, a
+ * DaemonSet's template generation.
+ */
+export function revisionOfWorkload(kind: WorkloadKind, w: V1Deployment | V1StatefulSet | V1DaemonSet | V1Job | undefined): string {
   if (!w) return '';
-  switch (kindOf(state)) {
+  switch (kind) {
+    case 'Deployment':
+      return revisionOf(w);
     case 'StatefulSet':
       return (w as V1StatefulSet).status?.updateRevision ?? '';
     case 'DaemonSet':
@@ -54,6 +60,12 @@ export function workloadRevision(state: RolloutState): string {
     default:
       return '';
   }
+}
+
+/** The revision of the traced StatefulSet's or DaemonSet's current template ('' when not known, and for a Job). */
+export function workloadRevision(state: RolloutState): string {
+  const kind = kindOf(state);
+  return kind === 'Deployment' ? '' : revisionOfWorkload(kind, state.workload);
 }
 
 /** The revision a pod of the traced workload was created from ('' when it carries none). */

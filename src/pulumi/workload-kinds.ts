@@ -4,7 +4,7 @@
  * The rollout rules themselves are the core's (src/core/workload-rules.ts).
  */
 import type { V1DaemonSet, V1Deployment, V1Job, V1StatefulSet } from '@kubernetes/client-node';
-import { revisionOf, type WorkloadKind } from '../core/index.js';
+import { revisionOfWorkload, type WorkloadKind } from '../core/index.js';
 
 /** A live workload object as read from the cluster. */
 export type LiveWorkload = V1Deployment | V1StatefulSet | V1DaemonSet | V1Job;
@@ -42,22 +42,9 @@ export function workloadsPath(kind: WorkloadKind, namespace: string): string {
   return `/${COLLECTIONS[kind].replace('NS', encodeURIComponent(namespace))}`;
 }
 
-/**
- * The live object's revision, undefined when it has none: a Deployment's revision annotation, a
- * StatefulSet's `updateRevision`, a DaemonSet's template generation; a Job has none.
- */
+/** The live object's revision (core `revisionOfWorkload`), undefined when it has none (a Job never has one). */
 export function liveRevisionOf(kind: WorkloadKind, obj: LiveWorkload | undefined): string | undefined {
-  if (!obj) return undefined;
-  switch (kind) {
-    case 'Deployment':
-      return revisionOf(obj) || undefined;
-    case 'StatefulSet':
-      return (obj as V1StatefulSet).status?.updateRevision || undefined;
-    case 'DaemonSet':
-      return obj.metadata?.annotations?.['deprecated.daemonset.template.generation'] || undefined;
-    default:
-      return undefined;
-  }
+  return revisionOfWorkload(kind, obj) || undefined;
 }
 
 /** The live object's state in a few words: `revision 2, 3/3 ready`, or for a Job `complete, 1/1 succeeded`. */

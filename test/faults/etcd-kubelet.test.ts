@@ -6,12 +6,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { answersGone, clients, withNamespace } from '../helpers/cluster.js';
+import { answersGone, withNamespace } from '../helpers/cluster.js';
 import {
   createWhenTracing,
   deployArgs,
   expectVerdict,
   figure,
+  outdateResourceVersion,
   outputOf,
   REVISION_1_CREATING,
   survivesMidRollout,
@@ -41,12 +42,7 @@ describe('fault: etcd, 410 Gone, kubelet', { timeout: 20 * 60_000 }, () => {
     let oldRv = '';
     await survivesMidRollout(t, 'forced 410 Gone', async (namespace) => {
       ns = namespace;
-      const { core } = clients();
-      // The CLI's pod resourceVersion is at most this one...
-      oldRv = (await core.listNamespacedPod({ namespace })).metadata!.resourceVersion!;
-      // ...and the world moves on, so the restarted watch cache starts past it.
-      await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'bump' } } });
-      await cluster().restart('kube-apiserver');
+      oldRv = await outdateResourceVersion(namespace, () => cluster().restart('kube-apiserver'));
       return `apiserver restarted after resourceVersion ${oldRv}`;
     });
     assert.ok(await answersGone(ns, oldRv), `a pod watch from ${oldRv} should answer 410 Gone after the restart`);

@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { answersGone, clients, withNamespace } from '../helpers/cluster.js';
-import { expectVerdict, type FaultRun, figure, outputOf, traceCli, VERDICT_LINE } from '../helpers/faults.js';
+import { answersGone, withNamespace } from '../helpers/cluster.js';
+import { expectVerdict, type FaultRun, figure, outdateResourceVersion, outputOf, traceCli, VERDICT_LINE } from '../helpers/faults.js';
 import { usePrivateCluster } from '../helpers/private-cluster.js';
 import { FAULT_KINDS, type FaultKind, kindArgs, SLOW_START_SECONDS } from '../helpers/workload-faults.js';
 
@@ -56,12 +56,7 @@ describe('fault: kube-apiserver mid StatefulSet, DaemonSet and Job rollouts', { 
       let oldRv = '';
       await survives(t, k, 'forced 410 Gone', async (namespace) => {
         ns = namespace;
-        const { core } = clients();
-        // The CLI's resourceVersions (the kind's and the pods') are at most this one...
-        oldRv = (await core.listNamespacedPod({ namespace })).metadata!.resourceVersion!;
-        // ...and the world moves on, so the restarted watch cache starts past it.
-        await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'bump' } } });
-        await cluster().restart('kube-apiserver');
+        oldRv = await outdateResourceVersion(namespace, () => cluster().restart('kube-apiserver'));
         return `apiserver restarted after resourceVersion ${oldRv}`;
       });
       const kindPath = `/apis/${k.group}/v1/namespaces/${ns}/${k.resource}`;

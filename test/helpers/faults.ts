@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { TestContext } from 'node:test';
 import { type CliRun, type RunOptions, runCli } from '../integration/cli/run-cli.js';
 import { createDeployment, type DeploymentShape } from '../integration/track/helpers.js';
-import { kubeconfigPath, withNamespace } from './cluster.js';
+import { clients, kubeconfigPath, withNamespace } from './cluster.js';
 
 /** The verdict line of the plain and TTY outputs, e.g. `✔ Deployment ns/web: SUCCEEDED - ...` (or `StatefulSet ns/db`...). */
 export const VERDICT_LINE =
@@ -141,4 +141,19 @@ export async function survivesMidRollout(t: TestContext, label: string, fault: (
   figure(t, label, run, said);
   expectVerdict(run, { code: 0, verdict: /SUCCEEDED - revision 1 rolled out: 2\/2 pods ready/ });
   return run;
+}
+
+/**
+ * Makes a watch from the namespace's current resourceVersion answer 410 Gone: reads that version,
+ * writes one object so the world moves on, then restarts kube-apiserver (`restartApiserver`), whose
+ * new watch cache starts past it. @returns the resourceVersion, now too old.
+ */
+export async function outdateResourceVersion(namespace: string, restartApiserver: () => Promise<void>): Promise<string> {
+  const { core } = clients();
+  // The CLI's resourceVersions are at most this one...
+  const oldRv = (await core.listNamespacedPod({ namespace })).metadata!.resourceVersion!;
+  // ...and the world moves on, so the restarted watch cache starts past it.
+  await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'bump' } } });
+  await restartApiserver();
+  return oldRv;
 }
