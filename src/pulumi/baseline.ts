@@ -10,7 +10,7 @@ import type { WorkloadKind } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import { type ChangeKind, changeKind, type LiveDeployment } from './decisions.js';
-import { findDeployments, readDeployment } from './deployment-lookup.js';
+import { findWorkloads, readWorkload } from './deployment-lookup.js';
 import { type PlannedDeployment, planFromInputs } from './plan.js';
 import { currentRun } from './run-state.js';
 import { type TemplateChange, templateChanges } from './template-diff.js';
@@ -97,7 +97,7 @@ export async function readBaseline(i: BaselineInputs): Promise<Baseline> {
   const kc = providerKubeConfig(i.kubeconfig, i.context, i.cluster);
   const namespace = plan.namespace ?? i.providerNamespace ?? contextNamespace(kc);
   const found = await withTimeout(
-    (signal) => findDeployments(kc, namespace, plan, { signal, maxAgeMs: BASELINE_LIST_REUSE_MS, cache: currentRun().lists }),
+    (signal) => findWorkloads(kc, namespace, plan, { signal, maxAgeMs: BASELINE_LIST_REUSE_MS, cache: currentRun().lists }),
     BASELINE_TIMEOUT_MS,
     `reading ${plan.kind}s in namespace "${namespace}"`,
   );
@@ -144,11 +144,11 @@ export async function locate(
     const winner = await Promise.race([fromOutputs, sleep(500, signal).then(() => undefined)]).catch(() => undefined);
     if (winner !== undefined) return winner;
     if (name) {
-      const now = await readDeployment(b.kc, b.namespace, name, undefined, b.plan.kind).catch(() => undefined);
+      const now = await readWorkload(b.kc, b.namespace, name, undefined, b.plan.kind).catch(() => undefined);
       if (now && now.metadata?.uid !== b.liveFacts?.uid) return name;
       continue;
     }
-    const found = await findDeployments(b.kc, b.namespace, b.plan, {
+    const found = await findWorkloads(b.kc, b.namespace, b.plan, {
       maxAgeMs: LOCATE_LIST_REUSE_MS,
       cache: currentRun().lists,
       autonamedSince: b.readAt,

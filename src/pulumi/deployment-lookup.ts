@@ -1,7 +1,8 @@
 /**
- * Finding a program's Deployment in the cluster: the few read-only API calls the Pulumi
- * integration makes itself (everything else goes through the tracker): read the live Deployment
- * before the provider changes it, and find an auto-named Deployment from its prefix.
+ * Finding a program's workload (Deployment, StatefulSet, DaemonSet, Job) in the cluster: the few
+ * read-only API calls the Pulumi integration makes itself (everything else goes through the
+ * tracker): read the live object before the provider changes it, and find an auto-named one from
+ * its prefix.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { forbiddenError, rawGet, statusOf } from '../cluster/index.js';
@@ -39,7 +40,7 @@ export interface LookupOptions {
 /** The longest one shared namespace list may take (callers time out on their own too). */
 const LIST_TIMEOUT_MS = 15_000;
 
-function listDeployments(
+function listWorkloads(
   kc: KubeConfig,
   kind: WorkloadKind,
   namespace: string,
@@ -59,8 +60,8 @@ function listDeployments(
   return items;
 }
 
-/** Reads one Deployment; undefined when it does not exist. */
-export async function readDeployment(
+/** Reads one workload of `kind` (default Deployment); undefined when it does not exist. */
+export async function readWorkload(
   kc: KubeConfig,
   namespace: string,
   name: string,
@@ -76,23 +77,23 @@ export async function readDeployment(
 }
 
 /**
- * The live Deployments the plan can refer to: the one named `plan.name`, or every object the
+ * The live workloads of the plan's kind it can refer to: the one named `plan.name`, or every object the
  * provider auto-named from `plan.namePrefix` (newest first). A selector that disagrees rules a
  * candidate out.
  */
-export async function findDeployments(
+export async function findWorkloads(
   kc: KubeConfig,
   namespace: string,
   plan: PlannedDeployment,
   options: LookupOptions = {},
 ): Promise<LiveWorkload[]> {
   if (plan.name) {
-    const one = await readDeployment(kc, namespace, plan.name, options.signal, plan.kind);
+    const one = await readWorkload(kc, namespace, plan.name, options.signal, plan.kind);
     return one ? [one] : [];
   }
   let items: LiveWorkload[];
   try {
-    items = await listDeployments(kc, plan.kind, namespace, options.maxAgeMs ?? 0, options.cache);
+    items = await listWorkloads(kc, plan.kind, namespace, options.maxAgeMs ?? 0, options.cache);
   } catch (err) {
     if (statusOf(err) === 404) return [];
     throw refusal(kc, 'list', namespace, err);

@@ -16,7 +16,7 @@ import type { RolloutEvent, Verdict } from '../core/index.js';
 import { setLongTimeout } from '../long-timer.js';
 import type { Baseline, Written } from './baseline.js';
 import { chooseTimeout, showsWrite, type TimeoutChoice, waitTarget, writeEffect } from './decisions.js';
-import { readDeployment } from './deployment-lookup.js';
+import { readWorkload } from './deployment-lookup.js';
 import type { StatusLine } from './status-lines.js';
 import { type Followed, followTarget, quietUntilNotDone, type TraceWrittenArgs, UNCHANGED_QUIET_MS } from './trace-written.js';
 
@@ -78,7 +78,7 @@ export async function observeUpdate(a: ObserveUpdateArgs): Promise<ObservedEnd> 
     if (winner === 'write') {
       live.tracking.stop('the write decided');
       liveLines.stop();
-      const now = await readDeployment(b.kc, b.namespace, name, undefined, b.plan.kind).catch(() => undefined);
+      const now = await readWorkload(b.kc, b.namespace, name, undefined, b.plan.kind).catch(() => undefined);
       a.onWrite(now?.metadata?.generation);
       const held = writeHeld;
       writeHeld = undefined;

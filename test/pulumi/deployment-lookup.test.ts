@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isRolloutTraceError } from '../../src/errors.js';
-import { findDeployments } from '../../src/pulumi/deployment-lookup.js';
+import { findWorkloads } from '../../src/pulumi/deployment-lookup.js';
 import { userMessage } from '../../src/pulumi/errors.js';
 import { planFromInputs } from '../../src/pulumi/plan.js';
 import { clients, kubeConfig, withNamespace } from '../helpers/cluster.js';
@@ -33,34 +33,34 @@ test('auto-named lookups share a recent namespace list; maxAgeMs 0 lists afresh'
   await apps.createNamespacedDeployment({ namespace, body: autoNamed(namespace, 'web-aaaaaaaa') });
 
   const cache = new Map(); // one program run's recent lists (no module-level state)
-  const first = await findDeployments(kc, namespace, plan, { maxAgeMs: 60_000, cache });
+  const first = await findWorkloads(kc, namespace, plan, { maxAgeMs: 60_000, cache });
   assert.deepEqual(
     first.map((d) => d.metadata?.name),
     ['web-aaaaaaaa'],
   );
   await apps.createNamespacedDeployment({ namespace, body: autoNamed(namespace, 'web-bbbbbbbb') });
 
-  const shared = await findDeployments(kc, namespace, plan, { maxAgeMs: 60_000, cache });
+  const shared = await findWorkloads(kc, namespace, plan, { maxAgeMs: 60_000, cache });
   assert.deepEqual(
     shared.map((d) => d.metadata?.name),
     ['web-aaaaaaaa'],
     'served from the shared list',
   );
-  const fresh = await findDeployments(kc, namespace, plan, { maxAgeMs: 0, cache });
+  const fresh = await findWorkloads(kc, namespace, plan, { maxAgeMs: 0, cache });
   assert.deepEqual(fresh.map((d) => d.metadata?.name).sort(), ['web-aaaaaaaa', 'web-bbbbbbbb']);
 });
 
 test('an aborted named lookup rejects instead of waiting for the API server', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-lookup-abort');
   const plan = planFromInputs('web', { metadata: { name: 'web', namespace } });
-  await assert.rejects(findDeployments(kubeConfig(), namespace, plan, { signal: AbortSignal.abort(new Error('stop')) }));
+  await assert.rejects(findWorkloads(kubeConfig(), namespace, plan, { signal: AbortSignal.abort(new Error('stop')) }));
 });
 
 test('a refused list names the missing RBAC rule in one paragraph', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-lookup-forbidden');
   const kc = await serviceAccountKubeConfig(namespace, 'nobody', []);
   const plan = planFromInputs('web', { metadata: { namespace } });
-  const err = await findDeployments(kc, namespace, plan).then(
+  const err = await findWorkloads(kc, namespace, plan).then(
     () => assert.fail('the list should be refused'),
     (e: unknown) => e,
   );
