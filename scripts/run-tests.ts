@@ -51,13 +51,50 @@ function runNodeTest(
       ...args,
       ...(files.length ? [] : DEFAULT_GLOBS),
     ],
-    { stdio: 'inherit', env },
+    { stdio: ['inherit', 'pipe', 'inherit'], env },
   );
+  const recap = new FailureRecap();
+  child.stdout.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    recap.add(chunk.toString('utf8'));
+  });
   const forward = (sig: NodeJS.Signals) => child.kill(sig);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
-  return new Promise<number>((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 130 : 1))));
+  return new Promise<number>((resolve) =>
+    child.on('close', (c, s) => {
+      failures.push(...recap.text());
+      resolve(c ?? (s ? 130 : 1));
+    }),
+  );
 }
+
+/**
+ * The spec reporter's `✖ failing tests:` section of one run, without stack frames. The run prints
+ * it after its own summary; the fault suite runs next, so the whole run repeats every section at
+ * its very end, where a CI log's tail shows it.
+ */
+class FailureRecap {
+  private pending = '';
+  private readonly lines: string[] = [];
+  private inSection = false;
+
+  add(text: string): void {
+    const parts = (this.pending + text).split('\n');
+    this.pending = parts.pop() ?? '';
+    for (const line of parts) {
+      if (/^✖ failing tests:/.test(line)) this.inSection = true;
+      else if (this.inSection && !/^\s+at /.test(line) && this.lines.length < MAX_RECAP_LINES) this.lines.push(line);
+    }
+  }
+
+  text(): string[] {
+    return this.lines;
+  }
+}
+
+const MAX_RECAP_LINES = 400;
+const failures: string[] = [];
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
@@ -74,6 +111,7 @@ async function main(): Promise<number> {
     code = code || faults;
   }
   await cluster.stop();
+  if (failures.length) process.stdout.write(`\n[test] the failing tests again:\n${failures.join('\n')}\n`);
   const left = Object.entries(cluster.pids).filter(([, pid]) => isAlive(pid));
   if (left.length) {
     process.stderr.write(`[test] processes left behind: ${left.map(([n, p]) => `${n}(${p})`).join(', ')}\n`);

@@ -181,8 +181,16 @@ describe('a verdict before the Event backlog is listed', { concurrency: true }, 
     const replayWatches = () => holding.seen.filter((r) => r.includes('/events?') && r.includes('timeoutSeconds=60')).length;
     const before = replayWatches();
     const holeAt = Date.now();
+    const seenAtHole = holding.seen.length;
     const holed = tcp.blackholeOpen(); // open connections go silent; new ones forward
-    const v = await waitUntil(verdict, { what: 'a verdict', timeoutMs: 90_000, intervalMs: 100 });
+    const v = await waitUntil(verdict, { what: 'a verdict', timeoutMs: 90_000, intervalMs: 100 }).catch((err: Error) => {
+      // What the tracker asked for since the hole, and what it last said: why no verdict came.
+      const asked = holding.seen.slice(seenAtHole).map((r) => r.replace(/^GET \/api(s\/apps)?\/v1\/namespaces\/[^/]+\//, ''));
+      const said = events.slice(-5).map((e) => `${e.type} +${((e.at - holeAt) / 1000).toFixed(1)} s`);
+      throw new Error(
+        `${err.message}; requests since the hole: ${asked.join(' | ')}; held: ${holding.held.join(' | ')}; last events: ${said.join(', ')}`,
+      );
+    });
     const after = (Date.now() - holeAt) / 1000;
     t.diagnostic(
       `${holed} connection(s) black-holed; ${v.outcome} ${after.toFixed(1)} s later; Event replay watches ${before} -> ${replayWatches()}`,

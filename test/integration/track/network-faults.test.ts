@@ -126,10 +126,14 @@ describe('reconnect with back-off through network faults', { concurrency: true }
   it('(b) connections refused for 5 s: retries are spaced by back-off, then tracking recovers', async (t) => {
     const ns = await namespaceFor(t, 'net-refuse');
     const { proxy, kc } = await proxied(t);
-    await createDeployment(ns, 'web', { behaviour: { app: 'slow-start;seconds=8' } });
-    const { tracking, source, t0, retries } = await startTracking(kc, ns, 'web');
+    // Slow enough that the rollout is still in progress when the fault starts, even when a loaded
+    // machine takes seconds to list and watch (with 8 s, CI once saw the verdict before the fault).
+    await createDeployment(ns, 'web', { behaviour: { app: 'slow-start;seconds=20' } });
+    const { tracking, events, source, t0, retries } = await startTracking(kc, ns, 'web');
     const before = source.stats();
     const downAt = Date.now();
+    const early = events.find((e) => e.type === 'verdict');
+    assert.equal(early, undefined, `the rollout ended before the fault, ${downAt - t0} ms after the start: ${JSON.stringify(early)}`);
     proxy.mode = 'refuse';
     proxy.resetAll();
     await new Promise((r) => setTimeout(r, 5000));
@@ -146,24 +150,25 @@ describe('reconnect with back-off through network faults', { concurrency: true }
     t.diagnostic(
       `first forwarded connection ${recoveredAt ? recoveredAt - upAt : '?'} ms after the restore; lists ${sum(before.lists)} -> ${sum(after.lists)}; ${verdict.outcome} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
     );
-    assert.ok(refused.length >= 4, 'the watchers did retry while refused');
+    const retried = retries.map((r) => `${r.kind} +${r.at - downAt} ms ${r.delayMs} ms (${r.why})`).join('; ');
+    assert.ok(refused.length >= 4, `the watchers did retry while refused: ${retried}`);
     assert.ok(refused.length < 40, `spaced retries, not a hot loop (${refused.length} attempts in 5 s)`);
     // Full-jitter exponential back-off: each delay is in [base/2, base] and the base doubles, so
     // per kind the delays never shrink while the failures last.
     const delays = new Map<WatchedKind, number[]>();
     for (const r of retries.filter((x) => x.at >= downAt && x.at < upAt)) delays.set(r.kind, [...(delays.get(r.kind) ?? []), r.delayMs]);
     t.diagnostic(`back-off delays while refused (ms): ${[...delays].map(([k, d]) => `${k} ${d.join(',')}`).join('; ')}`);
-    assert.ok(delays.size >= 4, 'every kind backed off');
+    assert.ok(delays.size >= 4, `every kind backed off: ${retried}`);
     for (const [kind, d] of delays) {
       assert.ok(
         d.every((x, i) => i === 0 || x >= d[i - 1]!),
-        `${kind} delays grow: ${d.join(', ')}`,
+        `${kind} delays grow: ${d.join(', ')}; ${retried}`,
       );
       assert.ok(d.length < 10, `${kind} retried ${d.length} times in 5 s`);
     }
     assert.ok(
       [...delays.values()].some((d) => d.length >= 3 && d.at(-1)! >= 1000),
-      'the delay reached >= 1 s',
+      `the delay reached >= 1 s: ${retried}`,
     );
     assert.equal(verdict.outcome, 'succeeded', verdict.summary);
     assert.ok(recoveredAt !== undefined, 'reconnected after the restore');
@@ -172,10 +177,13 @@ describe('reconnect with back-off through network faults', { concurrency: true }
   it('(c) a black-holed connection (open, silent) is detected by the inactivity timeout and re-watched', async (t) => {
     const ns = await namespaceFor(t, 'net-hole');
     const { proxy, kc } = await proxied(t);
-    await createDeployment(ns, 'web', { behaviour: { app: 'slow-start;seconds=5' } });
+    // The pod gets ready while the watches are silent (well before the 30 s inactivity timeout).
+    await createDeployment(ns, 'web', { behaviour: { app: 'slow-start;seconds=12' } });
     const { tracking, events, source, t0 } = await startTracking(kc, ns, 'web');
     const before = source.stats();
     const holeAt = Date.now();
+    const early = events.find((e) => e.type === 'verdict');
+    assert.equal(early, undefined, `the rollout ended before the fault, ${holeAt - t0} ms after the start: ${JSON.stringify(early)}`);
     const holed = proxy.blackholeOpen(); // existing connections go silent; new ones forward
     const verdict = await tracking.verdict;
     const after = source.stats();
