@@ -49,7 +49,9 @@ describe('Job verdicts', { concurrency: true }, () => {
 
   it('--follow-logs streams the Job pods output as log events', async (t) => {
     const ns = await namespaceFor(t, 'job-follow');
-    await createJob(ns, 'seed', { behaviour: { app: 'crash;exitCode=1;after=2;logs=seeding users|seeding orders' }, backoffLimit: 0 });
+    // Runs 6 s before it fails: the stream opens once the container started, and the verdict (the
+    // Job failing) stops it; 2 s was once too short for a loaded machine to open it.
+    await createJob(ns, 'seed', { behaviour: { app: 'crash;exitCode=1;after=6;logs=seeding users|seeding orders' }, backoffLimit: 0 });
     const r = await trace(ns, 'seed', { kind: 'Job', timeoutSeconds: 90, logs: { follow: true } });
     const lines = r.of('log').map((e) => `${e.pod.replace(/-\w+$/, '')} ${e.line}`);
     assert.ok(lines.includes('seed seeding orders'), JSON.stringify(lines));
