@@ -21,10 +21,17 @@ export interface PrivateNode {
   podSpec: Pick<V1PodSpec, 'nodeSelector' | 'tolerations'>;
 }
 
-/** Starts a one-node kubelet through `kubeconfig` (default: the test cluster's admin kubeconfig). */
-export async function startPrivateNode(t: TestContext, kubeconfig?: KubeConfig): Promise<PrivateNode> {
+/** A name prefix for {@link startPrivateNode}, known before the node starts (its taint's value). */
+export function privateNodePrefix(): string {
+  return `t-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * Starts a one-node kubelet through `kubeconfig` (default: the test cluster's admin kubeconfig).
+ * Its Node is `${prefix}-1`, tainted `rollout-trace.dev/test-node=${prefix}:NoSchedule`.
+ */
+export async function startPrivateNode(t: TestContext, kubeconfig?: KubeConfig, prefix = privateNodePrefix()): Promise<PrivateNode> {
   const { core, kc } = clients();
-  const prefix = `t-${randomBytes(3).toString('hex')}`;
   const name = `${prefix}-1`;
   const kubelet = await startKubelet({
     kubeconfig: kubeconfig ?? kc,

@@ -26,7 +26,8 @@ describe('pods the kubelet ends', { concurrency: true }, () => {
     await createDeployment(ns, 'web', { replicas: 1, podSpec: node.podSpec });
     const first = await waitUntil(async () => (await podsOf(ns)).find(isReady), { what: 'a Ready pod', timeoutMs: 30_000 });
     const name = first.metadata!.name!;
-    await node.kubelet.evict(ns, name, { pressureSeconds: 3 });
+    // Long enough for the lifecycle controller to see the pressure on a loaded machine.
+    await node.kubelet.evict(ns, name, { pressureSeconds: 15 });
     const evicted = await waitPod(ns, name, (p) => p.status?.phase === 'Failed' && p, 'Failed');
     assert.equal(evicted.status?.reason, 'Evicted');
     assert.equal(
@@ -37,9 +38,14 @@ describe('pods the kubelet ends', { concurrency: true }, () => {
     assert.equal(evicted.status?.containerStatuses, undefined);
     assert.equal(evicted.status?.podIP, undefined);
     assert.ok(evicted.status?.startTime, 'startTime is kept');
-    const reasons = (await eventsFor(ns, name)).map((e) => `${e.type} ${e.reason}`);
-    assert.ok(reasons.includes('Warning Evicted'), reasons.join(', '));
-    assert.ok(reasons.includes('Normal Killing'), reasons.join(', '));
+    // The kubelet records its Events asynchronously, after the status: wait for both.
+    await waitUntil(
+      async () => {
+        const reasons = (await eventsFor(ns, name)).map((e) => `${e.type} ${e.reason}`);
+        return reasons.includes('Warning Evicted') && reasons.includes('Normal Killing');
+      },
+      { what: 'the Evicted and Killing Events', timeoutMs: 20_000 },
+    );
     const { core } = clients();
     const pressured = await core.readNode({ name: node.name });
     assert.equal(pressured.status?.conditions?.find((c) => c.type === 'MemoryPressure')?.status, 'True');

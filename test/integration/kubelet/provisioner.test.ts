@@ -28,8 +28,14 @@ describe('the simulated volume provisioner', { concurrency: true }, () => {
     );
     const volume = bound.spec?.volumeName ?? '';
     assert.equal(volume, `pvc-${bound.metadata?.uid}`);
-    const reasons = (await eventsFor(ns, 'data')).map((e) => e.reason);
-    for (const r of ['ExternalProvisioning', 'Provisioning', 'ProvisioningSucceeded']) assert.ok(reasons.includes(r), reasons.join(', '));
+    // Events are recorded asynchronously; the claim can be Bound before the last one is written.
+    await waitUntil(
+      async () => {
+        const reasons = (await eventsFor(ns, 'data')).map((e) => e.reason);
+        return ['ExternalProvisioning', 'Provisioning', 'ProvisioningSucceeded'].every((r) => reasons.includes(r));
+      },
+      { what: 'ExternalProvisioning, Provisioning and ProvisioningSucceeded Events', timeoutMs: 30_000 },
+    );
     await core.deleteNamespacedPersistentVolumeClaim({ name: 'data', namespace: ns });
     await waitUntil(async () => !(await core.readPersistentVolume({ name: volume }).catch(() => undefined)), {
       what: 'the released volume deleted',

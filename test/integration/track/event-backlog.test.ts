@@ -13,6 +13,7 @@ import { type TrackInternals, trackRolloutWith } from '../../../src/track/tracke
 import { kubeConfigWith } from '../../helpers/fault-endpoint.js';
 import { type HoldingProxy, startHoldingProxy } from '../../helpers/holding-proxy.js';
 import {
+  assertStillRunning,
   clients,
   createDeployment,
   type DeploymentShape,
@@ -176,8 +177,10 @@ describe('a verdict before the Event backlog is listed', { concurrency: true }, 
     const kubeconfig = kubeConfigWith(holding.kc, { server: `https://127.0.0.1:${tcp.port}` });
     // The kind watchers presume a silent watch dead after 30 s too (the replay's own timeout).
     const { events, verdict } = await tracing(t, ns, holding, { source: { inactivitySeconds: 30 } }, { kubeconfig });
-    await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=5' } });
+    // Ready while the connections are silent (before the 30 s inactivity timeout).
+    await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=15' } });
     await eventSeen(events, (e) => e.type === 'pod', 'the tracker sees a pod', 30_000);
+    assertStillRunning(events, 'the hole');
     const replayWatches = () => holding.seen.filter((r) => r.includes('/events?') && r.includes('timeoutSeconds=60')).length;
     const before = replayWatches();
     const holeAt = Date.now();

@@ -2,6 +2,7 @@
  * Helpers for the tracker's integration tests: Deployment builders for the simulated kubelet's
  * behaviours, and a runner that tracks a rollout and collects its events and timing.
  */
+import { AssertionError } from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import type { RolloutEvent, Verdict } from '../../../src/core/types.js';
 import { type TrackOptions, trackRollout } from '../../../src/track/index.js';
@@ -48,6 +49,15 @@ export async function trace(
     ms,
     of: <T extends RolloutEvent['type']>(type: T) => events.filter((e) => e.type === type) as Extract<RolloutEvent, { type: T }>[],
   };
+}
+
+/**
+ * Throws unless the rollout is still running: a fault injected now must find it under way. A
+ * loaded CI machine can take seconds to list and watch, long enough for a short rollout to end.
+ */
+export function assertStillRunning(events: RolloutEvent[], fault: string): void {
+  const ended = events.find((e): e is Extract<RolloutEvent, { type: 'verdict' }> => e.type === 'verdict');
+  if (ended) throw new AssertionError({ message: `the rollout ended before ${fault}: ${ended.verdict.summary}` });
 }
 
 /** Waits until an event matching `pred` was collected. */

@@ -5,7 +5,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RolloutEvent } from '../../../src/core/types.js';
-import { clients, createDeployment, describeVerdict, eventSeen, namespaceFor, trace, updateDeployment, waitRolledOut } from './helpers.js';
+import {
+  assertStillRunning,
+  clients,
+  createDeployment,
+  describeVerdict,
+  eventSeen,
+  namespaceFor,
+  trace,
+  updateDeployment,
+  waitRolledOut,
+} from './helpers.js';
 
 const revisionOf = (d: { metadata?: { annotations?: Record<string, string> } }) =>
   d.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? '';
@@ -77,11 +87,12 @@ describe('rollout scenarios', { concurrency: true }, () => {
 
   it('pod killed: replaced by the ReplicaSet, no revision change', async (t) => {
     const ns = await namespaceFor(t, 'killed');
-    await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=5' } });
+    await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=20' } });
     let victim = '';
     const r = await trace(ns, 'web', {}, async (events) => {
       const first = await eventSeen(events, (e) => e.type === 'pod', 'a pod event');
       victim = (first as Extract<RolloutEvent, { type: 'pod' }>).name;
+      assertStillRunning(events, 'the pod was deleted');
       await clients().core.deleteNamespacedPod({ name: victim, namespace: ns, gracePeriodSeconds: 0 });
     });
     t.diagnostic(`killed ${victim}: ${describeVerdict(r)}`);
@@ -102,11 +113,12 @@ describe('rollout scenarios', { concurrency: true }, () => {
 
   it('pod relabeled: orphaned from its ReplicaSet, which replaces it', async (t) => {
     const ns = await namespaceFor(t, 'relabel');
-    await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=10' } });
+    await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=20' } });
     let stray = '';
     const r = await trace(ns, 'web', {}, async (events) => {
       const first = await eventSeen(events, (e) => e.type === 'pod', 'a pod event');
       stray = (first as Extract<RolloutEvent, { type: 'pod' }>).name;
+      assertStillRunning(events, 'the pod was relabeled');
       await relabel(ns, stray, { app: 'debugging' });
     });
     t.diagnostic(`relabeled ${stray}: ${describeVerdict(r)}`);

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1DaemonSet } from '@kubernetes/client-node';
-import { startPrivateNode } from '../../helpers/private-node.js';
+import { privateNodePrefix, startPrivateNode } from '../../helpers/private-node.js';
 import { createDaemonSet, editDaemonSet } from '../../helpers/workloads.js';
-import { clients, describeVerdict, eventSeen, namespaceFor, trace, waitUntil } from './helpers.js';
+import { assertStillRunning, clients, describeVerdict, eventSeen, namespaceFor, trace, waitUntil } from './helpers.js';
 
 /** Waits until the DaemonSet controller reports every scheduled pod updated and available. */
 async function waitDaemonSetReady(ns: string, name: string): Promise<V1DaemonSet> {
@@ -89,12 +89,22 @@ describe('DaemonSet verdicts', { concurrency: true }, () => {
 
   it('a node that joins mid-rollout is waited for: success only once it runs a pod too', async (t) => {
     const ns = await namespaceFor(t, 'ds-join');
-    const tolerateTestNodes = { tolerations: [{ key: 'rollout-trace.dev/test-node', operator: 'Exists', effect: 'NoSchedule' }] };
-    await createDaemonSet(ns, 'agent', { behaviour: { app: 'slow-start;seconds=15' }, podSpec: tolerateTestNodes });
+    // Tolerates the joining node's taint only: other tests' private nodes (some with a stopped
+    // kubelet) come and go meanwhile, and must not count.
+    const prefix = privateNodePrefix();
+    const tolerateJoining = { tolerations: [{ key: 'rollout-trace.dev/test-node', value: prefix, effect: 'NoSchedule' }] };
+    // Slow enough that the rollout on the shared nodes is still under way once the node joined.
+    await createDaemonSet(ns, 'agent', { behaviour: { app: 'slow-start;seconds=40' }, podSpec: tolerateJoining });
     let joined = '';
-    const r = await trace(ns, 'agent', { kind: 'DaemonSet', timeoutSeconds: 120 }, async (events) => {
+    const r = await trace(ns, 'agent', { kind: 'DaemonSet', timeoutSeconds: 180 }, async (events) => {
       await eventSeen(events, (e) => e.type === 'progress', 'a progress event');
-      joined = (await startPrivateNode(t)).name;
+      joined = (await startPrivateNode(t, undefined, prefix)).name;
+      const { core } = clients();
+      await waitUntil(async () => (await core.listNamespacedPod({ namespace: ns })).items.some((p) => p.spec?.nodeName === joined), {
+        what: `a DaemonSet pod on ${joined}`,
+        timeoutMs: 60_000,
+      });
+      assertStillRunning(events, `the pod on ${joined} was created`);
     });
     assert.equal(r.verdict.outcome, 'succeeded', describeVerdict(r));
     const d = await clients().apps.readNamespacedDaemonSet({ name: 'agent', namespace: ns });

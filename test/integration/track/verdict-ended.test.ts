@@ -17,7 +17,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { evicted128, running129 } from '../../fixtures/modern-pods.js';
 import { startBareNode } from '../../helpers/bare-node.js';
 import { startPrivateNode } from '../../helpers/private-node.js';
-import { clients, createDeployment, describeVerdict, eventSeen, namespaceFor, trace, waitUntil } from './helpers.js';
+import { assertStillRunning, clients, createDeployment, describeVerdict, eventSeen, namespaceFor, trace, waitUntil } from './helpers.js';
 
 const podsOf = async (ns: string): Promise<V1Pod[]> => (await clients().core.listNamespacedPod({ namespace: ns })).items;
 const isoNow = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -60,17 +60,18 @@ describe('pods that ended', { concurrency: true }, () => {
   it('evicted by the simulated 1.20 kubelet for node memory pressure: SUCCEEDED once the replacement is Ready', async (t) => {
     const ns = await namespaceFor(t, 'evict120');
     const node = await startPrivateNode(t);
-    // Ready 4 s after start: the rollout is under way when a running pod is evicted.
+    // Ready 15 s after start: the rollout is under way when a running pod is evicted.
     await createDeployment(ns, 'web', {
       replicas: 2,
       podSpec: node.podSpec,
-      container: { readinessProbe: { httpGet: { path: '/', port: 80 }, initialDelaySeconds: 4 } },
+      container: { readinessProbe: { httpGet: { path: '/', port: 80 }, initialDelaySeconds: 15 } },
     });
     const r = await trace(ns, 'web', { timeoutSeconds: 90 }, async (events) => {
       const running = await waitUntil(
         async () => (await podsOf(ns)).find((p) => p.status?.containerStatuses?.some((c) => c.state?.running)),
         { what: 'a running pod', timeoutMs: 30_000, intervalMs: 100 },
       );
+      assertStillRunning(events, 'the eviction');
       await node.kubelet.evict(ns, running.metadata!.name!, { pressureSeconds: 2 });
       await eventSeen(events, (e) => e.type === 'note', 'the eviction note');
     });

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import type { PolicyOverrides } from '../../../src/core/types.js';
 import { assertRolledOut } from '../../helpers/rolled-out.js';
 import {
+  assertStillRunning,
   createDeployment,
   describeVerdict,
   editDeployment,
@@ -22,11 +23,11 @@ const pause = (paused: boolean) => (d: { spec?: { paused?: boolean } }) => {
   d.spec = { ...d.spec, paused } as typeof d.spec;
 };
 const WAIT_FOR_RESUME: PolicyOverrides = { classes: { paused: { action: 'warn' } } };
-/** Slow enough (4 s per pod, one at a time) for a pause to land mid-rollout. */
+/** Slow enough (10 s per pod, one at a time) for a pause to land mid-rollout, even on a loaded machine. */
 const SLOW = {
   replicas: 3,
   image: 'nginx:1.20',
-  behaviour: { app: 'slow-start;seconds=4' },
+  behaviour: { app: 'slow-start;seconds=10' },
   strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
 };
 
@@ -97,6 +98,7 @@ describe('paused rollouts', { concurrency: true }, () => {
       },
       async (events) => {
         await eventSeen(events, (e) => e.type === 'replicaset' && e.role === 'new', 'the new ReplicaSet');
+        assertStillRunning(events, 'the pause');
         await editDeployment(ns, 'web', pause(true));
       },
     );
@@ -116,6 +118,7 @@ describe('paused rollouts', { concurrency: true }, () => {
       { timeoutSeconds: 180, policy: { classes: { paused: { afterSeconds: 60 } } }, minGeneration: updated.metadata?.generation },
       async (events) => {
         await eventSeen(events, (e) => e.type === 'replicaset' && e.role === 'new', 'the new ReplicaSet');
+        assertStillRunning(events, 'the pause');
         await editDeployment(ns, 'web', pause(true));
         await pausedSeen(events);
         await editDeployment(ns, 'web', pause(false));
