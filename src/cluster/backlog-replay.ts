@@ -24,7 +24,7 @@ import { streamOnce, type WatchEnd, type WatchEventType } from './watch-stream.j
 
 /** How far back (in etcd revisions) the replay starts before the Deployment list's revision. */
 export const REPLAY_REVISIONS = 1000;
-/** Times a replay watch that ended is re-opened from its last revision before it counts as broken. */
+/** Times in a row a replay watch that ended without a line is re-opened before it counts as broken. */
 const RESUMES = 3;
 
 type ReplayKind = 'Event' | 'Pod' | 'ReplicaSet';
@@ -63,6 +63,8 @@ export class BacklogReplay {
   private readonly lines: Record<ReplayKind, number> = { Event: 0, Pod: 0, ReplicaSet: 0 };
   /** Each kind's open watch. */
   private readonly watches = new Map<ReplayKind, AbortController>();
+  /** Kinds whose watch was cut by {@link resume}, to be re-opened at once. */
+  private readonly resuming = new Set<ReplayKind>();
   /** Probes stopped for reading too much (no more `created` from them). */
   private readonly givenUp = new Set<ReplayKind>();
   private broken = false;
@@ -121,6 +123,14 @@ export class BacklogReplay {
     return at !== undefined && rv !== undefined && rv <= at;
   }
 
+  /** Re-opens the open watches from their last revision, at once (a watch of the source was found silent). */
+  resume(): void {
+    for (const [kind, controller] of this.watches) {
+      this.resuming.add(kind);
+      controller.abort();
+    }
+  }
+
   /** Closes the watches (what was delivered stays known to {@link hasDelivered}). */
   stop(): void {
     this.stopped = true;
@@ -136,6 +146,7 @@ export class BacklogReplay {
         version = rv;
       });
       if (this.stopped || this.givenUp.has(kind)) return;
+      if (this.resuming.delete(kind)) continue;
       const later = end.kind === 'gone' && kind !== 'Event' ? this.laterStart(end.message, expiries++) : undefined;
       if (later !== undefined && later > version) {
         version = later;
@@ -143,6 +154,8 @@ export class BacklogReplay {
       }
       if (end.kind === 'gone' || end.kind === 'stream-error') break;
       if (end.kind === 'error' && [401, 403, 410].includes(statusOf(end.err) ?? 0)) break;
+      // A watch that delivered lines worked: only consecutive ends without any count.
+      if ('events' in end && end.events > 0) resumes = 0;
       if (++resumes > RESUMES) break;
       if (end.kind === 'error') await sleep(200 * resumes, this.lifetime.signal);
     }
@@ -189,7 +202,9 @@ export class BacklogReplay {
           if (this.lifetime.signal.aborted) controller.abort();
           else this.lifetime.signal.addEventListener('abort', () => controller.abort(), { once: true });
         },
-        ended: () => undefined,
+        ended: () => {
+          this.watches.delete(kind);
+        },
       },
     );
   }

@@ -103,6 +103,11 @@ export class BacklogSync {
     return false;
   }
 
+  /** Re-opens the replay's watches from their last revision (a watch of the source was found silent). */
+  resume(): void {
+    this.replay?.resume();
+  }
+
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);

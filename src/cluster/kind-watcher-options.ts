@@ -30,6 +30,11 @@ export interface KindWatcherHandlers<K extends WatchedKind> {
   watching?(): void;
   /** The loop gave up (401/403); it is stopped. */
   fatal(err: RolloutTraceError): void;
+  /**
+   * A watch heard nothing for `inactivitySeconds` and is re-opened. A connection that died silently
+   * (a black-holing NAT or load balancer) seldom died alone: the source re-opens its other watches.
+   */
+  silent?(): void;
   /** A retryable failure happened (for debugging; the loop keeps going). */
   retry?(what: string, err: unknown, delayMs: number): void;
 }

@@ -60,6 +60,7 @@ export class KindWatcher<K extends WatchedKind> {
 
   private resourceVersion: string | undefined;
   private relistRequested = false;
+  private resumeRequested = false;
   private stopped = false;
   private readonly lifetime = new AbortController();
   private currentWatch: AbortController | undefined;
@@ -116,6 +117,16 @@ export class KindWatcher<K extends WatchedKind> {
   }
 
   /**
+   * Re-opens the open watch from its last resourceVersion, at once and without back-off (another
+   * watch of the source was found silent: its connection may have died with this one's).
+   */
+  resume(): void {
+    if (this.stopped || !this.currentWatch) return;
+    this.resumeRequested = true;
+    this.currentWatch.abort();
+  }
+
+  /**
    * Cuts the open watch and resumes from `resourceVersion`, as a reconnect after a network cut
    * would (tests: an expired version forces 410 Gone; one far ahead, a watch that never speaks).
    */
@@ -141,11 +152,15 @@ export class KindWatcher<K extends WatchedKind> {
       if (this.stopped) return;
       const end = await this.watchOnce();
       if (this.stopped) return;
+      const resumed = this.resumeRequested;
+      this.resumeRequested = false;
       if (this.relistRequested) {
         this.relistRequested = false;
         this.resourceVersion = undefined;
         continue;
       }
+      if (resumed) continue;
+      if (end.kind === 'timeout') this.handlers.silent?.();
       const next = afterWatch(end, silent, this.backoff.attempts, {
         silentWatchesBeforeRelist: this.options.silentWatchesBeforeRelist ?? SILENT_WATCHES_BEFORE_RELIST,
         healthyWatchMs: this.options.healthyWatchMs ?? HEALTHY_WATCH_MS,

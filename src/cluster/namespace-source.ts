@@ -244,6 +244,7 @@ export class NamespaceSource {
         keep: (object) => FULLY_KEPT.has(kind) || this.subs.concernsSome('upsert', kind, object as never),
         watching: () => this.resync(),
         contact: () => this.contact.heard(),
+        silent: () => this.resumeAllBut(kind),
         fatal: (err) => (kind === 'Node' ? this.nodesRefused(err) : this.fail(err)),
         retry: (what, err, delayMs) => {
           this.options.onRetry?.(kind, what, err, delayMs);
@@ -254,6 +255,17 @@ export class NamespaceSource {
     ) as AnyWatcher;
     this.watchers.set(kind, watcher);
     watcher.start();
+  }
+
+  /**
+   * Re-opens every watch but `kind`'s, whose watch was found silent: a connection that died silently
+   * seldom died alone. Left to their own timeouts, the others could stay cut for up to
+   * `inactivitySeconds` more: a reconnected Pod watch would report pods Ready while the Event watch
+   * still misses the liveness failures that hold success.
+   */
+  private resumeAllBut(kind: WatchedKind): void {
+    for (const [k, w] of this.watchers) if (k !== kind) w.resume();
+    this.backlog.resume();
   }
 
   /** Delivers a change to every subscriber it may concern. */

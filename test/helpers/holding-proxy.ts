@@ -21,6 +21,8 @@ export interface HoldingProxy {
   readonly held: string[];
   /** Every request forwarded or held so far. */
   readonly seen: string[];
+  /** When each of {@link seen} came (epoch ms, same order). */
+  readonly seenAt: number[];
   /** Forwards the held requests, and every later one at once. */
   release(): void;
   close(): Promise<void>;
@@ -35,6 +37,7 @@ export async function startHoldingProxy(base: KubeConfig, hold: (method: string,
   let released = false;
   const held: string[] = [];
   const seen: string[] = [];
+  const seenAt: number[] = [];
   const forward = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const upstream = https.request(
       {
@@ -58,6 +61,7 @@ export async function startHoldingProxy(base: KubeConfig, hold: (method: string,
   const server = https.createServer({ key, cert }, (req, res) => {
     const label = `${req.method} ${req.url}`;
     seen.push(label);
+    seenAt.push(Date.now());
     if (released || !hold(req.method ?? 'GET', new URL(req.url ?? '/', 'https://proxy'))) return forward(req, res);
     held.push(label);
     req.pause();
@@ -73,6 +77,7 @@ export async function startHoldingProxy(base: KubeConfig, hold: (method: string,
     kc: kubeConfigWith(base, { server: url, caPem: cert }),
     held,
     seen,
+    seenAt,
     release() {
       released = true;
       for (const go of waiting.splice(0)) go();
