@@ -168,7 +168,7 @@ describe('a verdict before the Event backlog is listed', { concurrency: true }, 
     assert.equal(v.outcome, 'succeeded', v.summary);
   });
 
-  it('a black-holed connection (open, silent) mid-rollout: the replay resumes after its inactivity timeout, and success still comes from replayed Events', async (t) => {
+  it('a black-holed connection (open, silent) mid-rollout: the replay is re-opened with the first watch found silent, and success still comes from replayed Events', async (t) => {
     const ns = await namespaceFor(t, 'backlog-hole');
     const holding = await holdingEventList(t, ns);
     // tracker -> TCP forwarder (the fault) -> holding proxy -> apiserver.
