@@ -3,7 +3,9 @@
  * it (the differences are emitted as changes).
  */
 import type { KindToObject, WatchedKind } from '../core/index.js';
+import { sleep } from './backoff.js';
 import type { KindApi } from './kinds.js';
+import { isControlled } from './relevance.js';
 
 /** The cache's view of the watcher's handlers. */
 export interface CacheHandlers<K extends WatchedKind> {
@@ -103,4 +105,31 @@ export async function stillThere<K extends WatchedKind>(
   } catch {
     return undefined;
   }
+}
+
+/** Reads of an object that left a label-selected watch while still controlled (≈ 10 s in all). */
+const RELEASE_READS = 20;
+const RELEASE_READ_MS = 500;
+
+/**
+ * What became of an object a label-selected watch reported DELETED without a graceful deletion: the
+ * object as it is now if it still exists (same uid), else its deletion; undefined once `stopped`.
+ * Out of scope, no watch event will say when its controller releases it (a ReplicaSet removes the
+ * ownerReference of a pod whose labels stopped matching): while it is still controlled, it is read
+ * again for a while, so the core sees the release (`pod-orphaned`), not a pod still owned.
+ */
+export async function afterLeavingScope<K extends WatchedKind>(
+  api: KindApi<K>,
+  namespace: string,
+  object: KindToObject[K],
+  signal: AbortSignal,
+  stopped: () => boolean,
+): Promise<{ type: 'upsert' | 'delete'; object: KindToObject[K] } | undefined> {
+  let now = await stillThere(api, namespace, object, signal);
+  for (let i = 0; now && isControlled(now) && i < RELEASE_READS && !stopped(); i++) {
+    await sleep(RELEASE_READ_MS, signal);
+    now = await stillThere(api, namespace, object, signal);
+  }
+  if (stopped()) return undefined;
+  return now ? { type: 'upsert', object: now } : { type: 'delete', object };
 }

@@ -14,12 +14,11 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/index.js';
 import { forbiddenError, isTransient, statusOf } from './api-errors.js';
 import { Backoff, sleep } from './backoff.js';
-import { keyOf, ListIntake, remember, stillThere } from './kind-cache.js';
+import { afterLeavingScope, keyOf, ListIntake, remember } from './kind-cache.js';
 import type { KindWatcherHandlers, KindWatcherOptions } from './kind-watcher-options.js';
 import type { KindApi } from './kinds.js';
 import { LineWatch } from './line-watch.js';
 import { listPages } from './list-pages.js';
-import { isControlled } from './relevance.js';
 import {
   afterWatch,
   HEALTHY_WATCH_MS,
@@ -277,21 +276,10 @@ export class KindWatcher<K extends WatchedKind> {
     return this.labelSelector !== undefined && this.api.read !== undefined && !obj.metadata?.deletionTimestamp;
   }
 
-  /**
-   * Emits the object as it is now if it still exists (same uid), else its deletion. Out of scope,
-   * no watch event will say when its controller releases it (a ReplicaSet removes the
-   * ownerReference of a pod whose labels stopped matching): while it is still controlled, read it
-   * again for a while, so the core sees the release (`pod-orphaned`), not a pod still owned.
-   */
+  /** Emits what became of an object that left the label-selected watch's scope (see {@link afterLeavingScope}). */
   private async deletedOrLeft(obj: KindToObject[K]): Promise<void> {
-    let now = await stillThere(this.api, this.namespace, obj, this.lifetime.signal);
-    for (let i = 0; now && isControlled(now) && i < RELEASE_READS && !this.stopped; i++) {
-      await sleep(RELEASE_READ_MS, this.lifetime.signal);
-      now = await stillThere(this.api, this.namespace, obj, this.lifetime.signal);
-    }
-    if (this.stopped || this.cache.has(keyOf(obj))) return; // stopped, or back in scope meanwhile
-    if (now) this.handlers.change('upsert', now);
-    else this.handlers.change('delete', obj);
+    const after = await afterLeavingScope(this.api, this.namespace, obj, this.lifetime.signal, () => this.stopped);
+    if (after && !this.cache.has(keyOf(obj))) this.handlers.change(after.type, after.object); // else back in scope meanwhile
   }
 
   private onWatchAccepted(controller: AbortController): void {
@@ -306,7 +294,3 @@ export class KindWatcher<K extends WatchedKind> {
     }
   }
 }
-
-/** Reads of an object that left a label-selected watch while still controlled (≈ 10 s in all). */
-const RELEASE_READS = 20;
-const RELEASE_READ_MS = 500;
