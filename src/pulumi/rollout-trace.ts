@@ -10,13 +10,12 @@
  */
 
 import * as pulumi from '@pulumi/pulumi';
-import type { Verdict, WorkloadKind } from '../core/index.js';
+import type { Verdict } from '../core/index.js';
 import { type RolloutFailure, rolloutFailureOf } from '../report/index.js';
-import { type Baseline, type ProviderSettings, readBaseline, type Written } from './baseline.js';
+import type { Baseline, Written } from './baseline.js';
 import { cancellable } from './cancel.js';
 import {
   type ChangeKind,
-  type CustomTimeouts,
   notTracedBecause,
   onUnreadableCluster,
   skipsUpdateUnreachable,
@@ -26,9 +25,10 @@ import {
 } from './decisions.js';
 import { userMessage } from './errors.js';
 import { observeUpdate } from './observe-update.js';
-import type { TraceOptions, TraceOutcome } from './options.js';
+import type { TraceOutcome } from './options.js';
 import { carryingDependency, outputValue, secretPatterns, settle } from './outputs.js';
 import { refusalOf } from './providers.js';
+import { baselineOf, type RolloutResult, type RolloutTraceArgs } from './rollout-trace-args.js';
 import { RowLines } from './row-lines.js';
 import type { StatusLine } from './status-lines.js';
 import { traceWritten, type WrittenResource, writtenBy } from './trace-written.js';
@@ -36,39 +36,10 @@ import { changeLine, notDoneLineOf, previewSummary, specChangedLine, unchangedLi
 
 export type { ProviderSettings } from './baseline.js';
 export type { ChangeKind } from './decisions.js';
+export type { RolloutResult, RolloutTraceArgs } from './rollout-trace-args.js';
 
 /** The Pulumi type token of {@link RolloutTrace}. */
 export const ROLLOUT_TRACE_TYPE = 'rollout-trace:pulumi:RolloutTrace';
-
-/** Arguments of {@link RolloutTrace}. */
-export interface RolloutTraceArgs extends TraceOptions {
-  /** The workload's declared inputs (the `args` given to `new k8s.apps.v1.Deployment`, ...). */
-  inputs: pulumi.Input<unknown>;
-  /** The workload's Pulumi resource name (the provider's auto-name prefix). */
-  deploymentName: string;
-  /** The workload's kind: `Deployment` (default), `StatefulSet`, `DaemonSet` or `Job`. */
-  kind?: WorkloadKind;
-  /** The workload resource, if it already exists (else call {@link RolloutTrace.attach}). */
-  deployment?: WrittenResource;
-  /** The Deployment is a child of a provider-side component: no resource object, found by name. */
-  detached?: boolean;
-  /** What the Deployment's provider was given (used when `kubeconfig`/`context` are not set). */
-  provider?: ProviderSettings;
-  /** The Deployment's `customTimeouts` in seconds (the provider's first timeout choice). */
-  customTimeouts?: CustomTimeouts;
-}
-
-/** The trace's result, also exposed as the component's outputs. */
-export interface RolloutResult {
-  outcome: TraceOutcome;
-  /** One line, e.g. `revision 2 rolled out: 3/3 pods ready`. */
-  summary: string;
-  revision?: string;
-  /** What the update changes: `create`, `rollout` (new pod template), `replace`, `scale`, `unchanged`. */
-  change?: ChangeKind;
-  /** For a rollout that did not succeed: its main cause, machine-readable. */
-  failure?: RolloutFailure;
-}
 
 /**
  * Traces one Deployment's rollout in `pulumi up`: live per-ReplicaSet and per-pod status lines on
@@ -114,7 +85,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
     provided?.catch(() => undefined);
 
     const inputs = settle(args.inputs);
-    const baseline = this.baselineOf(args, inputs);
+    const baseline = baselineOf(args, inputs);
     // A failed gate must fail `pulumi up`: the language host fails the update on an uncaught
     // error and reports a ResourceError against its resource, once per error object. So `failed`
     // rejects unhandled with the ResourceError, and `ready` rejects with the very same object
@@ -149,28 +120,6 @@ export class RolloutTrace extends pulumi.ComponentResource {
 
   private say(line: StatusLine, ephemeral = true, fromTracker = false): void {
     this.lines.say(line, ephemeral, fromTracker);
-  }
-
-  /** The baseline, or undefined when a value it needs is unknown (preview). */
-  private async baselineOf(args: RolloutTraceArgs, inputsP: ReturnType<typeof settle>): Promise<Baseline | undefined> {
-    const [inputs, kubeconfig, context, cluster, namespace] = await Promise.all([
-      inputsP,
-      settle(args.kubeconfig ?? args.provider?.kubeconfig),
-      settle(args.context ?? args.provider?.context),
-      settle(args.provider?.cluster),
-      settle(args.provider?.namespace),
-    ]);
-    if (!inputs.known || !kubeconfig.known || !context.known || !cluster.known || !namespace.known) return undefined;
-    return readBaseline({
-      inputs: inputs.value,
-      secret: inputs.secret,
-      deploymentName: args.deploymentName,
-      kind: args.kind,
-      kubeconfig: kubeconfig.value,
-      context: context.value,
-      cluster: cluster.value,
-      providerNamespace: namespace.value,
-    });
   }
 
   private async run(
