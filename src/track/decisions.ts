@@ -3,7 +3,7 @@
  * apart from its polling engine): when a verdict the core reached is held back, which verdict is
  * published and whether log tails are added to it; when a missing Deployment is still awaited and
  * when it becomes an error, in which words; when the no-progress deadline may fire; when the next
- * tick comes. No I/O, no clock, no timers: time comes in as arguments. The tracker (tracker.ts)
+ * tick comes. No I/O, no clock, no timers: time comes in as arguments. The tracker (rollout-tracker.ts)
  * feeds these and does what they say.
  * Tested from tables (test/unit/track/decisions.test.ts).
  *

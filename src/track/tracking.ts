@@ -1,6 +1,6 @@
 /**
  * The handle a caller holds for one traced rollout ({@link Tracking}): its event stream and its
- * verdict. The tracker (tracker.ts) makes live ones; {@link failedTracking} one that never started.
+ * verdict. The tracker (rollout-tracker.ts) makes live ones; {@link failedTracking} one that never started.
  */
 import type { RolloutEvent, Verdict } from '../core/index.js';
 import { EventHub } from './event-hub.js';

@@ -1,0 +1,290 @@
+/**
+ * One rollout's tracker (its entry points are in tracker.ts): joins the shared watch source to the
+ * pure core, owns every timer (ticks, the overall timeout, the not-found grace), cancellation and
+ * log enrichment, and closes everything it opened once the verdict is known. Wiring and I/O only:
+ * what to do with a verdict, a missing Deployment or the next tick is decided in decisions.ts
+ * (pure, tested from tables).
+ */
+import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions, unreachableError } from '../cluster/index.js';
+import type { Observation, RolloutEvent, Verdict } from '../core/index.js';
+import { cleanEvent, initialState, logTargets, type RolloutState, reduce, succeededJobContainers } from '../core/index.js';
+import { type LongTimer, setLongTimeout } from '../long-timer.js';
+import {
+  abortReason,
+  admit,
+  INITIAL_GATE,
+  noProgressMayFire,
+  notFoundError,
+  onVerdict,
+  refreshesLogTargets,
+  type TimedVerdict,
+  tickDelay,
+  trackingError,
+  wantsLogTails,
+} from './decisions.js';
+import { EventHub, type HubReplay } from './event-hub.js';
+import { LogFollower } from './log-follower.js';
+import { withLogTails, withSuccessLogs } from './log-tails.js';
+import { NoProgressWatchdog } from './no-progress.js';
+import { type ResolvedTrackOptions, trackTarget } from './options.js';
+import { apiServerWaiting, logLine, trackerWarning } from './own-events.js';
+import { type Tracking, trackingOf } from './tracking.js';
+import { VerdictWatch, type WatchAfterVerdict } from './verdict-watch.js';
+
+/** Internal knobs for tests (not part of the public API: see `trackRolloutWith` in tracker.ts). */
+export interface TrackInternals {
+  source?: SourceOptions;
+  /** Tick period (ms). Default 1000. */
+  tickMs?: number;
+  /** What the event stream replays to a late consumer (default `all`, see HubReplay). */
+  replay?: HubReplay;
+  /** Watch on after the verdict (the CLI's `--watch`): see {@link WatchAfterVerdict}. */
+  watchAfterVerdict?: WatchAfterVerdict;
+}
+
+const MAX_TICK_MS = 1000;
+
+type VerdictEvent = Extract<RolloutEvent, { type: 'verdict' }>;
+
+/** Tracks one rollout from its validated options; {@link RolloutTracker.tracking} is what callers get. */
+export class RolloutTracker {
+  readonly tracking: Tracking;
+  private readonly hub: EventHub<RolloutEvent>;
+  private state: RolloutState;
+  private source: NamespaceSource | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private tickTimer: LongTimer | undefined;
+  private nextTickAt = 0;
+  private timeoutTimer: LongTimer | undefined;
+  private graceTimer: LongTimer | undefined;
+  private watchdog: NoProgressWatchdog | undefined;
+  private logFollower: LogFollower | undefined;
+  private readonly deadlines = new Map<string, number>();
+  private readonly ref: { namespace: string; name: string };
+  /** Synced, Deployment seen, a held verdict: see decisions.ts. */
+  private gate = INITIAL_GATE;
+  private finished = false;
+  /** After the verdict with `watchAfterVerdict`: observations still reach the reducer. */
+  private watch: VerdictWatch | undefined;
+  private streamEnded = false;
+  private resolveVerdict!: (v: Verdict) => void;
+  private rejectVerdict!: (e: unknown) => void;
+  private readonly onAbort = () => this.cancel(abortReason(this.opts.signal?.reason));
+
+  constructor(
+    private readonly opts: ResolvedTrackOptions,
+    private readonly internals: TrackInternals,
+  ) {
+    this.hub = new EventHub<RolloutEvent>(internals.replay);
+    const verdict = new Promise<Verdict>((resolve, reject) => {
+      this.resolveVerdict = resolve;
+      this.rejectVerdict = reject;
+    });
+    this.ref = { namespace: opts.namespace, name: opts.name };
+    this.state = initialState(trackTarget(opts), opts.policy, Date.now());
+    this.tracking = trackingOf(this.hub, verdict, (reason) => this.cancel(reason ?? 'stopped'));
+    // Start on the next turn so a caller can attach listeners first (they replay anyway).
+    setImmediate(() => this.start());
+  }
+
+  private start(): void {
+    if (this.finished) return;
+    const { signal } = this.opts;
+    this.observe({ type: 'tick', at: Date.now() }); // emits `started`
+    if (signal?.aborted) return this.cancel(abortReason(signal.reason));
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.timeoutTimer = setLongTimeout(() => this.onTimeout(), this.opts.timeoutSeconds * 1000);
+    const noProgress = this.opts.noProgressTimeoutSeconds;
+    if (noProgress !== undefined) {
+      this.watchdog = new NoProgressWatchdog(noProgress, (at) => {
+        if (!noProgressMayFire(this.gate)) return false;
+        this.observe({ type: 'timeout', at, timeoutSeconds: noProgress, timeoutKind: 'no-progress' });
+        return true;
+      });
+      this.watchdog.start();
+    }
+    const follow = this.opts.logs ? this.opts.logs.follow : undefined;
+    if (follow) {
+      this.logFollower = new LogFollower(this.opts.kc, this.opts.namespace, follow, (target, line) => {
+        if (!this.finished) this.publish(logLine(this.ref, target, line, Date.now()));
+      });
+    }
+    try {
+      this.source = acquireNamespaceSource(this.opts.kc, this.opts.namespace, this.internals.source);
+      this.unsubscribe = this.source.subscribe({
+        deploymentName: this.opts.name,
+        kind: this.opts.kind,
+        routinePodEvents: (this.opts.policy?.classifiers?.length ?? 0) > 0,
+        onObservation: (obs) => this.fromSource(obs),
+        onError: (err) => this.fail(err),
+        onWaiting: (message) => this.say(apiServerWaiting(this.ref, message, Date.now())),
+        onWarning: (message) => this.say(trackerWarning(this.ref, 'NodesNotReadable', message, Date.now())),
+      });
+    } catch (err) {
+      return this.fail(err);
+    }
+    this.scheduleTick();
+  }
+
+  /** An event the tracker makes itself (own-events.ts), published until the verdict. */
+  private say(e: RolloutEvent): void {
+    if (!this.finished) this.publish(e);
+  }
+
+  /**
+   * The overall deadline. If the apiserver never answered, there is no rollout to judge: the
+   * error says why the cluster could not be reached (exit code 3), not `timed out` (70).
+   */
+  private onTimeout(): void {
+    const failure = this.source?.firstContactFailure;
+    if (failure !== undefined) return this.fail(unreachableError(this.opts.kc, this.opts.timeoutSeconds, failure));
+    this.observe({ type: 'timeout', at: Date.now(), timeoutSeconds: this.opts.timeoutSeconds });
+  }
+
+  private fromSource(obs: Observation): void {
+    if (this.watch) return this.watch.observe(obs);
+    if (this.finished) return;
+    this.observe(obs);
+    if (this.logFollower && !this.finished && refreshesLogTargets(this.gate, obs)) {
+      this.logFollower.sync(logTargets(this.state, this.opts.logs ? this.opts.logs.follow?.containers : undefined));
+    }
+  }
+
+  /**
+   * Feeds one observation to the core (admitted first, see decisions.ts) and publishes what it
+   * says; the verdict is held back for enrichment.
+   */
+  private observe(obs: Observation): void {
+    if (this.finished) return;
+    const admitted = admit(this.gate, obs);
+    this.gate = admitted.gate;
+    if (admitted.release) return void this.conclude(admitted.release);
+    if (admitted.grace) {
+      this.graceTimer?.cancel();
+      this.graceTimer =
+        admitted.grace === 'start' ? setLongTimeout(() => this.notFound(), this.opts.notFoundGraceSeconds * 1000) : undefined;
+    }
+    const [next, events] = reduce(this.state, obs);
+    this.state = next;
+    for (const e of events) {
+      if (e.type === 'verdict') {
+        const decided = onVerdict(this.gate, obs, { verdict: e.verdict, at: e.at });
+        this.gate = decided.gate;
+        if (decided.publish) void this.conclude(decided.publish);
+        return;
+      }
+      if (e.type === 'problem') {
+        if (e.failsAt !== undefined) this.deadlines.set(e.problem.id, e.failsAt);
+        else this.deadlines.delete(e.problem.id);
+        // A deadline before the next tick: tick exactly then instead.
+        if (e.failsAt !== undefined && this.tickTimer && e.failsAt < this.nextTickAt) queueMicrotask(() => this.scheduleTick());
+      } else if (e.type === 'problem-cleared') this.deadlines.delete(e.id);
+      this.watchdog?.saw(e);
+      this.publish(e);
+    }
+  }
+
+  /** Ticks every second, or sooner when a problem's policy deadline comes first. */
+  private scheduleTick(): void {
+    if (this.finished) return;
+    this.tickTimer?.cancel();
+    const now = Date.now();
+    const delay = tickDelay(now, this.internals.tickMs ?? MAX_TICK_MS, this.deadlines.values());
+    this.nextTickAt = now + delay;
+    this.tickTimer = setLongTimeout(() => {
+      this.observe({ type: 'tick', at: Date.now() });
+      this.scheduleTick();
+    }, delay);
+  }
+
+  private cancel(reason?: string): void {
+    if (this.watch) return this.endWatch();
+    if (this.finished) return;
+    this.observe({ type: 'cancel', at: Date.now(), ...(reason ? { reason } : {}) });
+  }
+
+  /** The not-found grace ran out: fail unless the Deployment appeared meanwhile. */
+  private notFound(): void {
+    if (this.finished) return;
+    const { namespace, name, kc, notFoundGraceSeconds: graceSeconds } = this.opts;
+    const deployments = this.source?.namesOf(this.opts.kind) ?? [];
+    const error = notFoundError(this.gate, {
+      name,
+      namespace,
+      target: describeTarget(kc),
+      graceSeconds,
+      deployments,
+      kind: this.opts.kind,
+    });
+    if (error) this.fail(error);
+  }
+
+  /**
+   * Releases everything: timers, the log stream and the source subscription (the last one closes
+   * the watches), which `keepSource` keeps open for the watch after the verdict.
+   */
+  private release(keepSource = false): void {
+    this.finished = true;
+    for (const t of [this.tickTimer, this.timeoutTimer, this.graceTimer]) t?.cancel();
+    this.watchdog?.stop();
+    this.logFollower?.stop();
+    if (keepSource) return;
+    this.watch = undefined;
+    this.opts.signal?.removeEventListener('abort', this.onAbort);
+    const unsub = this.unsubscribe;
+    this.unsubscribe = undefined;
+    unsub?.();
+  }
+
+  /** Publishes the verdict (with log tails if wanted, cleaned) at the time the core reached it, and ends. */
+  private async conclude({ verdict, at }: TimedVerdict): Promise<void> {
+    if (this.finished) return;
+    const watch = this.internals.watchAfterVerdict !== undefined && verdict.outcome !== 'cancelled' && this.unsubscribe !== undefined;
+    this.release(watch);
+    if (watch) this.watch = new VerdictWatch(this.state, (e) => this.publish(e));
+    const { logs } = this.opts;
+    let final = verdict;
+    if (logs && wantsLogTails(verdict)) final = await withLogTails(this.opts.kc, verdict, logs.tailLines, logs.redact);
+    else if (logs && logs.onSuccess === true && verdict.outcome === 'succeeded') {
+      final = await withSuccessLogs(this.opts.kc, verdict, succeededJobContainers(this.state), logs.tailLines, logs.redact);
+    }
+    const e = this.publish({ type: 'verdict', verdict: final, at, deployment: final.deployment }) as VerdictEvent;
+    if (!this.watch) this.endStream();
+    this.resolveVerdict(e.verdict);
+    this.watch?.verdictPublished();
+  }
+
+  /** Ends the watch after the verdict (`stop()`, or a watch error): releases the source, ends the stream. */
+  private endWatch(error?: unknown): void {
+    if (!this.watch) return;
+    this.release();
+    this.endStream(error);
+  }
+
+  /** Ends the event stream (with `error`, if any) and tells the watch's owner, once. */
+  private endStream(error?: unknown): void {
+    if (this.streamEnded) return;
+    this.streamEnded = true;
+    this.hub.end(error);
+    this.internals.watchAfterVerdict?.onEnd(error);
+  }
+
+  /**
+   * Hands an event to every consumer, its cluster-supplied text cleaned (redacted, sanitised,
+   * capped): the one boundary where cluster text enters the event stream (docs/security.md).
+   */
+  private publish(e: RolloutEvent): RolloutEvent {
+    const cleaned = cleanEvent(e.kind === undefined ? { ...e, kind: this.opts.kind } : e, this.opts.clean);
+    this.hub.push(cleaned);
+    return cleaned;
+  }
+
+  private fail(err: unknown): void {
+    if (this.watch) return this.endWatch(trackingError(err));
+    if (this.finished) return;
+    this.release();
+    const error = trackingError(err);
+    this.endStream(error);
+    this.rejectVerdict(error);
+  }
+}
