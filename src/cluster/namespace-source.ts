@@ -11,7 +11,7 @@
  * running source gets a re-list of the kinds whose objects were not kept.
  */
 import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
-import { type KindToObject, type ObjectObservation, type WatchedKind, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
+import type { KindToObject, ObjectObservation, WatchedKind, WorkloadKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
 import { nodesRefusedWarning } from './api-errors.js';
 import { BacklogSync } from './backlog-sync.js';
@@ -22,16 +22,15 @@ import { WatchScope } from './label-scope.js';
 import { NodeReadinessFilter } from './node-readiness-filter.js';
 import { deliverSnapshot, deliverTo, SubscriberIndex, type Subscription } from './routing.js';
 import { BASE_KINDS, FULLY_KEPT, isWorkloadKind, kindOfSub, mountsClaims, REPLAY_SYNC_KINDS, SCOPED_KINDS } from './source-kinds.js';
+import { type AnyWatcher, SourceWatchers } from './source-watchers.js';
 import type { SourceOptions, SourceSubscriber } from './subscriber.js';
-import { statsOf, type WatchStats } from './watch-stats.js';
-
-type AnyWatcher = { [K in WatchedKind]: KindWatcher<K> }[WatchedKind];
+import type { WatchStats } from './watch-stats.js';
 
 /** A shared list+watch of one namespace. Obtain it with {@link acquireNamespaceSource}. */
 export class NamespaceSource {
   private readonly subs = new SubscriberIndex();
   private readonly scope = new WatchScope();
-  private readonly watchers = new Map<WatchedKind, AnyWatcher>();
+  private readonly watchers = new SourceWatchers();
   private readonly nodes = new NodeReadinessFilter();
   /** The Event backlog's replay while the Event list is under way. */
   private readonly backlog: BacklogSync;
@@ -81,7 +80,7 @@ export class NamespaceSource {
     if (this.ready) {
       this.startWorkloadWatchers();
       this.widenScope();
-      for (const watcher of this.watchers.values()) {
+      for (const watcher of this.watchers.all()) {
         if (watcher.isSynced) for (const obj of watcher.cache.values()) this.deliver(sub, 'upsert', watcher.api.kind, obj);
         // Its objects were not kept: list again (they are delivered as upserts) before `synced`;
         // a list already under way may have passed them, so wait for the next one to start.
@@ -101,14 +100,7 @@ export class NamespaceSource {
 
   /** Deployments currently in the namespace (from the shared cache; empty before the first list). */
   deployments(): V1Deployment[] {
-    const w = this.watchers.get('Deployment') as KindWatcher<'Deployment'> | undefined;
-    return w ? [...w.cache.values()] : [];
-  }
-
-  /** Every workload in the shared caches: the Deployments, and the StatefulSets, DaemonSets and Jobs of a traced kind. */
-  private workloads(): Array<KindToObject[WorkloadKind]> {
-    const others = WORKLOAD_KINDS.filter((k) => k !== 'Deployment').flatMap((k) => [...(this.watchers.get(k)?.cache.values() ?? [])]);
-    return [...this.deployments(), ...(others as Array<KindToObject[WorkloadKind]>)];
+    return this.watchers.deployments();
   }
 
   /** True when the Deployment list completed (so `deployments()` is authoritative). */
@@ -126,7 +118,7 @@ export class NamespaceSource {
 
   /** Watch counters per kind. */
   stats(): WatchStats {
-    const stats = statsOf(this.watchers.values());
+    const stats = this.watchers.stats();
     for (const [kind, n] of Object.entries(this.backlog.opened)) stats.opened[kind as WatchedKind] += n;
     return stats;
   }
@@ -175,9 +167,7 @@ export class NamespaceSource {
 
   /** Names of the objects of `kind` in the namespace (from the shared cache; empty before the first list). */
   namesOf(kind: WorkloadKind): string[] {
-    if (kind === 'Deployment') return this.deployments().map((d) => d.metadata?.name ?? '');
-    const w = this.watchers.get(kind);
-    return w ? [...w.cache.values()].map((o) => o.metadata?.name ?? '') : [];
+    return this.watchers.namesOf(kind);
   }
 
   /** RBAC refuses Nodes: keep tracing without the node-not-ready diagnosis, and say so once. */
@@ -253,7 +243,7 @@ export class NamespaceSource {
       },
       { ...this.options, ...(labelSelector !== undefined ? { labelSelector } : {}) },
     ) as AnyWatcher;
-    this.watchers.set(kind, watcher);
+    this.watchers.add(watcher);
     watcher.start();
   }
 
@@ -264,7 +254,7 @@ export class NamespaceSource {
    * still misses the liveness failures that hold success.
    */
   private resumeAllBut(kind: WatchedKind): void {
-    for (const [k, w] of this.watchers) if (k !== kind) w.resume();
+    this.watchers.resumeAllBut(kind);
     this.backlog.resume();
   }
 
@@ -291,7 +281,7 @@ export class NamespaceSource {
    * Starts the PVC watch once a traced workload (of `workloads`, default every cached one) uses
    * claims: a trace of workloads without claims needs no RBAC on PVCs.
    */
-  private ensurePvcWatch(workloads: Array<KindToObject[WorkloadKind]> = this.workloads()): void {
+  private ensurePvcWatch(workloads: Array<KindToObject[WorkloadKind]> = this.watchers.workloads()): void {
     if (this.watchers.has('PersistentVolumeClaim')) return;
     if (workloads.some((w) => this.subs.traces(w.metadata?.name) && mountsClaims(w))) this.startWatcher('PersistentVolumeClaim');
   }
@@ -307,15 +297,13 @@ export class NamespaceSource {
 
   private maybeSync(sub: Subscription): void {
     if (sub.synced || this.closed) return;
-    const ready = (w: AnyWatcher | undefined) => !!w && w.isSynced && w.hasWatched && w.lists >= (sub.lists?.[w.api.kind] ?? 0);
-    const pvc = this.watchers.get('PersistentVolumeClaim');
-    if (!REPLAY_SYNC_KINDS.every((k) => ready(this.watchers.get(k))) || (pvc && !ready(pvc))) return;
+    const ready = (k: WatchedKind) => this.watchers.ready(k, sub.lists?.[k] ?? 0);
+    const pvc = this.watchers.has('PersistentVolumeClaim');
+    if (!REPLAY_SYNC_KINDS.every(ready) || (pvc && !ready('PersistentVolumeClaim'))) return;
     const kind = kindOfSub(sub);
-    if (kind !== 'Deployment' && !ready(this.watchers.get(kind))) return;
+    if (kind !== 'Deployment' && !ready(kind)) return;
     const subscribed = () => !this.closed && this.subs.all.has(sub);
-    if (BASE_KINDS.every((k) => ready(this.watchers.get(k)))) {
-      return deliverSnapshot(sub, this.now(), subscribed);
-    }
+    if (BASE_KINDS.every(ready)) return deliverSnapshot(sub, this.now(), subscribed);
     if (kind !== 'Deployment') return; // the Event replay is for Deployments only
     if (!this.backlog.caughtUp || pvc || sub.lists || !this.deployments().some((d) => d.metadata?.name === sub.s.deploymentName)) return;
     sub.replayed = true;
@@ -335,7 +323,7 @@ export class NamespaceSource {
     this.closed = true;
     this.subs.clear();
     this.contact.stop();
-    for (const w of this.watchers.values()) w.stop();
+    this.watchers.stopAll();
     this.backlog.stop();
     this.onClose?.(this.stats());
   }

@@ -1,0 +1,75 @@
+/**
+ * A namespace source's watchers, one per kind, and what is read across them: the cached
+ * workloads, whether a kind is ready for a subscriber, the counters; and what is done to all of
+ * them at once.
+ */
+import type { V1Deployment } from '@kubernetes/client-node';
+import { type KindToObject, type WatchedKind, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
+import type { KindWatcher } from './kind-watcher.js';
+import { statsOf, type WatchStats } from './watch-stats.js';
+
+/** A watcher of any kind. */
+export type AnyWatcher = { [K in WatchedKind]: KindWatcher<K> }[WatchedKind];
+
+/** The watchers of one namespace source, by kind. */
+export class SourceWatchers {
+  private readonly byKind = new Map<WatchedKind, AnyWatcher>();
+
+  get(kind: WatchedKind): AnyWatcher | undefined {
+    return this.byKind.get(kind);
+  }
+
+  has(kind: WatchedKind): boolean {
+    return this.byKind.has(kind);
+  }
+
+  add(watcher: AnyWatcher): void {
+    this.byKind.set(watcher.api.kind, watcher);
+  }
+
+  all(): IterableIterator<AnyWatcher> {
+    return this.byKind.values();
+  }
+
+  /**
+   * True once `kind`'s watcher listed and its watch was accepted, with at least `lists` lists
+   * done (a subscriber that joined waits for the re-list it asked for).
+   */
+  ready(kind: WatchedKind, lists = 0): boolean {
+    const w = this.byKind.get(kind);
+    return !!w && w.isSynced && w.hasWatched && w.lists >= lists;
+  }
+
+  /** Deployments currently in the namespace (empty before the first list). */
+  deployments(): V1Deployment[] {
+    const w = this.byKind.get('Deployment') as KindWatcher<'Deployment'> | undefined;
+    return w ? [...w.cache.values()] : [];
+  }
+
+  /** Every cached workload: the Deployments, and the StatefulSets, DaemonSets and Jobs of a traced kind. */
+  workloads(): Array<KindToObject[WorkloadKind]> {
+    const others = WORKLOAD_KINDS.filter((k) => k !== 'Deployment').flatMap((k) => [...(this.byKind.get(k)?.cache.values() ?? [])]);
+    return [...this.deployments(), ...(others as Array<KindToObject[WorkloadKind]>)];
+  }
+
+  /** Names of the cached objects of `kind`. */
+  namesOf(kind: WorkloadKind): string[] {
+    if (kind === 'Deployment') return this.deployments().map((d) => d.metadata?.name ?? '');
+    const w = this.byKind.get(kind);
+    return w ? [...w.cache.values()].map((o) => o.metadata?.name ?? '') : [];
+  }
+
+  /** Re-opens every watch but `kind`'s from its resourceVersion (see NamespaceSource's `silent` handler). */
+  resumeAllBut(kind: WatchedKind): void {
+    for (const [k, w] of this.byKind) if (k !== kind) w.resume();
+  }
+
+  /** Counters per kind. */
+  stats(): WatchStats {
+    return statsOf(this.byKind.values());
+  }
+
+  stopAll(): void {
+    for (const w of this.byKind.values()) w.stop();
+  }
+}
