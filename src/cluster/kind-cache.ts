@@ -1,6 +1,7 @@
 /**
- * A {@link KindWatcher}'s cache of one kind: which objects it keeps, and how a fresh list replaces
- * it (the differences are emitted as changes).
+ * A {@link KindWatcher}'s cache of one kind: which objects it keeps, how a fresh list replaces it
+ * (the differences are emitted as changes), and what became of an object that left a
+ * label-selected watch's scope (read again from the apiserver).
  */
 import type { KindToObject, WatchedKind } from '../core/index.js';
 import { sleep } from './backoff.js';
