@@ -10,7 +10,7 @@ import { KubeletBackoff } from './kubelet-backoff.js';
 import { startLogServer } from './log-server.js';
 import { SimNode } from './node.js';
 import { ObjectWatch } from './object-watch.js';
-import { admissionFailure, evictionMessage, type Rejection } from './pod-ending.js';
+import { admissionFailure, evictionMessage, pressureAdmissionFailure, type Rejection } from './pod-ending.js';
 import { PodWorker, type WorkerContext } from './pod-worker.js';
 
 /** Timing knobs of the simulation (milliseconds). */
@@ -165,7 +165,10 @@ export class KubeletNode {
       const admitted = [...this.workers.values()]
         .filter((w) => !w.ended && w.pod.status?.phase !== 'Succeeded' && w.pod.status?.phase !== 'Failed')
         .map((w) => w.pod);
-      const refused = admissionFailure(pod, { ...this.node.allocatable(), labels: this.node.nodeLabels() }, admitted);
+      // The eviction manager's handler runs first (kubelet.go NewMainKubelet adds it first).
+      const refused =
+        pressureAdmissionFailure(pod, this.node.pressures()) ??
+        admissionFailure(pod, { ...this.node.allocatable(), labels: this.node.nodeLabels() }, admitted);
       if (refused) {
         this.rejected.add(uid);
         void this.reject(pod, refused);

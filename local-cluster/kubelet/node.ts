@@ -105,6 +105,11 @@ export class SimNode {
     return this.labels();
   }
 
+  /** The pressure conditions now True, in the eviction manager's order (`MemoryPressure` first). */
+  pressures(): string[] {
+    return this.conditions.filter((c) => c.type !== 'Ready' && c.status === 'True').map((c) => c.type);
+  }
+
   /**
    * Reports memory or disk pressure on or off, as the eviction manager does: the condition (the
    * node lifecycle controller then taints the Node `node.kubernetes.io/memory-pressure:NoSchedule`)

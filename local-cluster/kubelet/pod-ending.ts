@@ -5,7 +5,11 @@
  *   allocatable resources or whose nodeSelector does not match is rejected: Event `OutOfcpu`
  *   (`OutOfmemory`, `OutOfpods`, `NodeAffinity`) and status Failed with "Pod " + the message;
  * - node-pressure eviction (eviction/eviction_manager.go `evictPod`, helpers.go
- *   `evictionMessage`): Event `Evicted`, status Failed/Evicted with the node's message.
+ *   `evictionMessage`): Event `Evicted`, status Failed/Evicted with the node's message;
+ * - the eviction manager's admission (eviction_manager.go `Admit`, the first admit handler): while
+ *   the node reports pressure, a new pod is rejected with `Evicted` and "The node had condition:
+ *   [MemoryPressure]. ", unless it is critical (a mirror pod, or priority system-critical and above), or only memory is short and the pod is not
+ *   BestEffort or tolerates `node.kubernetes.io/memory-pressure:NoSchedule`.
  * In both, the status manager replaces the status with `{phase, reason, message}` (status_manager.go
  * `mergePodStatus` keeps only conditions the kubelet does not own): conditions, container statuses
  * and IPs go, `startTime` stays.
@@ -74,6 +78,39 @@ export function admissionFailure(pod: V1Pod, node: NodeFit, admitted: readonly V
   if (Object.entries(selector).some(([k, v]) => node.labels[k] !== v))
     return { reason: 'NodeAffinity', message: 'Predicate NodeAffinity failed' };
   return undefined;
+}
+
+/** Priority of `system-cluster-critical` (scheduling.SystemCriticalPriority): pods at or above are critical. */
+const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;
+
+/** v1qos.GetPodQOS: BestEffort when no container (init included) requests or limits cpu or memory. */
+function isBestEffort(pod: V1Pod): boolean {
+  const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
+  return containers.every((c) =>
+    [c.resources?.requests, c.resources?.limits].every((list) => !list || (list.cpu === undefined && list.memory === undefined)),
+  );
+}
+
+/** v1helper.TolerationsTolerateTaint for `node.kubernetes.io/memory-pressure:NoSchedule`. */
+function toleratesMemoryPressure(pod: V1Pod): boolean {
+  return (pod.spec?.tolerations ?? []).some(
+    (t) =>
+      (!t.effect || t.effect === 'NoSchedule') &&
+      (!t.key || t.key === 'node.kubernetes.io/memory-pressure') &&
+      (t.operator === 'Exists' || !t.value),
+  );
+}
+
+/**
+ * The eviction manager's verdict on a new `pod` while the node reports `pressures` (condition
+ * types such as `MemoryPressure`, in the manager's order), or undefined when it is admitted.
+ */
+export function pressureAdmissionFailure(pod: V1Pod, pressures: readonly string[]): Rejection | undefined {
+  if (pressures.length === 0) return undefined;
+  const isMirror = pod.metadata?.annotations?.['kubernetes.io/config.mirror'] !== undefined;
+  if (isMirror || (pod.spec?.priority ?? 0) >= SYSTEM_CRITICAL_PRIORITY) return undefined;
+  if (pressures.length === 1 && pressures[0] === 'MemoryPressure' && (!isBestEffort(pod) || toleratesMemoryPressure(pod))) return undefined;
+  return { reason: 'Evicted', message: `The node had condition: [${pressures.join(' ')}]. ` };
 }
 
 /** The status patch (JSON merge) that replaces a pod's status with an ended one, `startTime` kept. */

@@ -43,6 +43,8 @@ interface Ending {
   words: string;
   /** Evicted for node pressure or rejected at admission: counts towards `pods-ended`. */
   unfit: boolean;
+  /** Said once for every pod ending this way (the controller may replace it many times a second). */
+  onceFor?: string;
 }
 
 function endingOf(pod: V1Pod): Ending {
@@ -50,6 +52,14 @@ function endingOf(pod: V1Pod): Ending {
   const node = pod.spec?.nodeName ? ` of node ${pod.spec.nodeName}` : '';
   const disruption = podCondition(pod, 'DisruptionTarget');
   const by = disruption?.status === 'True' ? (disruption.reason ?? '') : '';
+  // The eviction manager's admission refusal while the node reports pressure ("[Pod was rejected: ]
+  // The node had condition: [DiskPressure]. "): the node is tainted for it, and the pod fits once the
+  // pressure ends or the scheduler places it elsewhere, so it is not counted.
+  const message = pod.status?.message ?? '';
+  if (reason === 'Evicted' && /The node had condition: \[/.test(message)) {
+    const words = `rejected by the kubelet${node} while the node reported pressure (Evicted)`;
+    return { words, unfit: false, onceFor: `pressure|${pod.spec?.nodeName ?? ''}|${message}` };
+  }
   if (reason === 'Evicted' || by === 'TerminationByKubelet') return { words: 'evicted', unfit: true };
   if (/^OutOf/.test(reason) || ADMISSION_REASONS.has(reason)) return { words: `rejected by the kubelet${node} (${reason})`, unfit: true };
   if (SHUTDOWN_REASONS.has(reason)) return { words: `shut down with its node${node.replace(' of node', '')} (${reason})`, unfit: false };
@@ -144,7 +154,7 @@ export function trackEndedPods(state: RolloutState, memo: EmittedMemo, at: numbe
       note: endedPodNote(pod),
       replicaSet: rs?.metadata?.uid ?? '',
     };
-    noteOnce(memo, `ended|${name}`, `Pod/${name}`, memo.ended[name].note, emit);
+    noteOnce(memo, ending.onceFor ?? `ended|${name}`, `Pod/${name}`, memo.ended[name].note, emit);
   }
   for (const [name, e] of Object.entries(memo.ended)) if (e.at < at - ENDINGS_WINDOW_MS) delete memo.ended[name];
 }

@@ -2,8 +2,9 @@
  * The simulated kubelet ends pods the way a 1.20 kubelet does, and the real controllers react:
  * - node-pressure eviction: MemoryPressure on the Node (the node lifecycle controller taints it),
  *   the `Evicted` Event, `Killing`, the status replaced by Failed/Evicted with the 1.20 message
- *   (conditions, container statuses and IPs gone, startTime kept); the pressure ends; the real
- *   ReplicaSet controller's replacement runs;
+ *   (conditions, container statuses and IPs gone, startTime kept); while the pressure lasts a
+ *   BestEffort pod bound to the node is refused (`Evicted`, "The node had condition:
+ *   [MemoryPressure]. "); the pressure ends; the real ReplicaSet controller's replacement runs;
  * - admission rejection: a pod bound by `spec.nodeName` that does not fit is refused (`OutOfcpu`
  *   Event, Failed with "Pod Node didn't have enough resource: ..."), and the ReplicaSet
  *   controller replaces it again and again;
@@ -14,7 +15,7 @@ import { describe, it } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
 import { createDeployment } from '../../helpers/deployments.js';
 import { startPrivateNode } from '../../helpers/private-node.js';
-import { clients, eventsFor, waitPod, waitUntil, withNamespace } from './support.js';
+import { clients, createPod, eventsFor, waitEvent, waitPod, waitUntil, withNamespace } from './support.js';
 
 const podsOf = async (ns: string): Promise<V1Pod[]> => (await clients().core.listNamespacedPod({ namespace: ns })).items;
 const isReady = (p: V1Pod) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
@@ -26,8 +27,8 @@ describe('pods the kubelet ends', { concurrency: true }, () => {
     await createDeployment(ns, 'web', { replicas: 1, podSpec: node.podSpec });
     const first = await waitUntil(async () => (await podsOf(ns)).find(isReady), { what: 'a Ready pod', timeoutMs: 30_000 });
     const name = first.metadata!.name!;
-    // Long enough for the lifecycle controller to see the pressure on a loaded machine.
-    await node.kubelet.evict(ns, name, { pressureSeconds: 15 });
+    // Long enough for the lifecycle controller to taint the Node and for the checks below on a loaded machine.
+    await node.kubelet.evict(ns, name, { pressureSeconds: 30 });
     const evicted = await waitPod(ns, name, (p) => p.status?.phase === 'Failed' && p, 'Failed');
     assert.equal(evicted.status?.reason, 'Evicted');
     assert.equal(
@@ -47,18 +48,32 @@ describe('pods the kubelet ends', { concurrency: true }, () => {
       { what: 'the Evicted and Killing Events', timeoutMs: 20_000 },
     );
     const { core } = clients();
-    const pressured = await core.readNode({ name: node.name });
-    assert.equal(pressured.status?.conditions?.find((c) => c.type === 'MemoryPressure')?.status, 'True');
+    const memoryPressure = async () =>
+      (await core.readNode({ name: node.name })).status?.conditions?.find((c) => c.type === 'MemoryPressure')?.status;
     await waitUntil(
       async () => (await core.readNode({ name: node.name })).spec?.taints?.some((x) => x.key === 'node.kubernetes.io/memory-pressure'),
       { what: 'the node lifecycle controller tainting the Node', timeoutMs: 20_000 },
     );
+    // Bound past the scheduler while the pressure lasts: the eviction manager refuses a BestEffort pod.
+    const bound = await createPod(ns, 'bound', {
+      ...node.podSpec,
+      nodeName: node.name,
+      containers: [{ name: 'app', image: 'nginx:1.19' }],
+    });
+    const refused = await waitPod(ns, bound, (p) => p.status?.phase === 'Failed' && p, 'rejected under memory pressure');
+    assert.equal(refused.status?.reason, 'Evicted');
+    assert.equal(refused.status?.message, 'Pod The node had condition: [MemoryPressure]. ');
+    await waitEvent(ns, bound, 'Evicted', 'The node had condition: [MemoryPressure]. ');
     const replacement = await waitUntil(async () => (await podsOf(ns)).find((p) => p.metadata?.name !== name && isReady(p)), {
       what: 'the replacement Ready once the pressure ended',
-      timeoutMs: 60_000,
+      timeoutMs: 90_000,
     });
     assert.equal(replacement.spec?.nodeName, node.name);
-    assert.equal((await core.readNode({ name: node.name })).status?.conditions?.find((c) => c.type === 'MemoryPressure')?.status, 'False');
+    assert.equal(await memoryPressure(), 'False');
+    // Replacements placed before the taint landed were refused the same way, never run.
+    for (const p of (await podsOf(ns)).filter((x) => ![name, bound].includes(x.metadata!.name!) && x.status?.phase === 'Failed')) {
+      assert.equal(p.status?.message, 'Pod The node had condition: [MemoryPressure]. ');
+    }
   });
 
   it('admission rejection (OutOfcpu), and the ReplicaSet controller replacing the pod again and again', async (t) => {

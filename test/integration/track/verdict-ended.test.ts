@@ -2,10 +2,12 @@
  * Pods that ended, on the real control plane (the real ReplicaSet controller replaces them):
  * - a pod evicted the way a 1.28+ kubelet writes it (Failed/Evicted, DisruptionTarget, its
  *   container `ContainerStatusUnknown` with exit code 137), on a Node with no kubelet whose pod
- *   statuses the test writes by hand, the replacement Ready: SUCCEEDED with the eviction as a note
- *   (it used to hold success for ever and time out);
+ *   statuses the test writes by hand, the replacement Ready: SUCCEEDED with the eviction as a note;
  * - a pod evicted by the simulated 1.20 kubelet (node memory pressure): SUCCEEDED once the
  *   replacement is Ready, with the note;
+ * - replacements bound by `spec.nodeName` to a node under memory pressure, refused one after
+ *   another by its eviction manager ("The node had condition: [MemoryPressure]"): SUCCEEDED once
+ *   the pressure ends, never `pods-ended`, the refusals said once;
  * - replacements rejected at admission one after another (`OutOfcpu`, a pod bound by
  *   `spec.nodeName` that cannot fit): FAILED `pods-ended` within seconds, where the controller
  *   would recreate them for ever;
@@ -14,12 +16,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
+import type { RolloutEvent } from '../../../src/core/types.js';
 import { evicted128, running129 } from '../../fixtures/modern-pods.js';
 import { startBareNode } from '../../helpers/bare-node.js';
-import { startPrivateNode } from '../../helpers/private-node.js';
+import { type PrivateNode, startPrivateNode } from '../../helpers/private-node.js';
 import { assertStillRunning, clients, createDeployment, describeVerdict, eventSeen, namespaceFor, trace, waitUntil } from './helpers.js';
 
 const podsOf = async (ns: string): Promise<V1Pod[]> => (await clients().core.listNamespacedPod({ namespace: ns })).items;
+/** Evicts the first running pod of `ns` for node memory pressure lasting `pressureSeconds`, the rollout still under way. */
+async function evictRunningPod(ns: string, node: PrivateNode, events: RolloutEvent[], pressureSeconds: number): Promise<void> {
+  const running = await waitUntil(async () => (await podsOf(ns)).find((p) => p.status?.containerStatuses?.some((c) => c.state?.running)), {
+    what: 'a running pod',
+    timeoutMs: 30_000,
+    intervalMs: 100,
+  });
+  assertStillRunning(events, 'the eviction');
+  await node.kubelet.evict(ns, running.metadata!.name!, { pressureSeconds });
+}
 const isoNow = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 describe('pods that ended', { concurrency: true }, () => {
@@ -67,12 +80,7 @@ describe('pods that ended', { concurrency: true }, () => {
       container: { readinessProbe: { httpGet: { path: '/', port: 80 }, initialDelaySeconds: 15 } },
     });
     const r = await trace(ns, 'web', { timeoutSeconds: 90 }, async (events) => {
-      const running = await waitUntil(
-        async () => (await podsOf(ns)).find((p) => p.status?.containerStatuses?.some((c) => c.state?.running)),
-        { what: 'a running pod', timeoutMs: 30_000, intervalMs: 100 },
-      );
-      assertStillRunning(events, 'the eviction');
-      await node.kubelet.evict(ns, running.metadata!.name!, { pressureSeconds: 2 });
+      await evictRunningPod(ns, node, events, 2);
       await eventSeen(events, (e) => e.type === 'note', 'the eviction note');
     });
     t.diagnostic(describeVerdict(r));
@@ -82,7 +90,33 @@ describe('pods that ended', { concurrency: true }, () => {
       /^pod web-\S+ evicted: The node was low on resource: memory\. Container app was using 301Mi, which exceeds its request of 0\.$/,
     );
     const pods = await podsOf(ns);
-    assert.equal(pods.filter((p) => p.status?.reason === 'Evicted').length, 1, 'the evicted pod is kept, as a real cluster keeps it');
+    const evicted = pods.filter((p) => p.status?.reason === 'Evicted' && /^The node was low on resource/.test(p.status?.message ?? ''));
+    assert.equal(evicted.length, 1, 'the evicted pod is kept, as a real cluster keeps it');
+  });
+
+  it('replacements refused while their node reports memory pressure: SUCCEEDED once it ends, never pods-ended', async (t) => {
+    const ns = await namespaceFor(t, 'pressure');
+    const node = await startPrivateNode(t);
+    // Bound by nodeName, the replacements skip the scheduler (and the node's pressure taint): the
+    // kubelet refuses each, and the ReplicaSet controller creates the next at once.
+    await createDeployment(ns, 'web', {
+      replicas: 1,
+      podSpec: { nodeName: node.name, tolerations: node.podSpec.tolerations },
+      container: { readinessProbe: { httpGet: { path: '/', port: 80 }, initialDelaySeconds: 5 } },
+    });
+    const r = await trace(ns, 'web', { timeoutSeconds: 90 }, async (events) => {
+      await evictRunningPod(ns, node, events, 6);
+    });
+    t.diagnostic(describeVerdict(r));
+    assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
+    const refused = (await podsOf(ns)).filter((p) => p.status?.message === 'Pod The node had condition: [MemoryPressure]. ');
+    assert.ok(refused.length >= 3, `${refused.length} replacements refused: the edge needs more than pods-ended tolerates`);
+    const notes = r.of('note').filter((n) => /while the node reported pressure \(Evicted\)/.test(n.message));
+    assert.equal(notes.length, 1, 'the refusals are said once');
+    assert.match(
+      notes[0]!.message,
+      /^pod web-\S+ rejected by the kubelet of node t-\w+-1 while the node reported pressure \(Evicted\): Pod The node had condition: \[MemoryPressure\]\.$/,
+    );
   });
 
   it('replacements rejected at admission (OutOfcpu) one after another: FAILED pods-ended within seconds', async (t) => {

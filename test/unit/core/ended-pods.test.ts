@@ -17,6 +17,7 @@ import {
   preemptionTarget,
   readyToStart,
   rejectedOutOfCpu,
+  rejectedUnderPressure,
   statusUnknown,
 } from '../../fixtures/modern-pods.js';
 import {
@@ -152,6 +153,32 @@ describe('replacements that keep ending: the pods-ended problem', () => {
     const evictions = NAMES.map((n, i) => up('Pod', evicted128(podAt(n, 1), iso(20 + i)), 20 + i));
     const replacements = ['web-2-ddd', 'web-2-eee', 'web-2-fff'].map((n) => up('Pod', podAt(n, 24), 30));
     const v = outcomeOf([...ready3(2), ...evictions, ...replacements, ...doneAt2(31)]);
+    assert.equal(v?.outcome, 'succeeded', v?.summary);
+  });
+  it('replacements refused while the node reports pressure do not count: it is tainted, the pod fits when the pressure ends', () => {
+    const refusals = Array.from({ length: 6 }, (_, i) => up('Pod', rejectedUnderPressure(podAt(`web-2-r${i}`, 2 + i)), 3 + i));
+    assert.equal(outcomeOf([...rolling, ...refusals]), undefined);
+    const { events } = run([...rolling, ...refusals]);
+    assert.equal(ofType(events, 'note').length, 1, 'said once for the node, not once per refused pod');
+    assert.equal(
+      ofType(events, 'note')[0]?.message,
+      'pod web-2-r0 rejected by the kubelet of node sim-node-1 while the node reported pressure (Evicted): Pod was rejected: The node had condition: [DiskPressure].',
+    );
+    const admitted = up('Pod', podAt('web-2-ok', 20, { containers: [running()] }), 21);
+    const done = [
+      up('ReplicaSet', replicaSet({ name: 'web-2', revision: '2', replicas: 1, ready: 1 }), 22),
+      up(
+        'Deployment',
+        deployment({
+          revision: '2',
+          generation: 2,
+          replicas: 1,
+          conditions: [availableTrue, progressing('NewReplicaSetAvailable', 'web-2')],
+        }),
+        22,
+      ),
+    ];
+    const v = outcomeOf([...rolling, ...refusals, admitted, ...done]);
     assert.equal(v?.outcome, 'succeeded', v?.summary);
   });
   it('endings older than 10 minutes no longer count', () => {

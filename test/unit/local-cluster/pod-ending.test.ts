@@ -1,11 +1,12 @@
 /**
  * The simulated kubelet's admission (lifecycle/predicate.go `GeneralPredicates` order: pods, cpu,
- * memory, node selector) and its 1.20 eviction message.
+ * memory, node selector), the eviction manager's admission under node pressure, and the 1.20
+ * eviction message.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
-import { admissionFailure, binaryQuantity, evictionMessage } from '../../../local-cluster/kubelet/pod-ending.js';
+import { admissionFailure, binaryQuantity, evictionMessage, pressureAdmissionFailure } from '../../../local-cluster/kubelet/pod-ending.js';
 
 const NODE = { cpu: 4000, memory: 8 * 2 ** 30, pods: 3, labels: { 'kubernetes.io/hostname': 'n1', disk: 'ssd' } };
 const podWith = (requests: Record<string, string> = {}, extra: Partial<NonNullable<V1Pod['spec']>> = {}): V1Pod => ({
@@ -42,6 +43,52 @@ describe('simulated kubelet admission', () => {
       message: 'Predicate NodeAffinity failed',
     });
     assert.equal(admissionFailure(podWith({}, { nodeSelector: { disk: 'ssd' } }), NODE, []), undefined);
+  });
+});
+
+describe("the eviction manager's admission under node pressure", () => {
+  const rejected = { reason: 'Evicted', message: 'The node had condition: [MemoryPressure]. ' };
+  it('admits every pod when the node reports no pressure', () => {
+    assert.equal(pressureAdmissionFailure(podWith(), []), undefined);
+  });
+  it('rejects a BestEffort pod under memory pressure, with the condition list', () => {
+    assert.deepEqual(pressureAdmissionFailure(podWith(), ['MemoryPressure']), rejected);
+  });
+  it('admits under memory pressure a pod with a request or a limit, or one tolerating the memory-pressure taint', () => {
+    assert.equal(pressureAdmissionFailure(podWith({ cpu: '10m' }), ['MemoryPressure']), undefined);
+    const limited: V1Pod = { spec: { containers: [{ name: 'app', image: 'nginx', resources: { limits: { memory: '1Gi' } } }] } };
+    assert.equal(pressureAdmissionFailure(limited, ['MemoryPressure']), undefined);
+    const tolerates = podWith(
+      {},
+      { tolerations: [{ key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' }] },
+    );
+    assert.equal(pressureAdmissionFailure(tolerates, ['MemoryPressure']), undefined);
+    assert.equal(pressureAdmissionFailure(podWith({}, { tolerations: [{ operator: 'Exists' }] }), ['MemoryPressure']), undefined);
+  });
+  it('a toleration of another taint or effect does not count', () => {
+    const other = podWith({}, { tolerations: [{ key: 'node.kubernetes.io/disk-pressure', operator: 'Exists' }] });
+    assert.deepEqual(pressureAdmissionFailure(other, ['MemoryPressure']), rejected);
+    const noExecute = podWith(
+      {},
+      { tolerations: [{ key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoExecute' }] },
+    );
+    assert.deepEqual(pressureAdmissionFailure(noExecute, ['MemoryPressure']), rejected);
+  });
+  it('rejects every pod that is not critical under disk pressure, or under two pressures', () => {
+    assert.deepEqual(pressureAdmissionFailure(podWith({ cpu: '1' }), ['DiskPressure']), {
+      reason: 'Evicted',
+      message: 'The node had condition: [DiskPressure]. ',
+    });
+    assert.equal(
+      pressureAdmissionFailure(podWith({ cpu: '1' }), ['MemoryPressure', 'DiskPressure'])?.message,
+      'The node had condition: [MemoryPressure DiskPressure]. ',
+    );
+  });
+  it('admits critical pods: system-critical priority, mirror pods', () => {
+    assert.equal(pressureAdmissionFailure(podWith({}, { priority: 2_000_000_000 }), ['DiskPressure']), undefined);
+    assert.deepEqual(pressureAdmissionFailure(podWith({}, { priority: 1_999_999_999 }), ['MemoryPressure']), rejected);
+    const mirror: V1Pod = { ...podWith(), metadata: { annotations: { 'kubernetes.io/config.mirror': 'abc' } } };
+    assert.equal(pressureAdmissionFailure(mirror, ['DiskPressure']), undefined);
   });
 });
 
