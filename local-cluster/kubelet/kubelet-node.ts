@@ -10,7 +10,7 @@ import { KubeletBackoff } from './kubelet-backoff.js';
 import { startLogServer } from './log-server.js';
 import { SimNode } from './node.js';
 import { ObjectWatch } from './object-watch.js';
-import { admissionFailure, evictionMessage, pressureAdmissionFailure, type Rejection } from './pod-ending.js';
+import { admissionFailure, endedStatus, evictionMessage, pressureAdmissionFailure, type Rejection } from './pod-ending.js';
 import { PodWorker, type WorkerContext } from './pod-worker.js';
 
 /** Timing knobs of the simulation (milliseconds). */
@@ -183,13 +183,18 @@ export class KubeletNode {
     worker.requestSync();
   }
 
-  /** kubelet.go `rejectPod`: the Event, then the status Failed with the reason and "Pod " + the message. */
+  /** kubelet.go `rejectPod` (1.20): the Event, then the status Failed with the reason and "Pod " + the message. */
   private async reject(pod: V1Pod, refused: Rejection): Promise<void> {
     const m = pod.metadata!;
     this.opts.log(`pod ${m.namespace}/${m.name} rejected at admission: ${refused.reason}: ${refused.message}`);
     const ref = { kind: 'Pod', namespace: m.namespace, name: m.name!, uid: m.uid, apiVersion: 'v1', resourceVersion: m.resourceVersion };
     this.recorder.event(ref, 'Warning', refused.reason, refused.message);
-    const status = { phase: 'Failed', reason: refused.reason, message: `Pod ${refused.message}`, conditions: null };
+    // The status manager writes the status whole (qosClass and conditions go), with a startTime
+    // when it had none (status_manager.go updateStatusInternal).
+    const status = {
+      ...endedStatus(refused.reason, `Pod ${refused.message}`),
+      startTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    };
     try {
       await this.opts.core.patchNamespacedPodStatus(
         { name: m.name!, namespace: m.namespace!, body: { metadata: { uid: m.uid }, status } },

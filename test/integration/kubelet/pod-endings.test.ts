@@ -95,6 +95,8 @@ describe('pods the kubelet ends', { concurrency: true }, () => {
       assert.equal(p.status?.reason, 'OutOfcpu');
       assert.equal(p.status?.message, "Pod Node didn't have enough resource: cpu, requested: 100000, used: 0, capacity: 4000");
       assert.equal(p.status?.containerStatuses, undefined);
+      assert.ok(p.status?.startTime, 'the status manager gives a status without one a startTime');
+      assert.equal(p.status?.qosClass, undefined, 'a 1.20 status manager writes the status whole');
     }
     const events = await eventsFor(ns, rejected[0]!.metadata!.name!);
     assert.ok(
