@@ -1,7 +1,9 @@
 /**
  * DaemonSets on the real control plane (the real DaemonSet controller and scheduler; simulated
  * kubelets): success once every node that should run a pod runs the current template, available;
- * a broken image fails naming the pod; a node whose taint the pods do not tolerate is named.
+ * a broken image fails naming the pod; a node whose taint the pods do not tolerate is named; a
+ * node under disk pressure refuses the pods the controller recreates (they tolerate the pressure
+ * taints) until the pressure ends, and the rollout then succeeds.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -130,6 +132,36 @@ describe('DaemonSet verdicts', { concurrency: true }, () => {
       new RegExp(
         `DaemonSet agent runs no pod on node ${node.name}: its pods do not tolerate the node's taint rollout-trace.dev/test-node=`,
       ),
+    );
+  });
+
+  it('a node under disk pressure refuses the recreated pod until the pressure ends: SUCCEEDED, never failed', async (t) => {
+    const ns = await namespaceFor(t, 'ds-pressure');
+    const prefix = privateNodePrefix();
+    const tolerate = { tolerations: [{ key: 'rollout-trace.dev/test-node', value: prefix, effect: 'NoSchedule' }] };
+    const node = await startPrivateNode(t, undefined, prefix);
+    // Ready 5 s after start: the rollout is under way when the pod on the private node is evicted.
+    await createDaemonSet(ns, 'agent', {
+      podSpec: tolerate,
+      container: { readinessProbe: { httpGet: { path: '/', port: 80 }, initialDelaySeconds: 5 } },
+    });
+    const { core } = clients();
+    const podsOnNode = async () => (await core.listNamespacedPod({ namespace: ns })).items.filter((p) => p.spec?.nodeName === node.name);
+    const r = await trace(ns, 'agent', { kind: 'DaemonSet', timeoutSeconds: 120 }, async (events) => {
+      const running = await waitUntil(
+        async () => (await podsOnNode()).find((p) => p.status?.containerStatuses?.some((c) => c.state?.running)),
+        { what: `a running pod on ${node.name}`, timeoutMs: 30_000, intervalMs: 100 },
+      );
+      assertStillRunning(events, 'the eviction');
+      await node.kubelet.evict(ns, running.metadata!.name!, { resource: 'ephemeral-storage', usage: '2Gi', pressureSeconds: 10 });
+    });
+    assert.equal(r.verdict.outcome, 'succeeded', describeVerdict(r));
+    const events = await core.listNamespacedEvent({ namespace: ns });
+    const refusals = events.items.filter((e) => e.reason === 'Evicted' && e.message === 'The node had condition: [DiskPressure]. ');
+    assert.ok(refusals.length >= 1, 'the DaemonSet controller recreated the pod while the node reported disk pressure, and it was refused');
+    assert.ok(
+      (await podsOnNode()).some((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')),
+      `${node.name} runs a Ready pod once the pressure ended`,
     );
   });
 });
