@@ -39,6 +39,12 @@ describe('pods the kubelet ends', { concurrency: true }, () => {
     assert.equal(evicted.status?.containerStatuses, undefined);
     assert.equal(evicted.status?.podIP, undefined);
     assert.ok(evicted.status?.startTime, 'startTime is kept');
+    // Bound past the scheduler at once, well within the pressure: the eviction manager refuses a BestEffort pod.
+    const bound = await createPod(ns, 'bound', {
+      ...node.podSpec,
+      nodeName: node.name,
+      containers: [{ name: 'app', image: 'nginx:1.19' }],
+    });
     // The kubelet records its Events asynchronously, after the status: wait for both.
     await waitUntil(
       async () => {
@@ -54,12 +60,6 @@ describe('pods the kubelet ends', { concurrency: true }, () => {
       async () => (await core.readNode({ name: node.name })).spec?.taints?.some((x) => x.key === 'node.kubernetes.io/memory-pressure'),
       { what: 'the node lifecycle controller tainting the Node', timeoutMs: 20_000 },
     );
-    // Bound past the scheduler while the pressure lasts: the eviction manager refuses a BestEffort pod.
-    const bound = await createPod(ns, 'bound', {
-      ...node.podSpec,
-      nodeName: node.name,
-      containers: [{ name: 'app', image: 'nginx:1.19' }],
-    });
     const refused = await waitPod(ns, bound, (p) => p.status?.phase === 'Failed' && p, 'rejected under memory pressure');
     assert.equal(refused.status?.reason, 'Evicted');
     assert.equal(refused.status?.message, 'Pod The node had condition: [MemoryPressure]. ');
