@@ -107,6 +107,8 @@ export function emitPod(memo: EmittedMemo, pod: V1Pod, row: Row, owned: Map<stri
     if (!owned.has(name)) opened.push(name);
     owned.set(name, row.name);
   }
+  // Part of a refusal under node pressure that is counted, not listed (ended-pods.ts).
+  if (memo.folded[name]) return;
   const v = podView(pod);
   const key = `${v.state}|${v.detail ?? ''}|${v.node ?? ''}`;
   const prev = memo.pods[name];
@@ -254,6 +256,7 @@ export function emitK8sEvents(
   const fresh = candidates
     .filter(([, e]) => (e.type === 'Warning' || NORMAL_REASONS.has(e.reason ?? '')) && aboutCurrentTarget(state, e))
     .filter(([, e]) => eventTime(e) >= state.startedAt - EVENT_HISTORY_SLACK_MS)
+    .filter(([, e]) => !(e.involvedObject?.kind === 'Pod' && memo.folded[e.involvedObject.name ?? '']))
     .sort(([u, a], [v, b]) => eventTime(a) - eventTime(b) || (state.kubeEventArrival.get(u) ?? 0) - (state.kubeEventArrival.get(v) ?? 0));
   for (const [uid, e] of fresh) {
     const key = `${e.reason}|${e.message}`;

@@ -128,6 +128,45 @@ function noteLivePod(memo: EmittedMemo, pod: V1Pod, emit: Emit): void {
 }
 
 /**
+ * While a node refuses pods under pressure (`memo.refusing`), a pod bound there that has not
+ * started is not listed (the controller may create many a second); once one starts, the refusal
+ * is over: the count is said and the pod is listed again.
+ */
+function foldWhileRefusing(memo: EmittedMemo, pod: V1Pod, emit: Emit): void {
+  const node = pod.spec?.nodeName;
+  const refused = node === undefined ? undefined : memo.refusing[node];
+  if (node === undefined || refused === undefined) return;
+  const name = pod.metadata?.name ?? '';
+  const started = pod.status?.phase === 'Running' || (pod.status?.containerStatuses?.length ?? 0) > 0;
+  if (!started) {
+    memo.folded[name] = true;
+    return;
+  }
+  delete memo.folded[name];
+  delete memo.refusing[node];
+  if (refused === 0) return;
+  const pods = refused === 1 ? '1 more pod was' : `${refused} more pods were`;
+  emit({
+    type: 'note',
+    object: `Node/${node}`,
+    message: `${pods} refused by the kubelet of node ${node} while the node reported pressure (not listed one by one); pod ${name} runs there now`,
+  });
+}
+
+/** A refusal under node pressure already said for its node and message: counted, not listed. */
+function foldRefusal(memo: EmittedMemo, pod: V1Pod, ending: Ending): boolean {
+  if (ending.onceFor === undefined) return false;
+  const node = pod.spec?.nodeName ?? '';
+  if (!memo.notes[ending.onceFor]) {
+    memo.refusing[node] ??= 0;
+    return false;
+  }
+  memo.refusing[node] = (memo.refusing[node] ?? 0) + 1;
+  memo.folded[pod.metadata?.name ?? ''] = true;
+  return true;
+}
+
+/**
  * Records the new-revision pods in `names` (every pod of the new ReplicaSet when `all`) that ended
  * since last seen, with a `note` for each, and notes about live pods. Call before `emitRows`, so
  * that `memo.pods` still says whether a pod was seen live before.
@@ -138,6 +177,7 @@ export function trackEndedPods(state: RolloutState, memo: EmittedMemo, at: numbe
   for (const pod of pods) {
     const name = pod.metadata?.name ?? '';
     if (canBecomeReady(pod)) {
+      foldWhileRefusing(memo, pod, emit);
       noteLivePod(memo, pod, emit);
       continue;
     }
@@ -154,7 +194,7 @@ export function trackEndedPods(state: RolloutState, memo: EmittedMemo, at: numbe
       note: endedPodNote(pod),
       replicaSet: rs?.metadata?.uid ?? '',
     };
-    noteOnce(memo, ending.onceFor ?? `ended|${name}`, `Pod/${name}`, memo.ended[name].note, emit);
+    if (!foldRefusal(memo, pod, ending)) noteOnce(memo, ending.onceFor ?? `ended|${name}`, `Pod/${name}`, memo.ended[name].note, emit);
   }
   for (const [name, e] of Object.entries(memo.ended)) if (e.at < at - ENDINGS_WINDOW_MS) delete memo.ended[name];
 }

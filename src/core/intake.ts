@@ -126,7 +126,8 @@ function onPod(s: Draft, obs: Extract<ObjectObservation, { kind: 'Pod' }>, emit:
   forgetPod(s, name);
   if (formerRs !== undefined) {
     s.ownedPods.delete(name);
-    if (obs.type === 'delete') emit({ type: 'pod-deleted', name, ...(formerRs !== '' ? { replicaSet: formerRs } : {}) });
+    if (obs.type === 'delete' && !s.memo.folded[name])
+      emit({ type: 'pod-deleted', name, ...(formerRs !== '' ? { replicaSet: formerRs } : {}) });
     else emit({ type: 'pod-orphaned', name, replicaSet: formerRs });
   }
   return known ? { kind: 'Pod', name } : undefined;

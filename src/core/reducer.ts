@@ -45,6 +45,8 @@ function emptyMemo(): EmittedMemo {
     settling: {},
     ended: {},
     notes: {},
+    refusing: {},
+    folded: {},
   };
 }
 

@@ -77,6 +77,13 @@ export interface EmittedMemo {
   ended: Record<string, EndedPod>;
   /** Keys of the `note` events already emitted (each is said once). */
   notes: Record<string, true>;
+  /**
+   * Node -> pods refused there under node pressure since its note was said, not listed one by one
+   * (ended-pods.ts); removed, with a note of the count, once a pod runs there again.
+   */
+  refusing: Record<string, number>;
+  /** Pods not listed (rows and Events) because they are part of a refusal counted in `refusing`. */
+  folded: Record<string, true>;
 }
 
 /** A new-revision pod that ended (ended-pods.ts). */

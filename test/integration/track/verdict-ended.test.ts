@@ -7,7 +7,7 @@
  *   replacement is Ready, with the note;
  * - replacements bound by `spec.nodeName` to a node under memory pressure, refused one after
  *   another by its eviction manager ("The node had condition: [MemoryPressure]"): SUCCEEDED once
- *   the pressure ends, never `pods-ended`, the refusals said once;
+ *   the pressure ends, never `pods-ended`, the first refusal said whole, the others counted, not listed;
  * - replacements rejected at admission one after another (`OutOfcpu`, a pod bound by
  *   `spec.nodeName` that cannot fit): FAILED `pods-ended` within seconds, where the controller
  *   would recreate them for ever;
@@ -113,6 +113,10 @@ describe('pods that ended', { concurrency: true }, () => {
     assert.ok(refused.length >= 3, `${refused.length} replacements refused: the edge needs more than pods-ended tolerates`);
     const notes = r.of('note').filter((n) => /while the node reported pressure \(Evicted\)/.test(n.message));
     assert.equal(notes.length, 1, 'the refusals are said once');
+    const counted = r.of('note').find((n) => /more pods? (was|were) refused by the kubelet/.test(n.message));
+    assert.match(counted?.message ?? '', new RegExp(`^${refused.length - 1} more pods were refused by the kubelet of node ${node.name} `));
+    const rows = new Set(r.of('pod').map((e) => e.name));
+    assert.ok(rows.size <= 3, `pod rows for ${[...rows].join(', ')}: the evicted pod, the first refused, the one that runs`);
     assert.match(
       notes[0]!.message,
       /^pod web-\S+ rejected by the kubelet of node t-\w+-1 while the node reported pressure \(Evicted\): Pod The node had condition: \[MemoryPressure\]\.$/,

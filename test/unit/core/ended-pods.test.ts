@@ -23,6 +23,7 @@ import {
 import {
   availableTrue,
   deployment,
+  event,
   iso,
   ofType,
   pod,
@@ -180,6 +181,33 @@ describe('replacements that keep ending: the pods-ended problem', () => {
     ];
     const v = outcomeOf([...rolling, ...refusals, admitted, ...done]);
     assert.equal(v?.outcome, 'succeeded', v?.summary);
+  });
+  it('a node refusing pod after pod: the first said whole, the rest counted, not listed, until a pod runs there', () => {
+    const pending = (name: string, created: number, s: number) => up('Pod', podAt(name, created, { containers: [] }), s);
+    const refused = (name: string, created: number, s: number) => up('Pod', rejectedUnderPressure(podAt(name, created)), s);
+    const evictedEvent = (name: string, s: number) =>
+      up('Event', event({ kind: 'Pod', name, reason: 'Evicted', message: 'The node had condition: [DiskPressure]. ', at: s }), s);
+    const loop = [2, 3, 4, 5].flatMap((i) => {
+      const name = `web-2-r${i}`;
+      return [pending(name, i, i), evictedEvent(name, i), refused(name, i, i + 0.5)];
+    });
+    const admitted = [pending('web-2-ok', 9, 9), up('Pod', podAt('web-2-ok', 9, { containers: [running()] }), 10)];
+    const { events } = run([...rolling, ...loop, ...admitted]);
+    const rows = ofType(events, 'pod').map((e) => `${e.name} ${e.state}`);
+    assert.deepEqual(rows, ['web-2-r2 scheduled', 'web-2-r2 failed', 'web-2-ok ready']);
+    const shown = ofType(events, 'k8s-event').filter((e) => e.event.reason === 'Evicted');
+    assert.deepEqual(
+      shown.map((e) => e.event.object),
+      ['Pod/web-2-r2'],
+      'the Events of the pods not listed are not either',
+    );
+    assert.deepEqual(
+      ofType(events, 'note').map((e) => e.message),
+      [
+        'pod web-2-r2 rejected by the kubelet of node sim-node-1 while the node reported pressure (Evicted): Pod was rejected: The node had condition: [DiskPressure].',
+        '3 more pods were refused by the kubelet of node sim-node-1 while the node reported pressure (not listed one by one); pod web-2-ok runs there now',
+      ],
+    );
   });
   it('endings older than 10 minutes no longer count', () => {
     const old = [0, 1].map((i) => up('Pod', rejectedOutOfCpu(podAt(`web-2-r${i}`, 2 + i * 2)), 3 + i * 2));
