@@ -199,32 +199,9 @@ export class NamespaceSource {
       this.namespace,
       api as never,
       {
-        change: (type, object) => {
-          if (kind === 'Node' && !this.nodes.changed(type, object as KindToObject['Node'])) return;
-          if (kind === 'Event' && type === 'upsert' && this.backlog.delivered(object as KindToObject['Event'])) return;
-          this.route(kind, type, object as KindToObject[WatchedKind]);
-          if (kind === 'Deployment' && type === 'upsert' && this.subs.traces(object.metadata?.name)) {
-            // Only this Deployment can be new to the scope (a re-created one may have another
-            // selector): looking at every traced Deployment on each of their status updates made
-            // 200 traced Deployments cost O(n^2) (a third of many200's CPU).
-            const deployment = object as KindToObject['Deployment'];
-            this.ensurePvcWatch([deployment]);
-            this.widenScope([deployment]);
-            // Its subscribers may sync with replayed Events now.
-            for (const sub of this.subs.interested('upsert', 'Deployment', deployment)) this.maybeSync(sub);
-          } else if (kind !== 'Deployment' && isWorkloadKind(kind) && type === 'upsert' && this.subs.traces(object.metadata?.name)) {
-            this.ensurePvcWatch([object as KindToObject[WorkloadKind]]);
-          }
-        },
+        change: (type, object) => this.changed(kind, type, object as KindToObject[WatchedKind]),
         synced: () => {
-          if (kind !== 'Deployment') return;
-          this.backlog.start(
-            this.watchers.get('Deployment')?.firstListVersion,
-            this.options.replayRevisions,
-            !!this.watchers.get('Event')?.isSynced,
-          );
-          this.ensurePvcWatch();
-          this.widenScope();
+          if (kind === 'Deployment') this.deploymentsSynced();
         },
         listed: () => {
           if (kind === 'Event') this.backlog.listed();
@@ -245,6 +222,34 @@ export class NamespaceSource {
     ) as AnyWatcher;
     this.watchers.add(watcher);
     watcher.start();
+  }
+
+  /** A watched object changed: routed to the subscribers; a traced workload may widen the scope or need claims. */
+  private changed(kind: WatchedKind, type: 'upsert' | 'delete', object: KindToObject[WatchedKind]): void {
+    if (kind === 'Node' && !this.nodes.changed(type, object as KindToObject['Node'])) return;
+    if (kind === 'Event' && type === 'upsert' && this.backlog.delivered(object as KindToObject['Event'])) return;
+    this.route(kind, type, object);
+    if (type !== 'upsert' || !isWorkloadKind(kind) || !this.subs.traces(object.metadata?.name)) return;
+    if (kind !== 'Deployment') return this.ensurePvcWatch([object as KindToObject[WorkloadKind]]);
+    // Only this Deployment can be new to the scope (a re-created one may have another selector):
+    // looking at every traced Deployment on each of their status updates made 200 traced
+    // Deployments cost O(n^2) (a third of many200's CPU).
+    const deployment = object as KindToObject['Deployment'];
+    this.ensurePvcWatch([deployment]);
+    this.widenScope([deployment]);
+    // Its subscribers may sync with replayed Events now.
+    for (const sub of this.subs.interested('upsert', 'Deployment', deployment)) this.maybeSync(sub);
+  }
+
+  /** The Deployment list is in: the Event replay starts from it, then the claims and the scoped watches. */
+  private deploymentsSynced(): void {
+    this.backlog.start(
+      this.watchers.get('Deployment')?.firstListVersion,
+      this.options.replayRevisions,
+      !!this.watchers.get('Event')?.isSynced,
+    );
+    this.ensurePvcWatch();
+    this.widenScope();
   }
 
   /**
