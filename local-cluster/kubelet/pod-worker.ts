@@ -18,6 +18,7 @@ import { endedStatus } from './pod-ending.js';
 import { ObjectLookup } from './references.js';
 import type { ContainerRuntime, Instance } from './runtime.js';
 import { appendLogs, current, finish, isRunning, newContainerRuntime } from './runtime.js';
+import { Sleeps } from './sleeps.js';
 import { buildPodStatus } from './status.js';
 import { StatusWriter } from './status-writer.js';
 import { VolumeMounts } from './volume-mounts.js';
@@ -43,8 +44,7 @@ export class PodWorker {
   /** Each condition's status as last written (`Ready` → `True`), to notice another writer's change. */
   private writtenConditions = new Map<string, string>();
   private reconcileTimer?: NodeJS.Timeout;
-  private readonly sleeps = new Set<() => void>();
-  private readonly graceSleeps = new Set<() => void>();
+  private readonly sleeps = new Sleeps();
   /** Set once the kubelet ended the pod (evicted): the status it wrote, never rewritten. */
   private endedPatch?: Record<string, unknown>;
 
@@ -98,7 +98,7 @@ export class PodWorker {
     this.ctx.recorder.event(this.podRef(), 'Warning', 'Evicted', message);
     this.endedPatch = endedStatus('Evicted', message);
     for (const c of this.allContainers()) this.clearTimers(c);
-    for (const wake of this.sleeps) wake();
+    this.sleeps.wakeInterruptible();
     for (const c of this.allContainers().filter(isRunning)) {
       this.ctx.recorder.event(this.containerRef(c), 'Normal', 'Killing', `Stopping container ${c.name}`);
       c.ready = false;
@@ -124,7 +124,7 @@ export class PodWorker {
     }
     if (pod.metadata?.deletionTimestamp && !this.terminating) {
       // Cut a pull or slow start short so the pod can be killed at once.
-      for (const wake of this.sleeps) wake();
+      this.sleeps.wakeInterruptible();
       this.requestSync();
     }
   }
@@ -164,7 +164,7 @@ export class PodWorker {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
     for (const c of this.allContainers()) this.clearTimers(c);
-    for (const wake of [...this.sleeps, ...this.graceSleeps]) wake();
+    this.sleeps.wakeAll();
     if (this.podIP) this.ctx.releaseIP(this.podIP);
     for (const c of this.allContainers()) {
       const last = current(c);
@@ -344,25 +344,7 @@ export class PodWorker {
 
   /** Sleeps, ending early when the worker stops or (unless `uninterruptible`) the pod is deleted. */
   sleep(ms: number, uninterruptible = false): Promise<void> {
-    // A timer is armed from the event loop's cached clock, so under load it can fire a few ms
-    // before `ms` have passed on performance.now(): re-arm for the rest, as a real pull lasts.
-    const deadline = performance.now() + ms;
-    return new Promise((resolve) => {
-      let t: NodeJS.Timeout;
-      const done = () => {
-        clearTimeout(t);
-        this.sleeps.delete(done);
-        this.graceSleeps.delete(done);
-        resolve();
-      };
-      const arm = () => {
-        const rest = deadline - performance.now();
-        t = rest > 0 ? setTimeout(arm, Math.ceil(rest)) : setTimeout(done, 0);
-      };
-      t = setTimeout(arm, ms);
-      if (uninterruptible) this.graceSleeps.add(done);
-      else this.sleeps.add(done);
-    });
+    return this.sleeps.sleep(ms, uninterruptible);
   }
 
   /** The pod reference events use (with the pod's current resourceVersion). */
