@@ -45,7 +45,12 @@ interface Ending {
   unfit: boolean;
   /** Said once for every pod ending this way (the controller may replace it many times a second). */
   onceFor?: string;
+  /** Why such pods are refused, for the count said when a pod runs on the node again. */
+  why?: string;
 }
+
+/** How long after a traced pod left a node its kubelet may still have counted it at admission. */
+export const FREEING_SLACK_MS = 5_000;
 
 function endingOf(pod: V1Pod): Ending {
   const reason = pod.status?.reason ?? '';
@@ -57,8 +62,13 @@ function endingOf(pod: V1Pod): Ending {
   // pressure ends or the scheduler places it elsewhere, so it is not counted.
   const message = pod.status?.message ?? '';
   if (reason === 'Evicted' && /The node had condition: \[/.test(message)) {
-    const words = `rejected by the kubelet${node} while the node reported pressure (Evicted)`;
-    return { words, unfit: false, onceFor: `pressure|${pod.spec?.nodeName ?? ''}|${message}` };
+    const why = 'while the node reported pressure';
+    return {
+      words: `rejected by the kubelet${node} ${why} (Evicted)`,
+      unfit: false,
+      onceFor: `pressure|${pod.spec?.nodeName ?? ''}|${message}`,
+      why,
+    };
   }
   if (reason === 'Evicted' || by === 'TerminationByKubelet') return { words: 'evicted', unfit: true };
   if (/^OutOf/.test(reason) || ADMISSION_REASONS.has(reason)) return { words: `rejected by the kubelet${node} (${reason})`, unfit: true };
@@ -80,9 +90,9 @@ function disruptionText(pod: V1Pod): string {
 }
 
 /** The note for an ended pod, in its own words: `pod web-x evicted: The node was low on resource: memory. …`. */
-export function endedPodNote(pod: V1Pod): string {
+export function endedPodNote(pod: V1Pod, ending: Ending = endingOf(pod)): string {
   const message = pod.status?.message?.trim();
-  return `pod ${pod.metadata?.name} ${endingOf(pod).words}${message ? `: ${message}` : ''}${disruptionText(pod)}`;
+  return `pod ${pod.metadata?.name} ${ending.words}${message ? `: ${message}` : ''}${disruptionText(pod)}`;
 }
 
 /** When the pod ended, as well as it can be told (every time it has is a lower bound of its end). */
@@ -128,7 +138,23 @@ function noteLivePod(memo: EmittedMemo, pod: V1Pod, emit: Emit): void {
 }
 
 /**
- * While a node refuses pods under pressure (`memo.refusing`), a pod bound there that has not
+ * A resource rejection (`OutOfcpu`...) on a node where a pod of this workload is still terminating,
+ * or left less than {@link FREEING_SLACK_MS} ago: the kubelet counts a terminating pod's requests
+ * until it is gone (a rolling update of pods bound by `spec.nodeName`), so the pod fits once it is.
+ */
+function whileFreeing(state: RolloutState, memo: EmittedMemo, pod: V1Pod, at: number): Ending | undefined {
+  const reason = pod.status?.reason ?? '';
+  const node = pod.spec?.nodeName;
+  if (!/^OutOf/.test(reason) || !node) return undefined;
+  const left = memo.freedAt[node];
+  const terminating = [...state.pods.values()].some((p) => p.spec?.nodeName === node && p.metadata?.deletionTimestamp);
+  if (!terminating && (left === undefined || at - left > FREEING_SLACK_MS)) return undefined;
+  const why = 'while pods of this workload there were still terminating';
+  return { words: `rejected by the kubelet of node ${node} (${reason}) ${why}`, unfit: false, onceFor: `freeing|${node}|${reason}`, why };
+}
+
+/**
+ * While a node refuses pods (`memo.refusing`), a pod bound there that has not
  * started is not listed (the controller may create many a second); once one starts, the refusal
  * is over: the count is said and the pod is listed again.
  */
@@ -144,24 +170,22 @@ function foldWhileRefusing(memo: EmittedMemo, pod: V1Pod, emit: Emit): void {
   }
   delete memo.folded[name];
   delete memo.refusing[node];
-  if (refused === 0) return;
-  const pods = refused === 1 ? '1 more pod was' : `${refused} more pods were`;
+  if (refused.count === 0) return;
+  const pods = refused.count === 1 ? '1 more pod was' : `${refused.count} more pods were`;
   emit({
     type: 'note',
     object: `Node/${node}`,
-    message: `${pods} refused by the kubelet of node ${node} while the node reported pressure (not listed one by one); pod ${name} runs there now`,
+    message: `${pods} refused by the kubelet of node ${node} ${refused.why} (not listed one by one); pod ${name} runs there now`,
   });
 }
 
-/** A refusal under node pressure already said for its node and message: counted, not listed. */
+/** A refusal already said for its node and cause: counted, not listed. */
 function foldRefusal(memo: EmittedMemo, pod: V1Pod, ending: Ending): boolean {
   if (ending.onceFor === undefined) return false;
   const node = pod.spec?.nodeName ?? '';
-  if (!memo.notes[ending.onceFor]) {
-    memo.refusing[node] ??= 0;
-    return false;
-  }
-  memo.refusing[node] = (memo.refusing[node] ?? 0) + 1;
+  memo.refusing[node] ??= { count: 0, why: ending.why ?? '' };
+  if (!memo.notes[ending.onceFor]) return false;
+  memo.refusing[node].count += 1;
   memo.folded[pod.metadata?.name ?? ''] = true;
   return true;
 }
@@ -184,14 +208,14 @@ export function trackEndedPods(state: RolloutState, memo: EmittedMemo, at: numbe
     if (!hasEnded(pod) || memo.ended[name]) continue;
     const row = memo.pods[name];
     const seenLive = row !== undefined && !/^(failed|succeeded|terminating)\|/.test(row);
-    const ending = endingOf(pod);
+    const ending = whileFreeing(state, memo, pod, at) ?? endingOf(pod);
     memo.ended[name] = {
       at: endedAt(pod, seenLive, at),
       created: timeOf(pod.metadata?.creationTimestamp) ?? at,
       unfit: ending.unfit,
       reason: pod.status?.reason ?? pod.status?.phase ?? '',
       message: pod.status?.message ?? '',
-      note: endedPodNote(pod),
+      note: endedPodNote(pod, ending),
       replicaSet: rs?.metadata?.uid ?? '',
     };
     if (!foldRefusal(memo, pod, ending)) noteOnce(memo, ending.onceFor ?? `ended|${name}`, `Pod/${name}`, memo.ended[name].note, emit);

@@ -123,6 +123,8 @@ function onPod(s: Draft, obs: Extract<ObjectObservation, { kind: 'Pod' }>, emit:
     return { kind: 'Pod', name };
   }
   // Deleted, or released by its ReplicaSet (labels no longer match): orphaned.
+  const node = (s.pods.get(name) ?? pod).spec?.nodeName;
+  if (obs.type === 'delete' && node && known) s.memo.freedAt[node] = obs.at;
   forgetPod(s, name);
   if (formerRs !== undefined) {
     s.ownedPods.delete(name);

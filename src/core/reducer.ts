@@ -46,6 +46,7 @@ function emptyMemo(): EmittedMemo {
     ended: {},
     notes: {},
     refusing: {},
+    freedAt: {},
     folded: {},
   };
 }

@@ -78,10 +78,12 @@ export interface EmittedMemo {
   /** Keys of the `note` events already emitted (each is said once). */
   notes: Record<string, true>;
   /**
-   * Node -> pods refused there under node pressure since its note was said, not listed one by one
-   * (ended-pods.ts); removed, with a note of the count, once a pod runs there again.
+   * Node -> pods refused there since the note of the refusal was said, not listed one by one, and
+   * why they were refused (ended-pods.ts); removed, with a note of the count, once a pod runs there.
    */
-  refusing: Record<string, number>;
+  refusing: Record<string, { count: number; why: string }>;
+  /** Node -> when a traced pod there was last seen leaving it (deleted) (ms; ended-pods.ts). */
+  freedAt: Record<string, number>;
   /** Pods not listed (rows and Events) because they are part of a refusal counted in `refusing`. */
   folded: Record<string, true>;
 }

@@ -8,6 +8,8 @@
  * - replacements bound by `spec.nodeName` to a node under memory pressure, refused one after
  *   another by its eviction manager ("The node had condition: [MemoryPressure]"): SUCCEEDED once
  *   the pressure ends, never `pods-ended`, the first refusal said whole, the others counted, not listed;
+ * - a rolling update of pods bound by `spec.nodeName` to a full node: the new pods are rejected
+ *   (`OutOfcpu`) until an old pod has terminated: SUCCEEDED, never `pods-ended`;
  * - replacements rejected at admission one after another (`OutOfcpu`, a pod bound by
  *   `spec.nodeName` that cannot fit): FAILED `pods-ended` within seconds, where the controller
  *   would recreate them for ever;
@@ -20,7 +22,18 @@ import type { RolloutEvent } from '../../../src/core/types.js';
 import { evicted128, running129 } from '../../fixtures/modern-pods.js';
 import { startBareNode } from '../../helpers/bare-node.js';
 import { type PrivateNode, startPrivateNode } from '../../helpers/private-node.js';
-import { assertStillRunning, clients, createDeployment, describeVerdict, eventSeen, namespaceFor, trace, waitUntil } from './helpers.js';
+import {
+  assertStillRunning,
+  clients,
+  createDeployment,
+  describeVerdict,
+  editDeployment,
+  eventSeen,
+  namespaceFor,
+  trace,
+  waitRolledOut,
+  waitUntil,
+} from './helpers.js';
 
 const podsOf = async (ns: string): Promise<V1Pod[]> => (await clients().core.listNamespacedPod({ namespace: ns })).items;
 /** Evicts the first running pod of `ns` for node memory pressure lasting `pressureSeconds`, the rollout still under way. */
@@ -120,6 +133,32 @@ describe('pods that ended', { concurrency: true }, () => {
     assert.match(
       notes[0]!.message,
       /^pod web-\S+ rejected by the kubelet of node t-\w+-1 while the node reported pressure \(Evicted\): Pod The node had condition: \[MemoryPressure\]\.$/,
+    );
+  });
+
+  it('a rolling update of pods bound by nodeName, rejected (OutOfcpu) until an old pod has terminated: SUCCEEDED', async (t) => {
+    const ns = await namespaceFor(t, 'pinned-roll');
+    const node = await startPrivateNode(t);
+    // Two pods of 2 CPUs fill the node's 4: each new pod fits only once an old one is gone, and the
+    // kubelet counts a terminating pod's requests until then.
+    await createDeployment(ns, 'web', {
+      replicas: 2,
+      podSpec: { nodeName: node.name, tolerations: node.podSpec.tolerations },
+      container: { resources: { requests: { cpu: '2' } } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
+    });
+    await waitRolledOut(ns, 'web');
+    const updated = await editDeployment(ns, 'web', (d) => {
+      d.spec!.template.spec!.containers[0]!.image = 'nginx:1.20';
+    });
+    const r = await trace(ns, 'web', { timeoutSeconds: 90, minGeneration: updated.metadata?.generation ?? 0 });
+    t.diagnostic(describeVerdict(r));
+    assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
+    const rejected = (await podsOf(ns)).filter((p) => p.status?.reason === 'OutOfcpu');
+    assert.ok(rejected.length >= 2, `${rejected.length} pods rejected while the old pods terminated`);
+    assert.match(
+      r.of('note')[0]?.message ?? '',
+      /^pod web-\S+ rejected by the kubelet of node t-\w+-1 \(OutOfcpu\) while pods of this workload there were still terminating: Pod Node didn't have enough resource: cpu/,
     );
   });
 

@@ -22,6 +22,7 @@ import {
 } from '../../fixtures/modern-pods.js';
 import {
   availableTrue,
+  del,
   deployment,
   event,
   iso,
@@ -208,6 +209,19 @@ describe('replacements that keep ending: the pods-ended problem', () => {
         '3 more pods were refused by the kubelet of node sim-node-1 while the node reported pressure (not listed one by one); pod web-2-ok runs there now',
       ],
     );
+  });
+  it('rejections while a pod of the workload on that node terminates do not count; 5 s after it left, they do', () => {
+    const old = pod({ name: 'web-1-old', rs: 'web-1', deleting: true });
+    const during = [...rolling, up('Pod', old, 2), ...rejections(4)];
+    assert.equal(outcomeOf(during), undefined);
+    const { events } = run(during);
+    assert.match(
+      ofType(events, 'note')[0]?.message ?? '',
+      /^pod web-2-r0 rejected by the kubelet of node sim-node-1 \(OutOfcpu\) while pods of this workload there were still terminating: /,
+    );
+    const after = [0, 1, 2].map((i) => up('Pod', rejectedOutOfCpu(podAt(`web-2-x${i}`, 20 + i)), 21 + i));
+    assert.equal(outcomeOf([...during, del('Pod', old, 17), ...after]), undefined, 'within 5 s of its leaving');
+    assert.equal(outcomeOf([...during, del('Pod', old, 10), ...after])?.outcome, 'failed');
   });
   it('endings older than 10 minutes no longer count', () => {
     const old = [0, 1].map((i) => up('Pod', rejectedOutOfCpu(podAt(`web-2-r${i}`, 2 + i * 2)), 3 + i * 2));
