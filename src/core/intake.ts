@@ -128,9 +128,9 @@ function onPod(s: Draft, obs: Extract<ObjectObservation, { kind: 'Pod' }>, emit:
   forgetPod(s, name);
   if (formerRs !== undefined) {
     s.ownedPods.delete(name);
-    if (obs.type === 'delete' && !s.memo.folded[name])
-      emit({ type: 'pod-deleted', name, ...(formerRs !== '' ? { replicaSet: formerRs } : {}) });
-    else emit({ type: 'pod-orphaned', name, replicaSet: formerRs });
+    if (obs.type !== 'delete') emit({ type: 'pod-orphaned', name, replicaSet: formerRs });
+    // A pod counted in a refusal, not listed, is not listed gone either (ended-pods.ts).
+    else if (!s.memo.folded[name]) emit({ type: 'pod-deleted', name, ...(formerRs !== '' ? { replicaSet: formerRs } : {}) });
   }
   return known ? { kind: 'Pod', name } : undefined;
 }

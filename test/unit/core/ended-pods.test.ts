@@ -193,7 +193,9 @@ describe('replacements that keep ending: the pods-ended problem', () => {
       return [pending(name, i, i), evictedEvent(name, i), refused(name, i, i + 0.5)];
     });
     const admitted = [pending('web-2-ok', 9, 9), up('Pod', podAt('web-2-ok', 9, { containers: [running()] }), 10)];
-    const { events } = run([...rolling, ...loop, ...admitted]);
+    const gone = del('Pod', rejectedUnderPressure(podAt('web-2-r3', 3)), 11);
+    const { events } = run([...rolling, ...loop, ...admitted, gone]);
+    assert.deepEqual([...ofType(events, 'pod-deleted'), ...ofType(events, 'pod-orphaned')], [], 'nor listed gone');
     const rows = ofType(events, 'pod').map((e) => `${e.name} ${e.state}`);
     assert.deepEqual(rows, ['web-2-r2 scheduled', 'web-2-r2 failed', 'web-2-ok ready']);
     const shown = ofType(events, 'k8s-event').filter((e) => e.event.reason === 'Evicted');
