@@ -7,8 +7,10 @@ import { runCliInProcess } from './run-cli.js';
 
 it('--timeout 597h and --no-progress-timeout 600h on a healthy Deployment: success (exit 0), no TimeoutOverflowWarning', async (t) => {
   const ns = await namespaceFor(t, 'long-timeout');
-  // Pods that start after 2 s: the trace waits with the long timers armed (an overflow fired at once).
-  await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=2' } });
+  // Pods that start after 5 s: the trace waits with the long timers armed (an overflow fired at
+  // once). The pods' seconds run from their start, before the CLI's: 5 s leaves a loaded machine
+  // 3.5 s between the Deployment's creation and the CLI's start.
+  await createDeployment(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=5' } });
   const warnings: string[] = [];
   const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
   process.on('warning', onWarning);
