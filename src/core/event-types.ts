@@ -26,6 +26,11 @@ export interface LogTail {
   lines: string[];
   /** Why the log could not be fetched, if it could not. */
   error?: string;
+  /**
+   * When the tail was read (ms), if before the verdict: it was read when the problem was first
+   * seen, and the pod or its log was gone by the verdict (deleted by its controller, evicted).
+   */
+  capturedAt?: number;
 }
 
 /** One diagnosed problem: the real cause in plain words plus the raw reason. */
@@ -68,6 +73,12 @@ export interface Problem {
   transient?: boolean;
   /** `node-not-ready` only: the pod's node and its Ready condition. */
   node?: NodeProblem;
+  /**
+   * The pod was deleted while this problem was open (a failed Job's pods removed by the Job
+   * controller, an eviction, a scale-down, `kubectl delete`): the problem is kept for the verdict,
+   * with what was seen of it, so its cause is not lost. It no longer decides anything.
+   */
+  podDeleted?: boolean;
 }
 
 /** The node of a `node-not-ready` problem. */

@@ -21,7 +21,10 @@ export interface HintSubject {
 export function kubectlHints(ref: DeploymentRef & { kind?: WorkloadKind }, subject?: HintSubject): string[] {
   const ns = `kubectl -n ${ref.namespace}`;
   const out: string[] = [];
-  if (subject?.kind === 'Pod') {
+  if (subject?.kind === 'Pod' && subject.deleted) {
+    // Its logs and `describe` went with it; its Events stay (about an hour).
+    out.push(`${ns} get events --field-selector involvedObject.name=${subject.name}`);
+  } else if (subject?.kind === 'Pod') {
     if (subject.container) {
       out.push(`${ns} logs ${subject.name} -c ${subject.container}${subject.crashed ? ' --previous' : ''}`);
     }
@@ -39,7 +42,7 @@ export function kubectlHints(ref: DeploymentRef & { kind?: WorkloadKind }, subje
   }
   if (ref.name && ref.kind === 'Job') {
     out.push(`${ns} describe job ${ref.name}`);
-    out.push(`${ns} logs job/${ref.name}`);
+    if (!subject?.deleted) out.push(`${ns} logs job/${ref.name}`);
   } else if (ref.name) {
     const resource = (ref.kind ?? 'Deployment').toLowerCase();
     if (subject?.paused) out.push(`${ns} rollout resume ${resource}/${ref.name}`);

@@ -38,4 +38,4 @@ export { type EmittedMemo, type PulumiAwaitState, type RolloutState, watchedOn }
 export { resolveMaxUnavailable } from './success.js';
 export type * from './types.js';
 export { problemLine, problemSubject } from './verdict.js';
-export { revisionOfWorkload, succeededJobContainers, WORKLOAD_KINDS } from './workloads.js';
+export { revisionOfWorkload, SUCCESS_LOG_PODS, succeededJobContainers, WORKLOAD_KINDS } from './workloads.js';

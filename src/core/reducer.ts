@@ -48,6 +48,7 @@ function emptyMemo(): EmittedMemo {
     refusing: {},
     freedAt: {},
     folded: {},
+    departed: [],
   };
 }
 

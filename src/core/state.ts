@@ -86,6 +86,11 @@ export interface EmittedMemo {
   freedAt: Record<string, number>;
   /** Pods not listed (rows and Events) because they are part of a refusal counted in `refusing`. */
   folded: Record<string, true>;
+  /**
+   * Problems of pods deleted while the problem was open, oldest first, at most `MAX_DEPARTED`
+   * (problem-events.ts): a failed verdict lists them after the open problems.
+   */
+  departed: Problem[];
 }
 
 /** A new-revision pod that ended (ended-pods.ts). */

@@ -8,13 +8,13 @@ import { newReplicaSet, podsOf, replicaSetOfRevision, trackedPvcs } from './rela
 import { rolloutGap } from './rolled-out.js';
 import type { RolloutState } from './state.js';
 import type { Problem, Verdict } from './types.js';
-import { currentPods, kindOf, progressWords, ruleReplicas, workloadRule } from './workloads.js';
+import { currentPods, kindOf, progressWords, ruleReplicas, workloadPods, workloadRule } from './workloads.js';
 
 /** `pod web-5f6-abc container "app"`, `replicaset web-5f6`, ... */
 export function problemSubject(p: Problem): string {
   const o = p.object;
   if (o.kind === 'Pod') {
-    return `pod ${o.name}${p.container ? ` ${p.initContainer ? 'init container' : 'container'} "${p.container}"` : ''}`;
+    return `pod ${o.name}${p.podDeleted ? ' (deleted)' : ''}${p.container ? ` ${p.initContainer ? 'init container' : 'container'} "${p.container}"` : ''}`;
   }
   return `${o.kind.toLowerCase()} ${o.name}`;
 }
@@ -60,6 +60,8 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
   const replicas = kind === 'Deployment' ? replicaCounts(state) : ruleReplicas(rule);
   const revision = state.memo.revision;
   const primary = input.problems[0];
+  // Pods deleted while their problem was open: their cause, after the open problems.
+  const problems = input.outcome === 'succeeded' ? input.problems : [...input.problems, ...state.memo.departed];
   const progress = kind === 'Deployment' ? `${replicas.ready}/${replicas.desired} pods ready` : progressWords(rule);
   const restores = state.memo.restores;
   const rollback = restores !== undefined ? ` (a rollback: the template of revision ${restores})` : '';
@@ -70,7 +72,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
       summary = `${rev} ${kind === 'Job' ? 'complete' : 'rolled out'}: ${progress} in ${formatDuration(input.at - state.startedAt)}`;
       break;
     case 'failed':
-      summary = primary ? problemLine(primary) : `${rev} failed`;
+      summary = primary ? withCause(primary, problems) : `${rev} failed`;
       break;
     case 'timed-out': {
       const head =
@@ -92,15 +94,35 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
     ...(revision ? { revision } : {}),
     ...(restores !== undefined ? { restores } : {}),
     summary,
-    problems: input.problems,
+    problems: withoutDeadLogHints(state, problems),
     replicas,
     startedAt: state.startedAt,
     finishedAt: input.at,
     ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: input.timeoutSeconds } : {}),
     ...(input.outcome === 'timed-out' && input.timeoutKind ? { timeoutKind: input.timeoutKind } : {}),
     pulumiMessages: input.outcome === 'succeeded' || kind !== 'Deployment' ? [] : pulumiMessagesOf(state),
-    hints: primary ? primary.hints : input.outcome === 'succeeded' ? [] : kubectlHints({ ...ref, kind }),
+    hints: deadLogHintsGone(state, primary ? primary.hints : input.outcome === 'succeeded' ? [] : kubectlHints({ ...ref, kind })),
   };
+}
+
+/**
+ * A failed Job's line names the failing pod's cause after the Job's condition (`job failed
+ * (BackoffLimitExceeded) …; cause: pod migrate-x container "app": exited with code 3 …`): the
+ * condition alone says nothing of why. Other kinds' first problem is already a cause.
+ */
+function withCause(primary: Problem, problems: Problem[]): string {
+  const cause = primary.class === 'job-failed' ? problems.find((p) => p.object.kind === 'Pod') : undefined;
+  return cause ? `${problemLine(primary)}; cause: ${problemLine(cause)}` : problemLine(primary);
+}
+
+/** `kubectl logs job/NAME` reads a pod of the Job: with none left it can only fail. */
+function deadLogHintsGone(state: RolloutState, hints: string[]): string[] {
+  if (kindOf(state) !== 'Job' || workloadPods(state).some((p) => !p.metadata?.deletionTimestamp)) return hints;
+  return hints.filter((h) => !/ logs job\//.test(h));
+}
+
+function withoutDeadLogHints(state: RolloutState, problems: Problem[]): Problem[] {
+  return problems.map((p) => (p.object.kind === 'Job' ? { ...p, hints: deadLogHintsGone(state, p.hints) } : p));
 }
 
 /**

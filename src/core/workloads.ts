@@ -137,7 +137,7 @@ export function workloadRule(state: RolloutState): PodRuleResult | JobRuleResult
 }
 
 /** Job pods whose logs a succeeded verdict shows (`logs.onSuccess`): at most this many. */
-const SUCCESS_LOG_PODS = 3;
+export const SUCCESS_LOG_PODS = 3;
 
 /** The containers of a traced Job's succeeded pods (the last {@link SUCCESS_LOG_PODS} by name); none for other kinds. */
 export function succeededJobContainers(state: RolloutState): Array<{ pod: string; container: string }> {

@@ -71,6 +71,11 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
       return problemLine(e);
     case 'problem-cleared': {
       const p = e.problem;
+      if (p.podDeleted) {
+        // Not solved: the pod went with its problem (a failed Job's pods, an eviction, a delete).
+        const text = `deleted with its problem open: ${p.object.kind}/${p.object.name}: ${p.explanation}`;
+        return { subject: `problem/${e.id}`, text, level: 'warn' };
+      }
       return { subject: `problem/${e.id}`, text: `cleared: ${p.object.kind}/${p.object.name}: ${p.explanation}`, level: 'good' };
     }
     case 'held':

@@ -120,7 +120,8 @@ function groupProblems(problems: Problem[]): Problem[][] {
 
 function formatProblem(p: Problem, alsoOn: Problem[], c: Palette): string[] {
   const container = p.container !== undefined ? ` ${p.initContainer === true ? 'init container' : 'container'} "${p.container}"` : '';
-  const out = [`  ${c.red('●')} ${c.bold(`${p.object.kind}/${p.object.name}`)}${container}: ${p.explanation}`];
+  const deleted = p.podDeleted === true ? c.dim(' (deleted)') : '';
+  const out = [`  ${c.red('●')} ${c.bold(`${p.object.kind}/${p.object.name}`)}${deleted}${container}: ${p.explanation}`];
   const detail = (label: string, value: string) => out.push(`      ${c.dim(label.padEnd(12))} ${value}`);
   detail('reason', p.message !== '' && p.message !== p.explanation ? `${p.reason}: ${joinLines(readableMessage(p.message))}` : p.reason);
   if (p.exitCode !== undefined) detail('exit code', String(p.exitCode));
@@ -148,7 +149,9 @@ function formatProblem(p: Problem, alsoOn: Problem[], c: Palette): string[] {
 }
 
 function formatLog(log: LogTail, c: Palette): string[] {
-  const which = log.previous ? 'previous instance' : 'current instance';
+  const instance = log.previous ? 'previous instance' : 'current instance';
+  // Read when the problem was seen: the pod or its log was gone by the verdict.
+  const which = log.capturedAt !== undefined ? `${instance}, read before the pod was deleted` : instance;
   const head = `      ${c.dim(`logs of "${log.container}" (${which}`)}`;
   if (log.error !== undefined) return [`${head}${c.dim(`): unavailable: ${joinLines(log.error)}`)}`];
   if (log.lines.length === 0) return [`${head}${c.dim('): no output')}`];

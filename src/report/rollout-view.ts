@@ -167,6 +167,7 @@ export class RolloutView {
         break;
       case 'problem-cleared':
         v.problems.delete(e.id);
+        if (e.problem.podDeleted) note(v, `pod ${e.problem.object.name} deleted with its problem open: ${e.problem.explanation}`);
         break;
       case 'verdict':
         v.verdict = e.verdict;

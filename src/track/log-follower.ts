@@ -19,6 +19,14 @@ const MAX_ATTEMPTS = 3;
 /** Reopenings of a stream cut mid-way (network, apiserver restart) while its instance runs. */
 const MAX_RESUMES = 5;
 
+/** How long the verdict waits for the logs of instances that ended before their stream delivered them (ms). */
+const DRAIN_MS = 5000;
+const DRAIN_POLL_MS = 50;
+
+function keyOf(t: LogTarget): string {
+  return `${t.pod}/${t.container}/${t.instance}`;
+}
+
 /** How far an instance's stream got: where a reopened stream picks up without repeating lines. */
 interface Progress {
   /** Lines received (before filtering), for `maxLines`. */
@@ -60,9 +68,29 @@ export class LogFollower {
     this.targets = targets;
     for (const t of targets) {
       if (this.streams.size >= this.settings.maxStreams) return;
-      const key = `${t.pod}/${t.container}/${t.instance}`;
+      const key = keyOf(t);
       if (this.streams.has(key) || this.done.has(key)) continue;
       this.open(key, t);
+    }
+  }
+
+  /**
+   * Before the verdict: reads to their end the instances among `targets` that have ended (a Job
+   * whose pods fail within a second ends before a loaded machine opens their streams), for at most
+   * {@link DRAIN_MS} and `maxStreams` instances; opens no stream of a running instance. The
+   * tracker stops the follower next.
+   */
+  async drain(targets: readonly LogTarget[]): Promise<void> {
+    if (this.stopped) return;
+    // Within the stream bound: the first instances that ended, as `sync` would have opened them.
+    const ended = targets.filter((t) => t.finished && !this.done.has(keyOf(t))).slice(0, this.settings.maxStreams);
+    for (const t of ended) if (!this.streams.has(keyOf(t))) this.open(keyOf(t), t);
+    const deadline = Date.now() + DRAIN_MS;
+    const pending = () => ended.some((t) => this.streams.has(keyOf(t)) || this.retryable(keyOf(t)));
+    while (pending() && Date.now() < deadline && !this.stopped) {
+      await new Promise((r) => setTimeout(r, DRAIN_POLL_MS));
+      // A read refused right at the end (not readable yet) is tried again while there is time.
+      for (const t of ended) if (!this.streams.has(keyOf(t)) && this.retryable(keyOf(t))) this.open(keyOf(t), t);
     }
   }
 
@@ -77,6 +105,11 @@ export class LogFollower {
 
   get openStreams(): number {
     return this.streams.size;
+  }
+
+  /** Not read to its end yet, and not given up on. */
+  private retryable(key: string): boolean {
+    return !this.done.has(key) && (this.progress.get(key)?.attempts ?? 0) < MAX_ATTEMPTS;
   }
 
   private open(key: string, t: LogTarget): void {

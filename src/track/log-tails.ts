@@ -1,96 +1,73 @@
 /**
- * Attaches log tails to the failing problems of a verdict (the core does no I/O).
+ * Attaches log tails to a verdict (the core does no I/O): read at the verdict where the pod is
+ * still there, else the tails the {@link LogCapture} read when the problem (or the succeeded pod)
+ * was seen.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { fetchLogTail } from '../cluster/index.js';
 import type { LogTail, Problem, Verdict } from '../core/index.js';
+import { isLogged, type LogCapture, MAX_LOGGED_PODS, readTails, wantsPrevious } from './log-capture.js';
 
-/** Classes whose container ran, so its log says something. */
-const LOGGED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container', 'readiness-probe', 'job-pod-failed']);
-/** Classes where the crashed (previous) instance holds the interesting lines. */
-const CRASHED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container']);
-/** Upper bound of problems to fetch logs for (one verdict should not fetch dozens of logs). */
-const MAX_PROBLEMS = 3;
+export { withoutRepeatedTail } from './log-capture.js';
+
+/** Where a verdict's tails come from: the cluster, its tail length and redaction, what was read earlier. */
+export interface TailSource {
+  kc: KubeConfig;
+  tailLines: number;
+  redact: (line: string) => string;
+  capture?: LogCapture;
+}
 
 /**
- * Returns `verdict` with `logs` filled on its pod/container problems: the current instance and,
- * for crashes, the previous one, each line passed through `redact`. Never throws; fetch failures are recorded in `LogTail.error`.
+ * Returns `verdict` with `logs` filled on its pod/container problems (the first
+ * {@link MAX_LOGGED_PODS} pods): the current instance and, for crashes, the previous one, each
+ * line passed through `redact`. A pod deleted before the verdict gets the tails read when its
+ * problem was seen. Never throws; failed reads are recorded in `LogTail.error`.
  */
-export async function withLogTails(
-  kc: KubeConfig,
-  verdict: Verdict,
-  tailLines: number,
-  redact: (line: string) => string = (line) => line,
-): Promise<Verdict> {
+export async function withLogTails(verdict: Verdict, source: TailSource): Promise<Verdict> {
   const ns = verdict.deployment.namespace;
-  let budget = MAX_PROBLEMS;
+  const pods = new Set<string>();
+  const chosen = verdict.problems.map((p) => {
+    if (!isLogged(p) || (!pods.has(p.object.name) && pods.size >= MAX_LOGGED_PODS)) return false;
+    pods.add(p.object.name);
+    return true;
+  });
   const problems = await Promise.all(
-    verdict.problems.map(async (p): Promise<Problem> => {
-      if (p.object.kind !== 'Pod' || !p.container || !(LOGGED.has(p.class) || p.class.startsWith('custom:')) || budget <= 0) return p;
-      budget--;
-      const wantPrevious = CRASHED.has(p.class) || (p.restartCount ?? 0) > 0;
-      const fetches: Promise<LogTail>[] = [];
-      if (wantPrevious) fetches.push(previousTail(kc, ns, p.object.name, p.container, tailLines));
-      fetches.push(fetchLogTail(kc, ns, p.object.name, p.container, { previous: false, tailLines }));
-      const logs = withoutRepeatedTail((await Promise.all(fetches)).map((tail) => ({ ...tail, lines: tail.lines.map(redact) })));
-      return { ...p, logs };
-    }),
+    verdict.problems.map(async (p, i): Promise<Problem> => (chosen[i] ? { ...p, logs: await tailsOf(p, ns, source) } : p)),
   );
   return { ...verdict, problems };
 }
 
+async function tailsOf(p: Problem, ns: string, source: TailSource): Promise<LogTail[]> {
+  const container = p.container ?? '';
+  if (p.podDeleted) {
+    const early = await source.capture?.captured(p.object.name, container);
+    return early ?? [{ pod: p.object.name, container, previous: false, lines: [], error: 'the pod was deleted before its log was read' }];
+  }
+  const fresh = await readTails(source.kc, ns, { pod: p.object.name, container, previous: wantsPrevious(p) }, source.tailLines);
+  // Gone meanwhile (deleted, evicted): what was read when the problem was seen.
+  if (fresh.every((t) => t.error !== undefined)) return (await source.capture?.captured(p.object.name, container)) ?? fresh;
+  return fresh.map((t) => ({ ...t, lines: t.lines.map(source.redact) }));
+}
+
 /**
  * Returns a succeeded Job's `verdict` with the log tails of `containers` (its succeeded pods'),
- * each line passed through `redact`. Never throws; fetch failures are recorded in `LogTail.error`.
+ * each line passed through `redact`: read now, or, for a pod gone by now (a TTL, a clean-up), as
+ * read when it was seen succeeded. Never throws; failed reads are recorded in `LogTail.error`.
  */
 export async function withSuccessLogs(
-  kc: KubeConfig,
   verdict: Verdict,
   containers: ReadonlyArray<{ pod: string; container: string }>,
-  tailLines: number,
-  redact: (line: string) => string,
+  source: TailSource,
 ): Promise<Verdict> {
   if (containers.length === 0) return verdict;
   const ns = verdict.deployment.namespace;
-  const tails = await Promise.all(containers.map((c) => fetchLogTail(kc, ns, c.pod, c.container, { previous: false, tailLines })));
-  return { ...verdict, logs: tails.map((t) => ({ ...t, lines: t.lines.map(redact) })) };
-}
-
-/**
- * A crashed container's current log repeats its crashed one: while it waits to restart
- * (CrashLoopBackOff) the kubelet serves the crashed instance both as `previous` and as the current
- * log, and right after a restart the new instance has printed the same lines so far, without the
- * crash. Both would print the same lines twice (a 1 MB line twice over). A current tail that
- * {@link repeats} the previous one is dropped; the previous instance's tail says it all.
- */
-export function withoutRepeatedTail(tails: LogTail[]): LogTail[] {
-  const previous = tails.find((t) => t.previous && t.error === undefined);
-  if (!previous || previous.lines.length === 0) return tails;
-  return tails.filter((t) => t.previous || t.error !== undefined || !repeats(t.lines, previous.lines));
-}
-
-/**
- * Whether the `current` tail holds nothing but the start of the `previous` tail: from some line on
- * it equals the previous tail's first lines, and that run is at least half of it (the lines before
- * it are older lines of the same output, outside the previous tail's window: tails of N lines of
- * the same output, the crashed one longer by its crash lines, overlap by all but those). A current
- * tail that matches less, or does not reach the previous one's first line, is kept.
- */
-function repeats(current: string[], previous: string[]): boolean {
-  for (let from = 0; from <= Math.floor((current.length - 1) / 2); from++) {
-    const rest = current.slice(from);
-    if (rest.length <= previous.length && rest.every((line, i) => line === previous[i])) return true;
-  }
-  return false;
-}
-
-/**
- * The crashed instance's tail. Right at a restart the kubelet may not have rotated the instances
- * yet and answers with an empty log; one short retry gets the real one.
- */
-async function previousTail(kc: KubeConfig, ns: string, pod: string, container: string, tailLines: number): Promise<LogTail> {
-  const first = await fetchLogTail(kc, ns, pod, container, { previous: true, tailLines });
-  if (first.lines.length > 0 || first.error) return first;
-  await new Promise((r) => setTimeout(r, 300));
-  return fetchLogTail(kc, ns, pod, container, { previous: true, tailLines });
+  const tails = await Promise.all(
+    containers.map(async (c) => {
+      const [fresh] = await readTails(source.kc, ns, { ...c, previous: false }, source.tailLines);
+      const tail = fresh ?? { ...c, previous: false, lines: [] };
+      if (tail.error === undefined) return [{ ...tail, lines: tail.lines.map(source.redact) }];
+      return (await source.capture?.captured(c.pod, c.container)) ?? [tail];
+    }),
+  );
+  return { ...verdict, logs: tails.flat() };
 }

@@ -7,7 +7,15 @@
  */
 import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions, unreachableError } from '../cluster/index.js';
 import type { Observation, RolloutEvent, Verdict } from '../core/index.js';
-import { cleanEvent, initialState, logTargets, type RolloutState, reduce, succeededJobContainers } from '../core/index.js';
+import {
+  cleanEvent,
+  initialState,
+  logTargets,
+  type RolloutState,
+  reduce,
+  SUCCESS_LOG_PODS,
+  succeededJobContainers,
+} from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import {
   abortReason,
@@ -23,8 +31,9 @@ import {
   wantsLogTails,
 } from './decisions.js';
 import { EventHub, type HubReplay } from './event-hub.js';
+import { LogCapture } from './log-capture.js';
 import { LogFollower } from './log-follower.js';
-import { withLogTails, withSuccessLogs } from './log-tails.js';
+import { type TailSource, withLogTails, withSuccessLogs } from './log-tails.js';
 import { NoProgressWatchdog } from './no-progress.js';
 import { type ResolvedTrackOptions, trackTarget } from './options.js';
 import { apiServerWaiting, logLine, trackerWarning } from './own-events.js';
@@ -59,6 +68,9 @@ export class RolloutTracker {
   private graceTimer: LongTimer | undefined;
   private watchdog: NoProgressWatchdog | undefined;
   private logFollower: LogFollower | undefined;
+  private logCapture: LogCapture | undefined;
+  /** The verdict is being published (log reads under way): a second one is not. */
+  private concluding = false;
   private readonly deadlines = new Map<string, number>();
   private readonly ref: { namespace: string; name: string };
   /** Synced, Deployment seen, a held verdict: see decisions.ts. */
@@ -103,7 +115,9 @@ export class RolloutTracker {
       });
       this.watchdog.start();
     }
-    const follow = this.opts.logs ? this.opts.logs.follow : undefined;
+    const { logs } = this.opts;
+    if (logs) this.logCapture = new LogCapture(this.opts.kc, this.opts.namespace, logs.tailLines, logs.redact);
+    const follow = logs ? logs.follow : undefined;
     if (follow) {
       this.logFollower = new LogFollower(this.opts.kc, this.opts.namespace, follow, (target, line) => {
         if (!this.finished) this.publish(logLine(this.ref, target, line, Date.now()));
@@ -166,6 +180,7 @@ export class RolloutTracker {
     }
     const [next, events] = reduce(this.state, obs);
     this.state = next;
+    this.captureLogs(obs, events);
     for (const e of events) {
       if (e.type === 'verdict') {
         const decided = onVerdict(this.gate, obs, { verdict: e.verdict, at: e.at });
@@ -181,6 +196,19 @@ export class RolloutTracker {
       } else if (e.type === 'problem-cleared') this.deadlines.delete(e.id);
       this.watchdog?.saw(e);
       this.publish(e);
+    }
+  }
+
+  /**
+   * Reads log tails as soon as they are worth reading (log-capture.ts): a pod may be gone by the
+   * verdict. A succeeded Job pod's, with `logs.onSuccess`, once it is seen succeeded.
+   */
+  private captureLogs(obs: Observation, events: RolloutEvent[]): void {
+    const capture = this.logCapture;
+    if (!capture) return;
+    for (const e of events) if (e.type === 'problem') capture.problemSeen(e.problem);
+    if (this.opts.logs && this.opts.logs.onSuccess === true && obs.type === 'upsert' && obs.kind === 'Pod') {
+      capture.succeededSeen(succeededJobContainers(this.state));
     }
   }
 
@@ -238,15 +266,23 @@ export class RolloutTracker {
 
   /** Publishes the verdict (with log tails if wanted, cleaned) at the time the core reached it, and ends. */
   private async conclude({ verdict, at }: TimedVerdict): Promise<void> {
-    if (this.finished) return;
+    if (this.finished || this.concluding) return;
+    this.concluding = true;
+    // The followed logs of instances that ended before their stream opened, before the verdict.
+    if (this.logFollower) {
+      await this.logFollower.drain(logTargets(this.state, this.opts.logs ? this.opts.logs.follow?.containers : undefined));
+      if (this.finished) return; // failed meanwhile (a watch error): said already
+    }
     const watch = this.internals.watchAfterVerdict !== undefined && verdict.outcome !== 'cancelled' && this.unsubscribe !== undefined;
     this.release(watch);
     if (watch) this.watch = new VerdictWatch(this.state, (e) => this.publish(e));
     const { logs } = this.opts;
     let final = verdict;
-    if (logs && wantsLogTails(verdict)) final = await withLogTails(this.opts.kc, verdict, logs.tailLines, logs.redact);
-    else if (logs && logs.onSuccess === true && verdict.outcome === 'succeeded') {
-      final = await withSuccessLogs(this.opts.kc, verdict, succeededJobContainers(this.state), logs.tailLines, logs.redact);
+    const source: TailSource | undefined = logs ? { kc: this.opts.kc, ...logs, capture: this.logCapture } : undefined;
+    if (source && wantsLogTails(verdict)) final = await withLogTails(verdict, source);
+    else if (source && logs && logs.onSuccess === true && verdict.outcome === 'succeeded') {
+      const live = succeededJobContainers(this.state);
+      final = await withSuccessLogs(verdict, this.logCapture?.successContainers(live, SUCCESS_LOG_PODS) ?? live, source);
     }
     const e = this.publish({ type: 'verdict', verdict: final, at, deployment: final.deployment }) as VerdictEvent;
     if (!this.watch) this.endStream();
