@@ -3,6 +3,7 @@
  * indexes are updated in place: the cost of an observation does not depend on what is cached.
  */
 import type { V1Pod } from '@kubernetes/client-node';
+import { podDeparted } from './departed.js';
 import { passesReconcileGate, pulumiCheckReplicaSet, pulumiOnDeployment } from './pulumi-await.js';
 import { isCandidateKubeEvent, isCandidatePod, isCandidateReplicaSet, podGroupUid, replicaSetOfRevision } from './relations.js';
 import { EVENTS_PER_OBJECT, type NodeReadiness, type RolloutState } from './state.js';
@@ -131,6 +132,7 @@ function onPod(s: Draft, obs: Extract<ObjectObservation, { kind: 'Pod' }>, emit:
     if (obs.type !== 'delete') emit({ type: 'pod-orphaned', name, replicaSet: formerRs });
     // A pod counted in a refusal, not listed, is not listed gone either (ended-pods.ts).
     else if (!s.memo.folded[name]) emit({ type: 'pod-deleted', name, ...(formerRs !== '' ? { replicaSet: formerRs } : {}) });
+    if (obs.type === 'delete') podDeparted(s, s.memo, name, obs.at);
   }
   return known ? { kind: 'Pod', name } : undefined;
 }

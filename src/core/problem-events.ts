@@ -4,13 +4,12 @@
  * classifier that threw.
  */
 import { classPolicyOf } from './classifiers.js';
+import { problemCleared, rememberCause } from './departed.js';
 import type { ClassifierFailure } from './diagnose/index.js';
 import type { Emit } from './emit.js';
-import { kubectlHints } from './hints.js';
 import { deadlineOf } from './problems.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
-import { kindOf } from './workloads.js';
 
 /**
  * A classifier that threw is the user's bug, not the rollout's: it must never crash or fail the
@@ -38,30 +37,6 @@ export function reportClassifierFailures(failures: ClassifierFailure[], memo: Em
 }
 
 /**
- * Pod problems kept after their pod was deleted, for the verdict: the most recent ones (a Job's
- * failed pods, a crash-looping pod someone deleted). Docs: docs/verdicts.md.
- */
-export const MAX_DEPARTED = 5;
-
-/** The pod is gone from the cache, or is being deleted. */
-function podDeleted(state: RolloutState, name: string): boolean {
-  const pod = state.pods.get(name);
-  return pod === undefined || pod.metadata?.deletionTimestamp !== undefined;
-}
-
-/**
- * Keeps the problem of a deleted pod in `memo.departed` (the oldest beyond {@link MAX_DEPARTED}
- * is forgotten): its kubectl hints become the ones that still work once the pod is gone.
- * @returns the kept problem.
- */
-function keepDeparted(state: RolloutState, memo: EmittedMemo, p: Problem): Problem {
-  const ref = { namespace: state.target.namespace, name: state.target.name, kind: kindOf(state) };
-  const kept: Problem = { ...p, podDeleted: true, hints: kubectlHints(ref, { kind: 'Pod', name: p.object.name, deleted: true }) };
-  memo.departed = [...memo.departed.filter((q) => q.id !== p.id), kept].slice(-MAX_DEPARTED);
-  return kept;
-}
-
-/**
  * Emits what changed from `previous` to the state's current problems: `problem-cleared` for each
  * that went away, `problem` for each new one or one whose reason, gist or deadline changed (a
  * rising failure count alone is not news). A problem whose pod was deleted while it was open is kept
@@ -80,11 +55,10 @@ export function emitProblemChanges(
     if (next[id]) continue;
     delete memo.problems[id];
     cleared.push(p);
-    const departed = p.object.kind === 'Pod' && podDeleted(state, p.object.name);
-    const problem = departed ? keepDeparted(state, memo, { ...p, lastSeen: at }) : { ...p, lastSeen: at };
-    emit({ type: 'problem-cleared', id, problem });
+    emit({ type: 'problem-cleared', id, problem: problemCleared(state, memo, { ...p, lastSeen: at }) });
   }
   for (const p of Object.values(next)) {
+    rememberCause(memo, p);
     const failsAt = deadlineOf(state, p);
     // A readiness probe's failure count rises every period: not news on its own.
     // Nor is a new pod name in a repeated FailedCreate ("pods \"web-x-abcde\" is forbidden").

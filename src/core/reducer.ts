@@ -49,6 +49,7 @@ function emptyMemo(): EmittedMemo {
     freedAt: {},
     folded: {},
     departed: [],
+    podCauses: {},
   };
 }
 

@@ -88,9 +88,20 @@ export interface EmittedMemo {
   folded: Record<string, true>;
   /**
    * Problems of pods deleted while the problem was open, oldest first, at most `MAX_DEPARTED`
-   * (problem-events.ts): a failed verdict lists them after the open problems.
+   * (departed.ts): a failed verdict lists those of its revision after the open problems.
    */
-  departed: Problem[];
+  departed: CauseSeen[];
+  /**
+   * Pod -> its latest problem with an exit code (a container that ended), kept after the problem
+   * cleared (the container restarted): a pod deleted between two crashes is kept with it.
+   */
+  podCauses: Record<string, CauseSeen>;
+}
+
+/** A pod problem kept beyond its pod's life (departed.ts), with the revision it was seen in. */
+export interface CauseSeen {
+  problem: Problem;
+  revision?: string;
 }
 
 /** A new-revision pod that ended (ended-pods.ts). */

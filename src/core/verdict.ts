@@ -1,4 +1,5 @@
 /** Building the final {@link Verdict}. */
+import { departedProblems } from './departed.js';
 import { formatDuration } from './format-duration.js';
 import { kubectlHints } from './hints.js';
 import { canBecomeReady } from './k8s.js';
@@ -61,7 +62,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
   const revision = state.memo.revision;
   const primary = input.problems[0];
   // Pods deleted while their problem was open: their cause, after the open problems.
-  const problems = input.outcome === 'succeeded' ? input.problems : [...input.problems, ...state.memo.departed];
+  const problems = input.outcome === 'succeeded' ? input.problems : [...input.problems, ...departedProblems(state)];
   const progress = kind === 'Deployment' ? `${replicas.ready}/${replicas.desired} pods ready` : progressWords(rule);
   const restores = state.memo.restores;
   const rollback = restores !== undefined ? ` (a rollback: the template of revision ${restores})` : '';

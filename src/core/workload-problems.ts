@@ -4,7 +4,7 @@
  * failed while the Job retries (`job-pod-failed`), and a StatefulSet managed `OrderedReady` whose
  * failing pod holds the other ordinals.
  */
-import type { V1Pod, V1StatefulSet } from '@kubernetes/client-node';
+import type { V1ContainerStateTerminated, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
 import { daemonPodNode } from './daemonset-nodes.js';
 import { firstLine } from './diagnose/first-line.js';
 import type { Finding } from './diagnose/index.js';
@@ -44,18 +44,7 @@ export function failedJobPodFindings(pod: V1Pod): Finding[] {
   const out: Finding[] = [];
   for (const cs of pod.status?.containerStatuses ?? []) {
     const t = cs.state?.terminated;
-    if (!t || t.exitCode === 0) continue;
-    const termMsg = t.message?.trim() || undefined;
-    out.push({
-      class: 'job-pod-failed',
-      object: { kind: 'Pod', name },
-      container: cs.name,
-      reason: t.reason || 'Error',
-      message: t.message ?? '',
-      explanation: `container exited with code ${t.exitCode}${termMsg ? ` ("${firstLine(termMsg, 120)}")` : ''}`,
-      exitCode: t.exitCode,
-      ...(termMsg ? { terminationMessage: termMsg } : {}),
-    });
+    if (t && t.exitCode !== 0) out.push(exitFinding(name, cs.name, t));
   }
   if (out.length === 0 && pod.status?.reason) {
     // Ended without a failed container: evicted, deadline exceeded, rejected by its node.
@@ -70,6 +59,35 @@ export function failedJobPodFindings(pod: V1Pod): Finding[] {
     });
   }
   return out;
+}
+
+/** A Job pod's container that ended with a non-zero exit code (`job-pod-failed`). */
+function exitFinding(pod: string, container: string, t: V1ContainerStateTerminated): Finding {
+  const termMsg = t.message?.trim() || undefined;
+  return {
+    class: 'job-pod-failed',
+    object: { kind: 'Pod', name: pod },
+    container,
+    reason: t.reason || 'Error',
+    message: t.message ?? '',
+    explanation: `container exited with code ${t.exitCode}${termMsg ? ` ("${firstLine(termMsg, 120)}")` : ''}`,
+    exitCode: t.exitCode,
+    ...(termMsg ? { terminationMessage: termMsg } : {}),
+  };
+}
+
+/**
+ * The last failed exit of a Job pod's containers (the current state or the one before a
+ * restart): what a trace that starts as the pod is being deleted still knows of why it failed.
+ */
+export function lastExitFinding(pod: V1Pod): Finding | undefined {
+  for (const cs of pod.status?.containerStatuses ?? []) {
+    const t = cs.state?.terminated ?? cs.lastState?.terminated;
+    // Ended before a restart: the previous instance holds its log.
+    const restarted = cs.state?.terminated === undefined && cs.restartCount > 0 ? { restartCount: cs.restartCount } : {};
+    if (t && t.exitCode !== 0) return { ...exitFinding(pod.metadata?.name ?? '', cs.name, t), ...restarted };
+  }
+  return undefined;
 }
 
 /**

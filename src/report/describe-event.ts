@@ -76,6 +76,14 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
         const text = `deleted with its problem open: ${p.object.kind}/${p.object.name}: ${p.explanation}`;
         return { subject: `problem/${e.id}`, text, level: 'warn' };
       }
+      if (p.exitCode !== undefined) {
+        // The container runs again: it may end the same way, so this is no good news yet.
+        return {
+          subject: `problem/${e.id}`,
+          text: `running again after: ${p.object.kind}/${p.object.name}: ${p.explanation}`,
+          level: 'info',
+        };
+      }
       return { subject: `problem/${e.id}`, text: `cleared: ${p.object.kind}/${p.object.name}: ${p.explanation}`, level: 'good' };
     }
     case 'held':

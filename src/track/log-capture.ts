@@ -94,8 +94,8 @@ export class LogCapture {
       timer = setTimeout(() => resolve(undefined), CAPTURE_WAIT_MS);
     });
     const tails = await Promise.race([pending, late]).finally(() => clearTimeout(timer));
-    if (!tails || tails.every((t) => t.error !== undefined)) return undefined;
-    return tails;
+    const read = tails?.filter((t) => t.error === undefined);
+    return read && read.length > 0 ? read : undefined;
   }
 
   /** The pods read so far, for a verdict's own reads to stay within the same bound. */

@@ -39,14 +39,15 @@ export async function withLogTails(verdict: Verdict, source: TailSource): Promis
 
 async function tailsOf(p: Problem, ns: string, source: TailSource): Promise<LogTail[]> {
   const container = p.container ?? '';
-  if (p.podDeleted) {
-    const early = await source.capture?.captured(p.object.name, container);
-    return early ?? [{ pod: p.object.name, container, previous: false, lines: [], error: 'the pod was deleted before its log was read' }];
-  }
+  const early = p.podDeleted ? await source.capture?.captured(p.object.name, container) : undefined;
+  if (early) return early;
+  // A pod being deleted may still be read; one gone meanwhile gets what was read when its problem was seen.
   const fresh = await readTails(source.kc, ns, { pod: p.object.name, container, previous: wantsPrevious(p) }, source.tailLines);
-  // Gone meanwhile (deleted, evicted): what was read when the problem was seen.
-  if (fresh.every((t) => t.error !== undefined)) return (await source.capture?.captured(p.object.name, container)) ?? fresh;
-  return fresh.map((t) => ({ ...t, lines: t.lines.map(source.redact) }));
+  if (fresh.some((t) => t.error === undefined)) return fresh.map((t) => ({ ...t, lines: t.lines.map(source.redact) }));
+  const later = await source.capture?.captured(p.object.name, container);
+  if (later) return later;
+  if (!p.podDeleted) return fresh;
+  return [{ pod: p.object.name, container, previous: false, lines: [], error: 'the pod was deleted before its log was read' }];
 }
 
 /**
