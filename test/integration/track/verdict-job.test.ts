@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createJob } from '../../helpers/workloads.js';
-import { describeVerdict, eventSeen, namespaceFor, trace } from './helpers.js';
+import { assertStillRunning, clients, describeVerdict, eventSeen, namespaceFor, trace } from './helpers.js';
 
 const FAILING = { app: 'crash;exitCode=3;message=relation "users" does not exist;after=1;logs=migrating users|applying 0042_users' };
 
@@ -47,14 +47,76 @@ describe('Job verdicts', { concurrency: true }, () => {
     assert.equal(quiet.verdict.logs, undefined, 'no logs read on success by default');
   });
 
-  it('--follow-logs streams the Job pods output as log events', async (t) => {
+  it('--follow-logs streams the output of Job pods that all fail within a second, before the verdict', async (t) => {
     const ns = await namespaceFor(t, 'job-follow');
-    // Runs 6 s before it fails: the stream opens once the container started, and the verdict (the
-    // Job failing) stops it; 2 s was once too short for a loaded machine to open it.
-    await createJob(ns, 'seed', { behaviour: { app: 'crash;exitCode=1;after=6;logs=seeding users|seeding orders' }, backoffLimit: 0 });
+    // Three pods end 1 s after they start, and the Job fails with them: the verdict comes before a
+    // loaded machine has opened their streams, so the ended instances are read before it.
+    await createJob(ns, 'seed', {
+      behaviour: { app: 'crash;exitCode=1;after=1;logs=seeding users|seeding orders' },
+      backoffLimit: 0,
+      parallelism: 3,
+      completions: 3,
+    });
     const r = await trace(ns, 'seed', { kind: 'Job', timeoutSeconds: 90, logs: { follow: true } });
-    const lines = r.of('log').map((e) => `${e.pod.replace(/-\w+$/, '')} ${e.line}`);
-    assert.ok(lines.includes('seed seeding orders'), JSON.stringify(lines));
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    const verdictAt = r.events.findIndex((e) => e.type === 'verdict');
+    const logs = r.events.slice(0, verdictAt).flatMap((e) => (e.type === 'log' ? [e] : []));
+    const failed = new Set(r.verdict.problems.filter((p) => p.class === 'job-pod-failed').map((p) => p.object.name));
+    assert.ok(failed.size >= 1, describeVerdict(r));
+    for (const pod of failed) {
+      const lines = logs.filter((e) => e.pod === pod).map((e) => e.line);
+      assert.ok(lines.includes('seeding orders'), `pod ${pod} followed: ${JSON.stringify(logs.map((e) => `${e.pod} ${e.line}`))}`);
+    }
+  });
+
+  it('restartPolicy OnFailure, pods failing within a second and deleted by the Job controller: each keeps its exit code, message and log lines', async (t) => {
+    const ns = await namespaceFor(t, 'job-deleted');
+    // Three pods crash 1 s after they start; their restarts exceed the backoff limit together and
+    // the Job controller deletes them as it marks the Job failed.
+    await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 1, restartPolicy: 'OnFailure', parallelism: 3, completions: 3 });
+    const r = await trace(ns, 'migrate', { kind: 'Job', timeoutSeconds: 120 });
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    assert.equal(r.verdict.problems[0]?.class, 'job-failed');
+    const causes = r.verdict.problems.filter((p) => p.object.kind === 'Pod' && p.exitCode === 3);
+    assert.ok(causes.length >= 1, `a pod cause: ${JSON.stringify(r.verdict.problems.map((p) => [p.class, p.object.name, p.podDeleted]))}`);
+    for (const p of causes) {
+      assert.equal(p.terminationMessage, 'relation "users" does not exist');
+      const lines = (p.logs ?? []).flatMap((l) => l.lines);
+      assert.ok(lines.includes('applying 0042_users'), `${p.object.name} log: ${JSON.stringify(p.logs)}`);
+    }
+    assert.ok(
+      causes.some((p) => p.podDeleted),
+      'the pods were deleted by the verdict',
+    );
+    assert.match(r.verdict.summary, /; cause: pod migrate-\w+ \(deleted\) container "app": container exited with code 3/);
+    assert.ok(!r.verdict.hints.some((h) => / logs job\//.test(h)), `no hint that cannot work: ${r.verdict.hints.join(' | ')}`);
+  });
+
+  it('logs.onSuccess keeps the output of a succeeded pod deleted before the verdict', async (t) => {
+    const ns = await namespaceFor(t, 'job-logs-gone');
+    // One pod at a time, each 4 s in ContainerCreating: the first has succeeded, and is deleted,
+    // well before the Job completes (the 1.20 controller then runs one more pod in its place).
+    await createJob(ns, 'seed', {
+      image: 'busybox:1.32',
+      container: { command: ['sh', '-c', 'echo seeded 42 rows'] },
+      behaviour: { app: 'slow-start;seconds=4' },
+      completions: 2,
+    });
+    let deleted = '';
+    const r = await trace(ns, 'seed', { kind: 'Job', timeoutSeconds: 120, logs: { onSuccess: true } }, async (events) => {
+      const done = await eventSeen(events, (e) => e.type === 'pod' && e.state === 'succeeded', 'a Job pod seen succeeded', 90_000);
+      deleted = done.type === 'pod' ? done.name : '';
+      assertStillRunning(events, `pod ${deleted} is deleted`);
+      await clients().core.deleteNamespacedPod({ namespace: ns, name: deleted, gracePeriodSeconds: 0 });
+    });
+    assert.equal(r.verdict.outcome, 'succeeded', describeVerdict(r));
+    assert.ok(
+      r.events.some((e) => e.type === 'pod-deleted' && e.name === deleted),
+      `pod ${deleted} was gone before the verdict`,
+    );
+    const kept = r.verdict.logs?.find((l) => l.pod === deleted);
+    assert.deepEqual(kept?.lines, ['seeded 42 rows'], JSON.stringify(r.verdict.logs));
+    assert.ok(kept?.capturedAt !== undefined, 'read when the pod was seen succeeded');
   });
 
   it('BackoffLimitExceeded fails with each failed pod exit code, termination message and log tail', async (t) => {
