@@ -100,6 +100,8 @@ export function deriveWorkload(s: Draft, memo: EmittedMemo, input: DeriveInput, 
   emitK8sEvents(s, memo, s.ownedPods, opened, touched, emit);
   h.updateProblems(s, memo, at, emit, podScope(s, memo, input.obs, touched));
   const failing = failingProblems(s, at);
+  // Until the initial lists are in, no failure: the pods that say why may not be listed yet.
+  if (failing.length > 0 && !s.synced) return;
   if (failing.length > 0) return h.finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
   if (workloadRule(s)?.state !== 'done') return;
   h.finish(s, emit, buildVerdict(s, { outcome: 'succeeded', at, problems: orderedProblems(s, []) }));
