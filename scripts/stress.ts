@@ -13,7 +13,7 @@
  * printed at the end. Exit status 1 when any test failed in any run.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { startLocalCluster } from '../local-cluster/index.js';
 import { FAULT_GLOB, type RunResult, runNodeTest, slowestFiles } from './test-runner.js';
 import type { TestRecord } from './test-timings.js';
@@ -110,8 +110,9 @@ async function main(): Promise<number> {
   const wallMs: number[] = [];
   try {
     for (let run = 1; run <= args.runs; run++) {
-      const log: string[] = [];
-      const write = (text: string) => void log.push(text);
+      const logFile = `${OUT}/run-${run}.log`;
+      writeFileSync(logFile, '');
+      const write = (text: string) => appendFileSync(logFile, text);
       const t0 = Date.now();
       process.stderr.write(`[stress] run ${run}/${args.runs}\n`);
       const parts = args.files.length
@@ -119,7 +120,6 @@ async function main(): Promise<number> {
         : [await runNodeTest(SUITE, { env, write }), await runNodeTest([FAULT_GLOB], { env, write, concurrency: '2' })];
       wallMs.push(Date.now() - t0);
       results.push(parts);
-      writeFileSync(`${OUT}/run-${run}.log`, log.join(''));
       const failed = parts.flatMap((p) => p.tests).filter((t) => t.outcome === 'fail').length;
       process.stderr.write(`[stress] run ${run}: ${((Date.now() - t0) / 1000).toFixed(0)} s, ${failed} failed test(s)\n`);
     }

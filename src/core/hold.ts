@@ -10,8 +10,9 @@ import { classPolicyOf } from './classifiers.js';
 import { firstLine } from './diagnose/first-line.js';
 import type { Emit } from './emit.js';
 import { formatDuration, formatWindow } from './format-duration.js';
-import { canBecomeReady, eventTime, longRunningStatuses, timeOf } from './k8s.js';
+import { canBecomeReady, eventTime, isPodReady, longRunningStatuses, timeOf } from './k8s.js';
 import { deadlineOf } from './problems.js';
+import { replicaSetReadiness } from './pulumi-await.js';
 import { kubeEventsAbout, newReplicaSet, podOf, podsOf } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
@@ -29,10 +30,6 @@ export interface SuccessHold {
 
 function livePods(state: RolloutState): V1Pod[] {
   return podsOf(state, newReplicaSet(state)).filter(canBecomeReady);
-}
-
-function podReady(pod: V1Pod): boolean {
-  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }
 
 /** A fail-action problem on a live new-revision pod whose window has not run out. */
@@ -74,7 +71,7 @@ export function trackSettling(state: RolloutState, memo: EmittedMemo, cleared: P
   for (const [name, until] of settling) {
     const pod = live(name);
     if (!pod || until <= at) continue;
-    next[name] = podReady(pod) ? until : at + settleMs;
+    next[name] = isPodReady(pod) ? until : at + settleMs;
   }
   for (const p of cleared) {
     if (p.object.kind !== 'Pod' || !live(p.object.name)) continue;
@@ -128,6 +125,29 @@ function morePods(n: number): string {
   return n > 0 ? ` (and ${n} more pod${n === 1 ? '' : 's'})` : '';
 }
 
+/**
+ * The new ReplicaSet's status counts more Ready pods than are Ready among its live pods: a pod it
+ * counted was deleted (a crash-looping pod deleted, an eviction) or stopped being Ready, and the
+ * ReplicaSet controller has not counted again yet. Success waits for the pods, not for the count
+ * (the pods' watch and the ReplicaSet's are not ordered, so a pod that just became Ready can also
+ * show here for a moment).
+ */
+function staleReadiness(state: RolloutState): SuccessHold | undefined {
+  const rs = newReplicaSet(state);
+  if (!rs) return undefined;
+  const counted = replicaSetReadiness(rs).ready;
+  // With none of its pods seen and none lost (a status alone), there is nothing to check the count against.
+  if (podsOf(state, rs).length === 0 && !state.memo.readyLost[rs.metadata?.uid ?? '']) return undefined;
+  const ready = livePods(state).filter(isPodReady).length;
+  if (ready >= counted) return undefined;
+  const name = rs.metadata?.name ?? '';
+  return {
+    key: `stale|${name}|${counted}|${ready}`,
+    message: `ReplicaSet ${name} counts ${counted} Ready pod${counted === 1 ? '' : 's'}, but ${ready} of its live pods ${ready === 1 ? 'is' : 'are'} Ready (a pod it counted was deleted or is no longer Ready); success waits until its pods are`,
+    pods: [],
+  };
+}
+
 /** Why success is held at `at`, or undefined when it is not. */
 export function successHold(state: RolloutState, at: number): SuccessHold | undefined {
   const settle = formatWindow(state.policy.settleSeconds * 1000);
@@ -142,6 +162,8 @@ export function successHold(state: RolloutState, at: number): SuccessHold | unde
       pods,
     };
   }
+  const stale = staleReadiness(state);
+  if (stale) return stale;
   const settling = settlingPods(state, at);
   if (settling.length === 0) return undefined;
   const until = Math.max(...settling.map((s) => s.until));

@@ -4,6 +4,7 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { podDeparted } from './departed.js';
+import { isPodReady } from './k8s.js';
 import { passesReconcileGate, pulumiCheckReplicaSet, pulumiOnDeployment } from './pulumi-await.js';
 import { isCandidateKubeEvent, isCandidatePod, isCandidateReplicaSet, podGroupUid, replicaSetOfRevision } from './relations.js';
 import { EVENTS_PER_OBJECT, type NodeReadiness, type RolloutState } from './state.js';
@@ -124,7 +125,10 @@ function onPod(s: Draft, obs: Extract<ObjectObservation, { kind: 'Pod' }>, emit:
     return { kind: 'Pod', name };
   }
   // Deleted, or released by its ReplicaSet (labels no longer match): orphaned.
-  const node = (s.pods.get(name) ?? pod).spec?.nodeName;
+  const cached = s.pods.get(name);
+  // Its ReplicaSet's status may still count it Ready for a while (hold.ts).
+  if (cached && isPodReady(cached)) s.memo.readyLost[podGroupUid(cached, s.target)] = true;
+  const node = (cached ?? pod).spec?.nodeName;
   if (obs.type === 'delete' && node && known) s.memo.freedAt[node] = obs.at;
   forgetPod(s, name);
   if (formerRs !== undefined) {

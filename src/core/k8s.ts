@@ -163,3 +163,8 @@ export function pulumiQualifiedName(meta: V1ObjectMeta | undefined): string {
   const name = meta?.name ?? '';
   return ns !== '' && ns !== 'default' ? `${ns}/${name}` : name;
 }
+
+/** The pod's `Ready` condition is `True`. */
+export function isPodReady(pod: V1Pod): boolean {
+  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+}

@@ -50,6 +50,7 @@ function emptyMemo(): EmittedMemo {
     folded: {},
     departed: [],
     podCauses: {},
+    readyLost: {},
   };
 }
 

@@ -96,6 +96,8 @@ export interface EmittedMemo {
    * cleared (the container restarted): a pod deleted between two crashes is kept with it.
    */
   podCauses: Record<string, CauseSeen>;
+  /** Uids of ReplicaSets (or workloads) a Ready pod of which left the cache (hold.ts: a status that still counts it). */
+  readyLost: Record<string, true>;
 }
 
 /** A pod problem kept beyond its pod's life (departed.ts), with the revision it was seen in. */

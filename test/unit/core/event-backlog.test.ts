@@ -17,7 +17,7 @@ const listed = (s: number) => backlog('listed', s);
 /** As the source delivers a replayed snapshot: `replayed` first, the objects, then `synced`. */
 const replayed = (objects: Observation[], s: number): Observation[] => [backlog('replayed', s), ...objects, synced(s)];
 const PODS = ['web-2-aaa', 'web-2-bbb', 'web-2-ccc'];
-const healthy = (s: number): Observation[] => [...PODS.map((n) => newPod(n, running(), s)), ...doneAt2(s)];
+const healthy = (s: number): Observation[] => [...PODS.map((n) => newPod(n, running(), s)), ...doneAt2(s, { pods: false })];
 const allFresh = (s: number): Observation[] => [fresh('rs-web-2', s), ...PODS.map((n) => fresh(`pod-${n}`, s))];
 const outcome = (obs: Observation[]) => verdictOf(run(obs).events)?.outcome;
 

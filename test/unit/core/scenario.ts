@@ -29,9 +29,13 @@ export function rollingTo2(o: { replicas?: number; ready?: number; image?: strin
   ];
 }
 
-/** Revision 2 fully rolled out. */
-export function doneAt2(at: number): Observation[] {
+/**
+ * Revision 2 fully rolled out: the ReplicaSet's status counts three Ready pods, and so many are
+ * there (`pods: false` when the test brings its own three).
+ */
+export function doneAt2(at: number, o: { pods?: boolean } = {}): Observation[] {
   return [
+    ...(o.pods === false ? [] : [1, 2, 3].map((i) => up('Pod', pod({ name: `web-2-done${i}`, rs: 'web-2' }), at))),
     up('ReplicaSet', replicaSet({ name: 'web-2', revision: '2', replicas: 3, ready: 3 }), at),
     up('ReplicaSet', replicaSet({ name: 'web-1', revision: '1', replicas: 0, ready: 0, statusReplicas: 0 }), at),
     up(
