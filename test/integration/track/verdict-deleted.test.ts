@@ -23,7 +23,9 @@ import {
   waitUntil,
 } from './helpers.js';
 
-const CRASH = { app: 'crash;exitCode=3;message=config missing;after=0;logs=starting web|loading /etc/web.conf' };
+const CRASH = { app: 'crash;exitCode=3;message=config missing;after=1;logs=starting web|loading /etc/web.conf' };
+/** Ready only after 5 s: every pod crashes before it is Ready, so no pod of the update ever counts as rolled out. */
+const PROBE = { readinessProbe: { httpGet: { path: '/', port: 80 }, initialDelaySeconds: 5, periodSeconds: 1 } };
 
 /** Waits for the first crash, then deletes its pod at once: @returns the pod's name. */
 async function deleteFirstCrashing(ns: string, events: RolloutEvent[]): Promise<string> {
@@ -35,7 +37,7 @@ async function deleteFirstCrashing(ns: string, events: RolloutEvent[]): Promise<
   );
   const name = seen.type === 'problem' ? seen.problem.object.name : '';
   assertStillRunning(events, `pod ${name} is deleted`);
-  await clients().core.deleteNamespacedPod({ namespace: ns, name, gracePeriodSeconds: 0 });
+  await clients().core.deleteNamespacedPod({ namespace: ns, name }); // as `kubectl delete pod`: its grace period
   return name;
 }
 
@@ -60,7 +62,7 @@ describe('pods deleted with their problem open', { concurrency: true }, () => {
     const ns = await namespaceFor(t, 'deleted-deploy');
     await createDeployment(ns, 'web', { replicas: 1 });
     await waitRolledOut(ns, 'web');
-    const changed = await updateDeployment(ns, 'web', { replicas: 1, image: 'nginx:1.20', behaviour: CRASH });
+    const changed = await updateDeployment(ns, 'web', { replicas: 1, image: 'nginx:1.20', behaviour: CRASH, container: PROBE });
     let pod = '';
     const r = await trace(ns, 'web', { timeoutSeconds: 120, minGeneration: changed.metadata?.generation }, async (events) => {
       pod = await deleteFirstCrashing(ns, events);
@@ -80,6 +82,7 @@ describe('pods deleted with their problem open', { concurrency: true }, () => {
     );
     await editStatefulSet(ns, 'db', (s) => {
       s.spec!.template.metadata = { ...s.spec!.template.metadata, annotations: { 'sim.rollout-trace.dev/app': CRASH.app } };
+      Object.assign(s.spec!.template.spec!.containers[0]!, PROBE);
     });
     let pod = '';
     const r = await trace(ns, 'db', { kind: 'StatefulSet', timeoutSeconds: 120 }, async (events) => {
