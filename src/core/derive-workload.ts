@@ -7,6 +7,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { noteUncoveredNodes } from './daemonset-nodes.js';
 import { type Emit, emitK8sEvents, emitPod } from './emit.js';
+import { emitHold, staleReadiness } from './hold.js';
 import type { Touched } from './intake.js';
 import { podScope } from './pod-scope.js';
 import { failingProblems, orderedProblems, type PodScope } from './problems.js';
@@ -81,6 +82,10 @@ function emitWorkloadProgress(s: Draft, memo: EmittedMemo, emit: Emit): void {
   emit({ type: 'progress', ...counts, message: rule.message });
 }
 
+function workloadOwner(s: Draft): { kind: string; name: string; uid: string } {
+  return { kind: kindOf(s), name: s.target.name, uid: s.workload?.metadata?.uid ?? '' };
+}
+
 /** The observation a derive follows: its time, itself, and what it touched in the cache. */
 export interface DeriveInput {
   at: number;
@@ -103,6 +108,10 @@ export function deriveWorkload(s: Draft, memo: EmittedMemo, input: DeriveInput, 
   // Until the initial lists are in, no failure: the pods that say why may not be listed yet.
   if (failing.length > 0 && !s.synced) return;
   if (failing.length > 0) return h.finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
-  if (workloadRule(s)?.state !== 'done') return;
+  const rule = workloadRule(s);
+  if (rule?.state !== 'done') return;
+  // A Job's succeeded pods may be gone (a TTL, a clean-up): its count is its record, not a readiness.
+  const stale = kindOf(s) === 'Job' ? undefined : staleReadiness(s, workloadOwner(s), ruleReplicas(rule).ready, workloadPods(s));
+  if (stale) return emitHold(stale, memo, emit);
   h.finish(s, emit, buildVerdict(s, { outcome: 'succeeded', at, problems: orderedProblems(s, []) }));
 }

@@ -126,26 +126,35 @@ function morePods(n: number): string {
 }
 
 /**
- * The new ReplicaSet's status counts more Ready pods than are Ready among its live pods: a pod it
- * counted was deleted (a crash-looping pod deleted, an eviction) or stopped being Ready, and the
- * ReplicaSet controller has not counted again yet. Success waits for the pods, not for the count
- * (the pods' watch and the ReplicaSet's are not ordered, so a pod that just became Ready can also
- * show here for a moment).
+ * A status that counts more Ready pods than are Ready among the live pods it counts: a pod it
+ * counted was deleted (a crash-looping pod deleted, an eviction) or stopped being Ready, and its
+ * controller has not counted again yet. Success waits for the pods, not for the count (the pods'
+ * watch and the owner's are not ordered, so a pod that just became Ready can also show here for a
+ * moment). `owner` is the ReplicaSet or workload, `pods` its pods in the cache.
  */
-function staleReadiness(state: RolloutState): SuccessHold | undefined {
-  const rs = newReplicaSet(state);
-  if (!rs) return undefined;
-  const counted = replicaSetReadiness(rs).ready;
+export function staleReadiness(
+  state: RolloutState,
+  owner: { kind: string; name: string; uid: string },
+  counted: number,
+  pods: V1Pod[],
+): SuccessHold | undefined {
   // With none of its pods seen and none lost (a status alone), there is nothing to check the count against.
-  if (podsOf(state, rs).length === 0 && !state.memo.readyLost[rs.metadata?.uid ?? '']) return undefined;
-  const ready = livePods(state).filter(isPodReady).length;
+  if (pods.length === 0 && !state.memo.readyLost[owner.uid]) return undefined;
+  const ready = pods.filter((p) => canBecomeReady(p) && isPodReady(p)).length;
   if (ready >= counted) return undefined;
-  const name = rs.metadata?.name ?? '';
+  const plural = (n: number) => (n === 1 ? '' : 's');
   return {
-    key: `stale|${name}|${counted}|${ready}`,
-    message: `ReplicaSet ${name} counts ${counted} Ready pod${counted === 1 ? '' : 's'}, but ${ready} of its live pods ${ready === 1 ? 'is' : 'are'} Ready (a pod it counted was deleted or is no longer Ready); success waits until its pods are`,
+    key: `stale|${owner.uid}|${counted}|${ready}`,
+    message: `${owner.kind} ${owner.name} counts ${counted} Ready pod${plural(counted)}, but ${ready} of its live pods ${ready === 1 ? 'is' : 'are'} Ready (a pod it counted was deleted or is no longer Ready); success waits until its pods are`,
     pods: [],
   };
+}
+
+function staleReplicaSet(state: RolloutState): SuccessHold | undefined {
+  const rs = newReplicaSet(state);
+  if (!rs) return undefined;
+  const owner = { kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '' };
+  return staleReadiness(state, owner, replicaSetReadiness(rs).ready, podsOf(state, rs));
 }
 
 /** Why success is held at `at`, or undefined when it is not. */
@@ -162,7 +171,7 @@ export function successHold(state: RolloutState, at: number): SuccessHold | unde
       pods,
     };
   }
-  const stale = staleReadiness(state);
+  const stale = staleReplicaSet(state);
   if (stale) return stale;
   const settling = settlingPods(state, at);
   if (settling.length === 0) return undefined;

@@ -8,11 +8,9 @@ import type { Observation, PolicyOverrides } from '../../../src/core/index.js';
 import { resolvePolicy } from '../../../src/core/index.js';
 import {
   availableTrue,
-  del,
   deployment,
   iso,
   ofType,
-  pod,
   podEvent,
   progressing,
   replicaSet,
@@ -334,33 +332,5 @@ describe('template match: the whole template without pod-template-hash', () => {
     assert.equal(v?.outcome, 'succeeded');
     assert.equal(v?.restores, '1');
     assert.match(v?.summary ?? '', /^revision 3 \(a rollback: the template of revision 1\) rolled out: 3\/3 pods ready/);
-  });
-});
-
-describe("a ReplicaSet status that still counts a deleted pod is not a success (the pods' and the ReplicaSet's watches are not ordered)", () => {
-  const readyPods = (s: number) => [1, 2, 3].map((i) => newPod(`web-2-r${i}`, running(), s));
-  const deleted = (s: number) => del('Pod', pod({ name: 'web-2-r1', rs: 'web-2' }), s);
-  const replacement = (s: number, c = waiting('ContainerCreating', undefined)) => newPod('web-2-new', c, s);
-
-  it('a Ready pod deleted and its replacement still creating: held while the status counts 3 Ready, then succeeds once the replacement is Ready', () => {
-    const before = [
-      ...rollingTo2({ image: 'nginx:1.19' }),
-      { type: 'synced', at: T0 } as const,
-      ...readyPods(1),
-      deleted(2),
-      replacement(2),
-    ];
-    const stale = run([...before, ...doneAt2(3, { pods: false }), tick(10)]);
-    assert.equal(verdictOf(stale.events), undefined, 'no success on a count that includes the deleted pod');
-    const held = ofType(stale.events, 'held').at(-1);
-    assert.match(held?.message ?? '', /ReplicaSet web-2 counts 3 Ready pods, but 2 of its live pods are Ready/);
-    const done = run([...before, ...doneAt2(3, { pods: false }), replacement(4, running()), tick(5)]);
-    assert.equal(verdictOf(done.events)?.outcome, 'succeeded');
-  });
-
-  it('every Ready pod deleted and no replacement seen yet: held', () => {
-    const obs = [...rollingTo2({ image: 'nginx:1.19' }), { type: 'synced', at: T0 } as const, ...readyPods(1)];
-    for (const i of [1, 2, 3]) obs.push(del('Pod', pod({ name: `web-2-r${i}`, rs: 'web-2' }), 2));
-    assert.equal(verdictOf(run([...obs, ...doneAt2(3, { pods: false }), tick(10)]).events), undefined);
   });
 });
