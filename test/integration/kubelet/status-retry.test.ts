@@ -10,7 +10,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { kubeConfigWith } from '../../helpers/fault-endpoint.js';
 import { startPrivateNode } from '../../helpers/private-node.js';
 import { TcpProxy } from '../track/tcp-proxy.js';
-import { clients, createPod, report, took, waitPod, withNamespace } from './support.js';
+import { clients, createPod, report, took, waitPod, waitUntil, withNamespace } from './support.js';
 
 it('a pod-status write lost in an apiserver outage is retried until it lands: the pod does not stay ContainerCreating', async (t) => {
   const ns = await withNamespace(t, 'status-retry');
@@ -35,7 +35,18 @@ it('a pod-status write lost in an apiserver outage is retried until it lands: th
   const t0 = Date.now();
   proxy.mode = 'refuse';
   proxy.resetAll();
-  await new Promise((r) => setTimeout(r, 14_000)); // the container starts (and its status is written) inside the outage
+  // The container starts inside the outage: its log is readable (the apiserver reads it from the
+  // kubelet's own server, not through the forwarder), and the kubelet tries, and fails, to write
+  // the running status: a connection refused after the start.
+  const started = await waitUntil(
+    async () => ((await clients().core.readNamespacedPodLog({ namespace: ns, name: 'web', container: 'app' })) ? Date.now() : undefined),
+    { what: 'the container started inside the outage (its log readable)', timeoutMs: 60_000, intervalMs: 250 },
+  );
+  await waitUntil(() => proxy.attempts.some((a) => a > started), {
+    what: 'a status write refused after the container started',
+    timeoutMs: 60_000,
+    intervalMs: 100,
+  });
   proxy.mode = 'forward';
   const t1 = Date.now();
   const pod = await waitPod(
