@@ -27,8 +27,8 @@ const CRASH = { app: 'crash;exitCode=3;message=config missing;after=1;logs=start
 /** Ready only after 5 s: every pod crashes before it is Ready, so no pod of the update ever counts as rolled out. */
 const PROBE = { readinessProbe: { httpGet: { path: '/', port: 80 }, initialDelaySeconds: 5, periodSeconds: 1 } };
 
-/** Waits for the first crash, then deletes its pod at once: @returns the pod's name. */
-async function deleteFirstCrashing(ns: string, events: RolloutEvent[]): Promise<string> {
+/** Waits for the first crash, then deletes its pod (with `grace` seconds, else its own): @returns the pod's name. */
+async function deleteFirstCrashing(ns: string, events: RolloutEvent[], grace?: number): Promise<string> {
   const seen = await eventSeen(
     events,
     (e) => e.type === 'problem' && e.problem.exitCode === 3,
@@ -37,7 +37,8 @@ async function deleteFirstCrashing(ns: string, events: RolloutEvent[]): Promise<
   );
   const name = seen.type === 'problem' ? seen.problem.object.name : '';
   assertStillRunning(events, `pod ${name} is deleted`);
-  await clients().core.deleteNamespacedPod({ namespace: ns, name }); // as `kubectl delete pod`: its grace period
+  // As `kubectl delete pod` (its grace period), or at once.
+  await clients().core.deleteNamespacedPod({ namespace: ns, name, ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}) });
   return name;
 }
 
