@@ -45,6 +45,8 @@ export class LogCapture {
   private readonly readAt = new Map<string, number>();
   private readonly pods = new Set<string>();
   private readonly succeeded = new Map<string, PodContainer>();
+  /** `pod/container` -> its streamed instances, oldest first: their last lines ({@link kept}). */
+  private readonly streamed = new Map<string, Array<{ instance: string; lines: string[]; at: number }>>();
 
   constructor(
     private readonly kc: KubeConfig,
@@ -85,17 +87,47 @@ export class LogCapture {
     return [...all.values()].filter((c) => names.includes(c.pod)).sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
   }
 
-  /** What was read for `pod`'s `container`, once the read ends (at most a few seconds); undefined if nothing was. */
+  /**
+   * What was read for `pod`'s `container`, once the read ends (at most a few seconds), else the
+   * last lines streamed from it ({@link kept}); undefined if there is neither.
+   */
   async captured(pod: string, container: string): Promise<LogTail[] | undefined> {
     const pending = this.tails.get(`${pod}/${container}`);
-    if (!pending) return undefined;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), CAPTURE_WAIT_MS);
     });
-    const tails = await Promise.race([pending, late]).finally(() => clearTimeout(timer));
-    const read = tails?.filter((t) => t.error === undefined);
-    return read && read.length > 0 ? read : undefined;
+    const tails = pending ? await Promise.race([pending, late]).finally(() => clearTimeout(timer)) : undefined;
+    clearTimeout(timer);
+    const read = tails?.filter((t) => t.error === undefined && t.lines.length > 0);
+    return read && read.length > 0 ? read : this.streamedTail(pod, container);
+  }
+
+  /**
+   * A line streamed from a container instance (a Job's pods are streamed from their start, so a
+   * pod the Job controller deletes the moment it fails still has its last lines): the last
+   * `tailLines` of the latest two instances are kept.
+   */
+  kept(target: { pod: string; container: string; instance: string }, line: string): void {
+    const key = `${target.pod}/${target.container}`;
+    const instances = this.streamed.get(key) ?? [];
+    let current = instances.find((i) => i.instance === target.instance);
+    if (!current) {
+      current = { instance: target.instance, lines: [], at: Date.now() };
+      instances.push(current);
+      if (instances.length > 2) instances.shift();
+      this.streamed.set(key, instances);
+    }
+    current.lines.push(this.redact(line));
+    if (current.lines.length > this.tailLines) current.lines.shift();
+    current.at = Date.now();
+  }
+
+  private streamedTail(pod: string, container: string): LogTail[] | undefined {
+    const instances = this.streamed.get(`${pod}/${container}`)?.filter((i) => i.lines.length > 0);
+    if (!instances || instances.length === 0) return undefined;
+    const last = instances.length - 1;
+    return instances.map((i, n) => ({ pod, container, previous: n < last, lines: [...i.lines], capturedAt: i.at }));
   }
 
   /** The pods read so far, for a verdict's own reads to stay within the same bound. */

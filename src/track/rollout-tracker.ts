@@ -7,15 +7,7 @@
  */
 import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions, unreachableError } from '../cluster/index.js';
 import type { Observation, RolloutEvent, Verdict } from '../core/index.js';
-import {
-  cleanEvent,
-  initialState,
-  logTargets,
-  type RolloutState,
-  reduce,
-  SUCCESS_LOG_PODS,
-  succeededJobContainers,
-} from '../core/index.js';
+import { cleanEvent, initialState, type RolloutState, reduce } from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import {
   abortReason,
@@ -28,15 +20,12 @@ import {
   type TimedVerdict,
   tickDelay,
   trackingError,
-  wantsLogTails,
 } from './decisions.js';
 import { EventHub, type HubReplay } from './event-hub.js';
-import { LogCapture } from './log-capture.js';
-import { LogFollower } from './log-follower.js';
-import { type TailSource, withLogTails, withSuccessLogs } from './log-tails.js';
 import { NoProgressWatchdog } from './no-progress.js';
 import { type ResolvedTrackOptions, trackTarget } from './options.js';
 import { apiServerWaiting, logLine, trackerWarning } from './own-events.js';
+import { TrackerLogs } from './tracker-logs.js';
 import { type Tracking, trackingOf } from './tracking.js';
 import { VerdictWatch, type WatchAfterVerdict } from './verdict-watch.js';
 
@@ -67,8 +56,7 @@ export class RolloutTracker {
   private timeoutTimer: LongTimer | undefined;
   private graceTimer: LongTimer | undefined;
   private watchdog: NoProgressWatchdog | undefined;
-  private logFollower: LogFollower | undefined;
-  private logCapture: LogCapture | undefined;
+  private logs: TrackerLogs | undefined;
   /** The verdict is being published (log reads under way): a second one is not. */
   private concluding = false;
   private readonly deadlines = new Map<string, number>();
@@ -116,10 +104,9 @@ export class RolloutTracker {
       this.watchdog.start();
     }
     const { logs } = this.opts;
-    if (logs) this.logCapture = new LogCapture(this.opts.kc, this.opts.namespace, logs.tailLines, logs.redact);
-    const follow = logs ? logs.follow : undefined;
-    if (follow) {
-      this.logFollower = new LogFollower(this.opts.kc, this.opts.namespace, follow, (target, line) => {
+    if (logs) {
+      const options = { kc: this.opts.kc, namespace: this.opts.namespace, kind: this.opts.kind, logs };
+      this.logs = new TrackerLogs(options, (target, line) => {
         if (!this.finished) this.publish(logLine(this.ref, target, line, Date.now()));
       });
     }
@@ -159,9 +146,7 @@ export class RolloutTracker {
     if (this.watch) return this.watch.observe(obs);
     if (this.finished) return;
     this.observe(obs);
-    if (this.logFollower && !this.finished && refreshesLogTargets(this.gate, obs)) {
-      this.logFollower.sync(logTargets(this.state, this.opts.logs ? this.opts.logs.follow?.containers : undefined));
-    }
+    if (this.logs && !this.finished && refreshesLogTargets(this.gate, obs)) this.logs.targetsChanged(this.state);
   }
 
   /**
@@ -180,7 +165,7 @@ export class RolloutTracker {
     }
     const [next, events] = reduce(this.state, obs);
     this.state = next;
-    this.captureLogs(obs, events);
+    this.logs?.observed(obs, events, this.state);
     for (const e of events) {
       if (e.type === 'verdict') {
         const decided = onVerdict(this.gate, obs, { verdict: e.verdict, at: e.at });
@@ -196,19 +181,6 @@ export class RolloutTracker {
       } else if (e.type === 'problem-cleared') this.deadlines.delete(e.id);
       this.watchdog?.saw(e);
       this.publish(e);
-    }
-  }
-
-  /**
-   * Reads log tails as soon as they are worth reading (log-capture.ts): a pod may be gone by the
-   * verdict. A succeeded Job pod's, with `logs.onSuccess`, once it is seen succeeded.
-   */
-  private captureLogs(obs: Observation, events: RolloutEvent[]): void {
-    const capture = this.logCapture;
-    if (!capture) return;
-    for (const e of events) if (e.type === 'problem') capture.problemSeen(e.problem);
-    if (this.opts.logs && this.opts.logs.onSuccess === true && obs.type === 'upsert' && obs.kind === 'Pod') {
-      capture.succeededSeen(succeededJobContainers(this.state));
     }
   }
 
@@ -255,7 +227,7 @@ export class RolloutTracker {
     this.finished = true;
     for (const t of [this.tickTimer, this.timeoutTimer, this.graceTimer]) t?.cancel();
     this.watchdog?.stop();
-    this.logFollower?.stop();
+    this.logs?.stop();
     if (keepSource) return;
     this.watch = undefined;
     this.opts.signal?.removeEventListener('abort', this.onAbort);
@@ -269,21 +241,14 @@ export class RolloutTracker {
     if (this.finished || this.concluding) return;
     this.concluding = true;
     // The followed logs of instances that ended before their stream opened, before the verdict.
-    if (this.logFollower) {
-      await this.logFollower.drain(logTargets(this.state, this.opts.logs ? this.opts.logs.follow?.containers : undefined));
+    if (this.logs) {
+      await this.logs.drain(this.state);
       if (this.finished) return; // failed meanwhile (a watch error): said already
     }
     const watch = this.internals.watchAfterVerdict !== undefined && verdict.outcome !== 'cancelled' && this.unsubscribe !== undefined;
     this.release(watch);
     if (watch) this.watch = new VerdictWatch(this.state, (e) => this.publish(e));
-    const { logs } = this.opts;
-    let final = verdict;
-    const source: TailSource | undefined = logs ? { kc: this.opts.kc, ...logs, capture: this.logCapture } : undefined;
-    if (source && wantsLogTails(verdict)) final = await withLogTails(verdict, source);
-    else if (source && logs && logs.onSuccess === true && verdict.outcome === 'succeeded') {
-      const live = succeededJobContainers(this.state);
-      final = await withSuccessLogs(verdict, this.logCapture?.successContainers(live, SUCCESS_LOG_PODS) ?? live, source);
-    }
+    const final = this.logs ? await this.logs.enrich(verdict, this.state) : verdict;
     const e = this.publish({ type: 'verdict', verdict: final, at, deployment: final.deployment }) as VerdictEvent;
     if (!this.watch) this.endStream();
     this.resolveVerdict(e.verdict);
