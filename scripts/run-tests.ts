@@ -22,7 +22,7 @@ function recap(runs: RunResult[]): void {
   const failures = runs.flatMap((r) => r.failures);
   if (failures.length) process.stdout.write(`\n[test] the failing tests again:\n${failures.join('\n')}\n`);
   const slowest = slowestFiles(runs.flatMap((r) => r.files));
-  if (slowest.length) process.stdout.write(`\n[test] the slowest files (wall time, files run side by side):\n${slowest.join('\n')}\n`);
+  if (slowest.length) process.stdout.write(`\n[test] the slowest files (their tests' time):\n${slowest.join('\n')}\n`);
 }
 
 async function main(): Promise<number> {

@@ -1,8 +1,8 @@
 /**
  * A node:test reporter (`--test-reporter=./scripts/test-timings.ts`) that writes one JSON line per
  * finished test (`{ "test": { file, line, name, outcome, ms } }`) and, at the end, one per test file
- * (`{ "file": { file, ms } }`: wall time from its first test's start to its last test's end, as
- * this process saw them). `npm test` prints the slowest files from it; the stress command
+ * (`{ "file": { file, ms } }`: the time of its top-level tests and suites, which run one after the
+ * other: the file's own time, whatever ran beside it). `npm test` prints the slowest files from it; the stress command
  * (scripts/stress.ts) adds up pass rates over its runs.
  */
 
@@ -16,7 +16,7 @@ export interface TestRecord {
   ms: number;
 }
 
-/** One test file's wall time. */
+/** One test file's time (its top-level tests and suites, added up). */
 export interface FileRecord {
   file: string;
   ms: number;
@@ -39,24 +39,21 @@ interface TestEvent {
 
 /** The reporter: node:test hands it the run's events and writes what it yields. */
 export default async function* timings(source: AsyncIterable<TestEvent>): AsyncGenerator<string> {
-  const spans = new Map<string, { first: number; last: number }>();
+  /** file -> the time of its top-level tests and suites, which run one after the other. */
+  const spent = new Map<string, number>();
   /** file -> the names of the suites open at each nesting level. */
   const open = new Map<string, string[]>();
   for await (const e of source) {
     const file = e.data.file;
     if (file === undefined) continue;
-    const now = Date.now();
-    // `dequeue` and `complete` come as the tests run; `start`, `pass` and `fail` in their declared order.
-    if (e.type === 'test:dequeue' && !spans.has(file)) spans.set(file, { first: now, last: now });
-    else if (e.type === 'test:complete') {
-      const span = spans.get(file);
-      if (span) span.last = now;
-    } else if (e.type === 'test:start') {
+    if (e.type === 'test:start') {
       const path = open.get(file) ?? [];
       path.length = e.data.nesting;
       path.push(e.data.name);
       open.set(file, path);
     } else if (e.type === 'test:pass' || e.type === 'test:fail') {
+      const ms = Math.round(e.data.details?.duration_ms ?? 0);
+      if (e.data.nesting === 0) spent.set(file, (spent.get(file) ?? 0) + ms);
       const suites = (open.get(file) ?? []).slice(0, e.data.nesting);
       const skipped = e.data.skip !== undefined || e.data.todo !== undefined;
       const record: TestRecord = {
@@ -64,10 +61,10 @@ export default async function* timings(source: AsyncIterable<TestEvent>): AsyncG
         line: e.data.line ?? 0,
         name: [...suites, e.data.name].join(' › '),
         outcome: e.type === 'test:fail' ? 'fail' : skipped ? 'skip' : 'pass',
-        ms: Math.round(e.data.details?.duration_ms ?? 0),
+        ms,
       };
       yield `${JSON.stringify({ test: record })}\n`;
     }
   }
-  for (const [file, span] of spans) yield `${JSON.stringify({ file: { file, ms: span.last - span.first } })}\n`;
+  for (const [file, ms] of spent) yield `${JSON.stringify({ file: { file, ms } })}\n`;
 }
