@@ -10,7 +10,7 @@ import { fetchLogTail } from '../cluster/index.js';
 import type { LogTail, Problem } from '../core/index.js';
 
 /** Classes whose container ran, so its log says something. */
-export const LOGGED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container', 'readiness-probe', 'job-pod-failed']);
+const LOGGED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container', 'readiness-probe', 'job-pod-failed']);
 /** Classes where the crashed (previous) instance holds the interesting lines. */
 const CRASHED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container']);
 /**
@@ -20,6 +20,15 @@ const CRASHED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-con
 export const MAX_LOGGED_PODS = 5;
 /** How long a verdict waits for reads still under way (ms). */
 const CAPTURE_WAIT_MS = 5000;
+
+/** `pending`, or undefined once {@link CAPTURE_WAIT_MS} have passed without it. */
+async function withinWait<T>(pending: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), CAPTURE_WAIT_MS);
+  });
+  return Promise.race([pending, late]).finally(() => clearTimeout(timer));
+}
 
 /** Whether `p` is a problem whose container log is worth reading. */
 export function isLogged(p: Problem): boolean {
@@ -93,12 +102,7 @@ export class LogCapture {
    */
   async captured(pod: string, container: string): Promise<LogTail[] | undefined> {
     const pending = this.tails.get(`${pod}/${container}`);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), CAPTURE_WAIT_MS);
-    });
-    const tails = pending ? await Promise.race([pending, late]).finally(() => clearTimeout(timer)) : undefined;
-    clearTimeout(timer);
+    const tails = pending ? await withinWait(pending) : undefined;
     const read = tails?.filter((t) => t.error === undefined && t.lines.length > 0);
     return read && read.length > 0 ? read : this.streamedTail(pod, container);
   }
@@ -128,11 +132,6 @@ export class LogCapture {
     if (!instances || instances.length === 0) return undefined;
     const last = instances.length - 1;
     return instances.map((i, n) => ({ pod, container, previous: n < last, lines: [...i.lines], capturedAt: i.at }));
-  }
-
-  /** The pods read so far, for a verdict's own reads to stay within the same bound. */
-  get podsRead(): ReadonlySet<string> {
-    return this.pods;
   }
 
   private admit(pod: string): boolean {

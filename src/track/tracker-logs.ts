@@ -46,7 +46,8 @@ export class TrackerLogs {
   /** After each observation: reads tails of the problems it raised and of the Job pods it shows succeeded. */
   observed(obs: Observation, events: readonly RolloutEvent[], state: RolloutState): void {
     for (const e of events) if (e.type === 'problem') this.capture.problemSeen(e.problem);
-    if (this.opts.logs.onSuccess === true && obs.type === 'upsert' && obs.kind === 'Pod') {
+    // Only a pod seen succeeded can add to them: no walk of the Job's pods on every other change.
+    if (this.opts.logs.onSuccess === true && obs.type === 'upsert' && obs.kind === 'Pod' && obs.object.status?.phase === 'Succeeded') {
       this.capture.succeededSeen(succeededJobContainers(state));
     }
   }
