@@ -14,8 +14,9 @@ import type { Finding } from './diagnose/index.js';
 import type { Emit } from './emit.js';
 import { formatDuration } from './format-duration.js';
 import { canBecomeReady, hasEnded, podCondition, revisionOf, timeOf } from './k8s.js';
-import { newReplicaSet, podOf, podsOf } from './relations.js';
+import { newReplicaSet } from './relations.js';
 import type { EmittedMemo, EndedPod, RolloutState } from './state.js';
+import { currentPod, currentPodSetKey, currentPods } from './workloads.js';
 
 /** Endings older than this no longer count towards `pods-ended` (the class's count window). */
 export const ENDINGS_WINDOW_MS = 10 * 60_000;
@@ -196,8 +197,8 @@ function foldRefusal(memo: EmittedMemo, pod: V1Pod, ending: Ending): boolean {
  * that `memo.pods` still says whether a pod was seen live before.
  */
 export function trackEndedPods(state: RolloutState, memo: EmittedMemo, at: number, names: 'all' | readonly string[], emit: Emit): void {
-  const rs = newReplicaSet(state);
-  const pods = names === 'all' ? podsOf(state, rs) : names.map((n) => podOf(state, rs, n)).filter((p): p is V1Pod => p !== undefined);
+  const pods = names === 'all' ? currentPods(state) : names.map((n) => currentPod(state, n)).filter((p): p is V1Pod => p !== undefined);
+  const podSet = currentPodSetKey(state) ?? '';
   for (const pod of pods) {
     const name = pod.metadata?.name ?? '';
     if (canBecomeReady(pod)) {
@@ -216,7 +217,7 @@ export function trackEndedPods(state: RolloutState, memo: EmittedMemo, at: numbe
       reason: pod.status?.reason ?? pod.status?.phase ?? '',
       message: pod.status?.message ?? '',
       note: endedPodNote(pod, ending),
-      replicaSet: rs?.metadata?.uid ?? '',
+      podSet,
     };
     if (!foldRefusal(memo, pod, ending)) noteOnce(memo, ending.onceFor ?? `ended|${name}`, `Pod/${name}`, memo.ended[name].note, emit);
   }
@@ -231,11 +232,10 @@ export function trackEndedPods(state: RolloutState, memo: EmittedMemo, at: numbe
  * their ReplicaSet replacing them is a rollout that goes on.
  */
 export function diagnoseEndings(state: RolloutState, at: number): Finding | undefined {
-  const rs = newReplicaSet(state);
-  const uid = rs?.metadata?.uid;
-  if (!uid) return undefined;
+  const podSet = currentPodSetKey(state);
+  if (podSet === undefined) return undefined;
   const endings = Object.values(state.memo.ended)
-    .filter((e) => e.replicaSet === uid && e.unfit && e.at >= at - ENDINGS_WINDOW_MS)
+    .filter((e) => e.podSet === podSet && e.unfit && e.at >= at - ENDINGS_WINDOW_MS)
     .sort((a, b) => a.at - b.at);
   if (endings.length < 2) return undefined;
   const first = endings[0] as EndedPod;
@@ -245,13 +245,15 @@ export function diagnoseEndings(state: RolloutState, at: number): Finding | unde
   if (replacements.length <= tolerate) return undefined;
   const last = endings.at(-1) as EndedPod;
   const span = formatDuration(Math.max(0, last.at - first.at));
+  const rs = newReplicaSet(state);
+  const kind = state.target.kind ?? 'Deployment';
   return {
     class: 'pods-ended',
-    object: { kind: 'ReplicaSet', name: rs?.metadata?.name ?? '' },
+    object: rs ? { kind: 'ReplicaSet', name: rs.metadata?.name ?? '' } : { kind, name: state.target.name },
     reason: last.reason,
     message: last.message,
     explanation:
-      `${endings.length} pods of revision ${revisionOf(rs) || '?'} ended within ${span}, ${replacements.length} of them replacements ` +
+      `${endings.length} pods of revision ${(rs ? revisionOf(rs) : state.memo.revision) || '?'} ended within ${span}, ${replacements.length} of them replacements ` +
       `of pods that had ended: the pod does not fit where it is scheduled. Last: ${last.note}`,
   };
 }

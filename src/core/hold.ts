@@ -11,12 +11,14 @@ import { firstLine } from './diagnose/first-line.js';
 import type { Emit } from './emit.js';
 import { formatDuration, formatWindow } from './format-duration.js';
 import { canBecomeReady, eventTime, isPodReady, longRunningStatuses, timeOf } from './k8s.js';
+import type { KindModule } from './kinds/module.js';
 import { deadlineOf } from './problems.js';
 import { replicaSetReadiness } from './pulumi-await.js';
-import { kubeEventsAbout, newReplicaSet, podOf, podsOf } from './relations.js';
+import { kubeEventsAbout, newReplicaSet, podsOf } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
 import { problemLine } from './verdict.js';
+import { currentPod, currentPodsUnordered } from './workloads.js';
 
 /** Why success waits although the criterion is met. */
 export interface SuccessHold {
@@ -28,8 +30,9 @@ export interface SuccessHold {
   until?: number;
 }
 
+/** The live pods of the current template (a Deployment's new ReplicaSet's, a StatefulSet's update revision's...). */
 function livePods(state: RolloutState): V1Pod[] {
-  return podsOf(state, newReplicaSet(state)).filter(canBecomeReady);
+  return [...currentPodsUnordered(state)].filter(canBecomeReady);
 }
 
 /** A fail-action problem on a live new-revision pod whose window has not run out. */
@@ -61,10 +64,9 @@ export function trackSettling(state: RolloutState, memo: EmittedMemo, cleared: P
   const settling = Object.entries(memo.settling);
   if (settling.length === 0 && cleared.length === 0) return; // the usual case: nothing to look up
   const settleMs = state.policy.settleSeconds * 1000;
-  const rs = newReplicaSet(state);
   // Looked up by name (not a walk of every pod): this runs on every observation.
   const live = (name: string) => {
-    const pod = podOf(state, rs, name);
+    const pod = currentPod(state, name);
     return pod && canBecomeReady(pod) ? pod : undefined;
   };
   const next: Record<string, number> = {};
@@ -150,15 +152,21 @@ export function staleReadiness(
   };
 }
 
-function staleReplicaSet(state: RolloutState): SuccessHold | undefined {
+/** The new ReplicaSet's Ready count against its live pods ({@link staleReadiness}). */
+export function staleReplicaSet(state: RolloutState): SuccessHold | undefined {
   const rs = newReplicaSet(state);
   if (!rs) return undefined;
   const owner = { kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '' };
   return staleReadiness(state, owner, replicaSetReadiness(rs).ready, podsOf(state, rs));
 }
 
-/** Why success is held at `at`, or undefined when it is not. */
-export function successHold(state: RolloutState, at: number): SuccessHold | undefined {
+/**
+ * Why success is held at `at`, or undefined when it is not. `staleCount`: the kind's status count
+ * against its live pods (its module's). A kind whose pods end by design (a Job) is held by nothing
+ * but its count.
+ */
+export function successHold(state: RolloutState, at: number, kind: Pick<KindModule, 'staleCount' | 'podsRunOn'>): SuccessHold | undefined {
+  if (!kind.podsRunOn) return kind.staleCount(state);
   const settle = formatWindow(state.policy.settleSeconds * 1000);
   const live = new Set(livePods(state).map((p) => p.metadata?.name ?? ''));
   const open = Object.values(state.problems).filter((p) => holdsSuccess(state, p, live, at));
@@ -171,7 +179,7 @@ export function successHold(state: RolloutState, at: number): SuccessHold | unde
       pods,
     };
   }
-  const stale = staleReplicaSet(state);
+  const stale = kind.staleCount(state);
   if (stale) return stale;
   const settling = settlingPods(state, at);
   if (settling.length === 0) return undefined;

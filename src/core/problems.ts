@@ -99,8 +99,11 @@ export function currentProblems(
   if (kindOf(state) !== 'Deployment') found.push(...workloadFound(state));
   if (rs) {
     const events = kubeEventsAbout(state, 'ReplicaSet', rs.metadata?.name ?? '');
-    for (const f of [diagnoseReplicaSet(rs, events), diagnoseEndings(state, at)]) if (f) found.push({ f, events });
+    const f = diagnoseReplicaSet(rs, events);
+    if (f) found.push({ f, events });
   }
+  const ended = diagnoseEndings(state, at);
+  if (ended) found.push({ f: ended, events: kubeEventsAbout(state, ended.object.kind, ended.object.name) });
   if (state.deployment) {
     const events = kubeEventsAbout(state, 'Deployment', state.target.name);
     for (const f of [diagnoseDeployment(state.deployment), diagnosePaused(state.deployment)]) if (f) found.push({ f, events });

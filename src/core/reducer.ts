@@ -3,25 +3,23 @@
  * `obs.at`. Once a verdict was emitted the state is final and further observations emit nothing.
  */
 
-import { type DeriveHelpers, deriveWorkload } from './derive-workload.js';
 import type { ClassifierFailure } from './diagnose/index.js';
-import { type Emit, emitDeploymentChanges, emitK8sEvents, emitPhases, emitProgress, emitRevision, emitRows } from './emit.js';
+import { type Emit, emitK8sEvents } from './emit.js';
 import { trackEndedPods } from './ended-pods.js';
 import { successEventsKnown, takeSync } from './event-backlog.js';
 import { kubectlHints } from './hints.js';
 import { emitHold, successHold, trackSettling } from './hold.js';
 import { idleTick } from './idle-tick.js';
 import { intake, type Touched } from './intake.js';
+import { moduleOf } from './kinds/index.js';
+import type { KindModule } from './kinds/module.js';
 import { podScope } from './pod-scope.js';
 import { emitProblemChanges, reportClassifierFailures } from './problem-events.js';
 import { currentProblems, failingProblems, orderedProblems, type PodScope, trackNotReady } from './problems.js';
-import { initialPulumiState, replicaSetReadiness } from './pulumi-await.js';
-import { newReplicaSet } from './relations.js';
+import { initialPulumiState } from './pulumi-await.js';
 import type { EmittedMemo, RolloutState } from './state.js';
-import { criterionMet } from './success.js';
 import type { Observation, Policy, Problem, RolloutEvent, TrackTarget, Verdict } from './types.js';
 import { buildVerdict, replicaCounts } from './verdict.js';
-import { waitingForDeployment } from './waiting.js';
 import { kindOf } from './workloads.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
@@ -118,52 +116,46 @@ function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit, sco
   return emitProblemChanges(s, memo, previous, at, emit);
 }
 
-function succeed(s: Draft, memo: EmittedMemo, at: number, emit: Emit): void {
-  const rs = newReplicaSet(s);
-  const counts = rs ? replicaSetReadiness(rs) : { ready: 0, spec: 0 };
+function succeed(s: Draft, memo: EmittedMemo, at: number, emit: Emit, kind: KindModule): void {
   const key = `${memo.revision ?? ''}:complete`;
   if (!memo.phases.includes(key)) {
     memo.phases = [...memo.phases, key];
-    emit({
-      type: 'phase',
-      phase: 'complete',
-      message: `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready`,
-    });
+    emit({ type: 'phase', phase: 'complete', message: kind.completeMessage(s, memo) });
   }
   finish(s, emit, buildVerdict(s, { outcome: 'succeeded', at, problems: orderedProblems(s, []) }));
 }
 
-/** The reducer's helpers a StatefulSet's, DaemonSet's or Job's derive uses (derive-workload.ts). */
-const WORKLOAD_HELPERS: DeriveHelpers = { updateProblems, finish };
-
-/** Everything an observation changed about the rollout: events, problems, then a verdict or a hold. */
+/**
+ * Everything an observation changed about the rollout, for every kind (its module says what
+ * differs): events, problems, then a verdict or a hold.
+ */
 function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observation, touched: Touched | undefined): void {
-  if (kindOf(s) !== 'Deployment') return deriveWorkload(s, memo, { at, obs, touched }, emit, WORKLOAD_HELPERS);
-  if (waitingForDeployment(s, memo, emit)) return;
-  emitRevision(s, memo, emit);
-  emitDeploymentChanges(s, memo, emit);
+  const kind = moduleOf(s);
+  if (kind.waiting(s, memo, emit)) return;
+  kind.emitChanges(s, memo, emit, touched);
   const scope = podScope(s, memo, obs, touched);
-  trackEndedPods(s, memo, at, scope, emit);
-  const opened = emitRows(s, memo, s.ownedPods, touched, emit);
+  if (kind.podsRunOn) trackEndedPods(s, memo, at, scope, emit);
+  const opened = kind.emitRows(s, memo, touched, emit);
   trackNotReady(s, memo, at, scope);
-  const succeeded = criterionMet(s);
-  emitPhases(s, memo, emit, succeeded);
-  emitProgress(s, memo, emit);
+  const succeeded = kind.criterionMet(s);
+  kind.emitPhases(s, memo, emit, succeeded);
+  kind.emitProgress(s, memo, emit);
   emitK8sEvents(s, memo, s.ownedPods, opened, touched, emit);
   trackSettling(s, memo, updateProblems(s, memo, at, emit, scope), at);
   // A problem whose window ran out fails the rollout even if the pods look ready right now.
   const failing = failingProblems(s, at);
-  // Until the Event backlog is in, only a success whose Events are all known is judged.
-  if (failing.length > 0 && s.eventBacklog !== 'listed') return;
+  // Until the initial lists and the Event backlog are in, no failure: the pods and Events that
+  // say why may not be known yet; only a success whose Events are all known is judged.
+  if (failing.length > 0 && (!s.synced || s.eventBacklog !== 'listed')) return;
   if (failing.length > 0) return finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
   if (!succeeded) {
     memo.held = undefined;
     return;
   }
-  const hold = successHold(s, at);
+  const hold = successHold(s, at, kind);
   if (hold) return emitHold(hold, memo, emit);
   if (!successEventsKnown(s)) return;
-  succeed(s, memo, at, emit);
+  succeed(s, memo, at, emit, kind);
 }
 
 const CONSUMED =

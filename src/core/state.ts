@@ -118,8 +118,8 @@ export interface EndedPod {
   message: string;
   /** Its `note`, e.g. `pod web-x evicted: The node was low on resource: memory. …`. */
   note: string;
-  /** Uid of its ReplicaSet. */
-  replicaSet: string;
+  /** The current pod set it belonged to (workloads.ts `currentPodSetKey`: a ReplicaSet's uid, a workload's uid and revision). */
+  podSet: string;
 }
 
 /** Tells which state is the newest: see {@link RolloutState}. */

@@ -1,6 +1,7 @@
 /** Success criteria: Pulumi's predicate (`full`), krane's `maxUnavailable`, a percentage or a pod count. */
-import type { V1Deployment } from '@kubernetes/client-node';
+import type { V1DaemonSet, V1Deployment } from '@kubernetes/client-node';
 import { revisionOf } from './k8s.js';
+import type { SuccessCriterion } from './policy-types.js';
 import { changeTriggeredRollout, everyPvcReady, pulumiSucceeded, replicaSetReadiness } from './pulumi-await.js';
 import { newReplicaSet, trackedPvcs } from './relations.js';
 import { rolloutGap } from './rolled-out.js';
@@ -29,16 +30,32 @@ export function resolveMaxUnavailable(d: V1Deployment): number {
   return Math.min(unavailable, desired);
 }
 
+/**
+ * Pods a partial criterion needs of `desired` (undefined for `full`): a share rounded up, a count
+ * (at most `desired`), or `desired` less the kind's `maxUnavailable` (a pod count).
+ */
+export function requiredOf(success: SuccessCriterion, desired: number, maxUnavailable: () => number): number | undefined {
+  if (success.mode === 'maxUnavailable') return Math.max(0, desired - maxUnavailable());
+  if (success.mode === 'percent') return Math.ceil((desired * success.percent) / 100);
+  if (success.mode === 'pods') return Math.min(success.pods, desired);
+  return undefined;
+}
+
+/**
+ * A DaemonSet's maxUnavailable as a node count, as its controller resolves it: default 1, a
+ * percentage of the nodes rounded up; with maxSurge instead (both 0 is refused by the API), 0.
+ */
+export function daemonSetMaxUnavailable(ds: V1DaemonSet, desired: number): number {
+  const ru = ds.spec?.updateStrategy?.rollingUpdate;
+  if (ds.spec?.updateStrategy?.type === 'OnDelete') return 0;
+  return Math.min(desired, scaled((ru?.maxUnavailable as number | string | undefined) ?? 1, desired, true));
+}
+
 /** Ready pods the new ReplicaSet needs under the partial criteria. */
 export function requiredReady(state: RolloutState): number | undefined {
   const d = state.deployment;
   if (!d) return undefined;
-  const desired = d.spec?.replicas ?? 1;
-  const s = state.policy.success;
-  if (s.mode === 'maxUnavailable') return Math.max(0, desired - resolveMaxUnavailable(d));
-  if (s.mode === 'percent') return Math.ceil((desired * s.percent) / 100);
-  if (s.mode === 'pods') return Math.min(s.pods, desired);
-  return undefined;
+  return requiredOf(state.policy.success, d.spec?.replicas ?? 1, () => resolveMaxUnavailable(d));
 }
 
 /**

@@ -3,13 +3,14 @@ import { departedProblems } from './departed.js';
 import { formatDuration } from './format-duration.js';
 import { kubectlHints } from './hints.js';
 import { canBecomeReady } from './k8s.js';
+import { moduleOf } from './kinds/index.js';
 import { podView } from './pod-state.js';
 import { pulumiErrorMessages } from './pulumi-messages.js';
 import { newReplicaSet, podsOf, replicaSetOfRevision, trackedPvcs } from './relations.js';
 import { rolloutGap } from './rolled-out.js';
 import type { RolloutState } from './state.js';
 import type { Problem, Verdict } from './types.js';
-import { currentPods, kindOf, progressWords, ruleReplicas, workloadPods, workloadRule } from './workloads.js';
+import { currentPods, kindOf, workloadPods } from './workloads.js';
 
 /** `pod web-5f6-abc container "app"`, `replicaset web-5f6`, ... */
 export function problemSubject(p: Problem): string {
@@ -56,14 +57,14 @@ export interface VerdictInput {
 /** Builds the verdict with its one-line summary. */
 export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict {
   const kind = kindOf(state);
+  const module = moduleOf(state);
   const ref = { namespace: state.target.namespace, name: state.target.name };
-  const rule = kind === 'Deployment' ? undefined : workloadRule(state);
-  const replicas = kind === 'Deployment' ? replicaCounts(state) : ruleReplicas(rule);
+  const replicas = module.replicas(state);
   const revision = state.memo.revision;
   const primary = input.problems[0];
   // Pods deleted while their problem was open: their cause, after the open problems.
   const problems = input.outcome === 'succeeded' ? input.problems : [...input.problems, ...departedProblems(state)];
-  const progress = kind === 'Deployment' ? `${replicas.ready}/${replicas.desired} pods ready` : progressWords(rule);
+  const progress = module.progressWords(state);
   const restores = state.memo.restores;
   const rollback = restores !== undefined ? ` (a rollback: the template of revision ${restores})` : '';
   const rev = kind === 'Job' ? `job ${ref.name}` : revision ? `revision ${revision}${rollback}` : 'the rollout';
@@ -81,7 +82,8 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
           ? `no progress for ${input.timeoutSeconds ?? '?'}s waiting for ${rev}`
           : `timed out after ${input.timeoutSeconds ?? '?'}s waiting for ${rev}`;
       // What kubectl would still wait for (old pods terminating, updated pods not available).
-      const gap = input.problems.length > 0 ? undefined : state.deployment ? rolloutGap(state.deployment, 'complete') : rule?.message;
+      const gap =
+        input.problems.length > 0 ? undefined : state.deployment ? rolloutGap(state.deployment, 'complete') : module.rule(state)?.message;
       summary = [`${head}: ${progress}`, ...notReadyLines(state, input.problems), ...(gap ? [gap] : [])].join('; ');
       break;
     }

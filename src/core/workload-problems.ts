@@ -8,14 +8,16 @@ import type { V1ContainerStateTerminated, V1Pod, V1StatefulSet } from '@kubernet
 import { daemonPodNode } from './daemonset-nodes.js';
 import { firstLine } from './diagnose/first-line.js';
 import type { Finding } from './diagnose/index.js';
+import { moduleOf } from './kinds/index.js';
+import { jobCounts } from './kinds/job.js';
+import { isOrderedReady } from './kinds/statefulset.js';
 import type { RolloutState } from './state.js';
 import type { Problem } from './types.js';
-import { isOrderedReady, jobCounts } from './workload-rules.js';
-import { currentPods, kindOf, workloadRule } from './workloads.js';
+import { currentPods, kindOf } from './workloads.js';
 
 /** The traced workload's own findings: blocked, or (a Job) failed. */
 export function workloadFindings(state: RolloutState): Finding[] {
-  const rule = workloadRule(state);
+  const rule = moduleOf(state).rule(state);
   if (!rule) return [];
   const object = { kind: kindOf(state), name: state.target.name };
   if (rule.state === 'blocked') {

@@ -1,7 +1,6 @@
 /**
- * What differs per workload kind for StatefulSets, DaemonSets and Jobs: which pods run the current
- * template, the kind's rule (workload-rules.ts), its revision and its progress words. Deployments
- * keep their own modules (relations.ts, rolled-out.ts, pulumi-await.ts).
+ * Which pods run the current template, for every kind (the kind's rule and words are its module's,
+ * kinds/). A Deployment's are its new ReplicaSet's (relations.ts).
  *
  * The current template's pods:
  * - StatefulSet: label `controller-revision-hash` equal to `status.updateRevision` (the controller's
@@ -13,14 +12,13 @@
  * - Job: every pod (a Job's template cannot change).
  */
 import type { V1DaemonSet, V1Deployment, V1Job, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
+
+export { WORKLOAD_KINDS } from './kinds/facts.js';
+
 import { revisionOf } from './k8s.js';
 import { newReplicaSet, podOf, podsOf } from './relations.js';
 import type { RolloutState } from './state.js';
-import type { Verdict, WorkloadKind } from './types.js';
-import { daemonSetRule, type JobRuleResult, jobCounts, jobRule, type PodRuleResult, statefulSetRule } from './workload-rules.js';
-
-/** Every workload kind a trace follows, in the order they are documented. */
-export const WORKLOAD_KINDS: readonly WorkloadKind[] = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'];
+import type { WorkloadKind } from './types.js';
 
 /** The StatefulSet controller's pod label naming the ControllerRevision the pod was created from. */
 export const CONTROLLER_REVISION_HASH_LABEL = 'controller-revision-hash';
@@ -120,22 +118,6 @@ export function currentPodSetKey(state: RolloutState): string | undefined {
   return uid === undefined ? undefined : `${uid}/${workloadRevision(state)}`;
 }
 
-/** The traced workload's rule result (undefined for a Deployment, or before the workload is seen). */
-export function workloadRule(state: RolloutState): PodRuleResult | JobRuleResult | undefined {
-  const w = state.workload;
-  if (!w) return undefined;
-  switch (kindOf(state)) {
-    case 'StatefulSet':
-      return statefulSetRule(w as V1StatefulSet);
-    case 'DaemonSet':
-      return daemonSetRule(w as V1DaemonSet);
-    case 'Job':
-      return jobRule(w as V1Job);
-    default:
-      return undefined;
-  }
-}
-
 /** Job pods whose logs a succeeded verdict shows (`logs.onSuccess`): at most this many. */
 export const SUCCESS_LOG_PODS = 3;
 
@@ -146,23 +128,4 @@ export function succeededJobContainers(state: RolloutState): Array<{ pod: string
   return pods
     .slice(-SUCCESS_LOG_PODS)
     .flatMap((p) => (p.spec?.containers ?? []).map((c) => ({ pod: p.metadata?.name ?? '', container: c.name })));
-}
-
-/** The verdict's replica counts for a workload rule: a Job's are its succeeded, active and completions. */
-export function ruleReplicas(rule: PodRuleResult | JobRuleResult | undefined): Verdict['replicas'] {
-  if (!rule) return { desired: 0, ready: 0, updated: 0, available: 0 };
-  const p = rule.progress;
-  if ('parallelism' in p) {
-    const desired = p.completions ?? Math.max(1, p.succeeded);
-    return { desired, ready: p.succeeded, updated: p.succeeded + p.active, available: p.succeeded };
-  }
-  return { desired: p.desired, ready: p.ready, updated: p.updated, available: p.available };
-}
-
-/** Progress in words: `2/3 pods ready, 1 updated` or, for a Job, `7/10 succeeded, 2 running`. */
-export function progressWords(rule: PodRuleResult | JobRuleResult | undefined): string {
-  if (!rule) return 'not seen yet';
-  const p = rule.progress;
-  if ('parallelism' in p) return jobCounts(p);
-  return `${p.ready}/${p.desired} pods ready, ${p.updated} updated`;
 }

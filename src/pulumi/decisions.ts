@@ -66,7 +66,7 @@ export function waitTarget(
   if (kind === 'Job')
     return { minGeneration: written?.generation, ...(change === 'replace' || change === 'create' ? { notFoundGraceSeconds: 60 } : {}) };
   // Only a Deployment's revision says that a rollout moved past the baseline; the other kinds'
-  // rules compare their own revisions (the core's workload-rules.ts).
+  // rules compare their own revisions (the core's kinds/ modules).
   if (kind !== 'Deployment' && change === 'rollout') return { minGeneration: written?.generation ?? (live?.generation ?? 0) + 1 };
   switch (change) {
     case 'create':

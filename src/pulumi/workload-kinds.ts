@@ -1,7 +1,7 @@
 /**
  * What differs per workload kind in the Pulumi layer, apart from I/O: the resource types traced,
  * where the live objects are read, and how a live object is described (its revision, its state).
- * The rollout rules themselves are the core's (src/core/workload-rules.ts).
+ * The rollout rules themselves are the core's (src/core/kinds/).
  */
 import type { V1DaemonSet, V1Deployment, V1Job, V1StatefulSet } from '@kubernetes/client-node';
 import { revisionOfWorkload, type WorkloadKind } from '../core/index.js';

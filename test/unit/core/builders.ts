@@ -399,6 +399,8 @@ export function run(
   policy: Policy = defaultPolicy(),
 ): { state: RolloutState; events: RolloutEvent[] } {
   let state = initialState({ ...TARGET, ...target }, policy, T0);
+  // As if the tracker's initial lists were in (failures are judged only then), unless the test says when.
+  if (!observations.some((o) => o.type === 'synced')) state = { ...state, synced: true };
   const events: RolloutEvent[] = [];
   for (const obs of observations) {
     const [next, out] = reduce(state, obs);

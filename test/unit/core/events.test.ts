@@ -20,6 +20,7 @@ const rolling: Observation[] = [
     deployment({ revision: '1', generation: 1, conditions: [availableTrue, progressing('NewReplicaSetAvailable', 'web-1')] }),
     0,
   ),
+  { type: 'synced', at: T0 },
   up(
     'Deployment',
     deployment({
@@ -129,8 +130,8 @@ describe('rollout event stream', () => {
       up('Deployment', d2('NewReplicaSetCreated'), 4),
       { type: 'tick', at: T0 + 5000 } as Observation,
     ];
-    const again = run([...rolling.slice(0, 9), ...same], UPDATE);
-    const once = run(rolling.slice(0, 9), UPDATE);
+    const again = run([...rolling.slice(0, 10), ...same], UPDATE);
+    const once = run(rolling.slice(0, 10), UPDATE);
     assert.ok(once.events.length > 10);
     assert.deepEqual(again.events, once.events);
   });

@@ -3,7 +3,7 @@
  * always, the words and counts when the row gives them.
  */
 import assert from 'node:assert/strict';
-import type { RuleResult } from '../../../src/core/workload-rules.js';
+import type { RuleResult } from '../../../src/core/kinds/rule.js';
 
 /** What a row expects: the state and reason always, the words and counts when given. */
 export interface Expected<P> {

@@ -4,7 +4,8 @@
  */
 import { describe, it } from 'node:test';
 import type { V1DaemonSet, V1DaemonSetStatus } from '@kubernetes/client-node';
-import { daemonSetRule, type PodProgress } from '../../../src/core/workload-rules.js';
+import { daemonSetRule } from '../../../src/core/kinds/daemonset.js';
+import type { PodProgress } from '../../../src/core/kinds/rule.js';
 import { check, type Expected } from './workload-rules-check.js';
 
 function ds(

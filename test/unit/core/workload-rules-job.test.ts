@@ -4,7 +4,8 @@
  */
 import { describe, it } from 'node:test';
 import type { V1Job, V1JobCondition, V1JobSpec, V1JobStatus } from '@kubernetes/client-node';
-import { type JobProgress, jobRule } from '../../../src/core/workload-rules.js';
+import { jobRule } from '../../../src/core/kinds/job.js';
+import type { JobProgress } from '../../../src/core/kinds/rule.js';
 import { check, type Expected } from './workload-rules-check.js';
 
 const started = new Date('2026-01-01T00:00:00Z');

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1StatefulSet, V1StatefulSetSpec, V1StatefulSetStatus } from '@kubernetes/client-node';
-import { isOrderedReady, type PodProgress, statefulSetRule } from '../../../src/core/workload-rules.js';
+import type { PodProgress } from '../../../src/core/kinds/rule.js';
+import { isOrderedReady, statefulSetRule } from '../../../src/core/kinds/statefulset.js';
 import { check, type Expected } from './workload-rules-check.js';
 
 type StsSpec = Partial<V1StatefulSetSpec>;

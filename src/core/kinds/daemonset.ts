@@ -1,0 +1,109 @@
+/**
+ * The DaemonSet: its rule (kubectl's, plus kstatus's observedGeneration presence, which Pulumi
+ * uses), its pods (label `pod-template-generation` equal to the DaemonSet's annotation
+ * `deprecated.daemonset.template.generation`; the API server sets it to the generation of each
+ * template change), its revision (that generation), its success counts, the nodes it runs no pod
+ * on, and its words.
+ */
+import type { V1DaemonSet } from '@kubernetes/client-node';
+import { noteUncoveredNodes } from '../daemonset-nodes.js';
+import type { Touched } from '../intake.js';
+import type { RolloutState } from '../state.js';
+import { daemonSetMaxUnavailable, requiredOf } from '../success.js';
+import { currentPodsUnordered, workloadRevision } from '../workloads.js';
+import { KIND_FACTS } from './facts.js';
+import type { KindModule } from './module.js';
+import { currentReady, emitOwnedRevision, OWNED_POD_MEMBERS, podRuleMembers } from './owned-pods.js';
+import { observed, type PodProgress, type PodRuleResult, type RuleReason } from './rule.js';
+
+/**
+ * A DaemonSet's rule (kubectl's, plus kstatus's observedGeneration presence, which Pulumi uses):
+ * done when the controller observed the latest generation and on every node that should run a pod
+ * (`desiredNumberScheduled`, which moves when nodes join or leave) the pod runs the current template
+ * and is available. OnDelete with nodes left on the previous template is `blocked`.
+ */
+export function daemonSetRule(ds: V1DaemonSet): PodRuleResult {
+  const s = ds.status;
+  const progress: PodProgress = {
+    desired: s?.desiredNumberScheduled ?? 0,
+    ready: s?.numberReady ?? 0,
+    updated: s?.updatedNumberScheduled ?? 0,
+    available: s?.numberAvailable ?? 0,
+  };
+  const at = (state: 'progressing' | 'done' | 'blocked', reason: RuleReason, message: string): PodRuleResult => ({
+    state,
+    reason,
+    message,
+    progress,
+  });
+  if (!observed(ds.metadata, s?.observedGeneration) || s?.desiredNumberScheduled === undefined) {
+    return at('progressing', 'NotObserved', 'Waiting for daemon set spec update to be observed...');
+  }
+  const name = ds.metadata?.name ?? '';
+  const { desired, updated, available } = progress;
+  if (updated < desired) {
+    if (ds.spec?.updateStrategy?.type === 'OnDelete') {
+      const message = `OnDelete update strategy: ${desired - updated} of ${desired} nodes still run a pod of the previous template, and the DaemonSet controller replaces a pod only when someone deletes it`;
+      return at('blocked', 'OnDelete', message);
+    }
+    return at(
+      'progressing',
+      'PodsNotUpdated',
+      `Waiting for daemon set "${name}" rollout to finish: ${updated} out of ${desired} new pods have been updated...`,
+    );
+  }
+  if (available < desired) {
+    return at(
+      'progressing',
+      'PodsNotAvailable',
+      `Waiting for daemon set "${name}" rollout to finish: ${available} of ${desired} updated pods are available...`,
+    );
+  }
+  return at('done', 'RolledOut', `daemon set "${name}" successfully rolled out`);
+}
+
+/**
+ * The policy's criterion: `full` is the rule's `done`; a count, a share or maxUnavailable (the
+ * DaemonSet's own, in nodes) needs that many live pods of the current template Ready, of the nodes
+ * that should run one, once the controller observed the latest generation.
+ */
+function criterionMet(s: RolloutState): boolean {
+  const ds = s.workload as V1DaemonSet | undefined;
+  if (!ds) return false;
+  if (s.policy.success.mode === 'full') return daemonSetRule(ds).state === 'done';
+  const desired = ds.status?.desiredNumberScheduled;
+  if (!observed(ds.metadata, ds.status?.observedGeneration) || desired === undefined || workloadRevision(s) === '') return false;
+  const need = requiredOf(s.policy.success, desired, () => daemonSetMaxUnavailable(ds, desired)) ?? 0;
+  return currentReady(s) >= need;
+}
+
+/**
+ * The nodes whose pod an observation may have removed, or that it may have made untolerated:
+ * every node after a sync, a change of the DaemonSet or a pod gone; the node itself when it
+ * changed; else none.
+ */
+function mayUncoverNodes(s: RolloutState, touched: Touched | undefined): 'all' | string | undefined {
+  if (touched === undefined || touched.kind === 'DaemonSet') return 'all';
+  if (touched.kind === 'Node') return touched.name;
+  return touched.kind === 'Pod' && !s.pods.has(touched.name) ? 'all' : undefined;
+}
+
+const rule = (s: RolloutState): PodRuleResult | undefined => (s.workload ? daemonSetRule(s.workload as V1DaemonSet) : undefined);
+
+/** The DaemonSet's module. */
+export const DAEMONSET: KindModule = {
+  ...OWNED_POD_MEMBERS,
+  facts: KIND_FACTS.DaemonSet,
+  emitChanges: (s, memo, emit, touched) => {
+    emitOwnedRevision(s, memo, emit);
+    const which = mayUncoverNodes(s, touched);
+    if (which) noteUncoveredNodes(s, memo, currentPodsUnordered(s), emit, which);
+  },
+  ...podRuleMembers(rule),
+  criterionMet,
+  completeMessage: (s, memo) => {
+    const p = rule(s)?.progress;
+    return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} nodes run a ready pod`;
+  },
+  podsRunOn: true,
+};

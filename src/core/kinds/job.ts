@@ -1,0 +1,108 @@
+/**
+ * The Job: its rule (its conditions), its pods (every pod: a Job's template cannot change), its
+ * success counts (succeeded completions) and its words (succeeded, running, failed).
+ */
+import type { V1Job, V1JobCondition } from '@kubernetes/client-node';
+import type { RolloutState } from '../state.js';
+import { requiredOf } from '../success.js';
+import type { Verdict } from '../types.js';
+import { KIND_FACTS } from './facts.js';
+import type { KindModule } from './module.js';
+import { emitRuleProgress, OWNED_POD_MEMBERS } from './owned-pods.js';
+import type { JobProgress, JobRuleResult, RuleReason } from './rule.js';
+
+/** A Job condition with status True, by type. */
+function trueCondition(job: V1Job, type: string): V1JobCondition | undefined {
+  return job.status?.conditions?.find((c) => c.type === type && c.status === 'True');
+}
+
+/** `7/10 succeeded, 2 running, 1 failed` (`3 succeeded, ...` for a work-queue Job). */
+export function jobCounts(p: JobProgress): string {
+  const done = p.completions === undefined ? `${p.succeeded} succeeded` : `${p.succeeded}/${p.completions} succeeded`;
+  return `${done}, ${p.active} running${p.failed > 0 ? `, ${p.failed} failed` : ''}`;
+}
+
+/**
+ * A Job's rule. Failed when `Failed` is True, or `FailureTarget` (1.31+: the controller decided
+ * the failure and adds `Failed` with the same reason once the pods have terminated), whatever the
+ * reason. Done only when `Complete` is True: `SuccessCriteriaMet` alone (1.31+) is still
+ * progressing, since the Job's remaining pods are terminating. A suspended Job is `blocked`.
+ */
+export function jobRule(job: V1Job): JobRuleResult {
+  const s = job.status;
+  const progress: JobProgress = {
+    completions: job.spec?.completions ?? undefined,
+    parallelism: job.spec?.parallelism ?? 1,
+    succeeded: s?.succeeded ?? 0,
+    failed: s?.failed ?? 0,
+    active: s?.active ?? 0,
+  };
+  const name = job.metadata?.name ?? '';
+  const failed = trueCondition(job, 'Failed') ?? trueCondition(job, 'FailureTarget');
+  if (failed) {
+    const reason = failed.reason || 'Failed';
+    return { state: 'failed', reason, message: failed.message || `job "${name}" failed (${reason}): ${jobCounts(progress)}`, progress };
+  }
+  const at = (state: 'progressing' | 'done' | 'blocked', reason: RuleReason, message: string): JobRuleResult => ({
+    state,
+    reason,
+    message,
+    progress,
+  });
+  if (trueCondition(job, 'Complete')) return at('done', 'Complete', `job "${name}" complete: ${jobCounts(progress)}`);
+  if (job.spec?.suspend === true) {
+    return at('blocked', 'Suspended', `job "${name}" is suspended (spec.suspend: true): it runs no pods until it is resumed`);
+  }
+  const met = trueCondition(job, 'SuccessCriteriaMet');
+  if (met) {
+    const why = met.reason ? ` (${met.reason})` : '';
+    return at(
+      'progressing',
+      'SuccessCriteriaMet',
+      `job "${name}" met its success criteria${why}: waiting for its remaining pods to terminate before it is Complete`,
+    );
+  }
+  if (!s?.startTime) return at('progressing', 'NotStarted', `Waiting for job "${name}" to start...`);
+  return at('progressing', 'Running', `Waiting for job "${name}" to complete: ${jobCounts(progress)}`);
+}
+
+/** A Job's counts as the verdict gives them: succeeded of completions, with the active pods counted as updated. */
+function jobReplicas(p: JobProgress | undefined): Verdict['replicas'] {
+  if (!p) return { desired: 0, ready: 0, updated: 0, available: 0 };
+  const desired = p.completions ?? Math.max(1, p.succeeded);
+  return { desired, ready: p.succeeded, updated: p.succeeded + p.active, available: p.succeeded };
+}
+
+/**
+ * The policy's criterion: `full` is `Complete`; a count or a share needs that many succeeded
+ * completions (of `spec.completions`, 1 for a work-queue Job), unless the Job failed.
+ */
+function criterionMet(s: RolloutState): boolean {
+  const r = rule(s);
+  if (!r || r.state === 'failed') return false;
+  if (s.policy.success.mode === 'full') return r.state === 'done';
+  const need = requiredOf(s.policy.success, r.progress.completions ?? 1, () => 0) ?? 0;
+  return r.progress.succeeded >= need;
+}
+
+const rule = (s: RolloutState): JobRuleResult | undefined => (s.workload ? jobRule(s.workload as V1Job) : undefined);
+
+/** The Job's module. */
+export const JOB: KindModule = {
+  ...OWNED_POD_MEMBERS,
+  facts: KIND_FACTS.Job,
+  emitChanges: () => {},
+  emitProgress: (s, memo, emit) => emitRuleProgress(memo, emit, rule(s), jobReplicas(rule(s)?.progress)),
+  rule,
+  criterionMet,
+  // Its succeeded pods may be gone (a TTL, a clean-up): its count is its record, not a readiness.
+  staleCount: () => undefined,
+  replicas: (s) => jobReplicas(rule(s)?.progress),
+  progressWords: (s) => {
+    const p = rule(s)?.progress;
+    return p ? jobCounts(p) : 'not seen yet';
+  },
+  completeMessage: (s) =>
+    `job ${s.target.name} complete: ${jobCounts(rule(s)?.progress ?? { parallelism: 1, succeeded: 0, failed: 0, active: 0 })}`,
+  podsRunOn: false,
+};

@@ -1,0 +1,104 @@
+/**
+ * What the kinds that own their pods (StatefulSet, DaemonSet, Job) share: their revision event,
+ * their pod rows, their progress line, their success counts and their status's Ready count.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Emit } from '../emit.js';
+import { emitPod } from '../emit.js';
+import { type SuccessHold, staleReadiness } from '../hold.js';
+import type { Touched } from '../intake.js';
+import { canBecomeReady, isPodReady } from '../k8s.js';
+import type { EmittedMemo, RolloutState } from '../state.js';
+import type { Verdict } from '../types.js';
+import { waitingForObject } from '../waiting.js';
+import { currentPodsUnordered, kindOf, podRevision, workloadPods, workloadRevision } from '../workloads.js';
+import type { KindModule } from './module.js';
+import type { JobProgress, PodProgress, RuleResult } from './rule.js';
+
+/** `revision` when the current template's revision changes (a StatefulSet's updateRevision, a DaemonSet's template generation). */
+export function emitOwnedRevision(s: RolloutState, memo: EmittedMemo, emit: Emit): void {
+  const rev = workloadRevision(s);
+  if (rev === '' || rev === memo.revision) return;
+  const previous = memo.revision;
+  if (previous !== undefined) emit({ type: 'superseded', revision: previous, by: rev });
+  emit({
+    type: 'revision',
+    revision: rev,
+    ...(previous !== undefined ? { previous } : {}),
+    change: previous === undefined ? 'initial' : 'new',
+  });
+  memo.revision = rev;
+}
+
+/**
+ * Pod rows: of every pod the workload owns when it is first seen, then of the pod an observation
+ * touched. @returns the pods newly ours (their Events are news).
+ */
+export function emitOwnedRows(s: RolloutState, memo: EmittedMemo, touched: Touched | undefined, emit: Emit): string[] {
+  const opened: string[] = [];
+  const uid = s.workload?.metadata?.uid ?? '';
+  const row = (pod: V1Pod) => emitPod(memo, pod, { name: '', revision: podRevision(s, pod) }, s.ownedPods, opened, emit);
+  if (!memo.walked[uid]) {
+    memo.walked[uid] = true;
+    for (const pod of workloadPods(s)) row(pod);
+  } else if (touched?.kind === 'Pod') {
+    const pod = s.podsByReplicaSet.get(uid)?.get(touched.name);
+    if (pod) row(pod);
+  }
+  return opened;
+}
+
+/** The rule's progress, on change, with its message. */
+export function emitRuleProgress(
+  memo: EmittedMemo,
+  emit: Emit,
+  rule: RuleResult<PodProgress | JobProgress> | undefined,
+  counts: Verdict['replicas'],
+): void {
+  if (!rule) return;
+  const key = `${rule.message}|${counts.desired}|${counts.ready}|${counts.updated}|${counts.available}`;
+  if (memo.progress === key) return;
+  memo.progress = key;
+  emit({ type: 'progress', ...counts, message: rule.message });
+}
+
+/** Live pods of the current template that are Ready (what a partial success counts). */
+export function currentReady(s: RolloutState): number {
+  let n = 0;
+  for (const pod of currentPodsUnordered(s)) if (canBecomeReady(pod) && isPodReady(pod)) n++;
+  return n;
+}
+
+/** A pod count of a StatefulSet's or DaemonSet's status against its live Ready pods (hold.ts). */
+export function ownedStaleCount(s: RolloutState, counted: number): SuccessHold | undefined {
+  const owner = { kind: kindOf(s), name: s.target.name, uid: s.workload?.metadata?.uid ?? '' };
+  return staleReadiness(s, owner, counted, workloadPods(s));
+}
+
+/** Counts of a StatefulSet's or DaemonSet's rule, as the verdict gives them. */
+export function podCounts(p: PodProgress | undefined): Verdict['replicas'] {
+  return p
+    ? { desired: p.desired, ready: p.ready, updated: p.updated, available: p.available }
+    : { desired: 0, ready: 0, updated: 0, available: 0 };
+}
+
+/** The members of a StatefulSet's or DaemonSet's module read from its rule's pod counts. */
+export function podRuleMembers(rule: (s: RolloutState) => RuleResult<PodProgress> | undefined) {
+  return {
+    emitProgress: (s, memo, emit) => emitRuleProgress(memo, emit, rule(s), podCounts(rule(s)?.progress)),
+    rule,
+    staleCount: (s) => ownedStaleCount(s, rule(s)?.progress.ready ?? 0),
+    replicas: (s) => podCounts(rule(s)?.progress),
+    progressWords: (s) => {
+      const p = rule(s)?.progress;
+      return p ? `${p.ready}/${p.desired} pods ready, ${p.updated} updated` : 'not seen yet';
+    },
+  } satisfies Partial<KindModule>;
+}
+
+/** The members every kind that owns its pods shares. */
+export const OWNED_POD_MEMBERS = {
+  waiting: waitingForObject,
+  emitRows: emitOwnedRows,
+  emitPhases: (): void => {},
+} satisfies Partial<KindModule>;

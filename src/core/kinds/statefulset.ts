@@ -1,0 +1,134 @@
+/**
+ * The StatefulSet: its rule (kubectl's and Pulumi's, one function of the object), its pods (label
+ * `controller-revision-hash` equal to `status.updateRevision`, the controller's own test), its
+ * revision (`updateRevision`), its success counts and its words.
+ */
+import type { V1StatefulSet } from '@kubernetes/client-node';
+import type { RolloutState } from '../state.js';
+import { requiredOf } from '../success.js';
+import { workloadRevision } from '../workloads.js';
+import { KIND_FACTS } from './facts.js';
+import type { KindModule } from './module.js';
+import { currentReady, emitOwnedRevision, OWNED_POD_MEMBERS, podRuleMembers } from './owned-pods.js';
+import { observed, type PodProgress, type PodRuleResult, type RuleReason } from './rule.js';
+
+const DEFAULT_ORDERED = 'OrderedReady';
+
+/**
+ * True when the StatefulSet's pods are managed `OrderedReady` (the default): the controller creates
+ * and replaces one ordinal at a time and waits for each to be Ready, so a pod that never becomes
+ * Ready holds every later ordinal. `Parallel` does not change the success rule.
+ */
+export function isOrderedReady(sts: V1StatefulSet): boolean {
+  return (sts.spec?.podManagementPolicy ?? DEFAULT_ORDERED) === DEFAULT_ORDERED;
+}
+
+/** A StatefulSet's pod counts; `updated` counts the pods at `updateRevision` (all current pods once the revisions match). */
+function stsProgress(sts: V1StatefulSet): PodProgress {
+  const s = sts.status;
+  const ready = s?.readyReplicas ?? 0;
+  const sameRevision = !!s?.currentRevision && s.currentRevision === s.updateRevision;
+  const updated = sameRevision ? Math.max(s?.updatedReplicas ?? 0, s?.currentReplicas ?? 0) : (s?.updatedReplicas ?? 0);
+  return { desired: sts.spec?.replicas ?? 1, ready, updated, available: s?.availableReplicas ?? ready };
+}
+
+/**
+ * A StatefulSet's rule. Done when the controller observed the latest generation, every desired pod
+ * is Ready and no extra pod is left, and: RollingUpdate with a partition P > 0, the `replicas - P`
+ * ordinals at or above P run the current template (kubectl's rule); RollingUpdate without one, every
+ * pod runs it and `currentRevision == updateRevision` (Pulumi's rule); OnDelete, every pod runs it,
+ * else `blocked` (the controller replaces a pod only when it is deleted).
+ */
+export function statefulSetRule(sts: V1StatefulSet): PodRuleResult {
+  const progress = stsProgress(sts);
+  const at = (state: 'progressing' | 'done' | 'blocked', reason: RuleReason, message: string): PodRuleResult => ({
+    state,
+    reason,
+    message,
+    progress,
+  });
+  const s = sts.status;
+  if (!observed(sts.metadata, s?.observedGeneration))
+    return at('progressing', 'NotObserved', 'Waiting for statefulset spec update to be observed...');
+  const { desired, ready, updated } = progress;
+  if (ready < desired) return at('progressing', 'PodsNotReady', `Waiting for ${desired - ready} pods to be ready...`);
+  const extra = (s?.replicas ?? 0) - desired;
+  if (extra > 0)
+    return at('progressing', 'ExtraPods', `Waiting for statefulset rollout to finish: ${extra} extra pods are pending termination...`);
+  const strategy = sts.spec?.updateStrategy;
+  if (strategy?.type === 'OnDelete') {
+    if (updated >= desired)
+      return at('done', 'RolledOut', `statefulset update complete: ${updated} pods run the current template (OnDelete)`);
+    const old = desired - updated;
+    return at(
+      'blocked',
+      'OnDelete',
+      `OnDelete update strategy: ${old} of ${desired} pods still run the previous template, and the StatefulSet controller replaces a pod only when someone deletes it`,
+    );
+  }
+  const partition = strategy?.rollingUpdate?.partition ?? 0;
+  if (partition > 0) {
+    const target = Math.max(0, desired - partition);
+    if (updated < target) {
+      return at(
+        'progressing',
+        'PodsNotUpdated',
+        `Waiting for partitioned roll out to finish: ${updated} out of ${target} new pods have been updated...`,
+      );
+    }
+    return at('done', 'PartitionRolledOut', `partitioned roll out complete: ${updated} new pods have been updated...`);
+  }
+  const revision = s?.updateRevision ?? '';
+  if (updated < desired)
+    return at(
+      'progressing',
+      'PodsNotUpdated',
+      `waiting for statefulset rolling update to complete ${updated} pods at revision ${revision}...`,
+    );
+  if (!s?.currentRevision || s.currentRevision !== s.updateRevision) {
+    return at(
+      'progressing',
+      'RevisionNotCurrent',
+      `waiting for statefulset rolling update to complete ${updated} pods at revision ${revision}...`,
+    );
+  }
+  return at('done', 'RolledOut', `statefulset rolling update complete ${updated} pods at revision ${revision}...`);
+}
+
+/** The StatefulSet's pods that a partial criterion may count: the ordinals at or above its partition. */
+function updatableReplicas(sts: V1StatefulSet): number {
+  const desired = sts.spec?.replicas ?? 1;
+  const strategy = sts.spec?.updateStrategy;
+  if (strategy?.type === 'OnDelete') return desired;
+  return Math.max(0, desired - (strategy?.rollingUpdate?.partition ?? 0));
+}
+
+/**
+ * The policy's criterion: `full` is the rule's `done`; a count or a share needs that many live
+ * pods of the current template Ready (at most the ordinals at or above a partition), once the
+ * controller observed the latest generation.
+ */
+function criterionMet(s: RolloutState): boolean {
+  const sts = s.workload as V1StatefulSet | undefined;
+  if (!sts) return false;
+  if (s.policy.success.mode === 'full') return statefulSetRule(sts).state === 'done';
+  if (!observed(sts.metadata, sts.status?.observedGeneration) || workloadRevision(s) === '') return false;
+  const need = requiredOf(s.policy.success, sts.spec?.replicas ?? 1, () => 1) ?? 0;
+  return currentReady(s) >= Math.min(need, updatableReplicas(sts));
+}
+
+const rule = (s: RolloutState): PodRuleResult | undefined => (s.workload ? statefulSetRule(s.workload as V1StatefulSet) : undefined);
+
+/** The StatefulSet's module. */
+export const STATEFULSET: KindModule = {
+  ...OWNED_POD_MEMBERS,
+  facts: KIND_FACTS.StatefulSet,
+  emitChanges: (s, memo, emit) => emitOwnedRevision(s, memo, emit),
+  ...podRuleMembers(rule),
+  criterionMet,
+  completeMessage: (s, memo) => {
+    const p = rule(s)?.progress;
+    return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} pods ready`;
+  },
+  podsRunOn: true,
+};
