@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { RolloutEvent, Verdict } from '../core/index.js';
-import { resolvePolicy } from '../core/index.js';
+import { kindRefusal, resolvePolicy } from '../core/index.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
 import { setLongTimeout } from '../long-timer.js';
 import type { Sink } from '../report/index.js';
@@ -71,6 +71,11 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   const { trackRolloutsReplaying, resolveTrackOptions } = await import('../track/index.js');
   const options = asked.selector !== undefined ? await selected(asked, io, resolveTrackOptions) : asked;
   const common = sharedTrackOptions(options);
+  // --pulumi-messages is the sink's, not the tracker's: refused here for a kind it says nothing of.
+  for (const { kind, name } of options.targets) {
+    const refused = kindRefusal(kind, name, { pulumiMessages: options.pulumiMessages });
+    if (refused) throw new UsageError(refused);
+  }
   // The tracker's own validation, before anything is opened: a bad name or namespace is its
   // 'bad-input' error (exit 2) with its wording, and the namespace default is its default.
   const resolved = options.targets.map(({ kind, name }) =>

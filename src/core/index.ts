@@ -27,6 +27,16 @@ export { formatDuration, formatWindow } from './format-duration.js';
 export { type HintSubject, kubectlHints } from './hints.js';
 export { nodeReadiness } from './intake.js';
 export { ownerOfKind, REVISION_ANNOTATION, revisionOf } from './k8s.js';
+export {
+  collectionPath,
+  KIND_FACTS,
+  KIND_FEATURES,
+  type KindFacts,
+  type KindFeature,
+  kindOfPulumiType,
+  kindSpelled,
+} from './kinds/facts.js';
+export { featuresAsked, kindRefusal, kindSupports } from './kinds/features.js';
 export { compileLogFilter, type LogFilter, type LogFilterOptions, REDACTED, redactLine } from './log-filter.js';
 export { type LogTarget, logTargets } from './log-targets.js';
 export { type PodView, podView } from './pod-state.js';

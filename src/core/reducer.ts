@@ -142,11 +142,13 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observ
   kind.emitProgress(s, memo, emit);
   emitK8sEvents(s, memo, s.ownedPods, opened, touched, emit);
   trackSettling(s, memo, updateProblems(s, memo, at, emit, scope), at);
+  // No verdict until the initial lists are in: the pods that say why, or that hold a success, may
+  // not be known yet (the tracker delivers the snapshot, then `synced`, at one instant).
+  if (!s.synced) return;
   // A problem whose window ran out fails the rollout even if the pods look ready right now.
   const failing = failingProblems(s, at);
-  // Until the initial lists and the Event backlog are in, no failure: the pods and Events that
-  // say why may not be known yet; only a success whose Events are all known is judged.
-  if (failing.length > 0 && (!s.synced || s.eventBacklog !== 'listed')) return;
+  // Until the Event backlog is in, only a success whose Events are all known is judged.
+  if (failing.length > 0 && s.eventBacklog !== 'listed') return;
   if (failing.length > 0) return finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
   if (!succeeded) {
     memo.held = undefined;

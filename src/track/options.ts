@@ -5,7 +5,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { contextNamespace, type KubeConfigSource, loadKubeConfig } from '../cluster/index.js';
 import type { Policy, PolicyOverrides, TrackTarget, WorkloadKind } from '../core/index.js';
-import { clusterTextCleaner, resolvePolicy, WORKLOAD_KINDS } from '../core/index.js';
+import { clusterTextCleaner, kindRefusal, resolvePolicy, WORKLOAD_KINDS } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { durationProblem, MAX_DURATION_MS } from '../long-timer.js';
 import { checkPatterns, compiled, type LogOptions, type ResolvedLogOptions, resolveLogOptions } from './log-options.js';
@@ -122,6 +122,9 @@ export function resolveTrackOptions(opts: TrackOptions, load: KubeConfigLoader =
   if (!WORKLOAD_KINDS.includes(kind)) {
     bad(`kind ${JSON.stringify(kind)} is not a traced workload kind: it must be one of ${WORKLOAD_KINDS.join(', ')} (default Deployment).`);
   }
+  const logsOnSuccess = typeof opts.logs === 'object' && opts.logs !== null ? opts.logs.onSuccess : undefined;
+  const refused = kindRefusal(kind, name, { policy: opts.policy, baselineRevision: opts.baselineRevision, logsOnSuccess });
+  if (refused) bad(refused);
   const timeoutSeconds = opts.timeoutSeconds ?? 600;
   if (durationProblem(timeoutSeconds) || timeoutSeconds <= 0) {
     bad(`timeoutSeconds must be a positive number of seconds of at most ${MAX_SECONDS} (default 600); got ${String(timeoutSeconds)}.`);

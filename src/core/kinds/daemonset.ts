@@ -13,7 +13,7 @@ import { daemonSetMaxUnavailable, requiredOf } from '../success.js';
 import { currentPodsUnordered, workloadRevision } from '../workloads.js';
 import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
-import { currentReady, emitOwnedRevision, OWNED_POD_MEMBERS, podRuleMembers } from './owned-pods.js';
+import { currentReady, emitOwnedRevision, ownedPodMembers, podRuleMembers } from './owned-pods.js';
 import { observed, type PodProgress, type PodRuleResult, type RuleReason } from './rule.js';
 
 /**
@@ -90,20 +90,25 @@ function mayUncoverNodes(s: RolloutState, touched: Touched | undefined): 'all' |
 
 const rule = (s: RolloutState): PodRuleResult | undefined => (s.workload ? daemonSetRule(s.workload as V1DaemonSet) : undefined);
 
-/** The DaemonSet's module. */
-export const DAEMONSET: KindModule = {
-  ...OWNED_POD_MEMBERS,
-  facts: KIND_FACTS.DaemonSet,
-  emitChanges: (s, memo, emit, touched) => {
-    emitOwnedRevision(s, memo, emit);
-    const which = mayUncoverNodes(s, touched);
-    if (which) noteUncoveredNodes(s, memo, currentPodsUnordered(s), emit, which);
-  },
-  ...podRuleMembers(rule),
-  criterionMet,
-  completeMessage: (s, memo) => {
-    const p = rule(s)?.progress;
-    return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} nodes run a ready pod`;
-  },
-  podsRunOn: true,
-};
+let built: KindModule | undefined;
+
+/** The DaemonSet's module (built on first use: the modules and the core's shared code import each other). */
+export function daemonSetModule(): KindModule {
+  built ??= {
+    ...ownedPodMembers(),
+    facts: KIND_FACTS.DaemonSet,
+    emitChanges: (s, memo, emit, touched) => {
+      emitOwnedRevision(s, memo, emit);
+      const which = mayUncoverNodes(s, touched);
+      if (which) noteUncoveredNodes(s, memo, currentPodsUnordered(s), emit, which);
+    },
+    ...podRuleMembers(rule),
+    criterionMet,
+    completeMessage: (s, memo) => {
+      const p = rule(s)?.progress;
+      return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} nodes run a ready pod`;
+    },
+    podsRunOn: true,
+  };
+  return built;
+}

@@ -79,29 +79,34 @@ export function deploymentRule(d: V1Deployment): DeploymentRuleResult {
 
 const rule = (s: RolloutState): DeploymentRuleResult | undefined => (s.deployment ? deploymentRule(s.deployment) : undefined);
 
-/** The Deployment's module. */
-export const DEPLOYMENT: KindModule = {
-  facts: KIND_FACTS.Deployment,
-  waiting: waitingForDeployment,
-  emitChanges: (s, memo, emit) => {
-    emitRevision(s, memo, emit);
-    emitDeploymentChanges(s, memo, emit);
-  },
-  emitRows: (s, memo, touched, emit) => emitRows(s, memo, s.ownedPods, touched, emit),
-  emitPhases,
-  emitProgress,
-  rule,
-  criterionMet,
-  staleCount: staleReplicaSet,
-  replicas: replicaCounts,
-  progressWords: (s) => {
-    const r = replicaCounts(s);
-    return `${r.ready}/${r.desired} pods ready`;
-  },
-  completeMessage: (s, memo) => {
-    const rs = newReplicaSet(s);
-    const counts = rs ? replicaSetReadiness(rs) : { ready: 0, spec: 0 };
-    return `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready`;
-  },
-  podsRunOn: true,
-};
+let built: KindModule | undefined;
+
+/** The Deployment's module (built on first use: the modules and the core's shared code import each other). */
+export function deploymentModule(): KindModule {
+  built ??= {
+    facts: KIND_FACTS.Deployment,
+    waiting: waitingForDeployment,
+    emitChanges: (s, memo, emit) => {
+      emitRevision(s, memo, emit);
+      emitDeploymentChanges(s, memo, emit);
+    },
+    emitRows: (s, memo, touched, emit) => emitRows(s, memo, s.ownedPods, touched, emit),
+    emitPhases,
+    emitProgress,
+    rule,
+    criterionMet,
+    staleCount: staleReplicaSet,
+    replicas: replicaCounts,
+    progressWords: (s) => {
+      const r = replicaCounts(s);
+      return `${r.ready}/${r.desired} pods ready`;
+    },
+    completeMessage: (s, memo) => {
+      const rs = newReplicaSet(s);
+      const counts = rs ? replicaSetReadiness(rs) : { ready: 0, spec: 0 };
+      return `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready`;
+    },
+    podsRunOn: true,
+  };
+  return built;
+}

@@ -51,8 +51,7 @@ export function kindSupports(kind: WorkloadKind, feature: KindFeature): boolean 
 /**
  * The one-sentence refusal of the first option of `options` that has no meaning for `kind`
  * (undefined when every one has), e.g. `settleSeconds (policy.settleSeconds, --settle) has no
- * meaning for a Job (job/migrate): a Job succeeds when its pods have ended, …; leave it out for this
- * Job.`
+ * meaning for a Job (job/migrate): a Job succeeds when its pods have ended, …`.
  */
 export function kindRefusal(kind: WorkloadKind, name: string, options: KindOptions): string | undefined {
   for (const feature of featuresAsked(options)) {
@@ -60,7 +59,7 @@ export function kindRefusal(kind: WorkloadKind, name: string, options: KindOptio
     if (why === true) continue;
     const article = /^[AEIOU]/.test(kind) ? 'an' : 'a';
     const ref = `${KIND_FACTS[kind].short}/${name}`;
-    return `${NAMES[feature]} has no meaning for ${article} ${kind} (${ref}): ${why}. Leave it out for ${ref}.`;
+    return `${NAMES[feature]} has no meaning for ${article} ${kind} (${ref}): ${why}. Leave it out, or trace ${ref} in a call of its own without it.`;
   }
   return undefined;
 }

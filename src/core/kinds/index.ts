@@ -4,21 +4,27 @@
  */
 import type { RolloutState } from '../state.js';
 import type { WorkloadKind } from '../types.js';
-import { DAEMONSET } from './daemonset.js';
-import { DEPLOYMENT } from './deployment.js';
-import { JOB } from './job.js';
+import { daemonSetModule } from './daemonset.js';
+import { deploymentModule } from './deployment.js';
+import { jobModule } from './job.js';
 import type { KindModule } from './module.js';
-import { STATEFULSET } from './statefulset.js';
+import { statefulSetModule } from './statefulset.js';
 
-/** Every kind's module. */
-export const KIND_MODULES: Readonly<Record<WorkloadKind, KindModule>> = {
-  Deployment: DEPLOYMENT,
-  StatefulSet: STATEFULSET,
-  DaemonSet: DAEMONSET,
-  Job: JOB,
-};
+/** A kind's module. */
+export function kindModule(kind: WorkloadKind): KindModule {
+  switch (kind) {
+    case 'Deployment':
+      return deploymentModule();
+    case 'StatefulSet':
+      return statefulSetModule();
+    case 'DaemonSet':
+      return daemonSetModule();
+    case 'Job':
+      return jobModule();
+  }
+}
 
 /** The module of the traced workload's kind. */
 export function moduleOf(state: RolloutState): KindModule {
-  return KIND_MODULES[state.target.kind ?? 'Deployment'];
+  return kindModule(state.target.kind ?? 'Deployment');
 }

@@ -8,7 +8,7 @@ import { requiredOf } from '../success.js';
 import type { Verdict } from '../types.js';
 import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
-import { emitRuleProgress, OWNED_POD_MEMBERS } from './owned-pods.js';
+import { emitRuleProgress, ownedPodMembers } from './owned-pods.js';
 import type { JobProgress, JobRuleResult, RuleReason } from './rule.js';
 
 /** A Job condition with status True, by type. */
@@ -87,22 +87,27 @@ function criterionMet(s: RolloutState): boolean {
 
 const rule = (s: RolloutState): JobRuleResult | undefined => (s.workload ? jobRule(s.workload as V1Job) : undefined);
 
-/** The Job's module. */
-export const JOB: KindModule = {
-  ...OWNED_POD_MEMBERS,
-  facts: KIND_FACTS.Job,
-  emitChanges: () => {},
-  emitProgress: (s, memo, emit) => emitRuleProgress(memo, emit, rule(s), jobReplicas(rule(s)?.progress)),
-  rule,
-  criterionMet,
-  // Its succeeded pods may be gone (a TTL, a clean-up): its count is its record, not a readiness.
-  staleCount: () => undefined,
-  replicas: (s) => jobReplicas(rule(s)?.progress),
-  progressWords: (s) => {
-    const p = rule(s)?.progress;
-    return p ? jobCounts(p) : 'not seen yet';
-  },
-  completeMessage: (s) =>
-    `job ${s.target.name} complete: ${jobCounts(rule(s)?.progress ?? { parallelism: 1, succeeded: 0, failed: 0, active: 0 })}`,
-  podsRunOn: false,
-};
+let built: KindModule | undefined;
+
+/** The Job's module (built on first use: the modules and the core's shared code import each other). */
+export function jobModule(): KindModule {
+  built ??= {
+    ...ownedPodMembers(),
+    facts: KIND_FACTS.Job,
+    emitChanges: () => {},
+    emitProgress: (s, memo, emit) => emitRuleProgress(memo, emit, rule(s), jobReplicas(rule(s)?.progress)),
+    rule,
+    criterionMet,
+    // Its succeeded pods may be gone (a TTL, a clean-up): its count is its record, not a readiness.
+    staleCount: () => undefined,
+    replicas: (s) => jobReplicas(rule(s)?.progress),
+    progressWords: (s) => {
+      const p = rule(s)?.progress;
+      return p ? jobCounts(p) : 'not seen yet';
+    },
+    completeMessage: (s) =>
+      `job ${s.target.name} complete: ${jobCounts(rule(s)?.progress ?? { parallelism: 1, succeeded: 0, failed: 0, active: 0 })}`,
+    podsRunOn: false,
+  };
+  return built;
+}

@@ -97,8 +97,10 @@ export function podRuleMembers(rule: (s: RolloutState) => RuleResult<PodProgress
 }
 
 /** The members every kind that owns its pods shares. */
-export const OWNED_POD_MEMBERS = {
-  waiting: waitingForObject,
-  emitRows: emitOwnedRows,
-  emitPhases: (): void => {},
-} satisfies Partial<KindModule>;
+export function ownedPodMembers() {
+  return {
+    waiting: waitingForObject,
+    emitRows: emitOwnedRows,
+    emitPhases: (): void => {},
+  } satisfies Partial<KindModule>;
+}

@@ -9,7 +9,7 @@ import { requiredOf } from '../success.js';
 import { workloadRevision } from '../workloads.js';
 import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
-import { currentReady, emitOwnedRevision, OWNED_POD_MEMBERS, podRuleMembers } from './owned-pods.js';
+import { currentReady, emitOwnedRevision, ownedPodMembers, podRuleMembers } from './owned-pods.js';
 import { observed, type PodProgress, type PodRuleResult, type RuleReason } from './rule.js';
 
 const DEFAULT_ORDERED = 'OrderedReady';
@@ -119,16 +119,21 @@ function criterionMet(s: RolloutState): boolean {
 
 const rule = (s: RolloutState): PodRuleResult | undefined => (s.workload ? statefulSetRule(s.workload as V1StatefulSet) : undefined);
 
-/** The StatefulSet's module. */
-export const STATEFULSET: KindModule = {
-  ...OWNED_POD_MEMBERS,
-  facts: KIND_FACTS.StatefulSet,
-  emitChanges: (s, memo, emit) => emitOwnedRevision(s, memo, emit),
-  ...podRuleMembers(rule),
-  criterionMet,
-  completeMessage: (s, memo) => {
-    const p = rule(s)?.progress;
-    return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} pods ready`;
-  },
-  podsRunOn: true,
-};
+let built: KindModule | undefined;
+
+/** The StatefulSet's module (built on first use: the modules and the core's shared code import each other). */
+export function statefulSetModule(): KindModule {
+  built ??= {
+    ...ownedPodMembers(),
+    facts: KIND_FACTS.StatefulSet,
+    emitChanges: (s, memo, emit) => emitOwnedRevision(s, memo, emit),
+    ...podRuleMembers(rule),
+    criterionMet,
+    completeMessage: (s, memo) => {
+      const p = rule(s)?.progress;
+      return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} pods ready`;
+    },
+    podsRunOn: true,
+  };
+  return built;
+}
