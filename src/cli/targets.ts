@@ -3,7 +3,7 @@
  * `KIND/NAME...` mixed in one call (`deploy/web sts/db job/migrate`), or `KIND -l SELECTOR`
  * (`all -l SELECTOR` for every kind). Kinds are spelled as kubectl accepts them.
  */
-import type { WorkloadKind } from '../core/index.js';
+import { KIND_FACTS, kindSpelled, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
 import { UsageError } from './usage-error.js';
 
 /** One workload to trace. */
@@ -12,23 +12,15 @@ export interface Target {
   name: string;
 }
 
-/** kubectl's spellings of each kind (short name, singular, plural, with the API group). */
-const SPELLINGS: Record<WorkloadKind, readonly string[]> = {
-  Deployment: ['deploy', 'deployment', 'deployments', 'deployment.apps', 'deployments.apps'],
-  StatefulSet: ['sts', 'statefulset', 'statefulsets', 'statefulset.apps', 'statefulsets.apps'],
-  DaemonSet: ['ds', 'daemonset', 'daemonsets', 'daemonset.apps', 'daemonsets.apps'],
-  Job: ['job', 'jobs', 'job.batch', 'jobs.batch'],
-};
-
-/** The valid kinds, in words, for usage errors. */
-export const VALID_KINDS = 'deploy (deployment), sts (statefulset), ds (daemonset), job';
+/** The valid kinds, in words, for usage errors: `deploy (deployment), sts (statefulset), ds (daemonset), job`. */
+export const VALID_KINDS = WORKLOAD_KINDS.map((k) => {
+  const { short } = KIND_FACTS[k];
+  const singular = k.toLowerCase();
+  return short === singular ? short : `${short} (${singular})`;
+}).join(', ');
 
 /** The kind a kubectl spelling names (case-insensitive), or undefined. */
-export function kindNamed(word: string): WorkloadKind | undefined {
-  const w = word.toLowerCase();
-  for (const [kind, words] of Object.entries(SPELLINGS)) if (words.includes(w)) return kind as WorkloadKind;
-  return undefined;
-}
+export const kindNamed = kindSpelled;
 
 function unknownKind(kind: string, arg: string): UsageError {
   const where = arg === kind ? '' : ` in "${arg}"`;
@@ -71,7 +63,7 @@ export function parseTargets(positionals: readonly string[], selector: string | 
     if (names.length > 0) {
       throw new UsageError(`give names or a label selector, not both (names ${names.join(', ')} and -l ${JSON.stringify(selector)}).`);
     }
-    return { selectorKinds: firstKind === 'all' ? ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'] : [firstKind as WorkloadKind] };
+    return { selectorKinds: firstKind === 'all' ? [...WORKLOAD_KINDS] : [firstKind as WorkloadKind] };
   }
   if (firstKind === 'all') throw new UsageError('"all" needs a label selector: rollout-trace all -l SELECTOR.');
   if (names.length === 0) {

@@ -2,7 +2,7 @@
  * Per-kind API facts: collection path (for watches), RBAC resource name and a paged list call.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { KindToObject, WatchedKind } from '../core/index.js';
+import { collectionPath, KIND_FACTS, type KindToObject, type WatchedKind, type WorkloadKind } from '../core/index.js';
 import { type Query, rawGet } from './raw-get.js';
 import { ROUTINE_POD_REASONS } from './relevance.js';
 
@@ -78,8 +78,9 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
     return api;
   };
   const pods = (ns: string) => `/api/v1/namespaces/${ns}/pods`;
+  const workload = <K extends WorkloadKind>(k: K) => kind(k, KIND_FACTS[k].resource, (ns) => collectionPath(k, ns));
   return {
-    Deployment: kind('Deployment', 'deployments', (ns) => `/apis/apps/v1/namespaces/${ns}/deployments`),
+    Deployment: workload('Deployment'),
     ReplicaSet: kind('ReplicaSet', 'replicasets', (ns) => `/apis/apps/v1/namespaces/${ns}/replicasets`),
     Pod: kind('Pod', 'pods', pods, {
       read: (namespace, name, signal) => rawGet(kc, `${pods(namespace)}/${encodeURIComponent(name)}`, {}, signal),
@@ -90,9 +91,9 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
       listed: (e) => !ROUTINE_POD_REASONS.includes(e.reason ?? ''),
     }),
     Node: kind('Node', 'nodes', () => '/api/v1/nodes', { clusterScoped: true, slim: slimNode }),
-    StatefulSet: kind('StatefulSet', 'statefulsets', (ns) => `/apis/apps/v1/namespaces/${ns}/statefulsets`),
-    DaemonSet: kind('DaemonSet', 'daemonsets', (ns) => `/apis/apps/v1/namespaces/${ns}/daemonsets`),
-    Job: kind('Job', 'jobs', (ns) => `/apis/batch/v1/namespaces/${ns}/jobs`),
+    StatefulSet: workload('StatefulSet'),
+    DaemonSet: workload('DaemonSet'),
+    Job: workload('Job'),
     PersistentVolumeClaim: kind(
       'PersistentVolumeClaim',
       'persistentvolumeclaims',

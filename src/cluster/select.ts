@@ -3,20 +3,12 @@
  * everything one `kubectl apply` touched without naming each one. Read-only: one list per kind.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { WorkloadKind } from '../core/index.js';
+import { collectionPath, KIND_FACTS, type WorkloadKind } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { describeFailure, forbiddenError, serverMessage, statusOf, unreachableError } from './api-errors.js';
 import { describeTarget } from './kubeconfig.js';
 import { rawGet } from './raw-get.js';
 import { checkReachable } from './reachability.js';
-
-/** The collection path of each workload kind. */
-const PATHS: Record<WorkloadKind, (ns: string) => string> = {
-  Deployment: (ns) => `/apis/apps/v1/namespaces/${ns}/deployments`,
-  StatefulSet: (ns) => `/apis/apps/v1/namespaces/${ns}/statefulsets`,
-  DaemonSet: (ns) => `/apis/apps/v1/namespaces/${ns}/daemonsets`,
-  Job: (ns) => `/apis/batch/v1/namespaces/${ns}/jobs`,
-};
 
 /**
  * The workloads of `kinds` in `namespace` that `selector` matches, by kind then name
@@ -40,7 +32,7 @@ export async function workloadsMatching(
   }
   if (found.length === 0) {
     const what = kinds.length === 1 ? `${kinds[0]}` : 'Deployment, StatefulSet, DaemonSet or Job';
-    const resources = kinds.map((k) => `${k.toLowerCase()}s`).join(',');
+    const resources = kinds.map((k) => KIND_FACTS[k].resource).join(',');
     throw new RolloutTraceError(
       'deployment-not-found',
       `No ${what} in namespace "${namespace}" of ${describeTarget(kc)} matches the label selector ${JSON.stringify(selector)}. ` +
@@ -61,7 +53,7 @@ async function namesMatching(
   try {
     const list = await rawGet<{ items?: Array<{ metadata?: { name?: string } }> }>(
       kc,
-      PATHS[kind](encodeURIComponent(namespace)),
+      collectionPath(kind, encodeURIComponent(namespace)),
       { labelSelector: selector },
       AbortSignal.timeout(timeoutSeconds * 1000),
     );
@@ -76,7 +68,7 @@ async function namesMatching(
         { cause: err },
       );
     }
-    if (status === 401 || status === 403) throw forbiddenError(kc, 'list', `${kind.toLowerCase()}s`, namespace, err);
+    if (status === 401 || status === 403) throw forbiddenError(kc, 'list', KIND_FACTS[kind].resource, namespace, err);
     throw unreachableError(kc, timeoutSeconds, err);
   }
 }

@@ -4,7 +4,7 @@
  * The rollout rules themselves are the core's (src/core/kinds/).
  */
 import type { V1DaemonSet, V1Deployment, V1Job, V1StatefulSet } from '@kubernetes/client-node';
-import { revisionOfWorkload, type WorkloadKind } from '../core/index.js';
+import { collectionPath, KIND_FACTS, revisionOfWorkload, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
 
 /** A live workload object as read from the cluster. */
 export type LiveWorkload = V1Deployment | V1StatefulSet | V1DaemonSet | V1Job;
@@ -14,32 +14,18 @@ export type LiveWorkload = V1Deployment | V1StatefulSet | V1DaemonSet | V1Job;
  * await/awaiters.go) and a `pulumi.com/waitFor` annotation replaces that await for every one
  * (await.go: the built-in await runs only `if ... !custom`). `*Patch` types are observed only.
  */
-export const WORKLOAD_TYPES: Readonly<Record<string, WorkloadKind>> = {
-  'kubernetes:apps/v1:Deployment': 'Deployment',
-  'kubernetes:apps/v1:DeploymentPatch': 'Deployment',
-  'kubernetes:apps/v1:StatefulSet': 'StatefulSet',
-  'kubernetes:apps/v1:StatefulSetPatch': 'StatefulSet',
-  'kubernetes:apps/v1:DaemonSet': 'DaemonSet',
-  'kubernetes:apps/v1:DaemonSetPatch': 'DaemonSet',
-  'kubernetes:batch/v1:Job': 'Job',
-  'kubernetes:batch/v1:JobPatch': 'Job',
-};
+export const WORKLOAD_TYPES: Readonly<Record<string, WorkloadKind>> = Object.fromEntries(
+  WORKLOAD_KINDS.flatMap((kind) => KIND_FACTS[kind].pulumiTypes.map((type) => [type, kind])),
+);
 
 /** Whether `type` is a `*Patch` resource (it patches an object that another owner manages). */
 export function isPatchType(type: string): boolean {
   return type.endsWith('Patch') && WORKLOAD_TYPES[type] !== undefined;
 }
 
-const COLLECTIONS: Readonly<Record<WorkloadKind, string>> = {
-  Deployment: 'apis/apps/v1/namespaces/NS/deployments',
-  StatefulSet: 'apis/apps/v1/namespaces/NS/statefulsets',
-  DaemonSet: 'apis/apps/v1/namespaces/NS/daemonsets',
-  Job: 'apis/batch/v1/namespaces/NS/jobs',
-};
-
 /** The API path of the kind's objects in `namespace`. */
 export function workloadsPath(kind: WorkloadKind, namespace: string): string {
-  return `/${COLLECTIONS[kind].replace('NS', encodeURIComponent(namespace))}`;
+  return collectionPath(kind, encodeURIComponent(namespace));
 }
 
 /** The live object's revision (core `revisionOfWorkload`), undefined when it has none (a Job never has one). */

@@ -5,7 +5,7 @@
  */
 
 import type { EventDigest, LogTail, Problem, Verdict, WorkloadKind } from '../core/index.js';
-import { cleanedVerdict } from '../core/index.js';
+import { cleanedVerdict, KIND_FACTS } from '../core/index.js';
 import { type Palette, palette } from './colors.js';
 import { formatDuration } from './format-time.js';
 
@@ -28,12 +28,9 @@ const SYMBOLS: Record<Verdict['outcome'], string> = {
   cancelled: '◼',
 };
 
-/** kubectl's short names, used in the keys of StatefulSets, DaemonSets and Jobs. */
-const SHORT: Record<WorkloadKind, string> = { Deployment: 'deploy', StatefulSet: 'sts', DaemonSet: 'ds', Job: 'job' };
-
 /** `ns/name` of a traced Deployment; `ns/sts/name`, `ns/ds/name`, `ns/job/name` of the other kinds. */
 export function deploymentKey(d: { namespace: string; name: string }, kind: WorkloadKind = 'Deployment'): string {
-  return kind === 'Deployment' ? `${d.namespace}/${d.name}` : `${d.namespace}/${SHORT[kind]}/${d.name}`;
+  return kind === 'Deployment' ? `${d.namespace}/${d.name}` : `${d.namespace}/${KIND_FACTS[kind].short}/${d.name}`;
 }
 
 /** The heading word(s) of an outcome, krane-style. */
