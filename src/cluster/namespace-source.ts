@@ -2,15 +2,17 @@
  * The shared watch source: ONE list+watch loop per kind per (cluster, credentials, namespace),
  * shared by every tracked Deployment in that namespace and closed when the last one leaves.
  *
- * What is traced bounds the cost (docs/performance.md "Watch what is traced"): the ReplicaSet and
- * Pod watches are label-selected by the traced Deployments' selectors ({@link WatchScope}; they
- * start after the Deployment list and widen with a re-list when a newly traced or re-created
- * Deployment is not covered); Events stay namespace-wide (they cannot be label-selected) but are
- * listed page by page; every watcher caches only objects some subscriber may need (`keep`), and
- * objects are routed by Deployment name ({@link SubscriberIndex}). A subscriber that joins a
- * running source gets a re-list of the kinds whose objects were not kept.
+ * What is traced bounds the cost (docs/performance.md "Watch what is traced"): only the kinds a
+ * traced workload needs are watched (its own kind; ReplicaSets only for a Deployment; Pods;
+ * Events; PVCs once one mounts claims; Nodes, optional); the Pod and ReplicaSet watches are
+ * label-selected by the traced workloads' selectors ({@link WatchScope}; they start after the
+ * traced kinds are listed and widen with a re-list when a newly traced or re-created workload is
+ * not covered); Events stay namespace-wide (they cannot be label-selected) but are listed page by
+ * page; every watcher caches only objects some subscriber may need (`keep`), and objects are
+ * routed by workload name ({@link SubscriberIndex}). A subscriber that joins a running source gets
+ * a re-list of the kinds whose objects were not kept.
  */
-import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
+import type { KubeConfig, V1Deployment, V1LabelSelector } from '@kubernetes/client-node';
 import type { KindToObject, ObjectObservation, WatchedKind, WorkloadKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
 import { nodesRefusedWarning } from './api-errors.js';
@@ -21,7 +23,7 @@ import { kindApis } from './kinds.js';
 import { WatchScope } from './label-scope.js';
 import { NodeReadinessFilter } from './node-readiness-filter.js';
 import { deliverSnapshot, deliverTo, SubscriberIndex, type Subscription } from './routing.js';
-import { BASE_KINDS, FULLY_KEPT, isWorkloadKind, kindOfSub, mountsClaims, REPLAY_SYNC_KINDS, SCOPED_KINDS } from './source-kinds.js';
+import { FULLY_KEPT, isWorkloadKind, kindOfSub, listedBeforeSync, mountsClaims, SCOPED_KINDS } from './source-kinds.js';
 import { type AnyWatcher, SourceWatchers } from './source-watchers.js';
 import type { SourceOptions, SourceSubscriber } from './subscriber.js';
 import type { WatchStats } from './watch-stats.js';
@@ -103,14 +105,9 @@ export class NamespaceSource {
     return this.watchers.deployments();
   }
 
-  /** True when the Deployment list completed (so `deployments()` is authoritative). */
-  deploymentsListed(): boolean {
-    return this.watchers.get('Deployment')?.isSynced ?? false;
-  }
-
   /**
    * The label selector of the Pod and ReplicaSet watches: undefined while namespace-wide (or
-   * before they start, once the Deployment list is in).
+   * before they start, once the traced kinds are listed).
    */
   get podSelector(): string | undefined {
     return this.watchers.has('Pod') ? this.scope.selector : undefined;
@@ -145,24 +142,20 @@ export class NamespaceSource {
     }
     if (this.closed) return;
     this.ready = true;
-    // ReplicaSets and Pods start once the Deployment list tells the traced selectors.
-    this.startWatcher('Deployment');
+    // Pods (and ReplicaSets) start once the traced kinds' lists tell the traced selectors.
+    this.startWorkloadWatchers();
     this.startWatcher('Event');
     // Nodes (read-only, cluster-scoped) diagnose pods stuck on a NotReady node; optional: the
     // trace does not wait for them, and RBAC refusing them only costs that diagnosis.
     this.startWatcher('Node');
-    this.startWorkloadWatchers();
   }
 
   /**
-   * Starts the watch of each StatefulSet, DaemonSet or Job kind some subscriber traces (the PVC
-   * watch starts once a traced one uses claims: {@link ensurePvcWatch}).
+   * Starts the watch of each kind some subscriber traces, and of no other (the PVC watch starts
+   * once a traced one uses claims: {@link ensurePvcWatch}).
    */
   private startWorkloadWatchers(): void {
-    for (const sub of this.subs.all) {
-      const kind = kindOfSub(sub);
-      if (kind !== 'Deployment') this.startWatcher(kind);
-    }
+    for (const sub of this.subs.all) this.startWatcher(kindOfSub(sub));
   }
 
   /** Names of the objects of `kind` in the namespace (from the shared cache; empty before the first list). */
@@ -177,14 +170,17 @@ export class NamespaceSource {
   }
 
   /**
-   * Widens the ReplicaSet and Pod watches' scope to cover every traced Deployment (see
-   * {@link WatchScope}); they re-list when it changed. Starts them after the Deployment list.
+   * Widens the Pod (and ReplicaSet) watches' scope to cover every traced workload (see
+   * {@link WatchScope}); they re-list when it changed. Starts them once every traced kind is
+   * listed; the ReplicaSet watch only when a Deployment is traced.
    */
-  private widenScope(upserted?: V1Deployment[]): void {
-    if (!this.deploymentsListed()) return;
-    const traced = upserted ?? this.tracedDeployments();
-    const changed = this.scope.widen(traced.map((d) => d?.spec?.selector));
+  private widenScope(upserted?: Array<KindToObject[WorkloadKind]>): void {
+    const kinds = new Set([...this.subs.all].map(kindOfSub));
+    if (![...kinds].every((k) => this.watchers.get(k)?.isSynced)) return;
+    const traced = upserted ? upserted.map((w) => w.spec?.selector) : this.tracedSelectors();
+    const changed = this.scope.widen(traced);
     for (const kind of SCOPED_KINDS) {
+      if (kind === 'ReplicaSet' && !kinds.has('Deployment')) continue;
       const watcher = this.watchers.get(kind);
       if (!watcher) this.startWatcher(kind, this.scope.selector);
       else if (changed) watcher.rescope(this.scope.selector);
@@ -201,7 +197,7 @@ export class NamespaceSource {
       {
         change: (type, object) => this.changed(kind, type, object as KindToObject[WatchedKind]),
         synced: () => {
-          if (kind === 'Deployment') this.deploymentsSynced();
+          if (isWorkloadKind(kind)) this.workloadsSynced(kind);
         },
         listed: () => {
           if (kind === 'Event') this.backlog.listed();
@@ -230,24 +226,28 @@ export class NamespaceSource {
     if (kind === 'Event' && type === 'upsert' && this.backlog.delivered(object as KindToObject['Event'])) return;
     this.route(kind, type, object);
     if (type !== 'upsert' || !isWorkloadKind(kind) || !this.subs.traces(object.metadata?.name)) return;
-    if (kind !== 'Deployment') return this.ensurePvcWatch([object as KindToObject[WorkloadKind]]);
-    // Only this Deployment can be new to the scope (a re-created one may have another selector):
+    // Only this workload can be new to the scope (a re-created one may have another selector):
     // looking at every traced Deployment on each of their status updates made 200 traced
     // Deployments cost O(n^2) (a third of many200's CPU).
-    const deployment = object as KindToObject['Deployment'];
-    this.ensurePvcWatch([deployment]);
-    this.widenScope([deployment]);
-    // Its subscribers may sync with replayed Events now.
-    for (const sub of this.subs.interested('upsert', 'Deployment', deployment)) this.maybeSync(sub);
+    const workload = object as KindToObject[WorkloadKind];
+    this.ensurePvcWatch([workload]);
+    this.widenScope([workload]);
+    // A Deployment's subscribers may sync with replayed Events now.
+    if (kind === 'Deployment') for (const sub of this.subs.interested('upsert', 'Deployment', workload)) this.maybeSync(sub);
   }
 
-  /** The Deployment list is in: the Event replay starts from it, then the claims and the scoped watches. */
-  private deploymentsSynced(): void {
-    this.backlog.start(
-      this.watchers.get('Deployment')?.firstListVersion,
-      this.options.replayRevisions,
-      !!this.watchers.get('Event')?.isSynced,
-    );
+  /**
+   * A traced kind's list is in: then the claims and the scoped watches; for Deployments, the Event
+   * replay starts from it.
+   */
+  private workloadsSynced(kind: WorkloadKind): void {
+    if (kind === 'Deployment') {
+      this.backlog.start(
+        this.watchers.get('Deployment')?.firstListVersion,
+        this.options.replayRevisions,
+        !!this.watchers.get('Event')?.isSynced,
+      );
+    }
     this.ensurePvcWatch();
     this.widenScope();
   }
@@ -273,13 +273,16 @@ export class NamespaceSource {
   }
 
   /**
-   * The traced Deployments, by subscriber name (undefined: not in the namespace). A StatefulSet,
-   * DaemonSet or Job subscriber counts as undefined: its pods carry no selector the scope knows, so
-   * the Pod watch goes namespace-wide.
+   * The selectors of the traced workloads, one per subscriber (undefined for one not in the
+   * namespace: the scope then goes namespace-wide, since its pods could carry any labels).
    */
-  private tracedDeployments(): Array<V1Deployment | undefined> {
+  private tracedSelectors(): Array<V1LabelSelector | undefined> {
     const byName = new Map(this.deployments().map((d) => [d.metadata?.name, d]));
-    return [...this.subs.all].map((sub) => (kindOfSub(sub) === 'Deployment' ? byName.get(sub.s.deploymentName) : undefined));
+    return [...this.subs.all].map((sub) => {
+      const kind = kindOfSub(sub);
+      const name = sub.s.deploymentName;
+      return (kind === 'Deployment' ? byName.get(name) : this.watchers.workload(kind, name))?.spec?.selector;
+    });
   }
 
   /**
@@ -304,11 +307,10 @@ export class NamespaceSource {
     if (sub.synced || this.closed) return;
     const ready = (k: WatchedKind) => this.watchers.ready(k, sub.lists?.[k] ?? 0);
     const pvc = this.watchers.has('PersistentVolumeClaim');
-    if (!REPLAY_SYNC_KINDS.every(ready) || (pvc && !ready('PersistentVolumeClaim'))) return;
     const kind = kindOfSub(sub);
-    if (kind !== 'Deployment' && !ready(kind)) return;
+    if (!listedBeforeSync(kind).every(ready) || (pvc && !ready('PersistentVolumeClaim'))) return;
     const subscribed = () => !this.closed && this.subs.all.has(sub);
-    if (BASE_KINDS.every(ready)) return deliverSnapshot(sub, this.now(), subscribed);
+    if (ready('Event')) return deliverSnapshot(sub, this.now(), subscribed);
     if (kind !== 'Deployment') return; // the Event replay is for Deployments only
     if (!this.backlog.caughtUp || pvc || sub.lists || !this.deployments().some((d) => d.metadata?.name === sub.s.deploymentName)) return;
     sub.replayed = true;

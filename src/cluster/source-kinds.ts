@@ -1,12 +1,17 @@
 /** Which kinds a namespace source watches, and how (namespace-source.ts). */
-import { type KindToObject, type WatchedKind, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
+import { KIND_FACTS, type KindToObject, type WatchedKind, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
 import type { Subscription } from './routing.js';
 
-/** The kinds every subscriber needs listed and watched before `synced`. */
-export const BASE_KINDS = ['Deployment', 'ReplicaSet', 'Pod', 'Event'] as const satisfies readonly WatchedKind[];
-/** The kinds a subscriber synced with replayed Events needs listed (see backlog-replay.ts). */
-export const REPLAY_SYNC_KINDS = ['Deployment', 'ReplicaSet', 'Pod'] as const satisfies readonly WatchedKind[];
-/** The kinds whose watches are label-selected by the traced Deployments' selectors. */
+/**
+ * The kinds a trace of `kind` needs listed and watched before `synced`, Events aside (a Deployment
+ * trace may sync with replayed Events, backlog-replay.ts): the kind itself, what its pods belong
+ * to (a Deployment's ReplicaSets), and Pods. PVCs are added once a traced workload mounts claims.
+ */
+export function listedBeforeSync(kind: WorkloadKind): WatchedKind[] {
+  return [kind, ...KIND_FACTS[kind].ownedVia, 'Pod'];
+}
+
+/** The kinds whose watches are label-selected by the traced workloads' selectors (ReplicaSets only when a Deployment is traced). */
 export const SCOPED_KINDS = ['ReplicaSet', 'Pod'] as const satisfies readonly WatchedKind[];
 /** Kinds whose every object is cached (their lists are small and a late subscriber needs no re-list). */
 export const FULLY_KEPT: ReadonlySet<WatchedKind> = new Set<WatchedKind>([

@@ -52,6 +52,14 @@ export class SourceWatchers {
     return [...this.deployments(), ...(others as Array<KindToObject[WorkloadKind]>)];
   }
 
+  /** The cached workload of `kind` named `name`, if any. */
+  workload<K extends WorkloadKind>(kind: K, name: string): KindToObject[K] | undefined {
+    const w = this.byKind.get(kind) as KindWatcher<K> | undefined;
+    if (!w) return undefined;
+    for (const o of w.cache.values()) if (o.metadata?.name === name) return o;
+    return undefined;
+  }
+
   /** Names of the cached objects of `kind`. */
   namesOf(kind: WorkloadKind): string[] {
     if (kind === 'Deployment') return this.deployments().map((d) => d.metadata?.name ?? '');

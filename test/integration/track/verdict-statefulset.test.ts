@@ -125,7 +125,6 @@ describe('StatefulSet verdicts', { concurrency: true }, () => {
     const ns = await namespaceFor(t, 'sts-rbac');
     await createStatefulSet(ns, 'db', { replicas: 1, image: 'postgres:13' });
     const kc = await serviceAccountKubeConfig(ns, 'no-sts', [
-      { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: READ },
       { apiGroups: [''], resources: ['pods', 'pods/log', 'events', 'persistentvolumeclaims'], verbs: READ },
     ]);
     const err = await trace(ns, 'db', { kind: 'StatefulSet', kubeconfig: kc, timeoutSeconds: 60 }).then(
