@@ -16,6 +16,7 @@ export type FailureClass =
   | 'init-container'
   | 'unschedulable'
   | 'pvc-pending'
+  | 'storage-class-not-found'
   | 'replica-failure'
   | 'progress-deadline'
   | 'deployment-deleted'

@@ -12,7 +12,9 @@
  * - config-error 10 s, mount-failed 12 s: they recover as soon as the ConfigMap/Secret is created,
  *   so a short window lets a slightly late `kubectl apply` win.
  * - unschedulable 10 s (5 min when the cluster-autoscaler reported a scale-up for the pod).
- * - pvc-pending 60 s (dynamic provisioning takes a while), replica-failure 10 s: a refusal
+ * - pvc-pending 60 s (dynamic provisioning takes a while); storage-class-not-found 10 s, like an
+ *   image that does not exist (nothing provisions the claim until someone creates the class);
+ *   replica-failure 10 s: a refusal
  *   (quota, LimitRange, a denying webhook) stays until someone changes something. A create the API
  *   server itself failed (internal error, timeout, overload, an unreachable webhook; `transient`)
  *   gets at least 120 s, like a transient pull: the controller retries it, and the bench's
@@ -61,6 +63,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   'node-not-ready',
   'pods-ended',
   'pvc-pending',
+  'storage-class-not-found',
   'readiness-probe',
   'image-pull-transient',
   'progress-deadline',
@@ -103,6 +106,7 @@ export function defaultPolicy(): Policy {
       'node-not-ready': fail(30),
       'pods-ended': fail(0, { tolerate: 1 }),
       'pvc-pending': fail(60),
+      'storage-class-not-found': fail(10),
       'replica-failure': fail(10),
       'progress-deadline': fail(0),
       'deployment-deleted': fail(0),

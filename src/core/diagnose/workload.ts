@@ -129,6 +129,18 @@ export function diagnosePvc(pvc: V1PersistentVolumeClaim, events: CoreV1Event[])
   // The provisioner's failure (a Warning, e.g. ProvisioningFailed) says more than its later "waiting" Normal Events.
   const why = latestEvent(events, (e) => e.type === 'Warning') ?? latestEvent(events, () => true);
   const message = why?.message ?? `status.phase is ${phase}`;
+  const sc = pvc.spec?.storageClassName;
+  // The PV controller's own words for a class that does not exist: nothing will provision it until
+  // someone creates that StorageClass, as final as an image that does not exist.
+  if (sc && why?.reason === 'ProvisioningFailed' && message.includes(`storageclass.storage.k8s.io "${sc}" not found`)) {
+    return {
+      class: 'storage-class-not-found',
+      object: { kind: 'PersistentVolumeClaim', name: pvc.metadata?.name ?? '' },
+      reason: why.reason,
+      message,
+      explanation: `PersistentVolumeClaim "${pvc.metadata?.name ?? ''}" asks for StorageClass "${sc}", which does not exist in the cluster (kubectl get storageclass lists those that do)`,
+    };
+  }
   return {
     class: 'pvc-pending',
     object: { kind: 'PersistentVolumeClaim', name: pvc.metadata?.name ?? '' },

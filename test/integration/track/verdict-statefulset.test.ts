@@ -121,6 +121,21 @@ describe('StatefulSet verdicts', { concurrency: true }, () => {
     assert.ok(claim?.explanation.includes(BROKEN_MESSAGE), claim?.explanation);
   });
 
+  it('a claim whose StorageClass does not exist fails as storage-class-not-found within its 10 s window, not pvc-pending after 60 s', async (t) => {
+    const ns = await namespaceFor(t, 'sts-nosc');
+    await createStatefulSet(ns, 'db', { replicas: 1, image: 'postgres:13', claims: { name: 'data', storageClassName: 'no-such-class' } });
+    const r = await trace(ns, 'db', { kind: 'StatefulSet', timeoutSeconds: 90 });
+    t.diagnostic(`${describeVerdict(r)} in ${(r.ms / 1000).toFixed(1)} s`);
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    const claim = r.verdict.problems[0];
+    assert.equal(claim?.class, 'storage-class-not-found', describeVerdict(r));
+    assert.equal(claim?.object.name, 'data-db-0');
+    // The real PV controller's words.
+    assert.match(claim?.message ?? '', /storageclass\.storage\.k8s\.io "no-such-class" not found/);
+    assert.match(claim?.explanation ?? '', /StorageClass "no-such-class", which does not exist/);
+    assert.ok(r.ms < 40_000, `within the 10 s window of its first Warning, not pvc-pending's 60 s (${r.ms} ms)`);
+  });
+
   it('credentials that may not list StatefulSets: forbidden naming the verb and resource', async (t) => {
     const ns = await namespaceFor(t, 'sts-rbac');
     await createStatefulSet(ns, 'db', { replicas: 1, image: 'postgres:13' });

@@ -237,6 +237,36 @@ describe('StatefulSets', () => {
     assert.equal(v?.problems[0]?.explanation, 'PersistentVolumeClaim "data-db-0" (StorageClass "fast") is Pending: no capacity');
   });
 
+  it('a claim whose StorageClass does not exist is storage-class-not-found and fails after 10 s; another provisioning failure is pvc-pending', () => {
+    const sts = statefulSetObject(
+      'db',
+      { replicas: 1, volumeClaimTemplates: [{ metadata: { name: 'data' } }] },
+      { readyReplicas: 0, currentRevision: 'db-1', updateRevision: 'db-1' },
+    );
+    const claim = {
+      metadata: { name: 'data-db-0', namespace: 'apps', uid: 'c' },
+      spec: { storageClassName: 'fast' },
+      status: { phase: 'Pending' },
+    };
+    const failing = (message: string, at: number) => [
+      up('StatefulSet', sts, 1),
+      { type: 'synced', at: T0 + 1000 } as const,
+      up('PersistentVolumeClaim', claim, 2),
+      up('Event', event({ kind: 'PersistentVolumeClaim', name: 'data-db-0', reason: 'ProvisioningFailed', message, at: 2 }), 2),
+      tick(at),
+    ];
+    const missing = 'storageclass.storage.k8s.io "fast" not found';
+    assert.equal(verdictOf(run(failing(missing, 11), STS).events)?.outcome, undefined, 'not before 10 s');
+    const v = verdictOf(run(failing(missing, 12.1), STS).events);
+    assert.equal(v?.outcome, 'failed');
+    assert.equal(v?.problems[0]?.class, 'storage-class-not-found');
+    assert.match(v?.problems[0]?.explanation ?? '', /asks for StorageClass "fast", which does not exist/);
+    // Another class's absence, or another failure, is not this one.
+    const other = run(failing('storageclass.storage.k8s.io "slow" not found', 12.1), STS);
+    assert.equal(verdictOf(other.events)?.outcome, undefined);
+    assert.equal(Object.values(other.state.problems)[0]?.class, 'pvc-pending');
+  });
+
   it('a missing StatefulSet is waited for in its own words; a Deployment of the same name is not it', () => {
     const { events } = run([up('Deployment', { metadata: { name: 'db', namespace: 'apps' } }, 1), { type: 'synced', at: T0 + 1000 }], STS);
     assert.deepEqual(
