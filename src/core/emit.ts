@@ -97,8 +97,11 @@ export function emitDeploymentChanges(state: RolloutState, memo: EmittedMemo, em
   }
 }
 
-/** A pod row's owner: its ReplicaSet's name and revision ('' name: a StatefulSet's, DaemonSet's or Job's own pod). */
-export type Row = { name: string; revision: string };
+/**
+ * A pod row's owner: its ReplicaSet's name and revision ('' name: a StatefulSet's, DaemonSet's or
+ * Job's own pod); `readyIsRunning`: a Ready pod is said `running` (a Job's pods run to completion).
+ */
+export type Row = { name: string; revision: string; readyIsRunning?: boolean };
 
 /** One pod's row, on change; a pod seen owned for the first time is added to `owned` and `opened`. */
 export function emitPod(memo: EmittedMemo, pod: V1Pod, row: Row, owned: Map<string, string>, opened: string[], emit: Emit): void {
@@ -109,7 +112,8 @@ export function emitPod(memo: EmittedMemo, pod: V1Pod, row: Row, owned: Map<stri
   }
   // Part of a refusal under node pressure that is counted, not listed (ended-pods.ts).
   if (memo.folded[name]) return;
-  const v = podView(pod);
+  const seen = podView(pod);
+  const v = row.readyIsRunning && seen.state === 'ready' ? { ...seen, state: 'running' as const } : seen;
   const key = `${v.state}|${v.detail ?? ''}|${v.node ?? ''}`;
   const prev = memo.pods[name];
   if (prev === key) return;

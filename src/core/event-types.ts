@@ -5,6 +5,16 @@
 import type { ProblemClass } from './policy-types.js';
 import type { DeploymentRef, WorkloadKind } from './types.js';
 
+/** A Job's pod counts ({@link Verdict.job}). */
+export interface JobCounts {
+  succeeded: number;
+  failed: number;
+  active: number;
+  completions?: number;
+  /** `spec.backoffLimit` (default 6): failed pods the Job retries before it fails. */
+  backoffLimit: number;
+}
+
 /** A Kubernetes Event, condensed. */
 export interface EventDigest {
   type: 'Normal' | 'Warning';
@@ -126,6 +136,11 @@ export interface Verdict {
   summary: string;
   problems: Problem[];
   replicas: { desired: number; ready: number; updated: number; available: number };
+  /**
+   * A Job's counts in its own words (absent for the other kinds): pods succeeded, failed (every
+   * retry) and active, its `spec.completions` (absent for a work-queue Job) and `spec.backoffLimit`.
+   */
+  job?: JobCounts;
   startedAt: number;
   finishedAt: number;
   /** The older revision whose pod template this revision brings back (a rollback, e.g. `kubectl rollout undo`). */

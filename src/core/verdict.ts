@@ -74,7 +74,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
       summary = `${rev} ${kind === 'Job' ? 'complete' : 'rolled out'}: ${progress} in ${formatDuration(input.at - state.startedAt)}`;
       break;
     case 'failed':
-      summary = primary ? withCause(primary, problems) : `${rev} failed`;
+      summary = primary ? withCause(state, primary, problems, progress) : `${rev} failed`;
       break;
     case 'timed-out': {
       const head =
@@ -99,6 +99,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
     summary,
     problems: withoutDeadLogHints(state, problems),
     replicas,
+    ...module.verdictExtra?.(state),
     startedAt: state.startedAt,
     finishedAt: input.at,
     ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: input.timeoutSeconds } : {}),
@@ -109,13 +110,18 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
 }
 
 /**
- * A failed Job's line names the failing pod's cause after the Job's condition (`job failed
- * (BackoffLimitExceeded) …; cause: pod migrate-x container "app": exited with code 3 …`): the
- * condition alone says nothing of why. Other kinds' first problem is already a cause.
+ * A failed Job's line leads with the failing pod's cause, the Job's condition after it as context
+ * (`pod migrate-x container "app": container exited with code 3 … (Error); job migrate failed
+ * (BackoffLimitExceeded): Job has reached the specified backoff limit; 0/1 succeeded, 0 running,
+ * 2 failed, backoffLimit 1`): the condition alone says nothing of why. Other kinds' first problem
+ * is already a cause.
  */
-function withCause(primary: Problem, problems: Problem[]): string {
+function withCause(state: RolloutState, primary: Problem, problems: Problem[], progress: string): string {
   const cause = primary.class === 'job-failed' ? problems.find((p) => p.object.kind === 'Pod') : undefined;
-  return cause ? `${problemLine(primary)}; cause: ${problemLine(cause)}` : problemLine(primary);
+  if (!cause) return problemLine(primary);
+  const limit = moduleOf(state).verdictExtra?.(state).job?.backoffLimit;
+  const context = `job ${state.target.name} failed (${primary.reason}): ${primary.message}; ${progress}${limit !== undefined ? `, backoffLimit ${limit}` : ''}`;
+  return `${problemLine(cause)}; ${context}`;
 }
 
 /** `kubectl logs job/NAME` reads a pod of the Job: with none left it can only fail. */

@@ -90,15 +90,25 @@ export function formatVerdict(raw: Verdict, options: FormatVerdictOptions = {}):
   return lines.join('\n');
 }
 
-/** `revision 2 · 3/3 ready · 3 updated · 3 available · 12.3s` */
+/**
+ * The verdict's figures in its kind's words: `revision 2 · 3/3 ready · 3 updated · 3 available ·
+ * took 12.3s`; a DaemonSet's `3/3 nodes ready`; a Job's `2/4 succeeded · 2 running · 1 failed
+ * (backoffLimit 6)`, which has no revision.
+ */
 function figuresLine(v: Verdict): string {
   const r = v.replicas;
+  const took = `took ${formatDuration(v.finishedAt - v.startedAt)}`;
+  if (v.job) {
+    const j = v.job;
+    const done = j.completions === undefined ? `${j.succeeded} succeeded` : `${j.succeeded}/${j.completions} succeeded`;
+    return [done, `${j.active} running`, `${j.failed} failed (backoffLimit ${j.backoffLimit})`, took].join(' · ');
+  }
   const parts = [
     v.revision !== undefined ? `revision ${v.revision}` : 'revision unknown',
-    `${r.ready}/${r.desired} ready`,
+    `${r.ready}/${r.desired} ${v.kind === 'DaemonSet' ? 'nodes ' : ''}ready`,
     `${r.updated} updated`,
     `${r.available} available`,
-    `took ${formatDuration(v.finishedAt - v.startedAt)}`,
+    took,
   ];
   return parts.join(' · ');
 }

@@ -8,7 +8,7 @@ import { requiredOf } from '../success.js';
 import type { Verdict } from '../types.js';
 import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
-import { emitRuleProgress, ownedPodMembers } from './owned-pods.js';
+import { emitOwnedRows, emitRuleProgress, ownedPodMembers } from './owned-pods.js';
 import type { JobProgress, JobRuleResult, RuleReason } from './rule.js';
 
 /** A Job condition with status True, by type. */
@@ -36,6 +36,7 @@ export function jobRule(job: V1Job): JobRuleResult {
     succeeded: s?.succeeded ?? 0,
     failed: s?.failed ?? 0,
     active: s?.active ?? 0,
+    backoffLimit: job.spec?.backoffLimit ?? 6,
   };
   const name = job.metadata?.name ?? '';
   const failed = trueCondition(job, 'Failed') ?? trueCondition(job, 'FailureTarget');
@@ -93,6 +94,8 @@ let built: KindModule | undefined;
 export function jobModule(): KindModule {
   built ??= {
     ...ownedPodMembers(),
+    // A Job's pods run to completion: a Ready one is running, not done.
+    emitRows: (s, memo, touched, emit) => emitOwnedRows(s, memo, touched, emit, { readyIsRunning: true }),
     facts: KIND_FACTS.Job,
     emitChanges: () => {},
     emitProgress: (s, memo, emit) => emitRuleProgress(memo, emit, rule(s), jobReplicas(rule(s)?.progress)),
@@ -101,6 +104,12 @@ export function jobModule(): KindModule {
     // Its succeeded pods may be gone (a TTL, a clean-up): its count is its record, not a readiness.
     staleCount: () => undefined,
     replicas: (s) => jobReplicas(rule(s)?.progress),
+    verdictExtra: (s) => {
+      const p = rule(s)?.progress;
+      if (!p) return {};
+      const { succeeded, failed, active, completions, backoffLimit } = p;
+      return { job: { succeeded, failed, active, ...(completions !== undefined ? { completions } : {}), backoffLimit: backoffLimit ?? 6 } };
+    },
     progressWords: (s) => {
       const p = rule(s)?.progress;
       return p ? jobCounts(p) : 'not seen yet';

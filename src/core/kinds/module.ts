@@ -40,6 +40,8 @@ export interface KindModule {
   replicas(s: RolloutState): Verdict['replicas'];
   /** Progress in words for summaries: `2/3 pods ready`, `7/10 succeeded, 2 running`. */
   progressWords(s: RolloutState): string;
+  /** The verdict's fields only this kind has (a Job's {@link Verdict.job} counts). */
+  verdictExtra?(s: RolloutState): Partial<Verdict>;
   /** The `complete` phase's message. */
   completeMessage(s: RolloutState, memo: EmittedMemo): string;
   /**

@@ -34,10 +34,17 @@ export function emitOwnedRevision(s: RolloutState, memo: EmittedMemo, emit: Emit
  * Pod rows: of every pod the workload owns when it is first seen, then of the pod an observation
  * touched. @returns the pods newly ours (their Events are news).
  */
-export function emitOwnedRows(s: RolloutState, memo: EmittedMemo, touched: Touched | undefined, emit: Emit): string[] {
+export function emitOwnedRows(
+  s: RolloutState,
+  memo: EmittedMemo,
+  touched: Touched | undefined,
+  emit: Emit,
+  o: { readyIsRunning?: boolean } = {},
+): string[] {
   const opened: string[] = [];
   const uid = s.workload?.metadata?.uid ?? '';
-  const row = (pod: V1Pod) => emitPod(memo, pod, { name: '', revision: podRevision(s, pod) }, s.ownedPods, opened, emit);
+  const owner = { name: '', revision: '', ...(o.readyIsRunning ? { readyIsRunning: true } : {}) };
+  const row = (pod: V1Pod) => emitPod(memo, pod, { ...owner, revision: podRevision(s, pod) }, s.ownedPods, opened, emit);
   if (!memo.walked[uid]) {
     memo.walked[uid] = true;
     for (const pod of workloadPods(s)) row(pod);

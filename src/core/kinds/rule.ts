@@ -86,6 +86,8 @@ export interface JobProgress {
   failed: number;
   /** Pods pending or running, not terminating. */
   active: number;
+  /** `spec.backoffLimit` (default 6). */
+  backoffLimit?: number;
 }
 
 /** The result of {@link statefulSetRule} and {@link daemonSetRule}. */

@@ -88,7 +88,10 @@ describe('Job verdicts', { concurrency: true }, () => {
       causes.some((p) => p.podDeleted),
       'the pods were deleted by the verdict',
     );
-    assert.match(r.verdict.summary, /; cause: pod migrate-\w+ \(deleted\) container "app": container exited with code 3/);
+    assert.match(
+      r.verdict.summary,
+      /^pod migrate-\w+ \(deleted\) container "app": container exited with code 3.*; job migrate failed \(BackoffLimitExceeded\): .*, backoffLimit \d+$/,
+    );
     assert.ok(!r.verdict.hints.some((h) => / logs job\//.test(h)), `no hint that cannot work: ${r.verdict.hints.join(' | ')}`);
   });
 

@@ -80,7 +80,11 @@ describe('causes of pods that are gone', () => {
     assert.equal(cause?.podDeleted, true);
     assert.equal(cause?.exitCode, 3);
     assert.equal(cause?.terminationMessage, 'relation "users" does not exist');
-    assert.match(v?.summary ?? '', /; cause: pod migrate-a \(deleted\) container "app": /);
+    // The cause leads; the Job's condition is its context.
+    assert.match(
+      v?.summary ?? '',
+      /^pod migrate-a \(deleted\) container "app": .* \(Error\); job migrate failed \(BackoffLimitExceeded\): Job has reached the specified backoff limit; 0\/1 succeeded, 0 running, 1 failed, backoffLimit 1$/,
+    );
     assert.ok(!v?.hints.some((h) => / logs job\//.test(h)), v?.hints.join(' | '));
     assert.deepEqual(cause?.hints, [
       'kubectl -n apps get events --field-selector involvedObject.name=migrate-a',

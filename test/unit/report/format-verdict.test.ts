@@ -93,3 +93,23 @@ test('formatVerdict - a timeout says which deadline fired', () => {
   assert.match(quiet, /^✖ Deployment demo\/nginx: TIMED OUT \(no progress for 5s\) - no progress for 5s/m);
   assert.doesNotMatch(quiet, /after 5s/);
 });
+
+test("the figures line is in the kind's words: a Job's succeeded, running and failed pods and its backoffLimit; a DaemonSet's nodes", () => {
+  const base = successVerdict();
+  const job = {
+    ...base,
+    kind: 'Job' as const,
+    revision: undefined,
+    replicas: { desired: 4, ready: 2, updated: 4, available: 2 },
+    job: { succeeded: 2, failed: 1, active: 2, completions: 4, backoffLimit: 6 },
+  };
+  const jobLine = stripAnsi(formatVerdict(job)).split('\n')[1] ?? '';
+  assert.match(jobLine, /^ {2}2\/4 succeeded · 2 running · 1 failed \(backoffLimit 6\) · took /);
+  assert.doesNotMatch(jobLine, /revision|ready|available/);
+  const queue = stripAnsi(formatVerdict({ ...job, job: { succeeded: 3, failed: 0, active: 0, backoffLimit: 2 } })).split('\n')[1];
+  assert.match(queue ?? '', /^ {2}3 succeeded · 0 running · 0 failed \(backoffLimit 2\)/);
+  const ds = stripAnsi(formatVerdict({ ...base, kind: 'DaemonSet' as const, revision: '2' })).split('\n')[1];
+  assert.match(ds ?? '', /^ {2}revision 2 · \d+\/\d+ nodes ready · /);
+  const deployment = stripAnsi(formatVerdict(base)).split('\n')[1];
+  assert.match(deployment ?? '', /^ {2}revision \d+ · \d+\/\d+ ready · \d+ updated · \d+ available · took /);
+});
