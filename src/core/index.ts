@@ -37,6 +37,7 @@ export {
   kindSpelled,
 } from './kinds/facts.js';
 export { featuresAsked, kindRefusal, kindSupports } from './kinds/features.js';
+export { jobCounts, jobRule } from './kinds/job.js';
 export { compileLogFilter, type LogFilter, type LogFilterOptions, REDACTED, redactLine } from './log-filter.js';
 export { type LogTarget, logTargets } from './log-targets.js';
 export { type PodView, podView } from './pod-state.js';

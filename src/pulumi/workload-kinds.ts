@@ -4,7 +4,7 @@
  * The rollout rules themselves are the core's (src/core/kinds/).
  */
 import type { V1DaemonSet, V1Deployment, V1Job, V1StatefulSet } from '@kubernetes/client-node';
-import { collectionPath, KIND_FACTS, revisionOfWorkload, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
+import { collectionPath, jobCounts, jobRule, KIND_FACTS, revisionOfWorkload, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
 
 /** A live workload object as read from the cluster. */
 export type LiveWorkload = V1Deployment | V1StatefulSet | V1DaemonSet | V1Job;
@@ -52,13 +52,13 @@ export function liveStateOf(kind: WorkloadKind, obj: LiveWorkload | undefined): 
   }
 }
 
+/** A live Job by the core's rule (kinds/job.ts): `complete, 1/1 succeeded, 0 running`, `failed (BackoffLimitExceeded), …`. */
 function jobState(job: V1Job): string {
-  const s = job.status;
-  const done = s?.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
-  const counts = `${s?.succeeded ?? 0}/${job.spec?.completions ?? 1} succeeded`;
-  if (done?.type === 'Complete') return `complete, ${counts}`;
-  if (done?.type === 'Failed') return `failed (${done.reason ?? 'Failed'}), ${counts}`;
-  return `${counts}, ${s?.active ?? 0} running`;
+  const rule = jobRule(job);
+  const counts = jobCounts(rule.progress);
+  if (rule.state === 'done') return `complete, ${counts}`;
+  if (rule.state === 'failed') return `failed (${rule.reason}), ${counts}`;
+  return counts;
 }
 
 /** The declared size in words for a preview: replicas, one pod per node, or completions. */

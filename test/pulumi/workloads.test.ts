@@ -108,7 +108,7 @@ test('gate: a failing Job fails with its exit code and last log line; a completi
   const again: { dependent?: boolean } = {};
   const run3 = await stack.run(withDependent(namespace, 'gate', (k8s) => new k8s.batch.v1.Job('migrate', argsOf(namespace, fixed)), again));
   assert.equal(run3.error, '');
-  assert.deepEqual(linesOf(run3, 'migrate-job-rollout'), [`no change to Job ${namespace}/migrate: complete, 1/1 succeeded`]);
+  assert.deepEqual(linesOf(run3, 'migrate-job-rollout'), [`no change to Job ${namespace}/migrate: complete, 1/1 succeeded, 0 running`]);
 });
 
 test("observe: a DaemonSet's live lines and verdict while the provider awaits it", async (t) => {
