@@ -5,7 +5,7 @@
  */
 export type RolloutTraceErrorCode =
   | 'bad-input'
-  | 'deployment-not-found'
+  | 'workload-not-found'
   | 'namespace-not-found'
   | 'cluster-unreachable'
   | 'forbidden'

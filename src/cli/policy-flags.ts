@@ -3,7 +3,7 @@
  * `--settle`) into the tracker's {@link PolicyOverrides}.
  */
 import type { FailureClass, PolicyOverrides, SuccessCriterion } from '../core/index.js';
-import { FAILURE_CLASSES } from '../core/index.js';
+import { FAILURE_CLASSES, failureClassNamed } from '../core/index.js';
 import { durationInRange, parseDuration } from './duration.js';
 import { UsageError } from './usage-error.js';
 
@@ -18,10 +18,9 @@ export interface PolicyFlags {
 }
 
 function failureClass(flag: string, name: string): FailureClass {
-  if (!(FAILURE_CLASSES as readonly string[]).includes(name)) {
-    throw new UsageError(`${flag} names an unknown failure class "${name}"; valid classes are ${FAILURE_CLASSES.join(', ')}.`);
-  }
-  return name as FailureClass;
+  const cls = failureClassNamed(name);
+  if (!cls) throw new UsageError(`${flag} names an unknown failure class "${name}"; valid classes are ${FAILURE_CLASSES.join(', ')}.`);
+  return cls;
 }
 
 /** The overrides the flags ask for, or undefined when they ask for none (the default policy). */

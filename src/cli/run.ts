@@ -248,7 +248,7 @@ const CLUSTER_CODES: ReadonlySet<RolloutTraceError['code']> = new Set([
   'kubeconfig',
   'cluster-unreachable',
   'forbidden',
-  'deployment-not-found',
+  'workload-not-found',
   'namespace-not-found',
 ]);
 

@@ -280,7 +280,7 @@ export class NamespaceSource {
     const byName = new Map(this.deployments().map((d) => [d.metadata?.name, d]));
     return [...this.subs.all].map((sub) => {
       const kind = kindOfSub(sub);
-      const name = sub.s.deploymentName;
+      const name = sub.s.workloadName;
       return (kind === 'Deployment' ? byName.get(name) : this.watchers.workload(kind, name))?.spec?.selector;
     });
   }
@@ -312,7 +312,7 @@ export class NamespaceSource {
     const subscribed = () => !this.closed && this.subs.all.has(sub);
     if (ready('Event')) return deliverSnapshot(sub, this.now(), subscribed);
     if (kind !== 'Deployment') return; // the Event replay is for Deployments only
-    if (!this.backlog.caughtUp || pvc || sub.lists || !this.deployments().some((d) => d.metadata?.name === sub.s.deploymentName)) return;
+    if (!this.backlog.caughtUp || pvc || sub.lists || !this.deployments().some((d) => d.metadata?.name === sub.s.workloadName)) return;
     sub.replayed = true;
     deliverSnapshot(sub, this.now(), subscribed, { type: 'event-backlog', events: 'replayed', at: this.now() });
   }

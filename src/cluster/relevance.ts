@@ -11,7 +11,7 @@ import { ownerOfKind } from '../core/index.js';
 type Owned = { metadata?: { ownerReferences?: Array<{ kind?: string; name?: string; controller?: boolean }> } };
 
 /**
- * Whether `object` (of `kind`, seen as `type`) may concern the workload `deploymentName` of kind
+ * Whether `object` (of `kind`, seen as `type`) may concern the workload `workloadName` of kind
  * `targetKind` (default Deployment). A StatefulSet's, DaemonSet's or Job's pods are owned by it
  * directly; ReplicaSets never concern it.
  * Deletions of ReplicaSets, Pods and Events always pass (the core must be able to forget what it
@@ -19,19 +19,19 @@ type Owned = { metadata?: { ownerReferences?: Array<{ kind?: string; name?: stri
  * controller owner: the ReplicaSet removing its ownerReference is how a pod is orphaned.
  */
 export function mayConcern(
-  deploymentName: string,
+  workloadName: string,
   type: 'upsert' | 'delete',
   kind: WatchedKind,
   object: KindToObject[WatchedKind],
   targetKind: WorkloadKind = 'Deployment',
 ): boolean {
-  const prefix = `${deploymentName}-`;
+  const prefix = `${workloadName}-`;
   switch (kind) {
     case 'Deployment':
     case 'StatefulSet':
     case 'DaemonSet':
     case 'Job':
-      return kind === targetKind && object.metadata?.name === deploymentName;
+      return kind === targetKind && object.metadata?.name === workloadName;
     case 'PersistentVolumeClaim':
     case 'Node':
       return true;
@@ -39,17 +39,17 @@ export function mayConcern(
       if (type === 'delete') return true;
       const involved = (object as KindToObject['Event']).involvedObject;
       const name = involved?.name ?? '';
-      return involved?.kind === 'PersistentVolumeClaim' || name === deploymentName || name.startsWith(prefix);
+      return involved?.kind === 'PersistentVolumeClaim' || name === workloadName || name.startsWith(prefix);
     }
     case 'ReplicaSet': {
       if (targetKind !== 'Deployment') return false;
       if (type === 'delete') return true;
       const owner = ownerOfKind(object, 'Deployment');
-      return owner === undefined || owner.name === deploymentName || (object.metadata?.name ?? '').startsWith(prefix);
+      return owner === undefined || owner.name === workloadName || (object.metadata?.name ?? '').startsWith(prefix);
     }
     case 'Pod': {
       if (type === 'delete') return true;
-      if (targetKind !== 'Deployment') return ownerOfKind(object, targetKind)?.name === deploymentName;
+      if (targetKind !== 'Deployment') return ownerOfKind(object, targetKind)?.name === workloadName;
       const rs = ownerOfKind(object, 'ReplicaSet');
       if (rs) return (rs.name ?? '').startsWith(prefix);
       return !(object as Owned).metadata?.ownerReferences?.some((r) => r.controller);

@@ -32,18 +32,18 @@ export class SubscriberIndex {
     if (this.all.has(sub)) return;
     this.all.add(sub);
     if (sub.s.routinePodEvents === true) this.routine++;
-    const named = this.byName.get(sub.s.deploymentName) ?? new Set();
+    const named = this.byName.get(sub.s.workloadName) ?? new Set();
     named.add(sub);
-    this.byName.set(sub.s.deploymentName, named);
+    this.byName.set(sub.s.workloadName, named);
   }
 
   /** Removes `sub`. */
   remove(sub: Subscription): void {
     if (!this.all.delete(sub)) return;
     if (sub.s.routinePodEvents === true) this.routine--;
-    const named = this.byName.get(sub.s.deploymentName);
+    const named = this.byName.get(sub.s.workloadName);
     named?.delete(sub);
-    if (named?.size === 0) this.byName.delete(sub.s.deploymentName);
+    if (named?.size === 0) this.byName.delete(sub.s.workloadName);
   }
 
   /** Forgets every subscription. */
@@ -91,7 +91,7 @@ export class SubscriberIndex {
     object: KindToObject[WatchedKind],
     found: (sub: Subscription) => boolean,
   ): boolean {
-    const names = deploymentNamesOf(kind, object);
+    const names = workloadNamesOf(kind, object);
     if (names === 'any') {
       for (const sub of this.all) if (concerns(sub, type, kind, object) && found(sub)) return true;
       return false;
@@ -109,7 +109,7 @@ export class SubscriberIndex {
  * concern a subscriber that asked for them ({@link SourceSubscriber.routinePodEvents}).
  */
 function concerns(sub: Subscription, type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): boolean {
-  if (!mayConcern(sub.s.deploymentName, type, kind, object, sub.s.kind)) return false;
+  if (!mayConcern(sub.s.workloadName, type, kind, object, sub.s.kind)) return false;
   return kind !== 'Event' || type === 'delete' || sub.s.routinePodEvents === true || !isRoutinePodEvent(object as KindToObject['Event']);
 }
 
@@ -170,7 +170,7 @@ function snapshotOf(pending: readonly Observation[], at: number): Observation[] 
  * The Deployment names an object's name can belong to (`web`, `web-<hash>`, `web-<hash>-<id>`), or
  * `any` when it can concern every Deployment (PVCs, pods and ReplicaSets without a controller).
  */
-function deploymentNamesOf(kind: WatchedKind, object: KindToObject[WatchedKind]): string[] | 'any' {
+function workloadNamesOf(kind: WatchedKind, object: KindToObject[WatchedKind]): string[] | 'any' {
   const owners = object.metadata?.ownerReferences ?? [];
   switch (kind) {
     case 'Deployment':

@@ -14,7 +14,7 @@ import { checkReachable } from './reachability.js';
  * The workloads of `kinds` in `namespace` that `selector` matches, by kind then name
  * (`kubectl get deploy,sts,ds,job -l ...`).
  *
- * @throws RolloutTraceError `bad-input` (the apiserver rejects the selector), `deployment-not-found`
+ * @throws RolloutTraceError `bad-input` (the apiserver rejects the selector), `workload-not-found`
  *   (nothing matches), `forbidden`, `cluster-unreachable` or `namespace-not-found`.
  */
 export async function workloadsMatching(
@@ -34,7 +34,7 @@ export async function workloadsMatching(
     const what = kinds.length === 1 ? `${kinds[0]}` : 'Deployment, StatefulSet, DaemonSet or Job';
     const resources = kinds.map((k) => KIND_FACTS[k].resource).join(',');
     throw new RolloutTraceError(
-      'deployment-not-found',
+      'workload-not-found',
       `No ${what} in namespace "${namespace}" of ${describeTarget(kc)} matches the label selector ${JSON.stringify(selector)}. ` +
         `See their labels with: kubectl -n ${namespace} get ${resources} --show-labels`,
     );

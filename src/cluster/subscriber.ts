@@ -8,8 +8,8 @@ import type { KindWatcherOptions } from './kind-watcher.js';
 /** Receives one tracked Deployment's observations. */
 export interface SourceSubscriber {
   /** Name of the tracked Deployment: Deployment observations of other names are not delivered. */
-  readonly deploymentName: string;
-  /** Kind of the traced workload named {@link deploymentName} (default `Deployment`). */
+  readonly workloadName: string;
+  /** Kind of the traced workload named {@link workloadName} (default `Deployment`). */
   readonly kind?: WorkloadKind;
   /**
    * True: also deliver a pod's routine Normal Events (Scheduled, Pulling, Pulled, Created, Started,

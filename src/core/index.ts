@@ -41,7 +41,7 @@ export { jobCounts, jobRule } from './kinds/job.js';
 export { compileLogFilter, type LogFilter, type LogFilterOptions, REDACTED, redactLine } from './log-filter.js';
 export { type LogTarget, logTargets } from './log-targets.js';
 export { type PodView, podView } from './pod-state.js';
-export { AUTOSCALER_GRACE_SECONDS, defaultPolicy, FAILURE_CLASSES, failDeadline, resolvePolicy } from './policy.js';
+export { AUTOSCALER_GRACE_SECONDS, defaultPolicy, FAILURE_CLASSES, failDeadline, failureClassNamed, resolvePolicy } from './policy.js';
 export { pulumiProgressMessage, pulumiSucceeded } from './pulumi-await.js';
 export { pulumiErrorMessages, pulumiPodMessage, trimImagePullMsg } from './pulumi-messages.js';
 export { initialState, problemsOf, reduce } from './reducer.js';

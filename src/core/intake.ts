@@ -100,9 +100,9 @@ function forgetPod(s: Draft, name: string): void {
   if (!cached) return;
   s.pods.delete(name);
   const rsUid = podGroupUid(cached, s.target);
-  const siblings = s.podsByReplicaSet.get(rsUid);
+  const siblings = s.podsByOwner.get(rsUid);
   siblings?.delete(name);
-  if (siblings?.size === 0) s.podsByReplicaSet.delete(rsUid);
+  if (siblings?.size === 0) s.podsByOwner.delete(rsUid);
 }
 
 function rememberPod(s: Draft, pod: V1Pod, name: string): void {
@@ -110,7 +110,7 @@ function rememberPod(s: Draft, pod: V1Pod, name: string): void {
   const rsUid = podGroupUid(pod, s.target);
   if (cached && podGroupUid(cached, s.target) !== rsUid) forgetPod(s, name);
   s.pods.set(name, pod);
-  entryOf(s.podsByReplicaSet, rsUid, () => new Map()).set(name, pod);
+  entryOf(s.podsByOwner, rsUid, () => new Map()).set(name, pod);
 }
 
 function onPod(s: Draft, obs: Extract<ObjectObservation, { kind: 'Pod' }>, emit: Emit): Touched | undefined {

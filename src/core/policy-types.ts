@@ -19,7 +19,7 @@ export type FailureClass =
   | 'storage-class-not-found'
   | 'replica-failure'
   | 'progress-deadline'
-  | 'deployment-deleted'
+  | 'workload-deleted'
   | 'node-not-ready'
   | 'pods-ended'
   | 'paused'
@@ -158,7 +158,11 @@ export interface Policy {
 
 /** User overrides merged over the default policy. */
 export interface PolicyOverrides {
-  classes?: Partial<Record<FailureClass, Partial<ClassPolicy>>>;
+  /**
+   * Per failure class. `deployment-deleted` is accepted as the former name of `workload-deleted`
+   * (deprecated).
+   */
+  classes?: Partial<Record<FailureClass | 'deployment-deleted', Partial<ClassPolicy>>>;
   success?: SuccessCriterion;
   /** User failure rules (see {@link Classifier}). */
   classifiers?: Classifier[];

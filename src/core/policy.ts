@@ -24,7 +24,7 @@
  *   pod be replaced, and the rollout succeed; a pod that tolerates the taint for ever, 30 s.
  * - readiness-probe: initialDelaySeconds + periodSeconds * failureThreshold of the probe, plus
  *   `afterSeconds` (10 s) of slack (kubedog's probe-derived window).
- * - progress-deadline and deployment-deleted: immediately.
+ * - progress-deadline and workload-deleted: immediately.
  * - pods-ended: immediately, once more than 1 replacement pod of the new ReplicaSet was evicted
  *   or rejected by its node's kubelet within 10 minutes (3 endings in a row for one replica): the
  *   pod does not fit where it is scheduled, and the controller would replace it for ever.
@@ -49,9 +49,21 @@ import { CUSTOM_PREFIX, classPolicyOf, isCustomClass, resolveClassifiers } from 
 import type { ClassPolicy, FailureClass, Policy, PolicyOverrides, Problem, ProblemClass, SuccessCriterion } from './types.js';
 import { bad, checkKnobs, checkSeconds, show } from './validate.js';
 
+/**
+ * Former names of failure classes, still accepted where a user writes a class (policy overrides,
+ * the CLI's policy flags): `deployment-deleted` is `workload-deleted` (deprecated).
+ */
+export const DEPRECATED_CLASS_NAMES: Readonly<Record<string, FailureClass>> = { 'deployment-deleted': 'workload-deleted' };
+
+/** The failure class `name` names, a deprecated name included; undefined when it names none. */
+export function failureClassNamed(name: string): FailureClass | undefined {
+  if ((FAILURE_CLASSES as readonly string[]).includes(name)) return name as FailureClass;
+  return DEPRECATED_CLASS_NAMES[name];
+}
+
 /** Every failure class, most severe first (also the order problems are reported in). */
 export const FAILURE_CLASSES: readonly FailureClass[] = [
-  'deployment-deleted',
+  'workload-deleted',
   'image-pull-not-found',
   'config-error',
   'mount-failed',
@@ -109,7 +121,7 @@ export function defaultPolicy(): Policy {
       'storage-class-not-found': fail(10),
       'replica-failure': fail(10),
       'progress-deadline': fail(0),
-      'deployment-deleted': fail(0),
+      'workload-deleted': fail(0),
       paused: fail(10),
       'rollout-blocked': fail(0),
       'job-failed': fail(0),
@@ -156,12 +168,12 @@ export function resolvePolicy(overrides?: PolicyOverrides): Policy {
           `(policy.classifiers: [{ name: "${name.slice(CUSTOM_PREFIX.length)}", classify, action, afterSeconds, scope }]).`,
       );
     }
-    if (!(FAILURE_CLASSES as readonly string[]).includes(name)) {
+    const cls = failureClassNamed(name);
+    if (!cls) {
       bad(`policy.classes has an unknown failure class "${name}"; valid classes are ${FAILURE_CLASSES.map((c) => `"${c}"`).join(', ')}.`);
     }
     if (o === undefined) continue;
     checkKnobs(`policy.classes["${name}"]`, o);
-    const cls = name as FailureClass;
     policy.classes[cls] = { ...policy.classes[cls], ...o };
   }
   if (overrides.success !== undefined) {
@@ -209,7 +221,7 @@ export function failDeadline(problem: Problem, policy: Policy, ctx: DeadlineCont
 }
 
 /**
- * Severity rank of a class. Custom classes come right after `deployment-deleted`: a rule the user
+ * Severity rank of a class. Custom classes come right after `workload-deleted`: a rule the user
  * wrote for their own app is the most specific explanation of what went wrong.
  */
 function severity(cls: ProblemClass): number {

@@ -68,7 +68,7 @@ export function initialState(target: TrackTarget, policy: Policy, now: number): 
     deleted: false,
     replicaSets: new Map(),
     pods: new Map(),
-    podsByReplicaSet: new Map(),
+    podsByOwner: new Map(),
     ownedPods: new Map(),
     kubeEvents: new Map(),
     kubeEventsByObject: new Map(),
@@ -93,8 +93,8 @@ function deletedProblem(s: Draft, at: number): Problem {
   const kind = kindOf(s);
   const ref = { namespace: s.target.namespace, name: s.target.name, kind };
   return {
-    id: `deployment-deleted/${kind}/${s.target.name}`,
-    class: 'deployment-deleted',
+    id: `workload-deleted/${kind}/${s.target.name}`,
+    class: 'workload-deleted',
     object: { kind, name: s.target.name },
     reason: 'Deleted',
     message: `${kind} ${s.target.namespace}/${s.target.name} was deleted`,

@@ -23,7 +23,7 @@ export function isCandidatePod(pod: V1Pod, target: TrackTarget): boolean {
   return ownerOfKind(pod, 'ReplicaSet')?.name?.startsWith(`${target.name}-`) ?? false;
 }
 
-/** The uid pods are indexed by ({@link RolloutState.podsByReplicaSet}): their ReplicaSet's, else their owner's of the target's kind. */
+/** The uid pods are indexed by ({@link RolloutState.podsByOwner}): their ReplicaSet's, else their owner's of the target's kind. */
 export function podGroupUid(pod: V1Pod, target: TrackTarget): string {
   const kind = target.kind ?? 'Deployment';
   return ownerOfKind(pod, kind === 'Deployment' ? 'ReplicaSet' : kind)?.uid ?? '';
@@ -71,15 +71,13 @@ export function oldReplicaSets(state: RolloutState): V1ReplicaSet[] {
 export function podsOf(state: RolloutState, rs: V1ReplicaSet | undefined): V1Pod[] {
   const uid = rs?.metadata?.uid;
   if (!uid) return [];
-  return [...(state.podsByReplicaSet.get(uid)?.values() ?? [])].sort((a, b) =>
-    (a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1,
-  );
+  return [...(state.podsByOwner.get(uid)?.values() ?? [])].sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
 }
 
 /** The cached pod `name` if a ReplicaSet owns it (by UID). */
 export function podOf(state: RolloutState, rs: V1ReplicaSet | undefined, name: string): V1Pod | undefined {
   const uid = rs?.metadata?.uid;
-  return uid ? state.podsByReplicaSet.get(uid)?.get(name) : undefined;
+  return uid ? state.podsByOwner.get(uid)?.get(name) : undefined;
 }
 
 /** PVC names referenced by the pod template's volumes. */

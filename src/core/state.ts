@@ -165,7 +165,7 @@ export interface RolloutState {
    * Index of {@link pods}: owner uid (the pod's ReplicaSet ownerReference, or for a StatefulSet,
    * DaemonSet or Job trace its owner of that kind) -> pod name -> pod.
    */
-  readonly podsByReplicaSet: Map<string, Map<string, V1Pod>>;
+  readonly podsByOwner: Map<string, Map<string, V1Pod>>;
   /** Pods that were owned by one of our ReplicaSets: pod name -> ReplicaSet name. */
   readonly ownedPods: Map<string, string>;
   /** Candidate Events by uid (at most {@link EVENTS_PER_OBJECT} per involved object name). */

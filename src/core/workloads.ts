@@ -36,9 +36,7 @@ export function kindOf(state: RolloutState): WorkloadKind {
 export function workloadPods(state: RolloutState): V1Pod[] {
   const uid = state.workload?.metadata?.uid;
   if (!uid) return [];
-  return [...(state.podsByReplicaSet.get(uid)?.values() ?? [])].sort((a, b) =>
-    (a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1,
-  );
+  return [...(state.podsByOwner.get(uid)?.values() ?? [])].sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
 }
 
 /**
@@ -86,11 +84,11 @@ function runsRevision(state: RolloutState, pod: V1Pod, revision: string): boolea
  */
 export function* currentPodsUnordered(state: RolloutState): Generator<V1Pod> {
   if (kindOf(state) === 'Deployment') {
-    yield* state.podsByReplicaSet.get(newReplicaSet(state)?.metadata?.uid ?? '')?.values() ?? [];
+    yield* state.podsByOwner.get(newReplicaSet(state)?.metadata?.uid ?? '')?.values() ?? [];
     return;
   }
   const revision = workloadRevision(state);
-  for (const pod of state.podsByReplicaSet.get(state.workload?.metadata?.uid ?? '')?.values() ?? []) {
+  for (const pod of state.podsByOwner.get(state.workload?.metadata?.uid ?? '')?.values() ?? []) {
     if (runsRevision(state, pod, revision)) yield pod;
   }
 }
@@ -104,7 +102,7 @@ export function currentPods(state: RolloutState): V1Pod[] {
 /** The current template's pod `name`, if it is one (see {@link currentPodsUnordered}). */
 export function currentPod(state: RolloutState, name: string): V1Pod | undefined {
   if (kindOf(state) === 'Deployment') return podOf(state, newReplicaSet(state), name);
-  const pod = state.podsByReplicaSet.get(state.workload?.metadata?.uid ?? '')?.get(name);
+  const pod = state.podsByOwner.get(state.workload?.metadata?.uid ?? '')?.get(name);
   return pod && runsRevision(state, pod, workloadRevision(state)) ? pod : undefined;
 }
 

@@ -10,7 +10,7 @@
  * A missing Deployment: the core emits one `waiting` event (`not-found`) once the initial lists
  * are synced, and every sink prints it; the Deployment may still be created during the not-found
  * grace. Only when the grace runs out with no Deployment seen does tracking fail with
- * `deployment-not-found` ({@link notFoundError}).
+ * `workload-not-found` ({@link notFoundError}).
  */
 import type { Observation, Verdict, WorkloadKind } from '../core/index.js';
 import { WORKLOAD_KINDS } from '../core/index.js';
@@ -137,11 +137,11 @@ export function notFoundMessage(f: NotFoundFacts): string {
 }
 
 /**
- * The not-found grace ran out: the `deployment-not-found` error, or undefined when the Deployment
+ * The not-found grace ran out: the `workload-not-found` error, or undefined when the Deployment
  * appeared meanwhile (tracking goes on).
  */
 export function notFoundError(gate: Gate, facts: NotFoundFacts): RolloutTraceError | undefined {
-  return gate.present ? undefined : new RolloutTraceError('deployment-not-found', notFoundMessage(facts));
+  return gate.present ? undefined : new RolloutTraceError('workload-not-found', notFoundMessage(facts));
 }
 
 /**

@@ -51,7 +51,7 @@ export interface TrackOptions {
    * `logs.redact` patterns count too. See docs/security.md.
    */
   redact?: Array<string | RegExp>;
-  /** How long a missing Deployment is waited for before `deployment-not-found`. Default 30. */
+  /** How long a missing workload is waited for before `workload-not-found`. Default 30. */
   notFoundGraceSeconds?: number;
 }
 
@@ -110,18 +110,18 @@ export function sharedKubeConfigLoader(): KubeConfigLoader {
 export function resolveTrackOptions(opts: TrackOptions, load: KubeConfigLoader = loadKubeConfig): ResolvedTrackOptions {
   if (opts === null || typeof opts !== 'object') bad(`options must be an object like { name: "my-app" }; got ${String(opts)}.`);
   const { name } = opts;
-  if (typeof name !== 'string' || name === '') bad(`name must be the Deployment's name (a non-empty string); got ${JSON.stringify(name)}.`);
-  if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
-    bad(
-      `name ${JSON.stringify(name)} is not a valid Deployment name: it must be a DNS-1123 subdomain (at most 253 ` +
-        `characters of lower-case letters, digits, '-' and '.', starting and ending with a letter or digit), e.g. "my-app".`,
-    );
-  }
-  if (opts.namespace !== undefined) checkNamespace(opts.namespace);
   const kind = opts.kind ?? 'Deployment';
   if (!WORKLOAD_KINDS.includes(kind)) {
     bad(`kind ${JSON.stringify(kind)} is not a traced workload kind: it must be one of ${WORKLOAD_KINDS.join(', ')} (default Deployment).`);
   }
+  if (typeof name !== 'string' || name === '') bad(`name must be the ${kind}'s name (a non-empty string); got ${JSON.stringify(name)}.`);
+  if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
+    bad(
+      `name ${JSON.stringify(name)} is not a valid ${kind} name: it must be a DNS-1123 subdomain (at most 253 ` +
+        `characters of lower-case letters, digits, '-' and '.', starting and ending with a letter or digit), e.g. "my-app".`,
+    );
+  }
+  if (opts.namespace !== undefined) checkNamespace(opts.namespace);
   const logsOnSuccess = typeof opts.logs === 'object' && opts.logs !== null ? opts.logs.onSuccess : undefined;
   const refused = kindRefusal(kind, name, { policy: opts.policy, baselineRevision: opts.baselineRevision, logsOnSuccess });
   if (refused) bad(refused);
@@ -140,7 +140,7 @@ export function resolveTrackOptions(opts: TrackOptions, load: KubeConfigLoader =
     bad(`notFoundGraceSeconds must be a number of seconds from 0 to ${MAX_SECONDS} (default 30); got ${String(grace)}.`);
   }
   if (opts.minGeneration !== undefined && (!Number.isInteger(opts.minGeneration) || opts.minGeneration < 0)) {
-    bad(`minGeneration must be a non-negative integer (a Deployment's metadata.generation); got ${String(opts.minGeneration)}.`);
+    bad(`minGeneration must be a non-negative integer (the ${kind}'s metadata.generation); got ${String(opts.minGeneration)}.`);
   }
   if (opts.baselineRevision !== undefined && (typeof opts.baselineRevision !== 'string' || !/^\d+$/.test(opts.baselineRevision))) {
     bad(

@@ -113,7 +113,7 @@ export class RolloutTracker {
     try {
       this.source = acquireNamespaceSource(this.opts.kc, this.opts.namespace, this.internals.source);
       this.unsubscribe = this.source.subscribe({
-        deploymentName: this.opts.name,
+        workloadName: this.opts.name,
         kind: this.opts.kind,
         routinePodEvents: (this.opts.policy?.classifiers?.length ?? 0) > 0,
         onObservation: (obs) => this.fromSource(obs),

@@ -49,7 +49,7 @@ export function emitOwnedRows(
     memo.walked[uid] = true;
     for (const pod of workloadPods(s)) row(pod);
   } else if (touched?.kind === 'Pod') {
-    const pod = s.podsByReplicaSet.get(uid)?.get(touched.name);
+    const pod = s.podsByOwner.get(uid)?.get(touched.name);
     if (pod) row(pod);
   }
   return opened;

@@ -59,10 +59,10 @@ describe('tracker lifecycle', { concurrency: true }, () => {
       events.push(e.type === 'waiting' ? `waiting:${e.reason}` : e.type);
       if (e.type === 'waiting' && e.reason === 'not-found') waitingAt = Date.now();
     });
-    await assert.rejects(tracking.verdict, isError('deployment-not-found', `"apj"`, `namespace "${ns}"`, '"api"'));
+    await assert.rejects(tracking.verdict, isError('workload-not-found', `"apj"`, `namespace "${ns}"`, '"api"'));
     const graceMs = Date.now() - waitingAt;
     t.diagnostic(
-      `deployment-not-found ${Date.now() - t0} ms after start, ${graceMs} ms after the synced lists showed it missing; events ${events.join(',')}`,
+      `workload-not-found ${Date.now() - t0} ms after start, ${graceMs} ms after the synced lists showed it missing; events ${events.join(',')}`,
     );
     assert.ok(waitingAt > 0, 'a waiting/not-found event first');
     assert.ok(graceMs >= 1900 && graceMs < 5000, `grace ${graceMs} ms`);

@@ -198,7 +198,7 @@ describe('rollout scenarios', { concurrency: true }, () => {
     const ms = r.verdict.finishedAt - deletedAt;
     t.diagnostic(`deleted: verdict ${ms} ms after the delete (${describeVerdict(r)})`);
     assert.equal(r.verdict.outcome, 'failed');
-    assert.equal(r.verdict.problems[0]?.class, 'deployment-deleted');
+    assert.equal(r.verdict.problems[0]?.class, 'workload-deleted');
     assert.ok(ms < 5000, `verdict ${ms} ms after the delete`);
   });
 });

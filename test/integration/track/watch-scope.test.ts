@@ -44,7 +44,7 @@ it('one Deployment traced in a busy namespace: its Pods and ReplicaSets only are
   assert.deepEqual(wide, { Pod: 20, ReplicaSet: 7 }, 'what a namespace-wide list receives');
   const source = acquireNamespaceSource(kubeConfig(), ns);
   const web: Observation[] = [];
-  const unsubWeb = source.subscribe({ deploymentName: 'web', onObservation: (o) => web.push(o), onError: () => undefined });
+  const unsubWeb = source.subscribe({ workloadName: 'web', onObservation: (o) => web.push(o), onError: () => undefined });
   try {
     await waitUntil(() => web.some((o) => o.type === 'synced'), { what: 'web synced', timeoutMs: 60_000 });
     const stats = source.stats();
@@ -70,7 +70,7 @@ it('one Deployment traced in a busy namespace: its Pods and ReplicaSets only are
     // A Deployment traced later, with another selector: the scope widens (one re-list) to cover it.
     const podsBefore = received(source, 'Pod');
     const late: Observation[] = [];
-    const unsubLate = source.subscribe({ deploymentName: 'other-3', onObservation: (o) => late.push(o), onError: () => undefined });
+    const unsubLate = source.subscribe({ workloadName: 'other-3', onObservation: (o) => late.push(o), onError: () => undefined });
     await waitUntil(() => late.some((o) => o.type === 'synced'), { what: 'other-3 synced', timeoutMs: 60_000 });
     assert.equal(source.podSelector, 'app in (other-3,web)');
     const pods = upserted(late, 'Pod', 'other-3');
@@ -94,7 +94,7 @@ it('a traced Deployment re-created with another selector: the scope widens and i
   await Promise.all([waitRolledOut(ns, 'web'), waitRolledOut(ns, 'other')]);
   const source = acquireNamespaceSource(kubeConfig(), ns);
   const seen: Observation[] = [];
-  const unsub = source.subscribe({ deploymentName: 'web', onObservation: (o) => seen.push(o), onError: () => undefined });
+  const unsub = source.subscribe({ workloadName: 'web', onObservation: (o) => seen.push(o), onError: () => undefined });
   try {
     await waitUntil(() => seen.some((o) => o.type === 'synced'), { what: 'web synced', timeoutMs: 60_000 });
     assert.equal(source.podSelector, 'app=web');

@@ -49,7 +49,7 @@ describe('claims of DaemonSets and Jobs', { concurrency: true }, () => {
       const seen: Observation[] = [];
       const unsubscribe = source.subscribe({
         kind: 'DaemonSet',
-        deploymentName: name,
+        workloadName: name,
         onObservation: (o) => seen.push(o),
         onError: () => undefined,
       });

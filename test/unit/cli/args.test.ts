@@ -72,6 +72,15 @@ it('policy flags: the paused class and --settle', () => {
   );
 });
 
+it('policy flags: deployment-deleted, the former name of workload-deleted, is still accepted', () => {
+  assert.deepEqual(options(['sts', 'db', '--warn-only', 'deployment-deleted']).policy, {
+    classes: { 'workload-deleted': { action: 'warn' } },
+  });
+  assert.deepEqual(options(['deploy', 'web', '--fail-after', 'workload-deleted=5']).policy, {
+    classes: { 'workload-deleted': { action: 'fail', afterSeconds: 5 } },
+  });
+});
+
 it('policy flags: --tolerate CLASS=PODS and --success N (ready pods)', () => {
   assert.deepEqual(options(['deploy', 'web', '--tolerate', 'crash-loop=1', '--fail-after', 'crash-loop=30s', '--success', '2']).policy, {
     classes: { 'crash-loop': { action: 'fail', afterSeconds: 30, tolerate: 1 } },

@@ -292,7 +292,7 @@ describe('custom classifiers: a broken classifier never crashes the rollout', ()
 });
 
 describe('custom classifiers: ordering and built-ins', () => {
-  it('a custom problem ranks before built-in ones (after deployment-deleted) in problemsOf', () => {
+  it('a custom problem ranks before built-in ones (after workload-deleted) in problemsOf', () => {
     const policy = resolvePolicy({ classes: { 'crash-loop': { action: 'warn' } }, classifiers: [migration({ action: 'warn' })] });
     const { state } = run([...rollingTo2(), exit3()], UPDATE, policy);
     assert.deepEqual(

@@ -435,6 +435,11 @@ describe('success criteria', () => {
 
 describe('resolvePolicy', () => {
   it('returns the defaults without overrides', () => assert.deepEqual(resolvePolicy(), defaultPolicy()));
+  it('accepts deployment-deleted as the former name of workload-deleted', () => {
+    const p = resolvePolicy({ classes: { 'deployment-deleted': { action: 'warn' } } });
+    assert.equal(p.classes['workload-deleted'].action, 'warn');
+    assert.equal((p.classes as Record<string, unknown>)['deployment-deleted'], undefined);
+  });
   it('merges overrides per class', () => {
     const p = resolvePolicy({ classes: { 'crash-loop': { afterSeconds: 30 } } });
     assert.deepEqual(p.classes['crash-loop'], { action: 'fail', afterSeconds: 30, scope: 'any-pod', minRestarts: 2 });

@@ -221,7 +221,7 @@ describe('Pulumi await conformance', () => {
     const { events } = run([up('ReplicaSet', rs1Ready), up('Deployment', d, 1), del('Deployment', d, 2)]);
     const verdict = verdictOf(events);
     assert.equal(verdict?.outcome, 'failed');
-    assert.equal(verdict?.problems[0]?.class, 'deployment-deleted');
+    assert.equal(verdict?.problems[0]?.class, 'workload-deleted');
     assert.equal(verdict?.finishedAt, T0 + 2000);
     assert.deepEqual(verdict?.problems[0]?.hints, [
       `kubectl -n ${NS} get deployment web`,

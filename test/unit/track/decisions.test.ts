@@ -120,7 +120,7 @@ describe('tracker decisions', () => {
     const appeared = admit(missing, observation('deployment', 1)).gate;
     const error = notFoundError(missing, facts);
     assert.ok(error instanceof RolloutTraceError);
-    assert.equal(error.code, 'deployment-not-found');
+    assert.equal(error.code, 'workload-not-found');
     assert.equal(notFoundError(appeared, facts), undefined, 'appeared during the grace: tracking goes on');
   });
 
