@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { RolloutEvent, Verdict } from '../core/index.js';
-import { kindRefusal, resolvePolicy } from '../core/index.js';
+import { kindRefusal, resolvePolicy, workloadOf } from '../core/index.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
 import { setLongTimeout } from '../long-timer.js';
 import type { Sink } from '../report/index.js';
@@ -131,7 +131,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
       // The verdict event normally precedes the promise; make sure every verdict was rendered.
       for (const v of verdicts) {
         if (!seenVerdicts.has(verdictKey(v)))
-          write({ type: 'verdict', at: v.finishedAt, deployment: v.deployment, kind: v.kind ?? 'Deployment', verdict: v });
+          write({ type: 'verdict', at: v.finishedAt, workload: v.workload, deployment: v.deployment, kind: v.workload.kind, verdict: v });
       }
       if (options.watch && interrupts === 0) await watchAfterVerdict(options, tty, io, watchEnded, (wake) => (wakeWatch = wake));
     } finally {
@@ -150,7 +150,8 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
 
 /** Which traced workload a verdict is about: `Kind/namespace/name`. */
 function verdictKey(v: Verdict): string {
-  return `${v.kind ?? 'Deployment'}/${v.deployment.namespace}/${v.deployment.name}`;
+  const w = workloadOf(v);
+  return `${w.kind}/${w.namespace}/${w.name}`;
 }
 
 /** What every traced Deployment is tracked with (all but its name, namespace and cluster). */

@@ -9,8 +9,8 @@ import { aboutCurrentTarget, claimNames, newReplicaSet, oldReplicaSets, ownedRep
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { RolloutEvent, RolloutPhase } from './types.js';
 
-/** Emits one event (the reducer stamps `at` and `deployment`). */
-export type Emit = (e: DistributiveOmit<RolloutEvent, 'at' | 'deployment'>) => void;
+/** Emits one event (the reducer stamps `at`, `workload` and `deployment`). */
+export type Emit = (e: DistributiveOmit<RolloutEvent, 'at' | 'deployment' | 'workload'>) => void;
 
 /** Normal events worth showing; every Warning is shown. */
 const NORMAL_REASONS = new Set(['ScalingReplicaSet', 'SuccessfulCreate', 'SuccessfulDelete', 'TriggeredScaleUp']);

@@ -3,7 +3,7 @@
  * re-exported by ./types.ts).
  */
 import type { ProblemClass } from './policy-types.js';
-import type { DeploymentRef, WorkloadKind } from './types.js';
+import type { DeploymentRef, WorkloadKind, WorkloadRef } from './types.js';
 
 /** A Job's pod counts ({@link Verdict.job}). */
 export interface JobCounts {
@@ -127,9 +127,17 @@ export type RolloutPhase = 'new-replicaset' | 'scaling-up' | 'scaling-down-old' 
 /** The final answer. */
 export interface Verdict {
   outcome: 'succeeded' | 'failed' | 'timed-out' | 'cancelled';
-  /** Namespace and name of the traced workload (a Deployment unless {@link Verdict.kind} says otherwise). */
+  /** The traced workload: its kind, namespace and name. */
+  workload: WorkloadRef;
+  /**
+   * Namespace and name of the traced workload.
+   * @deprecated Read {@link Verdict.workload}, which also names the kind.
+   */
   deployment: DeploymentRef;
-  /** The kind of the traced workload; absent means `Deployment`. */
+  /**
+   * The kind of the traced workload; absent means `Deployment`.
+   * @deprecated Read `workload.kind`.
+   */
   kind?: WorkloadKind;
   revision?: string;
   /** One line, e.g. `revision 2 rolled out: 3/3 pods ready` or `pod x: image "y" not found`. */
@@ -164,9 +172,18 @@ export interface Verdict {
 /** Fields every {@link RolloutEvent} carries. */
 export interface EventBase {
   at: number;
-  /** Namespace and name of the traced workload (a Deployment unless {@link EventBase.kind} says otherwise). */
+  /** The traced workload: its kind, namespace and name. */
+  workload: WorkloadRef;
+  /**
+   * Namespace and name of the traced workload.
+   * @deprecated Read {@link EventBase.workload}, which also names the kind; kept for consumers of
+   * Deployment traces.
+   */
   deployment: DeploymentRef;
-  /** The kind of the traced workload: set on every event of a trace; absent means `Deployment`. */
+  /**
+   * The kind of the traced workload; absent means `Deployment`.
+   * @deprecated Read `workload.kind`.
+   */
   kind?: WorkloadKind;
 }
 

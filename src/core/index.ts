@@ -35,6 +35,8 @@ export {
   type KindFeature,
   kindOfPulumiType,
   kindSpelled,
+  workloadKey,
+  workloadOf,
 } from './kinds/facts.js';
 export { featuresAsked, kindRefusal, kindSupports } from './kinds/features.js';
 export { jobCounts, jobRule } from './kinds/job.js';

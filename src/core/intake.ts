@@ -11,7 +11,7 @@ import { EVENTS_PER_OBJECT, type NodeReadiness, type RolloutState } from './stat
 import type { KindToObject, ObjectObservation, RolloutEvent } from './types.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
-type Emit = (e: DistributiveOmit<RolloutEvent, 'at' | 'deployment'>) => void;
+type Emit = (e: DistributiveOmit<RolloutEvent, 'at' | 'deployment' | 'workload'>) => void;
 /** Omit over each member of a union. */
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

@@ -177,7 +177,8 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
   const events: RolloutEvent[] = [];
   const deployment = { namespace: state.target.namespace, name: state.target.name };
   const kind = kindOf(state);
-  const emit: Emit = (e) => events.push({ at, deployment, kind, ...e } as RolloutEvent);
+  const workload = { kind, ...deployment };
+  const emit: Emit = (e) => events.push({ at, workload, deployment, kind, ...e } as RolloutEvent);
   const s: Draft = { ...state, now: Math.max(state.now, at), seq: state.seq + 1 };
   state.owner.seq = s.seq;
   // Hot path: on a shared namespace watch most observations are about other Deployments. When

@@ -92,6 +92,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
   }
   return {
     outcome: input.outcome,
+    workload: { kind, ...ref },
     deployment: ref,
     ...(kind !== 'Deployment' ? { kind } : {}),
     ...(revision ? { revision } : {}),

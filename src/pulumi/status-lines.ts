@@ -5,7 +5,7 @@
  *
  * The Info column shows only the first line of a message, so every line here is a single line.
  */
-import { cleanedEvent, type RolloutEvent } from '../core/index.js';
+import { cleanedEvent, type RolloutEvent, workloadOf } from '../core/index.js';
 import { describeEvent, type EventLine, LinePicker } from '../report/index.js';
 
 /** A status line and the severity it is logged with. */
@@ -21,7 +21,8 @@ function oneLine(text: string): string {
 
 function toStatus(e: RolloutEvent, line: EventLine): StatusLine {
   // The Pulumi row is the component's, not the Deployment's: the first line names the Deployment.
-  const text = e.type === 'started' ? `tracing ${e.kind ?? 'Deployment'} ${e.deployment.namespace}/${e.deployment.name}` : line.text;
+  const w = workloadOf(e);
+  const text = e.type === 'started' ? `tracing ${w.kind} ${w.namespace}/${w.name}` : line.text;
   return { severity: line.level === 'warn' ? 'warn' : 'info', text: oneLine(text) };
 }
 

@@ -5,7 +5,7 @@
  */
 
 import type { EventDigest, LogTail, Problem, Verdict, WorkloadKind } from '../core/index.js';
-import { cleanedVerdict, KIND_FACTS } from '../core/index.js';
+import { cleanedVerdict, workloadKey, workloadOf } from '../core/index.js';
 import { type Palette, palette } from './colors.js';
 import { formatDuration } from './format-time.js';
 
@@ -28,9 +28,12 @@ const SYMBOLS: Record<Verdict['outcome'], string> = {
   cancelled: '◼',
 };
 
-/** `ns/name` of a traced Deployment; `ns/sts/name`, `ns/ds/name`, `ns/job/name` of the other kinds. */
+/**
+ * `ns/name` of a traced Deployment; `ns/sts/name`, `ns/ds/name`, `ns/job/name` of the other kinds.
+ * @deprecated Use {@link workloadKey}.
+ */
 export function deploymentKey(d: { namespace: string; name: string }, kind: WorkloadKind = 'Deployment'): string {
-  return kind === 'Deployment' ? `${d.namespace}/${d.name}` : `${d.namespace}/${KIND_FACTS[kind].short}/${d.name}`;
+  return workloadKey({ kind, ...d });
 }
 
 /** The heading word(s) of an outcome, krane-style. */
@@ -63,8 +66,9 @@ export function formatVerdict(raw: Verdict, options: FormatVerdictOptions = {}):
   const ok = verdict.outcome === 'succeeded';
   const colorOutcome = ok ? c.green : verdict.outcome === 'cancelled' ? c.yellow : c.red;
   const symbol = options.symbol === false ? '' : `${colorOutcome(SYMBOLS[verdict.outcome])} `;
+  const named = workloadOf(verdict);
   lines.push(
-    `${symbol}${c.bold(`${verdict.kind ?? 'Deployment'} ${deploymentKey(verdict.deployment)}`)}: ${colorOutcome(outcomeLabel(verdict))} - ${verdict.summary}`,
+    `${symbol}${c.bold(`${named.kind} ${named.namespace}/${named.name}`)}: ${colorOutcome(outcomeLabel(verdict))} - ${verdict.summary}`,
   );
   lines.push(`  ${figuresLine(verdict)}`);
   if (ok) {

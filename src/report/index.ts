@@ -9,6 +9,7 @@ import { type Sink, type SinkOptions, sinkChoice } from './sink.js';
 import { sinkFor } from './sink-factory.js';
 import { TtySink } from './tty-sink.js';
 
+export { workloadKey, workloadOf } from '../core/index.js';
 export { describeEvent, type EventLine } from './describe-event.js';
 export { formatDuration } from './format-time.js';
 export { deploymentKey, type FormatVerdictOptions, formatVerdict, outcomeLabel } from './format-verdict.js';

@@ -6,11 +6,11 @@
  */
 
 import type { RolloutEvent, Verdict } from '../core/index.js';
-import { cleanedEvent } from '../core/index.js';
+import { cleanedEvent, workloadKey, workloadOf } from '../core/index.js';
 import { type Palette, palette, shouldColor } from './colors.js';
 import type { EventLine } from './describe-event.js';
 import { formatClock } from './format-time.js';
-import { deploymentKey, formatVerdict, outcomeLabel } from './format-verdict.js';
+import { formatVerdict, outcomeLabel } from './format-verdict.js';
 import { errorAnnotation, escapeCommandLine, GROUP_END, groupStart, isGitHubActions } from './github.js';
 import { isGitLabCi, sectionEnd, sectionStart } from './gitlab.js';
 import { LinePicker } from './line-picker.js';
@@ -85,14 +85,15 @@ export class PlainSink implements Sink {
   }
 
   private writeVerdict(v: Verdict): void {
-    const key = deploymentKey(v.deployment, v.kind);
+    const key = workloadKey(workloadOf(v));
     const block = formatVerdict(v, { color: this.c.enabled, pulumiMessages: this.pulumiMessages });
     const [head, ...rest] = block.split('\n').map(escapeCommandLine);
     const stamp = `${this.c.dim(formatClock(v.finishedAt))} ${this.c.cyan(key)} `;
     const out: string[] = [];
     if (v.outcome !== 'succeeded' && this.github) {
       // The annotation surfaces the cause on the run page; the details fold under one group.
-      const named = `${v.kind ?? 'Deployment'} ${deploymentKey(v.deployment)}`;
+      const w = workloadOf(v);
+      const named = `${w.kind} ${w.namespace}/${w.name}`;
       out.push(errorAnnotation(`${named} ${outcomeLabel(v)}`, v.summary));
       out.push(groupStart(`${named}: ${outcomeLabel(v)} - failure details`));
       out.push(stamp + head!, ...rest, GROUP_END);

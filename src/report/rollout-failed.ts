@@ -3,7 +3,8 @@
  * to inspecting verdicts: `assertSucceeded(await trackRollout(opts).verdict)`.
  */
 import type { DeploymentRef, Problem, ProblemClass, Verdict, WorkloadKind } from '../core/index.js';
-import { deploymentKey, formatVerdict, outcomeLabel } from './format-verdict.js';
+import { workloadOf } from '../core/index.js';
+import { formatVerdict, outcomeLabel } from './format-verdict.js';
 
 /** Why one Deployment did not roll out: its verdict's main problem, flattened. */
 export interface RolloutFailure {
@@ -97,7 +98,8 @@ export class RolloutFailedError extends Error {
   /** One line: `Deployment ns/name FAILED - <summary>` for the worst rollout. */
   get headline(): string {
     const v = this.verdicts[0]!;
-    return `${v.kind ?? 'Deployment'} ${deploymentKey(v.deployment)} ${outcomeLabel(v)} - ${v.summary}`;
+    const w = workloadOf(v);
+    return `${w.kind} ${w.namespace}/${w.name} ${outcomeLabel(v)} - ${v.summary}`;
   }
 }
 

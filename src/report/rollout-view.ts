@@ -3,11 +3,11 @@
  * "still waiting" line names. Pure: it only folds {@link RolloutEvent}s.
  */
 import type { PodState, Problem, RolloutEvent, RolloutEventOf, RolloutPhase, Verdict, WorkloadKind } from '../core/index.js';
+import { workloadKey, workloadOf } from '../core/index.js';
 import { terminatingText } from './describe-event.js';
-import { deploymentKey } from './format-verdict.js';
 
 /** One ReplicaSet as last reported. */
-export type ReplicaSetView = Omit<RolloutEventOf<'replicaset'>, 'type' | 'at' | 'deployment' | 'created'>;
+export type ReplicaSetView = Omit<RolloutEventOf<'replicaset'>, 'type' | 'at' | 'deployment' | 'workload' | 'kind' | 'created'>;
 
 /** One pod as last reported. */
 export interface ReportedPod {
@@ -58,12 +58,12 @@ export class RolloutView {
 
   /** The view of the event's Deployment (created on first sight). */
   viewOf(e: RolloutEvent): DeploymentView {
-    const key = deploymentKey(e.deployment, e.kind);
+    const key = workloadKey(workloadOf(e));
     let view = this.byKey.get(key);
     if (!view) {
       view = {
         key,
-        kind: e.kind ?? 'Deployment',
+        kind: workloadOf(e).kind,
         namespace: e.deployment.namespace,
         name: e.deployment.name,
         paused: false,

@@ -6,7 +6,7 @@
  * (pure, tested from tables).
  */
 import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions, unreachableError } from '../cluster/index.js';
-import type { Observation, RolloutEvent, Verdict } from '../core/index.js';
+import type { Observation, RolloutEvent, Verdict, WorkloadRef } from '../core/index.js';
 import { cleanEvent, initialState, type RolloutState, reduce } from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import {
@@ -60,7 +60,7 @@ export class RolloutTracker {
   /** The verdict is being published (log reads under way): a second one is not. */
   private concluding = false;
   private readonly deadlines = new Map<string, number>();
-  private readonly ref: { namespace: string; name: string };
+  private readonly ref: WorkloadRef;
   /** Synced, Deployment seen, a held verdict: see decisions.ts. */
   private gate = INITIAL_GATE;
   private finished = false;
@@ -80,7 +80,7 @@ export class RolloutTracker {
       this.resolveVerdict = resolve;
       this.rejectVerdict = reject;
     });
-    this.ref = { namespace: opts.namespace, name: opts.name };
+    this.ref = { kind: opts.kind, namespace: opts.namespace, name: opts.name };
     this.state = initialState(trackTarget(opts), opts.policy, Date.now());
     this.tracking = trackingOf(this.hub, verdict, (reason) => this.cancel(reason ?? 'stopped'));
     // Start on the next turn so a caller can attach listeners first (they replay anyway).
@@ -249,7 +249,7 @@ export class RolloutTracker {
     this.release(watch);
     if (watch) this.watch = new VerdictWatch(this.state, (e) => this.publish(e));
     const final = this.logs ? await this.logs.enrich(verdict, this.state) : verdict;
-    const e = this.publish({ type: 'verdict', verdict: final, at, deployment: final.deployment }) as VerdictEvent;
+    const e = this.publish({ type: 'verdict', verdict: final, at, workload: final.workload, deployment: final.deployment }) as VerdictEvent;
     if (!this.watch) this.endStream();
     this.resolveVerdict(e.verdict);
     this.watch?.verdictPublished();

@@ -5,7 +5,7 @@
  * names, the Pulumi layer the resource types and paths, and option validation the features.
  * Pure data: adding a kind is one entry here plus its module (see CONTRIBUTING.md).
  */
-import type { WatchedKind, WorkloadKind } from '../types.js';
+import type { WatchedKind, WorkloadKind, WorkloadRef } from '../types.js';
 
 /**
  * The options whose meaning depends on the kind. A trace of a kind for which a feature has no
@@ -174,4 +174,21 @@ export function kindSpelled(word: string): WorkloadKind | undefined {
 /** The kind of a Pulumi resource type (`kubernetes:apps/v1:StatefulSet`), or undefined. */
 export function kindOfPulumiType(type: string): WorkloadKind | undefined {
   return WORKLOAD_KINDS.find((k) => KIND_FACTS[k].pulumiTypes.includes(type));
+}
+
+/**
+ * The workload an event or verdict is about: its `workload`, or (an event made by hand, or by an
+ * older version) its `deployment` and `kind`.
+ */
+export function workloadOf(e: {
+  workload?: WorkloadRef;
+  deployment: { namespace: string; name: string };
+  kind?: WorkloadKind;
+}): WorkloadRef {
+  return e.workload ?? { kind: e.kind ?? 'Deployment', namespace: e.deployment.namespace, name: e.deployment.name };
+}
+
+/** `ns/name` of a traced Deployment; `ns/sts/name`, `ns/ds/name`, `ns/job/name` of the other kinds. */
+export function workloadKey(w: WorkloadRef): string {
+  return w.kind === 'Deployment' ? `${w.namespace}/${w.name}` : `${w.namespace}/${KIND_FACTS[w.kind].short}/${w.name}`;
 }

@@ -104,7 +104,7 @@ const KINDS: Record<string, true> = Object.fromEntries([...successfulRollout(), 
 
 /** Fields that are names checked by the API server, identifiers or enumerations: kept as they are. */
 const KEPT =
-  /(^|\.)(type|deployment\.(namespace|name)|name|pod|container|replicaSet|revision|previous|by|restores|node|change|role|state|phase|status|condition|id|class|kind|outcome|timeoutKind|lastSeen|object\.(kind|name)|problem\.object\.name)$/;
+  /(^|\.)(type|(deployment|workload)\.(namespace|name)|name|pod|container|replicaSet|revision|previous|by|restores|node|change|role|state|phase|status|condition|id|class|kind|outcome|timeoutKind|lastSeen|object\.(kind|name)|problem\.object\.name)$/;
 
 describe('cluster text: every event', () => {
   it('cleans every free-text field of every event type; only names, ids and enumerations are kept', () => {
@@ -118,11 +118,20 @@ describe('cluster text: every event', () => {
     const events: RolloutEvent[] = [
       ...successfulRollout(),
       ...failedRollout(),
-      { type: 'waiting', reason: 'not-found', message: 'm', at: 0, deployment: verdict.deployment },
-      { type: 'condition', condition: 'Progressing', status: 'False', reason: 'r', message: 'm', at: 0, deployment: verdict.deployment },
-      { type: 'log', pod: 'p', container: 'c', line: 'l', at: 0, deployment: verdict.deployment },
-      { type: 'problem-cleared', id: 'i', problem: crashProblem(), at: 0, deployment: verdict.deployment },
-      { type: 'verdict', verdict, at: 0, deployment: verdict.deployment },
+      { type: 'waiting', reason: 'not-found', message: 'm', at: 0, deployment: verdict.deployment, workload: verdict.workload },
+      {
+        type: 'condition',
+        condition: 'Progressing',
+        status: 'False',
+        reason: 'r',
+        message: 'm',
+        at: 0,
+        deployment: verdict.deployment,
+        workload: verdict.workload,
+      },
+      { type: 'log', pod: 'p', container: 'c', line: 'l', at: 0, deployment: verdict.deployment, workload: verdict.workload },
+      { type: 'problem-cleared', id: 'i', problem: crashProblem(), at: 0, deployment: verdict.deployment, workload: verdict.workload },
+      { type: 'verdict', verdict, at: 0, deployment: verdict.deployment, workload: verdict.workload },
     ];
     for (const e of events) KINDS[e.type] = true;
     const clean = clusterTextCleaner(['swordfish\\d+']);

@@ -105,6 +105,12 @@ describe('Jobs', () => {
     const v = verdictOf(events);
     assert.equal(v?.outcome, 'succeeded');
     assert.equal(v?.summary, 'job migrate complete: 3/3 succeeded, 0 running in 4.0s');
+    // Every event and the verdict name the workload with its kind.
+    const ref = { kind: 'Job', namespace: 'apps', name: 'migrate' };
+    assert.ok(events.length > 3);
+    for (const e of events) assert.deepEqual(e.workload, ref, e.type);
+    assert.deepEqual(v?.workload, ref);
+    assert.deepEqual(v?.job, { succeeded: 3, failed: 0, active: 0, completions: 3, backoffLimit: 6 });
   });
 });
 

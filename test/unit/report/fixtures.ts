@@ -7,7 +7,7 @@ export const NGINX = { namespace: 'demo', name: 'nginx' };
 /** A rollout from revision 1 to 2 of a 2-replica Deployment, ending in success. */
 export function successfulRollout(deployment = NGINX): RolloutEvent[] {
   const at = (s: number) => T0 + s * 1000;
-  const d = { deployment };
+  const d = { deployment, workload: { kind: 'Deployment' as const, ...deployment } };
   return [
     { ...d, at: at(0), type: 'started' },
     { ...d, at: at(0), type: 'revision', revision: '2', previous: '1', change: 'new' },
@@ -91,6 +91,7 @@ export function successfulRollout(deployment = NGINX): RolloutEvent[] {
 export function successVerdict(deployment = NGINX): Verdict {
   return {
     outcome: 'succeeded',
+    workload: { kind: 'Deployment', ...deployment },
     deployment,
     revision: '2',
     summary: 'revision 2 rolled out: 2/2 pods ready',
@@ -172,6 +173,7 @@ export function failedVerdict(problems: Problem[] = [imageProblem(), imageProble
   return {
     outcome: 'failed',
     deployment: NGINX,
+    workload: { kind: 'Deployment' as const, ...NGINX },
     revision: '2',
     summary: 'pod nginx-2-a: image "nginx:nonexistent" does not exist in its registry',
     problems,
@@ -185,7 +187,7 @@ export function failedVerdict(problems: Problem[] = [imageProblem(), imageProble
 
 /** A rollout that fails on a missing image. */
 export function failedRollout(): RolloutEvent[] {
-  const d = { deployment: NGINX };
+  const d = { deployment: NGINX, workload: { kind: 'Deployment' as const, ...NGINX } };
   const p = imageProblem();
   return [
     { ...d, at: T0, type: 'started' },

@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEvent } from '../../../src/report/index.js';
 
-const base = { at: 0, deployment: { namespace: 'demo', name: 'web' } };
+const base = {
+  at: 0,
+  deployment: { namespace: 'demo', name: 'web' },
+  workload: { kind: 'Deployment' as const, namespace: 'demo', name: 'web' },
+};
 
 test('a held event prints as "holding success: ..." (a warning, one subject so it never repeats)', () => {
   const line = describeEvent({

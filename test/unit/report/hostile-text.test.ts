@@ -48,7 +48,7 @@ function hostileProblem(): Problem {
 
 /** A failed rollout whose every cluster string is hostile. */
 function hostileRollout(): RolloutEvent[] {
-  const d = { deployment: NGINX };
+  const d = { deployment: NGINX, workload: { kind: 'Deployment' as const, ...NGINX } };
   const p = hostileProblem();
   const at = T0 + 1000;
   return [

@@ -59,7 +59,7 @@ test('plain sink - never repeats a line (same pod state, same progress message, 
 
 test("plain sink - the kubelet's bare echo events are left out, Normal events too", async () => {
   const [started, , , pod] = failedRollout();
-  const d = { deployment: started!.deployment, at: started!.at };
+  const d = { deployment: started!.deployment, workload: started!.workload, at: started!.at };
   const echo = {
     type: 'Warning' as const,
     reason: 'Failed',
@@ -75,7 +75,7 @@ test("plain sink - the kubelet's bare echo events are left out, Normal events to
 });
 
 test('plain sink - pods failing the same way: the first is printed whole, the others as "same as"; a new revision starts over', async () => {
-  const d = { deployment: NGINX };
+  const d = { deployment: NGINX, workload: { kind: 'Deployment' as const, ...NGINX } };
   const mount = (pod: string): RolloutEvent => ({
     ...d,
     at: T0 + 1000,
@@ -131,7 +131,7 @@ test('plain sink - pods failing the same way: the first is printed whole, the ot
 });
 
 test('plain sink - a rollback names the revision whose template it brings back', async () => {
-  const d = { deployment: NGINX, at: T0 };
+  const d = { deployment: NGINX, workload: { kind: 'Deployment' as const, ...NGINX }, at: T0 };
   const out = await render([
     { ...d, type: 'started' },
     { ...d, type: 'revision', revision: '4', change: 'initial', restores: '2' },
@@ -250,7 +250,10 @@ test('plain sink - GitLab CI: a success is not folded; GitHub Actions wins when 
 });
 
 test("plain sink - de-noised: Pulumi's progress line only when it says more than the new ReplicaSet line", async () => {
-  const d = { deployment: { namespace: 'demo', name: 'nginx' } };
+  const d = {
+    deployment: { namespace: 'demo', name: 'nginx' },
+    workload: { kind: 'Deployment' as const, namespace: 'demo', name: 'nginx' },
+  };
   const rs = (ready: number, desired: number, at: number): RolloutEvent => ({
     ...d,
     at: T0 + at * 1000,
@@ -281,7 +284,10 @@ test("plain sink - de-noised: Pulumi's progress line only when it says more than
 });
 
 test('plain sink - de-noised: a scaling-down ReplicaSet says so, the "complete" phase leaves the words to the verdict', async () => {
-  const d = { deployment: { namespace: 'demo', name: 'nginx' } };
+  const d = {
+    deployment: { namespace: 'demo', name: 'nginx' },
+    workload: { kind: 'Deployment' as const, namespace: 'demo', name: 'nginx' },
+  };
   const old = (ready: number, desired: number, available: number): RolloutEvent => ({
     ...d,
     at: T0,
@@ -303,7 +309,10 @@ test('plain sink - de-noised: a scaling-down ReplicaSet says so, the "complete" 
 });
 
 test('plain sink - de-noised: a pod flipping ErrImagePull <-> ImagePullBackOff prints each reason once per waiting stretch', async () => {
-  const d = { deployment: { namespace: 'demo', name: 'nginx' } };
+  const d = {
+    deployment: { namespace: 'demo', name: 'nginx' },
+    workload: { kind: 'Deployment' as const, namespace: 'demo', name: 'nginx' },
+  };
   let s = 0;
   const pod = (state: 'waiting' | 'running', detail?: string): RolloutEvent => ({
     ...d,
@@ -333,7 +342,10 @@ test('plain sink - de-noised: a pod flipping ErrImagePull <-> ImagePullBackOff p
 });
 
 test('plain sink - de-noised: old ReplicaSets already at 0 when the trace starts are history, not news', async () => {
-  const d = { deployment: { namespace: 'demo', name: 'nginx' } };
+  const d = {
+    deployment: { namespace: 'demo', name: 'nginx' },
+    workload: { kind: 'Deployment' as const, namespace: 'demo', name: 'nginx' },
+  };
   const old = (ready: number, desired: number, created: boolean): RolloutEvent => ({
     ...d,
     at: T0,
@@ -355,8 +367,15 @@ test('plain sink - de-noised: old ReplicaSets already at 0 when the trace starts
 test("plain sink - a problem line says how long it may persist, in the sinks' one duration format", async () => {
   const p = crashProblem();
   const out = await render([
-    { deployment: NGINX, at: T0, type: 'started' },
-    { deployment: NGINX, at: p.firstSeen, type: 'problem', problem: p, failsAt: p.firstSeen + 150_000 },
+    { deployment: NGINX, workload: { kind: 'Deployment' as const, ...NGINX }, at: T0, type: 'started' },
+    {
+      deployment: NGINX,
+      workload: { kind: 'Deployment' as const, ...NGINX },
+      at: p.firstSeen,
+      type: 'problem',
+      problem: p,
+      failsAt: p.firstSeen + 150_000,
+    },
   ]);
   assert.match(out, /problem: Pod\/nginx-2-b container nginx: .*; fails the rollout if it persists 2m30s\n/);
 });
@@ -364,8 +383,15 @@ test("plain sink - a problem line says how long it may persist, in the sinks' on
 test('plain sink - a problem announced after its window (a crash waiting for its restarts) says it fails now', async () => {
   const p = crashProblem();
   const out = await render([
-    { deployment: NGINX, at: T0, type: 'started' },
-    { deployment: NGINX, at: p.firstSeen + 12_000, type: 'problem', problem: p, failsAt: p.firstSeen + 10_000 },
+    { deployment: NGINX, workload: { kind: 'Deployment' as const, ...NGINX }, at: T0, type: 'started' },
+    {
+      deployment: NGINX,
+      workload: { kind: 'Deployment' as const, ...NGINX },
+      at: p.firstSeen + 12_000,
+      type: 'problem',
+      problem: p,
+      failsAt: p.firstSeen + 10_000,
+    },
   ]);
   assert.match(out, /again and again; persisted past its 10s window: fails the rollout\n/);
 });
@@ -374,15 +400,23 @@ test('plain sink - a tolerated problem says how many pods may have it', async ()
   const p = crashProblem();
   const line = async (tolerated: number) =>
     render([
-      { deployment: NGINX, at: T0, type: 'started' },
-      { deployment: NGINX, at: p.firstSeen, type: 'problem', problem: p, failsAt: p.firstSeen + 10_000, tolerated },
+      { deployment: NGINX, workload: { kind: 'Deployment' as const, ...NGINX }, at: T0, type: 'started' },
+      {
+        deployment: NGINX,
+        workload: { kind: 'Deployment' as const, ...NGINX },
+        at: p.firstSeen,
+        type: 'problem',
+        problem: p,
+        failsAt: p.firstSeen + 10_000,
+        tolerated,
+      },
     ]);
   assert.match(await line(1), /; fails the rollout if it persists 10s on more than 1 pod\n/);
   assert.match(await line(2), /; fails the rollout if it persists 10s on more than 2 pods\n/);
 });
 
 test('plain sink - streamed log lines print as they come, repeats included, prefixed with pod/container', async () => {
-  const d = { deployment: NGINX };
+  const d = { deployment: NGINX, workload: { kind: 'Deployment' as const, ...NGINX } };
   const log = (s: number, line: string) =>
     ({ ...d, at: T0 + s * 1000, type: 'log', pod: 'nginx-2-a', container: 'app', revision: '2', line }) as RolloutEvent;
   const out = await render([{ ...d, at: T0, type: 'started' }, log(1, 'retrying db'), log(2, 'retrying db'), log(3, 'DB_PASSWORD=***')]);

@@ -72,7 +72,7 @@ test('tty sink - a relabeled pod leaves the tree with a note saying why (kubespy
   const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' }, now: steppingClock() });
   const events = successfulRollout();
   for (const e of events.slice(0, 10)) sink.write(e);
-  const d = { deployment: events[0]!.deployment, at: events[9]!.at };
+  const d = { deployment: events[0]!.deployment, workload: events[0]!.workload, at: events[9]!.at };
   sink.write({ ...d, type: 'pod-orphaned', name: 'nginx-2-a', replicaSet: 'nginx-2' });
   sink.write({ ...d, type: 'pod', name: 'nginx-2-b', replicaSet: 'nginx-2', revision: '2', state: 'pending' });
   const live = screen(stream.output).map((l) => l.trim());
@@ -97,7 +97,7 @@ test('tty sink - --watch: after the verdict the tree comes back live ("watching 
   assert.deepEqual(screen(stream.output), summary);
 
   // What the CLI's follower emits when a pod is killed: deletion, ReplicaSet dip, replacement.
-  const d = { deployment: events[0]!.deployment };
+  const d = { deployment: events[0]!.deployment, workload: events[0]!.workload };
   const at = events.at(-1)!.at + 5000;
   sink.write({ ...d, at, type: 'pod-deleted', name: 'nginx-2-a', replicaSet: 'nginx-2' });
   sink.write({
@@ -173,7 +173,7 @@ test('tty sink - a streamed log line shows under its pod, the latest one only, c
   const sink = createSink({ output: 'tty', stream, env: { NO_COLOR: '1' }, now: steppingClock() });
   const events = successfulRollout();
   for (const e of events.slice(0, 8)) sink.write(e);
-  const d = { deployment: events[0]!.deployment };
+  const d = { deployment: events[0]!.deployment, workload: events[0]!.workload };
   sink.write({ ...d, at: events[7]!.at, type: 'log', pod: 'nginx-2-a', container: 'app', revision: '2', line: 'starting worker 1' });
   sink.write({
     ...d,

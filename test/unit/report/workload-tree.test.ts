@@ -6,7 +6,12 @@ import { formatVerdict } from '../../../src/report/format-verdict.js';
 import { RolloutView } from '../../../src/report/rollout-view.js';
 import { renderTree } from '../../../src/report/tree.js';
 
-const base = { at: 0, deployment: { namespace: 'shop', name: 'db' }, kind: 'StatefulSet' as const };
+const base = {
+  at: 0,
+  deployment: { namespace: 'shop', name: 'db' },
+  workload: { kind: 'StatefulSet' as const, namespace: 'shop', name: 'db' },
+  kind: 'StatefulSet' as const,
+};
 
 it("a StatefulSet's tree names its kind and lists its pods (no ReplicaSet)", () => {
   const view = new RolloutView();
@@ -27,6 +32,7 @@ it("a succeeded Job's verdict prints its pods' log tails (--logs-on-success)", (
   const text = formatVerdict({
     outcome: 'succeeded',
     deployment: { namespace: 'shop', name: 'migrate' },
+    workload: { kind: 'Job', namespace: 'shop', name: 'migrate' },
     kind: 'Job',
     summary: 'job migrate complete: 1/1 succeeded, 0 running in 3.0s',
     problems: [],

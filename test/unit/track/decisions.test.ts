@@ -25,6 +25,7 @@ import { apiServerWaiting, logLine, trackerWarning } from '../../../src/track/ow
 import { failedVerdict, successVerdict } from '../report/fixtures.js';
 
 const REF = { namespace: 'prod', name: 'web' };
+const WREF = { kind: 'Deployment' as const, ...REF };
 
 /** One observation by its short name: `deployment`, `pod`, `event` (upserts), `synced`, `tick`, `timeout`, `cancel`. */
 function observation(kind: string, at: number): Observation {
@@ -206,14 +207,16 @@ describe('tracker decisions', () => {
 
   it("the tracker's own events", () => {
     const at = Date.UTC(2026, 10, 23, 19, 0, 0);
-    assert.deepEqual(apiServerWaiting(REF, 'retrying', at), {
+    assert.deepEqual(apiServerWaiting(WREF, 'retrying', at), {
       type: 'waiting',
       reason: 'api-server',
       message: 'retrying',
       at,
+      workload: WREF,
       deployment: REF,
+      kind: 'Deployment',
     });
-    assert.deepEqual(trackerWarning(REF, 'NodesNotReadable', 'no nodes', at), {
+    assert.deepEqual(trackerWarning(WREF, 'NodesNotReadable', 'no nodes', at), {
       type: 'k8s-event',
       event: {
         type: 'Warning',
@@ -224,14 +227,18 @@ describe('tracker decisions', () => {
         lastSeen: '2026-11-23T19:00:00.000Z',
       },
       at,
+      workload: WREF,
       deployment: REF,
+      kind: 'Deployment',
     });
     assert.deepEqual(
-      logLine(REF, { pod: 'web-1', container: 'app', instance: 'containerd://1', revision: '2', finished: false }, 'hi', at),
+      logLine(WREF, { pod: 'web-1', container: 'app', instance: 'containerd://1', revision: '2', finished: false }, 'hi', at),
       {
         type: 'log',
         at,
+        workload: WREF,
         deployment: REF,
+        kind: 'Deployment',
         pod: 'web-1',
         container: 'app',
         revision: '2',

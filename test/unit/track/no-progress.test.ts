@@ -5,12 +5,20 @@ import { isProgressEvent, NoProgressWatchdog } from '../../../src/track/no-progr
 import { fakeClock } from '../../helpers/fake-clock.js';
 
 const ref = { namespace: 'ns', name: 'web' };
-const pod = (at: number): RolloutEvent => ({ type: 'pod', name: 'web-1', state: 'container-creating', at, deployment: ref });
+const pod = (at: number): RolloutEvent => ({
+  type: 'pod',
+  name: 'web-1',
+  state: 'container-creating',
+  at,
+  deployment: ref,
+  workload: { kind: 'Deployment' as const, ...ref },
+});
 const warning = (at: number): RolloutEvent => ({
   type: 'k8s-event',
   event: { type: 'Warning', reason: 'BackOff', message: 'x', object: 'Pod/web-1', count: 3, lastSeen: '' },
   at,
   deployment: ref,
+  workload: { kind: 'Deployment' as const, ...ref },
 });
 
 describe('no-progress watchdog', () => {
@@ -96,7 +104,17 @@ describe('no-progress watchdog', () => {
       'a pod whose state does not change (only its restart count) is not progress',
     );
     assert.equal(isProgressEvent(warning(0)), false);
-    assert.equal(isProgressEvent({ type: 'started', at: 0, deployment: ref }), false);
-    assert.equal(isProgressEvent({ type: 'phase', phase: 'scaling-up', message: '', at: 0, deployment: ref }), true);
+    assert.equal(isProgressEvent({ type: 'started', at: 0, deployment: ref, workload: { kind: 'Deployment' as const, ...ref } }), false);
+    assert.equal(
+      isProgressEvent({
+        type: 'phase',
+        phase: 'scaling-up',
+        message: '',
+        at: 0,
+        deployment: ref,
+        workload: { kind: 'Deployment' as const, ...ref },
+      }),
+      true,
+    );
   });
 });
