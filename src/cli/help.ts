@@ -45,6 +45,7 @@ Flags:
       --warn-only CLASS     report problems of CLASS without failing the rollout (repeatable)
       --ignore CLASS        do not report problems of CLASS (repeatable)
       --success CRITERION   full (Pulumi's predicate, default) | maxUnavailable | NN% | N pods ready
+                            (a Job: N or NN% of its completions succeeded)
       --settle DURATION     a new pod that crashed or had a failing problem must stay Ready this long
                             before the rollout succeeds (default 5s; 0: no settle time)
   -w, --watch               keep tracing after the verdict (pods killed, relabeled, later rollouts); Ctrl-C ends
