@@ -39,7 +39,14 @@ const NAME = KIND === 'Deployment' ? 'web' : KIND === 'StatefulSet' ? 'db' : 'ag
 /** The workload's own object with `ready` of `n` pods Ready (StatefulSet, DaemonSet). */
 function owner(n: number, ready: number): Observation {
   if (KIND === 'StatefulSet') {
-    const s = { readyReplicas: ready, availableReplicas: ready, currentRevision: 'db-1', updateRevision: 'db-1', updatedReplicas: n, currentReplicas: n };
+    const s = {
+      readyReplicas: ready,
+      availableReplicas: ready,
+      currentRevision: 'db-1',
+      updateRevision: 'db-1',
+      updatedReplicas: n,
+      currentReplicas: n,
+    };
     return up('StatefulSet', statefulSetObject('db', { replicas: n }, s));
   }
   const s = { desiredNumberScheduled: n, currentNumberScheduled: n, updatedNumberScheduled: n, numberReady: ready, numberAvailable: ready };
