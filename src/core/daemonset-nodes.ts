@@ -47,17 +47,24 @@ export function whyNoDaemonPod(
   return undefined;
 }
 
-/** A `note` once per node (of `which`: all, or one by name) the traced DaemonSet runs no pod on for a reason of its spec. */
+/**
+ * A `note` once per node (of `which`: all, or one by name) the traced DaemonSet runs no pod on for
+ * a reason of its spec. The pods are walked only when some node has such a reason (it runs on
+ * every DaemonSet status update, and most nodes take every pod).
+ */
 export function noteUncoveredNodes(state: RolloutState, memo: EmittedMemo, pods: Iterable<V1Pod>, emit: Emit, which: 'all' | string): void {
   const spec = state.workload?.spec?.template?.spec;
-  const covered = new Set<string | undefined>();
-  for (const pod of pods) covered.add(daemonPodNode(pod));
+  let covered: Set<string | undefined> | undefined;
   const one = which === 'all' ? undefined : state.nodes.get(which);
   const nodes: Iterable<[string, V1Node]> = which === 'all' ? state.nodes : one ? [[which, one]] : [];
   for (const [name, node] of nodes) {
-    if (covered.has(name)) continue;
     const why = whyNoDaemonPod(node, spec?.tolerations ?? [], spec?.nodeSelector);
     if (!why) continue;
+    if (!covered) {
+      covered = new Set();
+      for (const pod of pods) covered.add(daemonPodNode(pod));
+    }
+    if (covered.has(name)) continue;
     const key = `daemonset-node/${name}/${why}`;
     if (memo.notes[key]) continue;
     memo.notes[key] = true;
