@@ -138,6 +138,9 @@ process.on('exit', () => {
       threadCpuS: threadCpu(),
       stdoutWrites: writes,
       lists: sum(stats?.lists),
+      listedKinds: Object.entries(stats?.lists ?? {})
+        .filter(([, n]) => n > 0)
+        .map(([k]) => k),
       watchOpens: sum(stats?.opened),
       received: sum(stats?.received),
       peak,

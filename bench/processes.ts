@@ -32,6 +32,8 @@ export interface ProcessRun {
     /** Our writes to stdout: how many, bytes, and wall milliseconds spent in them. */
     stdoutWrites?: { count: number; bytes: number; wallMs: number };
     lists: number;
+    /** The kinds it listed at least once. */
+    listedKinds?: string[];
     watchOpens: number;
     received?: number;
     /** Peaks of process.memoryUsage() sampled every 250 ms (MB). */

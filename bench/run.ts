@@ -6,7 +6,7 @@
  * to exit, peak RSS and CPU seconds (GNU time), our event-loop lag p99/max and where its stalls went (bench/lag-probe.mjs),
  * LIST and WATCH requests (apiserver_request_total; ours from our own counters). Prints a table and
  * writes `{ command, date, machine, commit, sizes, probeCost, scenarios: { startup, healthy, failures,
- * big2000, many200, oneInBusyNamespace, quiet5min, sts200, ds100, job500, jobFail, stsFail } }` to `--json FILE`; a full run (all scenarios,
+ * big2000, many200, oneInBusyNamespace, quiet5min, sts200, ds100, job500, jobFail, stsFail, kindsInBusyNamespace } }` to `--json FILE`; a full run (all scenarios,
  * full sizes) writes bench/results/latest.json unless `--json` says otherwise. See
  * docs/dev/benchmarks.md for what each scenario does and how long it takes.
  *
@@ -26,7 +26,7 @@ import { startLocalCluster } from '../local-cluster/index.js';
 import { calibrateProbe } from './processes.js';
 import type { BenchContext, ScenarioResult } from './race.js';
 import { big, failures, healthy, many, oneInBusy, quiet, startup } from './scenarios.js';
-import { ds, job, jobFail, sts, stsFail } from './workload-scenarios.js';
+import { ds, job, jobFail, kindsInBusy, sts, stsFail } from './workload-scenarios.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -63,6 +63,7 @@ const ALL = [
   'job500',
   'jobFail',
   'stsFail',
+  'kindsInBusyNamespace',
 ] as const;
 type Key = (typeof ALL)[number];
 const chosen = (opt('scenarios')?.split(',') ?? [...ALL]) as Key[];
@@ -86,6 +87,7 @@ const RUN: Record<Key, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   job500: (ctx) => job(ctx, sizes.jobCompletions, sizes.jobParallelism),
   jobFail,
   stsFail,
+  kindsInBusyNamespace: (ctx) => kindsInBusy(ctx, sizes.busyPods, sizes.busyEvents),
 };
 
 const COLUMNS = [
@@ -130,6 +132,7 @@ async function main(): Promise<void> {
     chosen.includes('big2000') ? Math.ceil(sizes.big * 1.25) : 0,
     chosen.includes('many200') ? sizes.many * 13 : 0,
     chosen.includes('oneInBusyNamespace') ? sizes.busyPods + 2 : 0,
+    chosen.includes('kindsInBusyNamespace') ? sizes.busyPods + 6 : 0,
     chosen.includes('sts200') ? sizes.sts + 1 : 0,
   );
   const nodes = Math.max(3, Math.ceil(pods / 100) + 1);

@@ -100,6 +100,16 @@ export async function many(ctx: BenchContext, count: number): Promise<ScenarioRe
 
 export async function oneInBusy(ctx: BenchContext, pods: number, events: number): Promise<ScenarioResult> {
   const ns = await ctx.namespace('bench-busy');
+  await fillBusy(ctx, ns, pods, events);
+  const r = await race(ctx, ns, ['web'], {
+    before: async () => void (await ctx.apps.createNamespacedDeployment({ namespace: ns, body: deploymentOf('web') })),
+  });
+  r.notes.push(`namespace holds ${pods} other pods and ${events} other Events; wallS is start-up to exit`);
+  return r;
+}
+
+/** Fills `ns` with a rolled-out Deployment `filler` of `pods` pods and `events` routine pod Events. */
+export async function fillBusy(ctx: BenchContext, ns: string, pods: number, events: number): Promise<void> {
   await ctx.apps.createNamespacedDeployment({ namespace: ns, body: deploymentOf('filler', { replicas: pods }) });
   const createEvent = async (n: number): Promise<void> => {
     const body = {
@@ -124,11 +134,6 @@ export async function oneInBusy(ctx: BenchContext, pods: number, events: number)
     await Promise.all(Array.from({ length: Math.min(20, events - i) }, (_, k) => createEvent(i + k)));
   }
   await waitComplete(ctx, ns, ['filler']);
-  const r = await race(ctx, ns, ['web'], {
-    before: async () => void (await ctx.apps.createNamespacedDeployment({ namespace: ns, body: deploymentOf('web') })),
-  });
-  r.notes.push(`namespace holds ${pods} other pods and ${events} other Events; wallS is start-up to exit`);
-  return r;
 }
 
 /** A rollout that waits quietly (a pod pulling for an hour); each tool alone for `seconds`. */
