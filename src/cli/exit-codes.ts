@@ -7,9 +7,9 @@ export const EXIT = {
   success: 0,
   /** At least one rollout failed (a failure class fired, the Deployment was deleted, ...). */
   failed: 1,
-  /** Bad command line: unknown flag, bad duration, unknown failure class... */
+  /** Bad command line: unknown flag, bad duration, unknown failure class, a flag the kind has no use for... */
   usage: 2,
-  /** Could not trace: kubeconfig/context unusable, cluster unreachable, forbidden, Deployment or namespace not found. */
+  /** Could not trace: kubeconfig/context unusable, cluster unreachable, forbidden, workload or namespace not found. */
   cluster: 3,
   /** A bug in rollout-trace (an unexpected exception). */
   internal: 4,
