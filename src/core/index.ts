@@ -33,12 +33,11 @@ export {
   KIND_FEATURES,
   type KindFacts,
   type KindFeature,
-  kindOfPulumiType,
   kindSpelled,
   workloadKey,
   workloadOf,
 } from './kinds/facts.js';
-export { featuresAsked, kindRefusal, kindSupports } from './kinds/features.js';
+export { featuresAsked, kindRefusal } from './kinds/features.js';
 export { jobCounts, jobRule } from './kinds/job.js';
 export { compileLogFilter, type LogFilter, type LogFilterOptions, REDACTED, redactLine } from './log-filter.js';
 export { type LogTarget, logTargets } from './log-targets.js';

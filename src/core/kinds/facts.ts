@@ -171,11 +171,6 @@ export function kindSpelled(word: string): WorkloadKind | undefined {
   return WORKLOAD_KINDS.find((k) => KIND_FACTS[k].spellings.includes(w));
 }
 
-/** The kind of a Pulumi resource type (`kubernetes:apps/v1:StatefulSet`), or undefined. */
-export function kindOfPulumiType(type: string): WorkloadKind | undefined {
-  return WORKLOAD_KINDS.find((k) => KIND_FACTS[k].pulumiTypes.includes(type));
-}
-
 /**
  * The workload an event or verdict is about: its `workload`, or (an event made by hand, or by an
  * older version) its `deployment` and `kind`.

@@ -43,11 +43,6 @@ export function featuresAsked(options: KindOptions): KindFeature[] {
   return asked;
 }
 
-/** Whether `feature` works for `kind`. */
-export function kindSupports(kind: WorkloadKind, feature: KindFeature): boolean {
-  return KIND_FACTS[kind].features[feature] === true;
-}
-
 /**
  * The one-sentence refusal of the first option of `options` that has no meaning for `kind`
  * (undefined when every one has), e.g. `settleSeconds (policy.settleSeconds, --settle) has no
