@@ -8,7 +8,16 @@
 // ~3,000 modules) or else tsc's output. In a development checkout without a fresh build, runs the
 // TypeScript source through tsx so stale code never runs.
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
+
+// V8 caches the code it compiles for the bundle in the OS temp folder, so later runs skip compiling
+// it (Node's compile cache; NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE=1 turns it off).
+try {
+  nodeModule.enableCompileCache?.();
+} catch {
+  // an old Node or an unwritable temp folder: run without the cache
+}
 
 const source = new URL('../src/cli/main.ts', import.meta.url);
 const builds = [new URL('../dist/cli/rollout-trace.mjs', import.meta.url), new URL('../dist/cli/main.js', import.meta.url)];

@@ -82,8 +82,27 @@ const lazyUndici = {
     }));
   },
 };
+// client-node's KubeConfig module imports the SOCKS client and agent (socks, socks-proxy-agent,
+// ip-address: ~6 ms of a 0.13 s start-up, evaluated at load) for a kubeconfig whose cluster has a
+// socks5:// proxy-url. They are evaluated on first use instead.
+const lazySocks = {
+  name: 'lazy-socks',
+  setup(b) {
+    b.onResolve({ filter: /^socks(-proxy-agent)?$/ }, ({ path, importer, namespace }) =>
+      namespace === 'lazy-socks' || !/[\\/]@kubernetes[\\/]client-node[\\/]/.test(importer) ? undefined : { path, namespace: 'lazy-socks' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-socks' }, ({ path }) => ({
+      contents:
+        path === 'socks'
+          ? "export const SocksClient = { createConnection: (...args) => require('socks').SocksClient.createConnection(...args) };"
+          : "export function SocksProxyAgent(...args) { return new (require('socks-proxy-agent').SocksProxyAgent)(...args); }",
+      resolveDir: repo,
+      loader: 'js',
+    }));
+  },
+};
 await build({
-  plugins: [viaRequire, genWithoutSideEffects, lazyUndici],
+  plugins: [viaRequire, genWithoutSideEffects, lazyUndici, lazySocks],
   entryPoints: { 'rollout-trace': resolve(repo, 'src/cli/main.ts') },
   outdir,
   outExtension: { '.js': '.mjs' },
@@ -93,13 +112,16 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node22',
-  minify: true,
+  // ROLLOUT_TRACE_BUNDLE_MINIFY=0: readable function names in a CPU profile (docs/dev/benchmarks.md).
+  minify: process.env.ROLLOUT_TRACE_BUNDLE_MINIFY !== '0',
   keepNames: true,
   // No source map: the package ships no sources for one to point at (keepNames keeps stack traces readable).
   sourcemap: false,
   legalComments: 'linked',
-  // ws's optional native add-ons: required inside try/catch, absent is fine.
-  external: ['bufferutil', 'utf-8-validate'],
+  // ws's optional native add-ons: required inside try/catch, absent is fine. undici (755 kB, a
+  // dependency of the package, so installed beside it) is required from node_modules on first use,
+  // which the CLI never makes: in the bundle V8 would still read it at every start.
+  external: ['bufferutil', 'utf-8-validate', 'undici'],
   // Bundled CommonJS dependencies call require(): give them Node's.
   banner: { js: "import { createRequire as __rtCreateRequire } from 'node:module'; const require = __rtCreateRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -56,6 +56,11 @@ export class ContactMonitor {
     this.watchSilence();
   }
 
+  /** True when the first contact failed at least once before the apiserver answered. */
+  get firstRetried(): boolean {
+    return this.error !== undefined;
+  }
+
   /** The last failure of a first contact still being retried (undefined once the apiserver answered). */
   get firstFailure(): unknown {
     if (this.ready) return undefined;
@@ -70,7 +75,8 @@ export class ContactMonitor {
 
   /** A list or watch is being retried after `err`: said once it has failed for a while. */
   retried(what: string, err: unknown): void {
-    if (this.notice === undefined && this.now() - this.lastContact > RETRY_NOTICE_MS) {
+    // Before the first answer, the first contact says what is waited for.
+    if (this.ready && this.notice === undefined && this.now() - this.lastContact > RETRY_NOTICE_MS) {
       this.tell(`waiting for the API server ${this.server}: ${what}: ${retryReason(err, 0)}; retrying until the timeout`);
     }
   }

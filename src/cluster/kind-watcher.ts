@@ -62,6 +62,8 @@ export class KindWatcher<K extends WatchedKind> {
   private resumeRequested = false;
   private stopped = false;
   private readonly lifetime = new AbortController();
+  /** Aborts the list under way, or the pause before the next one ({@link listAgainNow}). */
+  private listAttempt = new AbortController();
   private currentWatch: AbortController | undefined;
   private readonly backoff: Backoff;
   private readonly watch: LineWatch;
@@ -110,6 +112,18 @@ export class KindWatcher<K extends WatchedKind> {
     this.relist();
   }
 
+  /**
+   * While the first list is still to come, gives up the list under way (or the wait before the
+   * next) and lists again at once: the apiserver answers again after an outage the list started in.
+   */
+  listAgainNow(): void {
+    if (this.stopped || this.resourceVersion !== undefined) return;
+    this.backoff.reset();
+    const attempt = this.listAttempt;
+    this.listAttempt = new AbortController();
+    attempt.abort(new DOMException('listed again after the first contact', 'AbortError'));
+  }
+
   /** The resourceVersion the next watch resumes from (undefined: the next step is a list). */
   get resumeVersion(): string | undefined {
     return this.resourceVersion;
@@ -138,13 +152,15 @@ export class KindWatcher<K extends WatchedKind> {
     let silent = 0;
     while (!this.stopped) {
       if (this.resourceVersion === undefined) {
+        const attempt = this.listAttempt.signal;
         try {
-          await this.list();
+          await this.list(AbortSignal.any([this.lifetime.signal, attempt]));
           this.backoff.reset();
         } catch (err) {
           if (this.stopped) return;
+          if (attempt.aborted) continue;
           if (!this.handleFailure('list', err)) return;
-          await this.pause('list', err);
+          await this.pause('list', err, AbortSignal.any([this.lifetime.signal, this.listAttempt.signal]));
           continue;
         }
       }
@@ -184,19 +200,19 @@ export class KindWatcher<K extends WatchedKind> {
     return true;
   }
 
-  private async pause(what: string, err: unknown): Promise<void> {
+  private async pause(what: string, err: unknown, signal = this.lifetime.signal): Promise<void> {
     const delay = this.backoff.next();
     this.handlers.retry?.(`${what} ${this.api.resource}${isTransient(err) ? '' : ' (unexpected)'}`, err, delay);
-    await sleep(delay, this.lifetime.signal);
+    await sleep(delay, signal);
   }
 
-  private async list(): Promise<void> {
+  private async list(signal: AbortSignal): Promise<void> {
     this.listsStarted = this.lists + 1;
     const intake = new ListIntake(this.cache, this.handlers, this.api.listed);
     const request = {
       namespace: this.namespace,
       limit: this.options.pageSize ?? this.api.listPageSize ?? 500,
-      signal: this.lifetime.signal,
+      signal,
       labelSelector: this.labelSelector,
     };
     const sink = {

@@ -38,7 +38,10 @@ export class NamespaceSource {
   private readonly backlog: BacklogSync;
   private started = false;
   private closed = false;
+  /** The first contact succeeded. */
   private ready = false;
+  /** A watch's fatal error that came before the first contact's answer (told after it, if it succeeds). */
+  private deferredFatal: RolloutTraceError | undefined;
   private readonly contact: ContactMonitor;
   private readonly now: () => number;
   private warning: string | undefined;
@@ -77,7 +80,8 @@ export class NamespaceSource {
     if (!this.started) {
       this.started = true;
       void this.begin();
-    } else if (this.contact.notice !== undefined) subscriber.onWaiting?.(this.contact.notice);
+    } else if (!this.ready) this.startWorkloadWatchers();
+    else if (this.contact.notice !== undefined) subscriber.onWaiting?.(this.contact.notice);
     if (this.warning !== undefined) subscriber.onWarning?.(this.warning);
     if (this.ready) {
       this.startWorkloadWatchers();
@@ -133,15 +137,33 @@ export class NamespaceSource {
     return this.closed;
   }
 
+  /**
+   * The first contact and the first lists go out together (the lists do not wait a round trip for
+   * the namespace check), but nothing is synced and no watch's fatal error is told before the first
+   * contact succeeded: a missing namespace, an unreachable apiserver or refused credentials are
+   * told as the first contact finds them.
+   */
   private async begin(): Promise<void> {
+    const first = this.contact.first();
+    this.startWatchers();
     try {
-      await this.contact.first();
+      await first;
     } catch (err) {
       this.fail(err as RolloutTraceError);
       return;
     }
     if (this.closed) return;
     this.ready = true;
+    const deferred = this.deferredFatal;
+    this.deferredFatal = undefined;
+    if (deferred) return this.fail(deferred);
+    // Lists sent while the apiserver did not answer may hang, or wait out a long back-off.
+    if (this.contact.firstRetried) this.watchers.listAgainNow();
+    this.resync();
+  }
+
+  /** The watches every trace starts with. */
+  private startWatchers(): void {
     // Pods (and ReplicaSets) start once the traced kinds' lists tell the traced selectors.
     this.startWorkloadWatchers();
     this.startWatcher('Event');
@@ -208,7 +230,7 @@ export class NamespaceSource {
         watching: () => this.resync(),
         contact: () => this.contact.heard(),
         silent: () => this.resumeAllBut(kind),
-        fatal: (err) => (kind === 'Node' ? this.nodesRefused(err) : this.fail(err)),
+        fatal: (err) => (kind === 'Node' ? this.nodesRefused(err) : this.watchFailed(err)),
         retry: (what, err, delayMs) => {
           this.options.onRetry?.(kind, what, err, delayMs);
           this.contact.retried(what, err);
@@ -304,7 +326,7 @@ export class NamespaceSource {
   }
 
   private maybeSync(sub: Subscription): void {
-    if (sub.synced || this.closed) return;
+    if (sub.synced || this.closed || !this.ready) return;
     const ready = (k: WatchedKind) => this.watchers.ready(k, sub.lists?.[k] ?? 0);
     const pvc = this.watchers.has('PersistentVolumeClaim');
     const kind = kindOfSub(sub);
@@ -315,6 +337,12 @@ export class NamespaceSource {
     if (!this.backlog.caughtUp || pvc || sub.lists || !this.deployments().some((d) => d.metadata?.name === sub.s.workloadName)) return;
     sub.replayed = true;
     deliverSnapshot(sub, this.now(), subscribed, { type: 'event-backlog', events: 'replayed', at: this.now() });
+  }
+
+  /** A watch cannot go on: the trace fails (after the first contact, whose own failure comes first). */
+  private watchFailed(err: RolloutTraceError): void {
+    if (this.ready) this.fail(err);
+    else this.deferredFatal ??= err;
   }
 
   private fail(err: RolloutTraceError): void {

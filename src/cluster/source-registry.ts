@@ -2,7 +2,6 @@
  * The process-wide registry of shared namespace sources: one per (cluster, credentials,
  * namespace), created on first use and forgotten when it closes; and the process's watch counters.
  */
-import { createHash } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { NamespaceSource } from './namespace-source.js';
 import type { SourceOptions } from './subscriber.js';
@@ -64,13 +63,15 @@ export function openSourceCount(): number {
   return registry.size;
 }
 
+/**
+ * Which trackers may share a source: same apiserver, trust, credentials and namespace. The key is
+ * only held in the registry's Map (never printed); loading node:crypto to hash it cost ~10 ms of
+ * a start-up.
+ */
 function sourceKey(kc: KubeConfig, namespace: string): string {
   const cluster = kc.getCurrentCluster();
   const user = kc.getCurrentUser();
-  return createHash('sha256')
-    .update(JSON.stringify([cluster?.server, cluster?.caData, cluster?.caFile, cluster?.skipTLSVerify, user, namespace]))
-    .digest('hex')
-    .slice(0, 24);
+  return JSON.stringify([cluster?.server, cluster?.caData, cluster?.caFile, cluster?.skipTLSVerify, user, namespace]);
 }
 
 /**

@@ -77,6 +77,11 @@ export class SourceWatchers {
     return statsOf(this.byKind.values());
   }
 
+  /** Every watcher whose first list is still to come lists again at once. */
+  listAgainNow(): void {
+    for (const w of this.byKind.values()) w.listAgainNow();
+  }
+
   stopAll(): void {
     for (const w of this.byKind.values()) w.stop();
   }
