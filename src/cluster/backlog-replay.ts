@@ -92,13 +92,13 @@ export class BacklogReplay {
     this.watch = new LineWatch(kc);
   }
 
-  /** Opens the three watches from R. */
-  start(): void {
+  /** Opens the watches from R: Events, Pods, and ReplicaSets unless `replicaSets` is false (no Deployment traced). */
+  start(replicaSets = true): void {
     const from = this.since > BigInt(this.revisions) ? this.since - BigInt(this.revisions) : 1n;
     const ns = encodeURIComponent(this.namespace);
     void this.run('Event', `/api/v1/namespaces/${ns}/events`, from, this.skipEventLine);
     void this.run('Pod', `/api/v1/namespaces/${ns}/pods`, from, notAddedLineVersion);
-    void this.run('ReplicaSet', `/apis/apps/v1/namespaces/${ns}/replicasets`, from, notAddedLineVersion);
+    if (replicaSets) void this.run('ReplicaSet', `/apis/apps/v1/namespaces/${ns}/replicasets`, from, notAddedLineVersion);
   }
 
   /** True while every Event written since R up to the start revision has been delivered, and more come. */

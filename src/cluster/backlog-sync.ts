@@ -36,18 +36,19 @@ export class BacklogSync {
   constructor(private readonly host: BacklogHost) {}
 
   /**
-   * Starts the replay from the Deployment list's revision (`firstListVersion`) minus `revisions`
-   * (0: never) if the Event list is still under way {@link REPLAY_AFTER_MS} later.
+   * Starts the replay from the traced workload list's revision (`firstListVersion`) minus
+   * `revisions` (0: never) if the Event list is still under way {@link REPLAY_AFTER_MS} later;
+   * ReplicaSets are replayed only for a Deployment (`replicaSets`).
    */
-  start(firstListVersion: string | undefined, revisions: number | undefined, eventsListed: boolean): void {
+  start(firstListVersion: string | undefined, revisions: number | undefined, eventsListed: boolean, replicaSets: boolean): void {
     const since = etcdRevision(firstListVersion);
     if (since === undefined || revisions === 0 || eventsListed || this.timer) return;
     // A list that is quick (most namespaces) needs no replay: three watches fewer.
-    this.timer = setTimeout(() => this.replayFrom(since, revisions), REPLAY_AFTER_MS);
+    this.timer = setTimeout(() => this.replayFrom(since, revisions, replicaSets), REPLAY_AFTER_MS);
     this.timer.unref();
   }
 
-  private replayFrom(since: bigint, revisions: number | undefined): void {
+  private replayFrom(since: bigint, revisions: number | undefined, replicaSets: boolean): void {
     if (this.eventsListed || this.stopped) return;
     const { host } = this;
     this.replay = new BacklogReplay(
@@ -70,7 +71,7 @@ export class BacklogSync {
       host.selector(),
       revisions,
     );
-    this.replay.start();
+    this.replay.start(replicaSets);
   }
 
   /** True while the replayed Events are complete up to the Deployment list's revision. */

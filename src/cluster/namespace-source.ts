@@ -254,22 +254,21 @@ export class NamespaceSource {
     const workload = object as KindToObject[WorkloadKind];
     this.ensurePvcWatch([workload]);
     this.widenScope([workload]);
-    // A Deployment's subscribers may sync with replayed Events now.
-    if (kind === 'Deployment') for (const sub of this.subs.interested('upsert', 'Deployment', workload)) this.maybeSync(sub);
+    // Its subscribers may sync with replayed Events now.
+    for (const sub of this.subs.interested('upsert', kind, workload)) this.maybeSync(sub);
   }
 
   /**
-   * A traced kind's list is in: then the claims and the scoped watches; for Deployments, the Event
-   * replay starts from it.
+   * A traced kind's list is in: then the claims and the scoped watches, and the Event replay starts
+   * from it (from the first traced kind listed).
    */
   private workloadsSynced(kind: WorkloadKind): void {
-    if (kind === 'Deployment') {
-      this.backlog.start(
-        this.watchers.get('Deployment')?.firstListVersion,
-        this.options.replayRevisions,
-        !!this.watchers.get('Event')?.isSynced,
-      );
-    }
+    this.backlog.start(
+      this.watchers.get(kind)?.firstListVersion,
+      this.options.replayRevisions,
+      !!this.watchers.get('Event')?.isSynced,
+      [...this.subs.all].some((sub) => kindOfSub(sub) === 'Deployment'),
+    );
     this.ensurePvcWatch();
     this.widenScope();
   }
@@ -319,7 +318,7 @@ export class NamespaceSource {
   /**
    * Delivers `sub`'s snapshot and `synced` once every kind it needs is listed and watched; or, while
    * the Event list is under way, once the replay caught up (see backlog-replay.ts), for a first
-   * subscriber whose Deployment is there and mounts no claim.
+   * subscriber whose workload is there and mounts no claim.
    */
   private resync(): void {
     for (const sub of [...this.subs.all]) this.maybeSync(sub);
@@ -333,8 +332,7 @@ export class NamespaceSource {
     if (!listedBeforeSync(kind).every(ready) || (pvc && !ready('PersistentVolumeClaim'))) return;
     const subscribed = () => !this.closed && this.subs.all.has(sub);
     if (ready('Event')) return deliverSnapshot(sub, this.now(), subscribed);
-    if (kind !== 'Deployment') return; // the Event replay is for Deployments only
-    if (!this.backlog.caughtUp || pvc || sub.lists || !this.deployments().some((d) => d.metadata?.name === sub.s.workloadName)) return;
+    if (!this.backlog.caughtUp || pvc || sub.lists || !this.watchers.workload(kind, sub.s.workloadName)) return;
     sub.replayed = true;
     deliverSnapshot(sub, this.now(), subscribed, { type: 'event-backlog', events: 'replayed', at: this.now() });
   }

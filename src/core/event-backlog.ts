@@ -4,11 +4,12 @@
  * backlog"); the source can instead replay the Events written since a recent revision R and say
  * which Pods and ReplicaSets were created after R (`fresh`). Every Event about a fresh object was
  * written after it, so it is among the replayed ones. Until the list is in, the core judges only a
- * success whose new ReplicaSet and live new pods are all fresh; any other verdict (a failure, a
+ * success whose objects are all fresh (a Deployment's new ReplicaSet and live new pods, a
+ * StatefulSet's or DaemonSet's live pods, a Job's pods); any other verdict (a failure, a
  * success that older Events could hold) waits for the list.
  */
-import { canBecomeReady } from './k8s.js';
-import { newReplicaSet, podsOf, referencedPvcNames } from './relations.js';
+import { moduleOf } from './kinds/index.js';
+import { claimNames } from './relations.js';
 import type { RolloutState } from './state.js';
 import type { Observation } from './types.js';
 
@@ -35,13 +36,11 @@ export function takeSync(s: Draft, obs: SyncObservation): boolean {
 
 /**
  * True when every Event that could hold or fail this success is known: the backlog is listed, or
- * it was replayed and the new ReplicaSet and each of its live pods are fresh (no claims: a PVC's
- * Events are older than the Deployment's change).
+ * it was replayed and the objects the kind's success depends on are fresh (its module's
+ * `replayCovers`; no claims: a PVC's Events are older than the workload's change).
  */
 export function successEventsKnown(state: RolloutState): boolean {
   if (state.eventBacklog === 'listed') return true;
-  if (state.eventBacklog === 'missing' || referencedPvcNames(state.deployment).length > 0) return false;
-  const rs = newReplicaSet(state);
-  if (!rs || !state.fresh.has(rs.metadata?.uid ?? '')) return false;
-  return podsOf(state, rs).every((p) => !canBecomeReady(p) || state.fresh.has(p.metadata?.uid ?? ''));
+  if (state.eventBacklog === 'missing' || claimNames(state).length > 0) return false;
+  return moduleOf(state).replayCovers(state);
 }

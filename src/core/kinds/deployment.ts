@@ -7,9 +7,9 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { emitDeploymentChanges, emitPhases, emitProgress, emitRevision, emitRows } from '../emit.js';
 import { staleReplicaSet } from '../hold.js';
-import { deploymentCondition } from '../k8s.js';
+import { canBecomeReady, deploymentCondition } from '../k8s.js';
 import { replicaSetReadiness } from '../pulumi-await.js';
-import { newReplicaSet } from '../relations.js';
+import { newReplicaSet, podsOf } from '../relations.js';
 import { rolloutGap } from '../rolled-out.js';
 import type { RolloutState } from '../state.js';
 import { criterionMet } from '../success.js';
@@ -107,6 +107,11 @@ export function deploymentModule(): KindModule {
       return `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready`;
     },
     podsRunOn: true,
+    replayCovers: (s) => {
+      const rs = newReplicaSet(s);
+      if (!rs || !s.fresh.has(rs.metadata?.uid ?? '')) return false;
+      return podsOf(s, rs).every((p) => !canBecomeReady(p) || s.fresh.has(p.metadata?.uid ?? ''));
+    },
   };
   return built;
 }

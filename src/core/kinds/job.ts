@@ -8,7 +8,7 @@ import { requiredOf } from '../success.js';
 import type { Verdict } from '../types.js';
 import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
-import { emitOwnedRows, emitRuleProgress, ownedPodMembers } from './owned-pods.js';
+import { emitOwnedRows, emitRuleProgress, ownedPodMembers, ownedPodsFresh } from './owned-pods.js';
 import type { JobProgress, JobRuleResult, RuleReason } from './rule.js';
 
 /** A Job condition with status True, by type. */
@@ -117,6 +117,8 @@ export function jobModule(): KindModule {
     completeMessage: (s) =>
       `job ${s.target.name} complete: ${jobCounts(rule(s)?.progress ?? { parallelism: 1, succeeded: 0, failed: 0, active: 0 })}`,
     podsRunOn: false,
+    // A failed pod's Events say why it failed, whether the Job still runs or not.
+    replayCovers: (s) => ownedPodsFresh(s, { endedToo: true }),
   };
   return built;
 }

@@ -50,4 +50,11 @@ export interface KindModule {
    * false for a Job, whose pods end by design.
    */
   podsRunOn: boolean;
+  /**
+   * Whether every object whose older Events could hold or fail this success was created after the
+   * Event replay's start revision (`s.fresh`), so its Events are all among the replayed ones
+   * (event-backlog.ts): a Deployment's new ReplicaSet and its live pods; a StatefulSet's or
+   * DaemonSet's live pods; every pod of a Job.
+   */
+  replayCovers(s: RolloutState): boolean;
 }

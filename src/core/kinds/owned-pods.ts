@@ -103,11 +103,22 @@ export function podRuleMembers(rule: (s: RolloutState) => RuleResult<PodProgress
   } satisfies Partial<KindModule>;
 }
 
+/**
+ * Whether every pod the workload owns (live ones only, unless `endedToo`) was created after the
+ * Event replay's start revision (see {@link KindModule.replayCovers}).
+ */
+export function ownedPodsFresh(s: RolloutState, o: { endedToo?: boolean } = {}): boolean {
+  const pods = s.podsByOwner.get(s.workload?.metadata?.uid ?? '')?.values() ?? [];
+  for (const p of pods) if ((o.endedToo || canBecomeReady(p)) && !s.fresh.has(p.metadata?.uid ?? '')) return false;
+  return true;
+}
+
 /** The members every kind that owns its pods shares. */
 export function ownedPodMembers() {
   return {
     waiting: waitingForObject,
     emitRows: emitOwnedRows,
     emitPhases: (): void => {},
+    replayCovers: (s) => ownedPodsFresh(s),
   } satisfies Partial<KindModule>;
 }

@@ -12,6 +12,7 @@ import type { TrackOptions } from '../../../src/track/index.js';
 import { type TrackInternals, trackRolloutWith } from '../../../src/track/tracker.js';
 import { kubeConfigWith } from '../../helpers/fault-endpoint.js';
 import { type HoldingProxy, startHoldingProxy } from '../../helpers/holding-proxy.js';
+import { createJob, createStatefulSet } from '../../helpers/workloads.js';
 import {
   assertStillRunning,
   clients,
@@ -76,6 +77,38 @@ describe('a verdict before the Event backlog is listed', { concurrency: true }, 
     assert.equal(v.outcome, 'succeeded', v.summary);
     assert.equal(v.replicas.ready, 2, v.summary);
     assert.equal(proxy.held.length, 1, 'the verdict came while the Event list was unanswered');
+  });
+
+  it('a StatefulSet and a Job created while tracing: each succeeds from the replayed Events while the Event list is still held', async (t) => {
+    const cases = [
+      {
+        kind: 'StatefulSet' as const,
+        name: 'db',
+        create: (ns: string) => createStatefulSet(ns, 'db', { replicas: 2, podManagementPolicy: 'Parallel' }),
+      },
+      {
+        kind: 'Job' as const,
+        name: 'migrate',
+        create: (ns: string) => createJob(ns, 'migrate', { image: 'busybox:1.32', container: { command: ['sh', '-c', 'echo migrated'] } }),
+      },
+    ];
+    await Promise.all(
+      cases.map(async ({ kind, name, create }) => {
+        const ns = await namespaceFor(t, `backlog-${name}`);
+        const proxy = await holdingEventList(t, ns);
+        const { verdict } = await tracing(t, ns, proxy, {}, { kind, name });
+        await create(ns);
+        const v = await waitUntil(verdict, { what: `the ${kind}'s verdict`, timeoutMs: 60_000, intervalMs: 50 });
+        assert.equal(v.outcome, 'succeeded', `${kind}: ${v.summary}`);
+        assert.equal(proxy.held.length, 1, `${kind}: the verdict came while the Event list was unanswered`);
+        // No ReplicaSet is read for a kind that has none: not listed, watched or replayed.
+        assert.deepEqual(
+          proxy.seen.filter((r) => r.includes('/replicasets')),
+          [],
+          kind,
+        );
+      }),
+    );
   });
 
   it("a new pod's liveness failure comes with the replayed Events: success is held, never published, while the list is held", async (t) => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Observation } from '../../../src/core/index.js';
-import { pod, podEvent, run, running, T0, tick, up, verdictOf, waiting } from './builders.js';
+import { jobObject, pod, podEvent, run, running, statefulSetObject, T0, tick, up, verdictOf, waiting, workloadPod } from './builders.js';
 import { doneAt2, newPod, rollingTo2 } from './scenario.js';
 
 const at = (s: number) => T0 + s * 1000;
@@ -80,5 +80,54 @@ describe('nothing but a proven success before the Event backlog is listed', () =
   it('a timeout is a verdict whatever the backlog', () => {
     const obs = [...broken, { type: 'timeout', at: at(20), timeoutSeconds: 20 } as Observation];
     assert.equal(outcome(obs), 'timed-out');
+  });
+});
+
+describe('the other kinds before the Event backlog is listed', () => {
+  const STS = { kind: 'StatefulSet' as const, name: 'db' };
+  const done = statefulSetObject(
+    'db',
+    { replicas: 2 },
+    { readyReplicas: 2, currentRevision: 'db-1', updateRevision: 'db-1', updatedReplicas: 2, currentReplicas: 2 },
+  );
+  const stsPods = ['db-0', 'db-1'].map((name) => up('Pod', workloadPod('StatefulSet', 'db', { name, revision: 'db-1' }), 1));
+  const stsOutcome = (obs: Observation[]) => verdictOf(run(obs, STS).events)?.outcome;
+
+  it('a StatefulSet whose live pods are all fresh: succeeds at once', () => {
+    const obs = replayed([...stsPods, up('StatefulSet', done, 1), fresh('pod-db-0', 1), fresh('pod-db-1', 1)], 1);
+    assert.equal(stsOutcome(obs), 'succeeded');
+  });
+  it('a StatefulSet pod not fresh (created before the replay): waits for the list', () => {
+    const obs = replayed([...stsPods, up('StatefulSet', done, 1), fresh('pod-db-1', 1)], 1);
+    assert.equal(stsOutcome(obs), undefined);
+    assert.equal(stsOutcome([...obs, listed(2)]), 'succeeded');
+  });
+  it("a StatefulSet with claim templates: waits for the list (a claim's Events are older than the change)", () => {
+    const withClaims = statefulSetObject('db', { replicas: 2, volumeClaimTemplates: [{ metadata: { name: 'data' } }] }, done.status ?? {});
+    const obs = replayed([...stsPods, up('StatefulSet', withClaims, 1), fresh('pod-db-0', 1), fresh('pod-db-1', 1)], 1);
+    assert.equal(stsOutcome(obs), undefined);
+  });
+
+  const JOB = { kind: 'Job' as const, name: 'migrate' };
+  const complete = jobObject(
+    'migrate',
+    { completions: 2, parallelism: 2 },
+    { succeeded: 2, conditions: [{ type: 'Complete', status: 'True' }] as never },
+  );
+  const ended = ['migrate-a', 'migrate-b'].map((name) =>
+    up('Pod', workloadPod('Job', 'migrate', { name, phase: 'Succeeded', ready: false }), 1),
+  );
+  const jobOutcome = (obs: Observation[]) => verdictOf(run(obs, JOB).events)?.outcome;
+
+  it('a complete Job whose pods are all fresh: succeeds at once', () => {
+    assert.equal(
+      jobOutcome(replayed([...ended, up('Job', complete, 1), fresh('pod-migrate-a', 1), fresh('pod-migrate-b', 1)], 1)),
+      'succeeded',
+    );
+  });
+  it('a complete Job with an ended pod not fresh: waits for the list (its Events may say why a pod failed)', () => {
+    const obs = replayed([...ended, up('Job', complete, 1), fresh('pod-migrate-a', 1)], 1);
+    assert.equal(jobOutcome(obs), undefined);
+    assert.equal(jobOutcome([...obs, listed(2)]), 'succeeded');
   });
 });
