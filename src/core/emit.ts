@@ -174,7 +174,13 @@ export function emitRows(
   return opened;
 }
 
-function phase(memo: EmittedMemo, emit: Emit, p: RolloutPhase, message: string): void {
+/** Whether any of `phases` was emitted for the current revision. */
+export function phaseEmitted(memo: EmittedMemo, ...phases: RolloutPhase[]): boolean {
+  return phases.some((p) => memo.phases.includes(`${memo.revision ?? ''}:${p}`));
+}
+
+/** Emits phase `p` once per revision. */
+export function phase(memo: EmittedMemo, emit: Emit, p: RolloutPhase, message: string): void {
   const key = `${memo.revision ?? ''}:${p}`;
   if (memo.phases.includes(key)) return;
   memo.phases = [...memo.phases, key];

@@ -121,8 +121,13 @@ export type PodState =
   | 'failed'
   | 'waiting';
 
-/** The three rollout phases from the kubespy article, plus completion. */
-export type RolloutPhase = 'new-replicaset' | 'scaling-up' | 'scaling-down-old' | 'complete';
+/**
+ * The phases of a rollout: a Deployment's are the kubespy article's three (`new-replicaset`,
+ * `scaling-up`, `scaling-down-old`); a StatefulSet's `scaling-up` (ordinals created) and
+ * `updating` (replaced from the highest ordinal down); a DaemonSet's `scaling-up` (a pod per node)
+ * and `updating`; a Job's `running`; every kind's `complete`, with its success.
+ */
+export type RolloutPhase = 'new-replicaset' | 'scaling-up' | 'scaling-down-old' | 'updating' | 'running' | 'complete';
 
 /** The final answer. */
 export interface Verdict {

@@ -181,6 +181,7 @@ export function phaseLabel(phase: string): string {
       return 'scaling up';
     case 'scaling-down-old':
       return 'scaling down old';
+
     default:
       return phase;
   }

@@ -7,10 +7,12 @@
  */
 import type { V1DaemonSet } from '@kubernetes/client-node';
 import { noteUncoveredNodes } from '../daemonset-nodes.js';
+import { type Emit, phase, phaseEmitted } from '../emit.js';
 import type { Touched } from '../intake.js';
-import type { RolloutState } from '../state.js';
+import { canBecomeReady } from '../k8s.js';
+import type { EmittedMemo, RolloutState } from '../state.js';
 import { daemonSetMaxUnavailable, requiredOf } from '../success.js';
-import { currentPodsUnordered, workloadRevision } from '../workloads.js';
+import { currentPodsUnordered, workloadPods, workloadRevision } from '../workloads.js';
 import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
 import { currentReady, emitOwnedRevision, ownedPodMembers, podRuleMembers } from './owned-pods.js';
@@ -88,6 +90,31 @@ function mayUncoverNodes(s: RolloutState, touched: Touched | undefined): 'all' |
   return touched.kind === 'Pod' && !s.pods.has(touched.name) ? 'all' : undefined;
 }
 
+/** A DaemonSet's phase, once per revision: `updating` while nodes still run a pod of an older template, else `scaling-up` while nodes lack a Ready pod. */
+function emitPhases(s: RolloutState, memo: EmittedMemo, emit: Emit, succeeded: boolean): void {
+  const ds = s.workload as V1DaemonSet | undefined;
+  if (!ds || succeeded || phaseEmitted(memo, 'updating', 'scaling-up')) return;
+  const st = ds.status;
+  const desired = st?.desiredNumberScheduled ?? 0;
+  const updated = st?.updatedNumberScheduled ?? 0;
+  if (desired === 0) return;
+  const generation = ds.metadata?.generation;
+  const older = workloadPods(s).some((p) => {
+    const g = p.metadata?.labels?.['pod-template-generation'];
+    return canBecomeReady(p) && g !== undefined && generation !== undefined && Number(g) < generation;
+  });
+  if (older && updated < desired) {
+    phase(
+      memo,
+      emit,
+      'updating',
+      `updating the pods of ${desired} nodes to template generation ${generation}: ${updated}/${desired} updated`,
+    );
+  } else if ((st?.numberReady ?? 0) < desired) {
+    phase(memo, emit, 'scaling-up', `creating one pod per node: ${st?.numberReady ?? 0}/${desired} nodes run a ready pod`);
+  }
+}
+
 const rule = (s: RolloutState): PodRuleResult | undefined => (s.workload ? daemonSetRule(s.workload as V1DaemonSet) : undefined);
 
 let built: KindModule | undefined;
@@ -104,6 +131,7 @@ export function daemonSetModule(): KindModule {
     },
     ...podRuleMembers(rule),
     criterionMet,
+    emitPhases,
     completeMessage: (s, memo) => {
       const p = rule(s)?.progress;
       return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} nodes run a ready pod`;

@@ -3,7 +3,8 @@
  * success counts (succeeded completions) and its words (succeeded, running, failed).
  */
 import type { V1Job, V1JobCondition } from '@kubernetes/client-node';
-import type { RolloutState } from '../state.js';
+import { type Emit, phase } from '../emit.js';
+import type { EmittedMemo, RolloutState } from '../state.js';
 import { requiredOf } from '../success.js';
 import type { Verdict } from '../types.js';
 import { KIND_FACTS } from './facts.js';
@@ -86,6 +87,16 @@ function criterionMet(s: RolloutState): boolean {
   return r.progress.succeeded >= need;
 }
 
+/** A Job's phase: `running` once it has active pods. */
+function emitPhases(s: RolloutState, memo: EmittedMemo, emit: Emit, succeeded: boolean): void {
+  const job = s.workload as V1Job | undefined;
+  const st = job?.status;
+  if (!job || succeeded || !(st?.active ?? 0)) return;
+  const completions = job.spec?.completions;
+  const of = completions === undefined || completions === null ? '' : `/${completions}`;
+  phase(memo, emit, 'running', `job ${s.target.name} running: ${st?.active} active, ${st?.succeeded ?? 0}${of} succeeded`);
+}
+
 const rule = (s: RolloutState): JobRuleResult | undefined => (s.workload ? jobRule(s.workload as V1Job) : undefined);
 
 let built: KindModule | undefined;
@@ -101,6 +112,7 @@ export function jobModule(): KindModule {
     emitProgress: (s, memo, emit) => emitRuleProgress(memo, emit, rule(s), jobReplicas(rule(s)?.progress)),
     rule,
     criterionMet,
+    emitPhases,
     // Its succeeded pods may be gone (a TTL, a clean-up): its count is its record, not a readiness.
     staleCount: () => undefined,
     replicas: (s) => jobReplicas(rule(s)?.progress),

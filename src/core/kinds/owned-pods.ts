@@ -118,7 +118,6 @@ export function ownedPodMembers() {
   return {
     waiting: waitingForObject,
     emitRows: emitOwnedRows,
-    emitPhases: (): void => {},
     replayCovers: (s) => ownedPodsFresh(s),
   } satisfies Partial<KindModule>;
 }

@@ -3,10 +3,12 @@
  * `controller-revision-hash` equal to `status.updateRevision`, the controller's own test), its
  * revision (`updateRevision`), its success counts and its words.
  */
-import type { V1StatefulSet } from '@kubernetes/client-node';
-import type { RolloutState } from '../state.js';
+import type { V1Pod, V1StatefulSet } from '@kubernetes/client-node';
+import { type Emit, phase, phaseEmitted } from '../emit.js';
+import { canBecomeReady, isPodReady } from '../k8s.js';
+import type { EmittedMemo, RolloutState } from '../state.js';
 import { requiredOf } from '../success.js';
-import { workloadRevision } from '../workloads.js';
+import { workloadPods, workloadRevision } from '../workloads.js';
 import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
 import { currentReady, emitOwnedRevision, ownedPodMembers, podRuleMembers } from './owned-pods.js';
@@ -117,6 +119,74 @@ function criterionMet(s: RolloutState): boolean {
   return currentReady(s) >= Math.min(need, updatableReplicas(sts));
 }
 
+/** The StatefulSet's live pods by ordinal (`<name>-<ordinal>`). */
+function podsByOrdinal(s: RolloutState): Map<number, V1Pod> {
+  const prefix = `${s.target.name}-`;
+  const out = new Map<number, V1Pod>();
+  for (const pod of workloadPods(s)) {
+    const name = pod.metadata?.name ?? '';
+    const ordinal = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : Number.NaN;
+    if (Number.isInteger(ordinal) && canBecomeReady(pod)) out.set(ordinal, pod);
+  }
+  return out;
+}
+
+/** Whether the StatefulSet rolls out a new revision (`currentRevision` not yet `updateRevision`), rather than creating pods. */
+function isUpdating(sts: V1StatefulSet): boolean {
+  const st = sts.status;
+  return !!st?.updateRevision && st.currentRevision !== st.updateRevision;
+}
+
+/**
+ * The pod the StatefulSet controller works on next, by name: while it rolls out a new revision,
+ * the highest ordinal (at or above the partition) not Ready at `updateRevision`; else the lowest
+ * ordinal not Ready. Undefined when none is left.
+ */
+export function nextOrdinal(s: RolloutState): string | undefined {
+  const sts = s.workload as V1StatefulSet | undefined;
+  if (!sts) return undefined;
+  const desired = sts.spec?.replicas ?? 1;
+  const pods = podsByOrdinal(s);
+  const revision = sts.status?.updateRevision;
+  const done = (o: number, current: boolean) => {
+    const pod = pods.get(o);
+    return !!pod && isPodReady(pod) && (!current || pod.metadata?.labels?.['controller-revision-hash'] === revision);
+  };
+  if (isUpdating(sts)) {
+    const partition = sts.spec?.updateStrategy?.rollingUpdate?.partition ?? 0;
+    for (let o = desired - 1; o >= partition; o--) if (!done(o, true)) return `${s.target.name}-${o}`;
+    return undefined;
+  }
+  for (let o = 0; o < desired; o++) if (!done(o, false)) return `${s.target.name}-${o}`;
+  return undefined;
+}
+
+/**
+ * A StatefulSet's phase, once per revision: `updating` (pods replaced from the highest ordinal
+ * down) or `scaling-up` (ordinals created in order, or all at once), naming the next ordinal.
+ */
+function emitPhases(s: RolloutState, memo: EmittedMemo, emit: Emit, succeeded: boolean): void {
+  const sts = s.workload as V1StatefulSet | undefined;
+  if (!sts || succeeded || phaseEmitted(memo, 'updating', 'scaling-up')) return;
+  if (!observed(sts.metadata, sts.status?.observedGeneration)) return;
+  const { progress } = statefulSetRule(sts);
+  const next = nextOrdinal(s);
+  const then = next ? `; next: ${next}` : '';
+  if (isUpdating(sts)) {
+    const strategy = sts.spec?.updateStrategy;
+    const partition = strategy?.rollingUpdate?.partition ?? 0;
+    const how =
+      strategy?.type === 'OnDelete'
+        ? 'a pod at a time as each is deleted (OnDelete)'
+        : `${partition > 0 ? `ordinals ${partition} and above` : 'every ordinal'}, from the highest down`;
+    const revision = sts.status?.updateRevision ?? '?';
+    phase(memo, emit, 'updating', `updating to revision ${revision} ${how}: ${progress.updated}/${progress.desired} updated${then}`);
+  } else if (progress.ready < progress.desired) {
+    const how = isOrderedReady(sts) ? 'one ordinal at a time, in order' : 'all at once (Parallel)';
+    phase(memo, emit, 'scaling-up', `creating pods ${how}: ${progress.ready}/${progress.desired} ready${then}`);
+  }
+}
+
 const rule = (s: RolloutState): PodRuleResult | undefined => (s.workload ? statefulSetRule(s.workload as V1StatefulSet) : undefined);
 
 let built: KindModule | undefined;
@@ -129,6 +199,13 @@ export function statefulSetModule(): KindModule {
     emitChanges: (s, memo, emit) => emitOwnedRevision(s, memo, emit),
     ...podRuleMembers(rule),
     criterionMet,
+    emitPhases,
+    progressWords: (s) => {
+      const p = rule(s)?.progress;
+      if (!p) return 'not seen yet';
+      const next = p.ready < p.desired || p.updated < p.desired ? nextOrdinal(s) : undefined;
+      return `${p.ready}/${p.desired} pods ready, ${p.updated} updated${next ? `; waiting for ${next}` : ''}`;
+    },
     completeMessage: (s, memo) => {
       const p = rule(s)?.progress;
       return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} pods ready`;
