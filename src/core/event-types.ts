@@ -125,9 +125,10 @@ export type PodState =
  * The phases of a rollout: a Deployment's are the kubespy article's three (`new-replicaset`,
  * `scaling-up`, `scaling-down-old`); a StatefulSet's `scaling-up` (ordinals created) and
  * `updating` (replaced from the highest ordinal down); a DaemonSet's `scaling-up` (a pod per node)
- * and `updating`; a Job's `running`; every kind's `complete`, with its success.
+ * and `updating`; a Job's `suspended` (waiting to be admitted) and `running`; every kind's
+ * `complete`, with its success.
  */
-export type RolloutPhase = 'new-replicaset' | 'scaling-up' | 'scaling-down-old' | 'updating' | 'running' | 'complete';
+export type RolloutPhase = 'new-replicaset' | 'scaling-up' | 'scaling-down-old' | 'updating' | 'suspended' | 'running' | 'complete';
 
 /** The final answer. */
 export interface Verdict {

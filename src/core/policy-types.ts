@@ -25,7 +25,8 @@ export type FailureClass =
   | 'paused'
   | 'rollout-blocked'
   | 'job-failed'
-  | 'job-pod-failed';
+  | 'job-pod-failed'
+  | 'job-suspended';
 
 /**
  * The class of a problem found by a user {@link Classifier}: `custom:` followed by the

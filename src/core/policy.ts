@@ -33,7 +33,10 @@
  *   never finishes on its own; 10 s lets a `kubectl rollout pause; set image; rollout resume`
  *   sequence finish. `warn` (or a long window) waits for a resume instead.
  * - rollout-blocked: immediately. A StatefulSet or DaemonSet with the OnDelete update strategy and
- *   pods of the previous template (or a suspended Job) changes only when a person acts.
+ *   pods of the previous template changes only when a person acts.
+ * - job-suspended: `warn`: a suspended Job (`spec.suspend`) waits to be admitted (Kueue and similar
+ *   systems resume it), as the provider's own await waits; the overall timeout ends the wait, or
+ *   a window of its own (`--fail-after job-suspended=600`).
  * - job-failed: immediately: the Job's `Failed` condition is final.
  * - job-pod-failed: `warn`: a Job pod that failed while the Job retries is reported; the Job's own
  *   `Failed` condition (its backoffLimit, activeDeadlineSeconds) decides.
@@ -83,6 +86,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   'rollout-blocked',
   'job-failed',
   'job-pod-failed',
+  'job-suspended',
 ];
 
 /** Default {@link Policy.settleSeconds}. */
@@ -126,6 +130,7 @@ export function defaultPolicy(): Policy {
       'rollout-blocked': fail(0),
       'job-failed': fail(0),
       'job-pod-failed': { action: 'warn', afterSeconds: 0, scope: 'any-pod' },
+      'job-suspended': { action: 'warn', afterSeconds: 0, scope: 'any-pod' },
     },
     success: { mode: 'full' },
     settleSeconds: DEFAULT_SETTLE_SECONDS,

@@ -1,7 +1,8 @@
 /**
  * The problems of StatefulSets, DaemonSets and Jobs beyond the pod diagnosis every kind shares:
  * a rollout nobody will finish (`rollout-blocked`), a failed Job (`job-failed`), a Job pod that
- * failed while the Job retries (`job-pod-failed`), and a StatefulSet managed `OrderedReady` whose
+ * failed while the Job retries (`job-pod-failed`), a suspended Job waiting to be admitted
+ * (`job-suspended`), and a StatefulSet managed `OrderedReady` whose
  * failing pod holds the other ordinals.
  */
 import type { V1ContainerStateTerminated, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
@@ -11,11 +12,12 @@ import type { Finding } from './diagnose/index.js';
 import { moduleOf } from './kinds/index.js';
 import { jobCounts } from './kinds/job.js';
 import { isOrderedReady } from './kinds/statefulset.js';
+import { kubeEventsAbout } from './relations.js';
 import type { RolloutState } from './state.js';
 import type { Problem } from './types.js';
 import { currentPods, kindOf } from './workloads.js';
 
-/** The traced workload's own findings: blocked, or (a Job) failed. */
+/** The traced workload's own findings: blocked, or (a Job) failed or suspended. */
 export function workloadFindings(state: RolloutState): Finding[] {
   const rule = moduleOf(state).rule(state);
   if (!rule) return [];
@@ -23,6 +25,7 @@ export function workloadFindings(state: RolloutState): Finding[] {
   if (rule.state === 'blocked') {
     return [{ class: 'rollout-blocked', object, reason: rule.reason, message: rule.message, explanation: rule.message }];
   }
+  if (rule.reason === 'Suspended') return [suspendedFinding(state, object, rule.message)];
   if (rule.state !== 'failed') return [];
   const counts = 'parallelism' in rule.progress ? jobCounts(rule.progress) : '';
   return [
@@ -129,4 +132,26 @@ export function withOrderedReadyWait(state: RolloutState, problem: Problem): Pro
   if (waiting.length === 0) return problem;
   const wait = `; ${waiting.join(', ')} ${waiting.length === 1 ? 'waits' : 'wait'} for it: podManagementPolicy OrderedReady creates or updates one pod at a time, each once the previous one is Ready`;
   return { ...problem, explanation: `${problem.explanation}${wait}` };
+}
+
+/** Reasons of the Job controller's own Events about a Job: they never say what holds it. */
+const JOB_CONTROLLER_REASONS = new Set([
+  'SuccessfulCreate',
+  'SuccessfulDelete',
+  'Completed',
+  'Suspended',
+  'Resumed',
+  'BackoffLimitExceeded',
+]);
+
+/**
+ * A suspended Job, waiting to be admitted, with what holds it when an Event about the Job says so
+ * (the newest from another component than the Job controller: Kueue's `Pending: couldn't assign
+ * flavors ... insufficient quota`).
+ */
+function suspendedFinding(state: RolloutState, object: Finding['object'], message: string): Finding {
+  const events = kubeEventsAbout(state, 'Job', state.target.name).filter((e) => !JOB_CONTROLLER_REASONS.has(e.reason ?? ''));
+  const held = events.at(-1);
+  const by = held ? `; ${held.source?.component ?? held.reportingComponent ?? 'an Event'} says ${held.reason}: ${held.message ?? ''}` : '';
+  return { class: 'job-suspended', object, reason: 'Suspended', message, explanation: `${message}${by}` };
 }

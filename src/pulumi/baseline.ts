@@ -11,7 +11,7 @@ import { RolloutTraceError } from '../errors.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import { type ChangeKind, changeKind, type LiveDeployment } from './decisions.js';
 import { findWorkloads, readWorkload } from './deployment-lookup.js';
-import { type PlannedDeployment, planFromInputs } from './plan.js';
+import { type PlannedDeployment, planFromInputs, REPLACED_ON } from './plan.js';
 import { currentRun } from './run-state.js';
 import { type TemplateChange, templateChanges } from './template-diff.js';
 import { type LiveWorkload, liveRevisionOf } from './workload-kinds.js';
@@ -87,6 +87,7 @@ function factsOf(kind: WorkloadKind, d: LiveWorkload | undefined): LiveDeploymen
     revision: liveRevisionOf(kind, d),
     replicas: kind === 'Deployment' || kind === 'StatefulSet' ? (spec?.replicas ?? 1) : undefined,
     selector: spec?.selector?.matchLabels,
+    replacedOn: Object.fromEntries((REPLACED_ON[kind] ?? []).map((f) => [f, (d.spec as Record<string, unknown> | undefined)?.[f]])),
   };
 }
 

@@ -10,10 +10,47 @@ import type { StatusLine } from './status-lines.js';
 /** The most live lines one trace prints in a non-interactive run (its verdict comes on top). */
 export const COMPACT_LINE_LIMIT = 30;
 
-/** Whether the program runs non-interactively: the `CI` environment variable most CI systems set. */
+/**
+ * The variables by which the Pulumi CLI detects a CI system (pp `sdk/go/common/util/ciutil/detect.go`:
+ * any one of them set, or `CI_NAME=codeship`), and then shows its non-interactive display.
+ */
+const CI_SYSTEM_VARIABLES = [
+  'APPVEYOR',
+  'CODEBUILD_BUILD_ARN',
+  'bamboo_planKey',
+  'BITBUCKET_COMMIT',
+  'TF_BUILD',
+  'BUILDKITE',
+  'CIRCLECI',
+  'CF_BUILD_URL',
+  'DRONE',
+  'PULUMI_CI_SYSTEM',
+  'GITHUB_ACTIONS',
+  'GITLAB_CI',
+  'GO_PIPELINE_LABEL',
+  'HUDSON_URL',
+  'JENKINS_URL',
+  'MAGNUM',
+  'SEMAPHORE',
+  'TASK_ID',
+  'RUN_ID',
+  'TEAMCITY_VERSION',
+  'TRAVIS',
+];
+
+const truthy = (v: string | undefined) => v !== undefined && v !== '' && v.toLowerCase() !== 'false' && v !== '0';
+
+/**
+ * Whether the program runs non-interactively, as the Pulumi CLI that runs it decides from the
+ * environment it passes on: `PULUMI_NON_INTERACTIVE` or `CI` set (not `false` or `0`), or a CI
+ * system the CLI detects ({@link CI_SYSTEM_VARIABLES}, unless `PULUMI_DISABLE_CI_DETECTION` is set).
+ * The program cannot see whether the CLI's own terminal is one (its stdio goes to the engine):
+ * `compactLines` says so explicitly.
+ */
 export function nonInteractive(env: Record<string, string | undefined>): boolean {
-  const ci = env.CI?.toLowerCase();
-  return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
+  if (truthy(env.PULUMI_NON_INTERACTIVE) || truthy(env.CI)) return true;
+  if (env.PULUMI_DISABLE_CI_DETECTION) return false;
+  return CI_SYSTEM_VARIABLES.some((name) => !!env[name]) || env.CI_NAME === 'codeship';
 }
 
 const READY = /^ReplicaSet (\S+) \(.*\): (\d+)\/(\d+) ready/;

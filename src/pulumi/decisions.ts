@@ -21,6 +21,23 @@ export interface LiveDeployment {
   revision?: string;
   replicas?: number;
   selector?: Record<string, string>;
+  /** The live values of the kind's replacement fields (plan.ts `REPLACED_ON`). */
+  replacedOn?: Record<string, unknown>;
+}
+
+/**
+ * Whether the live value agrees with what the program declares: every declared field (deep) has
+ * the same value live; fields the apiserver defaulted (and the program left out) do not count.
+ */
+export function declaredAgrees(declared: unknown, live: unknown): boolean {
+  if (Array.isArray(declared)) {
+    return Array.isArray(live) && live.length === declared.length && declared.every((d, i) => declaredAgrees(d, live[i]));
+  }
+  if (declared !== null && typeof declared === 'object') {
+    if (live === null || typeof live !== 'object') return false;
+    return Object.entries(declared).every(([k, v]) => v === undefined || declaredAgrees(v, (live as Record<string, unknown>)[k]));
+  }
+  return declared === live;
 }
 
 function sameLabels(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
@@ -29,12 +46,22 @@ function sameLabels(a: Record<string, string> | undefined, b: Record<string, str
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a?.[k] === b?.[k]);
 }
 
+/**
+ * Why the provider replaces the live object, if it does: `selector`, one of its kind's
+ * replacement fields (plan.ts `REPLACED_ON`: `serviceName`, `parallelism`...), or, for a Job, its
+ * `pod template`, which cannot be updated.
+ */
+export function replacementCause(plan: PlannedDeployment, live: LiveDeployment, changes: readonly TemplateChange[]): string | undefined {
+  if (plan.selector && !sameLabels(plan.selector, live.selector)) return 'selector';
+  for (const [field, value] of Object.entries(plan.replacedOn ?? {})) if (!declaredAgrees(value, live.replacedOn?.[field])) return field;
+  return changes.length > 0 && plan.kind === 'Job' ? 'pod template' : undefined;
+}
+
 /** Classifies the update from the plan, the live object and the pod-template differences. */
 export function changeKind(plan: PlannedDeployment, live: LiveDeployment | undefined, changes: readonly TemplateChange[]): ChangeKind {
   if (!live) return 'create';
-  if (plan.selector && !sameLabels(plan.selector, live.selector)) return 'replace';
-  // A Job's pod template cannot be updated: the provider replaces the Job.
-  if (changes.length > 0) return plan.kind === 'Job' ? 'replace' : 'rollout';
+  if (replacementCause(plan, live, changes) !== undefined) return 'replace';
+  if (changes.length > 0) return 'rollout';
   if (plan.replicas !== undefined && plan.replicas !== (live.replicas ?? 1)) return 'scale';
   return 'unchanged';
 }
@@ -137,7 +164,7 @@ export function traceDecision(change: ChangeKind): 'trace' | 'check-live' {
 /**
  * What the provider's write did, from the generation it returned against the baseline's (gate
  * mode: the provider returns right after its write). `nothing-changed`: the same object at the
- * same generation, so no rollout follows whatever the declared spec says (an `ignoreChanges`
+ * same generation or an older one (the engine's stored outputs: no provider call), so no rollout follows whatever the declared spec says (an `ignoreChanges`
  * field, a Deployment left out by `--target`, a same step); `spec-changed`: the declared pod
  * template matches the live one but the write changed the spec (server-side apply removed a
  * field the program no longer declares, or `paused` flipped); `as-declared`: the spec
@@ -153,8 +180,50 @@ export function writeEffect(
 ): WriteEffect {
   if (!written || !live || declared === 'create' || declared === 'replace') return 'as-declared';
   if (written.uid !== live.uid || written.generation === undefined || live.generation === undefined) return 'as-declared';
-  if (written.generation === live.generation) return 'nothing-changed';
+  // At or below the baseline's: nothing was written. When the engine makes no provider call (no
+  // diff) it hands back the stored outputs, whose generation is older than the live one after an
+  // outside bump (an HPA, `kubectl scale`); a write never lowers a generation.
+  if (written.generation <= live.generation) return 'nothing-changed';
   return declared === 'unchanged' ? 'spec-changed' : 'as-declared';
+}
+
+/**
+ * Whether a Job is gone because it ran in an earlier update and was removed since (its
+ * `ttlSecondsAfterFinished`, or a clean-up), while this update wrote nothing: there was no live Job
+ * before the update (`change` is `create`), yet what the engine handed back names one (`writtenUid`:
+ * with no provider call the engine returns the stored outputs, pp step.go SameStep), and still no
+ * Job lives after it (`liveUidAfter`). A Job the provider did create lives (with that uid) right
+ * after its write.
+ */
+export function jobRemovedAfterItRan(facts: {
+  kind: WorkloadKind;
+  change: ChangeKind;
+  writtenUid: string | undefined;
+  liveUidAfter: string | undefined;
+}): boolean {
+  return facts.kind === 'Job' && facts.change === 'create' && !!facts.writtenUid && facts.liveUidAfter === undefined;
+}
+
+/**
+ * When the kubernetes provider's own await of the object ends differently from the trace, the
+ * line that says so and what to do (observe mode says it at once; gate mode follows the trace's
+ * rule, docs/pulumi.md). pk await/statefulset.go needs `currentRevision == updateRevision`: with a
+ * `partition` > 0 the controller never gets there, so pk waits until its timeout and fails while
+ * the trace succeeds once the ordinals at or above the partition run the new template; with
+ * `OnDelete` pk succeeds once the pods are Ready, still on the previous template, while the trace
+ * fails it as `rollout-blocked`. Undefined when both agree (no `skipAwait`: then pk does not wait).
+ */
+export function providerAwaitDiffers(plan: PlannedDeployment): string | undefined {
+  if (plan.kind !== 'StatefulSet' || plan.skipAwait || plan.waitFor !== undefined) return undefined;
+  const s = plan.updateStrategy;
+  const fix = 'annotate it `pulumi.com/skipAwait: "true"` and let the trace judge it, or use gate mode';
+  if (s?.type === 'OnDelete') {
+    return `the kubernetes provider's await will report this OnDelete StatefulSet ready once its pods are Ready, still on the previous template; the trace fails it as blocked until someone deletes them: ${fix}`;
+  }
+  if ((s?.partition ?? 0) > 0) {
+    return `the kubernetes provider's await of this StatefulSet never ends: with partition ${s?.partition} its currentRevision never reaches updateRevision, so the provider fails at its timeout (10 min by default) while the trace succeeds once ordinals ${s?.partition} and above are updated: ${fix}, or set the partition to 0`;
+  }
+  return undefined;
 }
 
 /** The resource's `customTimeouts` (seconds), as the engine passes them to the provider. */

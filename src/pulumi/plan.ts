@@ -30,6 +30,15 @@ export interface PlannedDeployment {
   replicas?: number;
   /** A Job's `spec.completions` when set. */
   completions?: number;
+  /**
+   * The declared values of the spec fields whose change makes the provider replace the object
+   * (besides the selector and the template; {@link REPLACED_ON}): only those the program sets.
+   */
+  replacedOn?: Record<string, unknown>;
+  /** A StatefulSet's declared `spec.updateStrategy` (its type and `rollingUpdate.partition`). */
+  updateStrategy?: { type?: string; partition?: number };
+  /** A Job's `spec.ttlSecondsAfterFinished` when set: the TTL controller deletes it that long after it finished. */
+  ttlSecondsAfterFinished?: number;
   /** The planned `spec.template` as declared (no server defaults). */
   template?: Record<string, unknown>;
   annotations: Record<string, string>;
@@ -63,6 +72,17 @@ function stringMap(value: unknown): Record<string, string> {
 }
 
 /**
+ * The spec fields, besides the selector and the pod template, whose change makes the kubernetes
+ * provider replace the object (pk provider/pkg/provider/diff.go `forceNew`: a StatefulSet's
+ * `podManagementPolicy`, `revisionHistoryLimit`, `serviceName`, `volumeClaimTemplates`; a Job's
+ * `completions`, `parallelism`, and its `template`, handled with the template changes).
+ */
+export const REPLACED_ON: Partial<Record<WorkloadKind, readonly string[]>> = {
+  StatefulSet: ['podManagementPolicy', 'revisionHistoryLimit', 'serviceName', 'volumeClaimTemplates'],
+  Job: ['completions', 'parallelism'],
+};
+
+/**
  * Reads the plan from a Deployment's resolved inputs (`{ metadata, spec }` as passed to
  * `new k8s.apps.v1.Deployment(name, args)`, with Outputs already unwrapped).
  */
@@ -82,12 +102,24 @@ export function planFromInputs(resourceName: string, inputs: unknown, kind: Work
     selector: selector ? stringMap(selector) : undefined,
     replicas: typeof spec.replicas === 'number' ? spec.replicas : undefined,
     completions: typeof spec.completions === 'number' ? spec.completions : undefined,
+    replacedOn: Object.fromEntries(
+      (REPLACED_ON[kind] ?? []).filter((f) => spec[f] !== undefined && spec[f] !== null).map((f) => [f, spec[f]]),
+    ),
+    updateStrategy: strategyOf(spec.updateStrategy),
+    ttlSecondsAfterFinished: typeof spec.ttlSecondsAfterFinished === 'number' ? spec.ttlSecondsAfterFinished : undefined,
     template: asObject(spec.template),
     annotations,
     skipAwait: annotations[SKIP_AWAIT] === 'true',
     timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
     waitFor: annotations[WAIT_FOR],
   };
+}
+
+function strategyOf(value: unknown): PlannedDeployment['updateStrategy'] {
+  const s = asObject(value);
+  if (!s) return undefined;
+  const partition = asObject(s.rollingUpdate)?.partition;
+  return { type: typeof s.type === 'string' ? s.type : undefined, partition: typeof partition === 'number' ? partition : undefined };
 }
 
 /** True when `name` is what the provider's auto-naming would produce from `prefix`. */

@@ -18,12 +18,14 @@ import {
   type ChangeKind,
   notTracedBecause,
   onUnreadableCluster,
+  providerAwaitDiffers,
   skipsUpdateUnreachable,
   type TimeoutChoice,
   traceDecision,
   writeEffect,
 } from './decisions.js';
 import { userMessage } from './errors.js';
+import { jobGoneLine } from './job-gone.js';
 import { observeUpdate } from './observe-update.js';
 import type { TraceOutcome } from './options.js';
 import { carryingDependency, outputValue, secretPatterns, settle } from './outputs.js';
@@ -196,6 +198,15 @@ export class RolloutTrace extends pulumi.ComponentResource {
   ): Promise<RolloutResult> {
     const cancel = cancellable(args.signal);
     try {
+      // Observe mode: the provider's own await decides the update (an unchanged object gets no
+      // provider call, so no await); say at once when it ends otherwise.
+      const differs = this.gate || declared.change === 'unchanged' ? undefined : providerAwaitDiffers(declared.plan);
+      if (differs) this.say({ severity: 'warn', text: differs }, false);
+      const gone = await jobGoneLine(declared, written, this.gate, cancel.signal);
+      if (gone) {
+        this.say({ severity: 'info', text: gone });
+        return { outcome: 'unchanged', summary: gone, change: 'unchanged' };
+      }
       // A Job's write is not seen in its generation (it may have none): it is judged on its live state.
       const byGeneration = declared.plan.kind !== 'Job' && declared.change !== 'replace' && declared.change !== 'create';
       if (!this.gate && written && hasLive(declared) && byGeneration) {

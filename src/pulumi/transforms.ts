@@ -128,8 +128,12 @@ async function engineTraced(
   if (await tracedInProgramAt(run, kind, args.name, parentUrn)) return undefined;
   let captured: ProviderSettings | undefined;
   if (opts.provider) captured = run.providersByUrn.get(await outputValue(opts.provider.urn));
-  const mode = modeFor(args.type, options);
-  const props = mode === 'gate' ? withGateAwait(args.props) : args.props;
+  // Observed, even in gate mode: nobody can wait for this trace (it has no parent in the program
+  // and no handle), while `dependsOn: [chart]` waits for the component's children, whose creates
+  // the gate's waitFor would return at once. The provider's own await keeps them, so dependents
+  // of the component still wait for the rollouts, as they do without rollout-trace.
+  const mode = 'observe';
+  const props = args.props;
   const trace = new RolloutTrace(traceName(args.name, kind), {
     ...options,
     mode,

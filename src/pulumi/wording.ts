@@ -4,7 +4,7 @@
  */
 import type { Verdict, WorkloadKind } from '../core/index.js';
 import { formatVerdict } from '../report/index.js';
-import type { ChangeKind, TimeoutChoice } from './decisions.js';
+import { type ChangeKind, type LiveDeployment, replacementCause, type TimeoutChoice } from './decisions.js';
 import type { PlannedDeployment } from './plan.js';
 import { describeChange, type TemplateChange } from './template-diff.js';
 import { declaredSize, type LiveWorkload, liveRevisionOf, liveStateOf } from './workload-kinds.js';
@@ -16,6 +16,15 @@ export interface BaselineFacts {
   live?: LiveWorkload;
   change: ChangeKind;
   changes: TemplateChange[];
+  /** The live object's facts the decisions read (why a replacement happens). */
+  liveFacts?: LiveDeployment;
+}
+
+/** What changed that makes the provider replace the object, in words (`spec.serviceName`). */
+function replacedBecause(b: BaselineFacts): string {
+  const cause = b.liveFacts ? replacementCause(b.plan, b.liveFacts, b.changes) : undefined;
+  if (cause === undefined) return b.plan.kind === 'Job' ? 'pod template' : 'selector';
+  return cause === 'selector' || cause === 'pod template' ? cause : `spec.${cause}`;
 }
 
 /** The live revision, undefined (not '') when the workload has none. */
@@ -42,9 +51,7 @@ export function previewSummary(b: BaselineFacts | undefined, kind: WorkloadKind 
     case 'create':
       return `preview: ${kind} ${where} does not exist yet: the update creates it (${kind === 'Deployment' ? 'revision 1, ' : ''}${declaredSize(kind, b.plan.replicas, b.plan.completions)})`;
     case 'replace':
-      return kind === 'Job'
-        ? `preview: the pod template of Job ${where} changes (it cannot be updated): the provider replaces the Job (delete, then create; live: ${state})`
-        : `preview: the selector of ${where} changes: the provider replaces the ${kind} (delete, then create; live: ${state})`;
+      return `preview: the ${replacedBecause(b)} of ${kind} ${where} changes (it cannot be updated): the provider replaces the ${kind} (delete, then create; live: ${state})`;
     case 'rollout':
       return `preview: the pod template of ${where} changes (${changeList(b.changes, 3)}): the update starts a new rollout (live: ${state})`;
     case 'scale':
@@ -66,7 +73,7 @@ export function changeLine(b: BaselineFacts): string {
     case 'create':
       return `new ${b.plan.kind} ${b.namespace}/${name}: tracing its first rollout`;
     case 'replace':
-      return `${b.plan.kind === 'Job' ? 'pod template' : 'selector'} changed: the provider replaces ${b.namespace}/${name}; tracing the new ${b.plan.kind}'s first rollout`;
+      return `${replacedBecause(b)} changed: the provider replaces ${b.namespace}/${name}; tracing the new ${b.plan.kind}'s first rollout`;
     case 'rollout':
       return `pod template changed (${changeList(b.changes, 2)}): tracing the rollout from revision ${liveRevision(b) ?? '?'}`;
     case 'scale':

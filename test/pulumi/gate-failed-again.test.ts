@@ -83,4 +83,18 @@ test('gate: a failed rollout fails again on the next up, fast and with the same 
   assert.equal(up4.error, '');
   assert.equal(again.outcome, 'unchanged');
   assert.deepEqual(linesOf(up4, 'web-rollout'), [`no change to Deployment ${namespace}/web: revision 2, 2/2 ready`]);
+
+  // Broken again: the program fails before it registers the dependent, and the engine then deletes
+  // nothing (pp deployment_executor.go: a failed program or step bails out before performDeletes).
+  // The dependent made by the earlier, successful up survives, in the cluster and in the state.
+  const broken2: Seen = {};
+  const up5 = await stack.run(program(broken, broken2));
+  assert.notEqual(up5.error, '');
+  assert.equal(broken2.outcome, 'failed');
+  assert.ok(!up5.registrations.some((r) => r.name === 'after-rollout'), 'the failed gate held the dependent back');
+  assert.ok((await configMaps()).includes('after-rollout'), 'the existing dependent survives the failed up');
+  assert.ok(
+    [...stack.monitor.state.keys()].some((urn) => urn.endsWith('::after-rollout')),
+    'and stays in the state',
+  );
 });

@@ -3,7 +3,9 @@
  * `yaml.v2.ConfigGroup`, `yaml.v2.ConfigFile` and `kustomize.v2.Directory`. The provider registers
  * their children itself, so the program's stack transformation never sees them; the engine's
  * `registerResourceTransform` callbacks do (engine double: monitor.ts + components.ts). Each child
- * Deployment gets its own trace row with live lines and a verdict.
+ * Deployment gets its own trace row with live lines and a verdict. Nothing in the program can wait
+ * for these traces, so they are observed even in gate mode: the provider's await keeps the
+ * component's children, and `dependsOn: [chart]` waits for their rollouts.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,7 +43,8 @@ test('helm.v4, yaml.v2 ConfigGroup/ConfigFile, kustomize.v2: children traced via
     const lib = await import('../../src/pulumi/index.js');
     const k8s = await import('@pulumi/kubernetes');
     lib.traceDeployments({ mode: 'gate' });
-    new k8s.helm.v4.Chart('rel', { chart: join(dir, 'chart'), namespace });
+    const chart = new k8s.helm.v4.Chart('rel', { chart: join(dir, 'chart'), namespace });
+    new k8s.core.v1.ConfigMap('after-chart', { metadata: { name: 'after-chart', namespace }, data: { ok: 'yes' } }, { dependsOn: [chart] });
     new k8s.yaml.v2.ConfigGroup('group', { yaml: manifest(namespace, 'from-group') });
     new k8s.yaml.v2.ConfigFile('file', { file: join(dir, 'file.yaml') });
     new k8s.kustomize.v2.Directory('kust', { directory: join(dir, 'kustomize') });
@@ -62,8 +65,13 @@ test('helm.v4, yaml.v2 ConfigGroup/ConfigFile, kustomize.v2: children traced via
       lines.some((l) => /^revision 1 rolled out: 1\/1 pods ready/.test(l)),
       `${child}:\n${lines.join('\n')}`,
     );
-    // The gate's annotation reached the child as the engine sent it to the provider.
+    // Nobody can wait for these traces: they are observed, and the provider's own await stays.
     const deployment = run.registrations.find((r) => r.type === 'kubernetes:apps/v1:Deployment' && r.name.endsWith(`/${child}`));
-    assert.equal((deployment?.props as any)?.metadata?.annotations?.['pulumi.com/waitFor'], 'jsonpath={.metadata.name}', child);
+    assert.equal((deployment?.props as any)?.metadata?.annotations?.['pulumi.com/waitFor'], undefined, child);
   }
+  // So `dependsOn: [chart]` waits for the chart's rollout, as it does without rollout-trace.
+  const awaited = run.ops.find((o) => o.op === 'await' && o.kind === 'Deployment' && o.name === 'rel-web');
+  const dependent = run.ops.find((o) => o.op === 'create' && o.kind === 'ConfigMap' && o.name === 'after-chart');
+  assert.equal(awaited?.how, 'deployment', "the provider's own Deployment await ran");
+  assert.ok(awaited && dependent && dependent.at >= awaited.at, 'the dependent was created after the rollout was awaited');
 });

@@ -16,8 +16,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { dumpYaml } from '@kubernetes/client-node';
-import { withNamespace } from '../helpers/cluster.js';
+import { BatchV1Api, dumpYaml } from '@kubernetes/client-node';
+import { clients, waitUntil, withNamespace } from '../helpers/cluster.js';
 import { daemonSetOf, jobOf, statefulSetOf } from '../helpers/workloads.js';
 import { linesOf, type RunResult, shown, startStack } from './harness/langhost.js';
 
@@ -109,7 +109,49 @@ test('gate: a failing Job fails with its exit code and last log line; a completi
   const run3 = await stack.run(withDependent(namespace, 'gate', (k8s) => new k8s.batch.v1.Job('migrate', argsOf(namespace, fixed)), again));
   assert.equal(run3.error, '');
   assert.deepEqual(linesOf(run3, 'migrate-job-rollout'), [`no change to Job ${namespace}/migrate: complete, 1/1 succeeded, 0 running`]);
+
+  // `parallelism` is one of the fields pk replaces a Job for (diff.go forceNew): traced as a
+  // replacement, the new Job's first rollout, not as "no change" from the old one.
+  const wider = jobOf('migrate', { behaviour: { app: 'crash;exitCode=0;after=1;logs=migrated 3 tables' }, parallelism: 2 });
+  const replaced: { dependent?: boolean } = {};
+  const run3b = await stack.run(
+    withDependent(namespace, 'gate', (k8s) => new k8s.batch.v1.Job('migrate', argsOf(namespace, wider)), replaced),
+  );
+  assert.equal(run3b.error, '');
+  assert.match(
+    linesOf(run3b, 'migrate-job-rollout')[0] ?? '',
+    /^spec\.parallelism changed: the provider replaces \S+\/migrate; tracing the new Job's first rollout$/,
+  );
+  assert.deepEqual(
+    run3b.ops.filter((o) => o.kind === 'Job' && (o.op === 'delete' || o.op === 'create')).map((o) => o.op),
+    ['delete', 'create'],
+  );
+
+  // Removed after it ran (what its ttlSecondsAfterFinished does): the next unchanged `up` makes no
+  // provider call, and the gate passes at once instead of waiting for a Job that never comes back.
+  await clients().kc.makeApiClient(BatchV1Api).deleteNamespacedJob({ namespace, name: 'migrate', propagationPolicy: 'Background' });
+  await waitUntil(async () => !(await jobExists(namespace, 'migrate')), { what: 'the Job gone', timeoutMs: 30_000 });
+  const gone: { dependent?: boolean } = {};
+  const started = Date.now();
+  const run4 = await stack.run(withDependent(namespace, 'gate', (k8s) => new k8s.batch.v1.Job('migrate', argsOf(namespace, wider)), gone));
+  assert.equal(run4.error, '');
+  assert.deepEqual(
+    run4.ops.filter((o) => o.kind === 'Job' && o.op !== 'read'),
+    [],
+    'the engine made no provider call for the unchanged Job',
+  );
+  assert.deepEqual(linesOf(run4, 'migrate-job-rollout'), [
+    `Job ${namespace}/migrate ran in an earlier update and is gone (it was removed after it ran); this update changed nothing, so there is nothing to run`,
+  ]);
+  assert.equal(gone.dependent, true, 'its dependents go on');
+  assert.ok(Date.now() - started < 20_000, 'at once, not after the not-found grace');
 });
+
+/** Whether Job `name` exists in `namespace`. */
+async function jobExists(namespace: string, name: string): Promise<boolean> {
+  const jobs = await clients().kc.makeApiClient(BatchV1Api).listNamespacedJob({ namespace });
+  return jobs.items.some((j) => j.metadata?.name === name);
+}
 
 test("observe: a DaemonSet's live lines and verdict while the provider awaits it", async (t) => {
   const namespace = await withNamespace(t, 'pulumi-ds');
@@ -200,10 +242,17 @@ test('gate: workloads rendered by helm.v4/v3.Chart, yaml.v2.ConfigGroup, yaml.Co
       lines.some((l) => done.test(l)),
       `${child}:\n${lines.join('\n')}`,
     );
-    const workload = run.registrations.find((r) =>
-      r.type.endsWith(`:${kind === 'job' ? 'Job' : kind === 'daemonset' ? 'DaemonSet' : 'StatefulSet'}`),
+    const workload = run.registrations.find(
+      (r) => r.type.endsWith(`:${kind === 'job' ? 'Job' : kind === 'daemonset' ? 'DaemonSet' : 'StatefulSet'}`) && r.name.endsWith(child),
     );
-    assert.equal((workload?.props as any)?.metadata?.annotations?.['pulumi.com/waitFor'], 'jsonpath={.metadata.name}', child);
+    // Children of provider-side components (helm.v4, yaml.v2, kustomize.v2) are observed: nobody
+    // can wait for their traces. Program-side ones (yaml.ConfigFile v1, helm.v3) are gated.
+    const gated = child === 'agent' || child === 'agent3';
+    assert.equal(
+      (workload?.props as any)?.metadata?.annotations?.['pulumi.com/waitFor'],
+      gated ? 'jsonpath={.metadata.name}' : undefined,
+      child,
+    );
   }
 });
 

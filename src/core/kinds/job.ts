@@ -27,7 +27,8 @@ export function jobCounts(p: JobProgress): string {
  * A Job's rule. Failed when `Failed` is True, or `FailureTarget` (1.31+: the controller decided
  * the failure and adds `Failed` with the same reason once the pods have terminated), whatever the
  * reason. Done only when `Complete` is True: `SuccessCriteriaMet` alone (1.31+) is still
- * progressing, since the Job's remaining pods are terminating. A suspended Job is `blocked`.
+ * progressing, since the Job's remaining pods are terminating. A suspended Job is progressing
+ * (`Suspended`): an admission system (Kueue...) resumes it, and the provider's await waits too.
  */
 export function jobRule(job: V1Job): JobRuleResult {
   const s = job.status;
@@ -53,7 +54,7 @@ export function jobRule(job: V1Job): JobRuleResult {
   });
   if (trueCondition(job, 'Complete')) return at('done', 'Complete', `job "${name}" complete: ${jobCounts(progress)}`);
   if (job.spec?.suspend === true) {
-    return at('blocked', 'Suspended', `job "${name}" is suspended (spec.suspend: true): it runs no pods until it is resumed`);
+    return at('progressing', 'Suspended', `job "${name}" is suspended (spec.suspend: true): waiting for it to be admitted and resumed`);
   }
   const met = trueCondition(job, 'SuccessCriteriaMet');
   if (met) {
@@ -87,11 +88,14 @@ function criterionMet(s: RolloutState): boolean {
   return r.progress.succeeded >= need;
 }
 
-/** A Job's phase: `running` once it has active pods. */
+/** A Job's phases: `suspended` while it waits to be admitted, `running` once it has active pods. */
 function emitPhases(s: RolloutState, memo: EmittedMemo, emit: Emit, succeeded: boolean): void {
   const job = s.workload as V1Job | undefined;
   const st = job?.status;
-  if (!job || succeeded || !(st?.active ?? 0)) return;
+  if (!job || succeeded) return;
+  if (job.spec?.suspend === true)
+    return phase(memo, emit, 'suspended', `job ${s.target.name} is suspended: waiting to be admitted and resumed`);
+  if (!(st?.active ?? 0)) return;
   const completions = job.spec?.completions;
   const of = completions === undefined || completions === null ? '' : `/${completions}`;
   phase(memo, emit, 'running', `job ${s.target.name} running: ${st?.active} active, ${st?.succeeded ?? 0}${of} succeeded`);

@@ -23,7 +23,6 @@ import {
   awaitSeconds,
   DEFAULT_AWAIT_SECONDS,
   deleted,
-  deploymentReady,
   type ObjectRef,
   poll,
   SKIP_AWAIT,
@@ -89,15 +88,30 @@ function json(value: unknown): any {
   return JSON.parse(JSON.stringify(value));
 }
 
+/** The kinds whose read check `pulumi refresh` runs (pk await/await.go `awaiters` with `awaitRead`). */
+const WORKLOAD_KINDS_READ = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job']);
+
 /**
- * Whether an update of `olds` to `news` needs a replacement (immutable selector, name, namespace;
- * a Job's pod template too: pk diff.go forces a replacement on immutable fields).
+ * The spec fields whose change makes the provider replace the object, per resource type, besides
+ * the name and namespace (pk provider/pkg/provider/diff.go `forceNew`, compared old inputs to new
+ * inputs as its Diff does).
  */
+const FORCE_NEW: Record<string, readonly string[]> = {
+  'kubernetes:apps/v1:Deployment': ['selector'],
+  // pk keys it `Daemonset`, which never matches the kind: a DaemonSet is updated, and the apiserver
+  // refuses a changed selector.
+  'kubernetes:apps/v1:DaemonSet': [],
+  'kubernetes:apps/v1:StatefulSet': ['podManagementPolicy', 'revisionHistoryLimit', 'selector', 'serviceName', 'volumeClaimTemplates'],
+  'kubernetes:batch/v1:Job': ['completions', 'parallelism', 'selector', 'template'],
+};
+
+/** Whether an update of `olds` to `news` needs a replacement ({@link FORCE_NEW}, name, namespace). */
 export function needsReplace(olds: any, news: any, type = ''): boolean {
   const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
   if (news.metadata?.name && !same(olds.metadata?.name, news.metadata?.name)) return true;
-  if (type === 'kubernetes:batch/v1:Job' && !same(olds.spec?.template, news.spec?.template)) return true;
-  return !same(olds.spec?.selector, news.spec?.selector);
+  if (!same(olds.metadata?.namespace, news.metadata?.namespace)) return true;
+  const fields = FORCE_NEW[type] ?? ['selector'];
+  return fields.some((f) => !same(olds.spec?.[f], news.spec?.[f]));
 }
 
 /**
@@ -242,12 +256,16 @@ export class KubernetesProvider {
     this.record({ op: 'delete-done', kind: ref.kind, name: ref.metadata.name, uid: outputs.metadata.uid });
   }
 
-  /** Refresh: reads the live object; a Deployment not ready (and not skipAwait) gives `notReady`. */
+  /**
+   * Refresh: reads the live object; a workload not ready (and not skipAwait: `waitFor` does not
+   * skip it) gives `notReady`. pk await/await.go `Read` runs each kind's read check unless
+   * `SkipAwaitLogic`: Deployments, StatefulSets, DaemonSets and Jobs alike.
+   */
   async refresh(outputs: any): Promise<{ live: any; notReady?: string }> {
     const live = json(await KubernetesObjectApi.makeApiClient(this.kc!).read(outputs));
     const { name, namespace, annotations } = live.metadata;
-    if (live.kind !== 'Deployment' || awaitKind(annotations) === 'skip') return { live };
-    const ready = await deploymentReady(this.kc!, namespace, name);
+    if (!WORKLOAD_KINDS_READ.has(live.kind) || awaitKind(annotations) === 'skip') return { live };
+    const ready = await workloadReady(this.kc!, live.kind, namespace, name);
     this.record({ op: 'read', kind: live.kind, name });
     return { live, notReady: ready ? undefined : `'${name}' is not ready` };
   }

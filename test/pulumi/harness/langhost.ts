@@ -88,7 +88,7 @@ export async function startStack(options: MonitorOptions = {}): Promise<TestStac
       const startedAt = Date.now();
       const error = await runOnce(mode.dryRun ?? false, { ...options.config, ...config });
       for (const l of parked) process.on('unhandledRejection', l);
-      await monitor.endRun();
+      await monitor.endRun(error !== '');
       return {
         error,
         logs: monitor.logs.slice(logsFrom),

@@ -5,8 +5,8 @@
  * does). It keeps the stack's state between runs like a checkpoint, so a second run is an update.
  *
  * The steps follow the engine (steps.ts, on a bounded number of workers like the engine's step
- * executor), and what the program no longer declares is deleted after the run (everything in a
- * `destroy --run-program`). Stack transforms and resource hooks call the program back through its
+ * executor), and what the program no longer declares is deleted after a run that did not fail
+ * (everything in a `destroy --run-program`). Stack transforms and resource hooks call the program back through its
  * Callbacks server; `remote: true` components are constructed by components.ts, whose children go
  * through the same registration path; invokes are answered by invokes.ts.
  */
@@ -131,9 +131,14 @@ export class Monitor {
     this.stackTransforms = [];
   }
 
-  /** After the program: delete what it no longer declares (everything in a destroy). */
-  async endRun(): Promise<void> {
-    if (this.mode.dryRun || this.mode.refresh) return;
+  /**
+   * After the program: delete what it no longer declares (everything in a destroy), unless the
+   * program or a step failed: the engine then deletes nothing (pp
+   * pkg/resource/deploy/deployment_executor.go `Execute`: a source error or a cancelled step
+   * context returns from its loop before `performDeletes`).
+   */
+  async endRun(failed = false): Promise<void> {
+    if (this.mode.dryRun || this.mode.refresh || failed) return;
     const doomed = [...this.state.values()].filter((e) => this.mode.destroy || !this.registered.has(e.urn)).reverse();
     for (const e of doomed) {
       if (e.custom && isKubernetesType(e.type)) await this.providerFor(e.provider).delete(e.outputs, e.deleteTimeout);

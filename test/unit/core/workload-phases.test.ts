@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Observation } from '../../../src/core/index.js';
-import { daemonSetObject, jobObject, ofType, run, statefulSetObject, T0, up, verdictOf, workloadPod } from './builders.js';
+import { resolvePolicy } from '../../../src/core/index.js';
+import { daemonSetObject, event, jobObject, ofType, run, statefulSetObject, T0, tick, up, verdictOf, workloadPod } from './builders.js';
 
 const STS = { kind: 'StatefulSet' as const, name: 'db' };
 const synced = (s: number): Observation => ({ type: 'synced', at: T0 + s * 1000 });
@@ -123,5 +124,57 @@ describe('DaemonSet and Job phases', () => {
         ['complete', 'job migrate complete: 2/2 succeeded, 0 running'],
       ],
     );
+  });
+});
+
+describe('a suspended Job waits to be admitted', () => {
+  const JOB = { kind: 'Job' as const, name: 'migrate' };
+  const suspended = jobObject('migrate', { completions: 1, suspend: true }, { startTime: undefined });
+  const pending = {
+    ...event({
+      kind: 'Job',
+      name: 'migrate',
+      reason: 'Pending',
+      message: "couldn't assign flavors to pod set main: insufficient quota for cpu in flavor default-flavor",
+      type: 'Normal',
+      at: 2,
+    }),
+    source: { component: 'kueue-admission' },
+  };
+  const held: Observation[] = [up('Job', suspended, 1), synced(1), up('Event', pending, 2), tick(900)];
+
+  it('no verdict however long it waits: a phase, and a warning that names what holds it', () => {
+    const { events } = run(held, JOB);
+    assert.equal(verdictOf(events), undefined);
+    assert.deepEqual(
+      ofType(events, 'phase').map((p) => [p.phase, p.message]),
+      [['suspended', 'job migrate is suspended: waiting to be admitted and resumed']],
+    );
+    const problem = ofType(events, 'problem')
+      .filter((e) => e.problem.class === 'job-suspended')
+      .at(-1)?.problem;
+    assert.match(
+      problem?.explanation ?? '',
+      /waiting for it to be admitted and resumed; kueue-admission says Pending: couldn't assign flavors/,
+    );
+  });
+
+  it('resumed, it runs and succeeds', () => {
+    const resumed = jobObject('migrate', { completions: 1 }, { active: 1 });
+    const complete = jobObject(
+      'migrate',
+      { completions: 1 },
+      { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] as never },
+    );
+    const v = verdictOf(run([...held, up('Job', resumed, 901), up('Job', complete, 910)], JOB).events);
+    assert.equal(v?.outcome, 'succeeded', v?.summary);
+  });
+
+  it('its own window: --fail-after job-suspended=60 fails it a minute in', () => {
+    const policy = resolvePolicy({ classes: { 'job-suspended': { action: 'fail', afterSeconds: 60 } } });
+    assert.equal(verdictOf(run([up('Job', suspended, 1), synced(1), tick(30)], JOB, policy).events), undefined);
+    const v = verdictOf(run([up('Job', suspended, 1), synced(1), tick(30), tick(62)], JOB, policy).events);
+    assert.equal(v?.outcome, 'failed');
+    assert.equal(v?.problems[0]?.class, 'job-suspended');
   });
 });

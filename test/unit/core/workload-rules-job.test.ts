@@ -155,10 +155,11 @@ const jobRows: { name: string; obj: V1Job; want: Expected<JobProgress> }[] = [
   {
     name: 'suspended at creation',
     obj: job({ suspend: true, completions: 1 }, { conditions: [cond('Suspended', 'JobSuspended', 'Job suspended')] }),
+    // Waiting to be admitted (Kueue resumes it), as the provider's await waits: not blocked.
     want: {
-      state: 'blocked',
+      state: 'progressing',
       reason: 'Suspended',
-      message: 'job "migrate" is suspended (spec.suspend: true): it runs no pods until it is resumed',
+      message: 'job "migrate" is suspended (spec.suspend: true): waiting for it to be admitted and resumed',
     },
   },
   {
@@ -167,7 +168,7 @@ const jobRows: { name: string; obj: V1Job; want: Expected<JobProgress> }[] = [
       { suspend: true, completions: 4 },
       { startTime: started, succeeded: 2, conditions: [cond('Suspended', 'JobSuspended', 'Job suspended')] },
     ),
-    want: { state: 'blocked', reason: 'Suspended', progress: { succeeded: 2 } },
+    want: { state: 'progressing', reason: 'Suspended', progress: { succeeded: 2 } },
   },
   {
     name: 'resumed: the Suspended condition turns False',

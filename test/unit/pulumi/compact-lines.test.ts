@@ -54,3 +54,21 @@ test('non-interactive: the CI environment variable', () => {
   ];
   for (const [ci, want] of rows) assert.equal(nonInteractive({ CI: ci }), want, String(ci));
 });
+
+test('non-interactive: the CI systems the Pulumi CLI detects, and PULUMI_NON_INTERACTIVE', () => {
+  const rows: [Record<string, string>, boolean][] = [
+    [{ JENKINS_URL: 'https://ci.example/' }, true],
+    [{ TEAMCITY_VERSION: '2024.1' }, true],
+    [{ TF_BUILD: 'True' }, true],
+    [{ GITHUB_ACTIONS: 'true' }, true],
+    [{ CI_NAME: 'codeship' }, true],
+    [{ CI_NAME: 'other' }, false],
+    [{ PULUMI_NON_INTERACTIVE: 'true' }, true],
+    [{ PULUMI_NON_INTERACTIVE: 'false' }, false],
+    // The CLI's own switch for its detection: no CI system then, but CI=true still counts.
+    [{ JENKINS_URL: 'https://ci.example/', PULUMI_DISABLE_CI_DETECTION: '1' }, false],
+    [{ CI: 'true', PULUMI_DISABLE_CI_DETECTION: '1' }, true],
+    [{ HOME: '/root', TERM: 'xterm' }, false],
+  ];
+  for (const [env, want] of rows) assert.equal(nonInteractive(env), want, JSON.stringify(env));
+});

@@ -10,9 +10,11 @@ import {
   durationSeconds,
   GATE_WAIT_FOR,
   gateAnnotations,
+  jobRemovedAfterItRan,
   type LiveDeployment,
   notTracedBecause,
   onUnreadableCluster,
+  providerAwaitDiffers,
   showsWrite,
   skipsUpdateUnreachable,
   traceDecision,
@@ -39,6 +41,45 @@ test('change kind', () => {
     ['nothing declared differs', plan(), live, [], 'unchanged'],
   ];
   for (const [what, p, l, changes, want] of rows) assert.equal(changeKind(p, l, changes), want, what);
+});
+
+test("change kind: each kind's replacement fields (pk diff.go forceNew), declared against live", () => {
+  const sts = (spec: Record<string, unknown>) =>
+    planFromInputs('db', { metadata: { name: 'db' }, spec: { selector: { matchLabels: { app: 'db' } }, ...spec } }, 'StatefulSet');
+  const job = (spec: Record<string, unknown>) => planFromInputs('migrate', { metadata: { name: 'migrate' }, spec }, 'Job');
+  const claim = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+  // Live, with the apiserver's defaults filled in.
+  const liveClaim = { ...claim, spec: { ...claim.spec, volumeMode: 'Filesystem' }, status: { phase: 'Pending' } };
+  const liveSts: LiveDeployment = {
+    uid: 's1',
+    generation: 2,
+    replicas: 2,
+    selector: { app: 'db' },
+    replacedOn: { podManagementPolicy: 'OrderedReady', revisionHistoryLimit: 10, serviceName: 'db', volumeClaimTemplates: [liveClaim] },
+  };
+  const liveJob: LiveDeployment = { uid: 'j1', generation: 1, replacedOn: { completions: 1, parallelism: 1 } };
+  const rows: [string, ReturnType<typeof plan>, LiveDeployment, ChangeKind][] = [
+    [
+      'StatefulSet: nothing declared differs (defaults left out)',
+      sts({ serviceName: 'db', volumeClaimTemplates: [claim] }),
+      liveSts,
+      'unchanged',
+    ],
+    ['StatefulSet: podManagementPolicy changed', sts({ podManagementPolicy: 'Parallel' }), liveSts, 'replace'],
+    ['StatefulSet: serviceName changed', sts({ serviceName: 'db-headless' }), liveSts, 'replace'],
+    ['StatefulSet: revisionHistoryLimit changed', sts({ revisionHistoryLimit: 3 }), liveSts, 'replace'],
+    [
+      'StatefulSet: a claim template grew',
+      sts({ volumeClaimTemplates: [{ ...claim, spec: { ...claim.spec, resources: { requests: { storage: '2Gi' } } } }] }),
+      liveSts,
+      'replace',
+    ],
+    ['StatefulSet: replicas only', sts({ replicas: 3 }), liveSts, 'scale'],
+    ['Job: parallelism changed', job({ parallelism: 2 }), liveJob, 'replace'],
+    ['Job: completions changed', job({ completions: 3 }), liveJob, 'replace'],
+    ['Job: the same completions', job({ completions: 1 }), liveJob, 'unchanged'],
+  ];
+  for (const [what, p, l, want] of rows) assert.equal(changeKind(p, l, []), want, what);
 });
 
 test('what the tracker waits for', () => {
@@ -151,6 +192,11 @@ test("the provider's write decides whether a rollout follows (gate mode)", () =>
     ['unchanged', live, null, 'as-declared'],
     ['unchanged', live, undefined, 'as-declared'],
     ['unchanged', { ...live, generation: undefined }, written(4), 'as-declared'],
+    // No provider call: the engine hands back the stored outputs, older than the live object an
+    // HPA or `kubectl scale` bumped since (live 4, stored 3): nothing was written.
+    ['rollout', live, written(3), 'nothing-changed'],
+    ['scale', live, written(3), 'nothing-changed'],
+    ['unchanged', live, written(3), 'nothing-changed'],
   ];
   for (const [declared, l, w, want] of rows) assert.equal(writeEffect(declared, l, w), want, `${declared} ${JSON.stringify(w)}`);
 });
@@ -200,4 +246,45 @@ test('a Job whose pod template changed is replaced (the template is immutable)',
   const change: TemplateChange = { path: 'containers[app].image', planned: 'b', live: 'a' };
   assert.equal(changeKind(job, { uid: 'u' }, [change]), 'replace');
   assert.equal(changeKind(job, { uid: 'u' }, []), 'unchanged');
+});
+
+test('a Job removed after it ran: no live Job before, the engine handed back one, still none after', () => {
+  const rows: [Parameters<typeof jobRemovedAfterItRan>[0], boolean][] = [
+    [{ kind: 'Job', change: 'create', writtenUid: 'u1', liveUidAfter: undefined }, true],
+    // The provider created it: it lives right after its write.
+    [{ kind: 'Job', change: 'create', writtenUid: 'u2', liveUidAfter: 'u2' }, false],
+    // Nothing handed back (a skipped create): nothing to say.
+    [{ kind: 'Job', change: 'create', writtenUid: undefined, liveUidAfter: undefined }, false],
+    // A live Job before the update: judged on its live state, as before.
+    [{ kind: 'Job', change: 'unchanged', writtenUid: 'u1', liveUidAfter: undefined }, false],
+    [{ kind: 'Job', change: 'replace', writtenUid: 'u1', liveUidAfter: undefined }, false],
+    // Other kinds never finish.
+    [{ kind: 'Deployment', change: 'create', writtenUid: 'u1', liveUidAfter: undefined }, false],
+  ];
+  for (const [facts, want] of rows) assert.equal(jobRemovedAfterItRan(facts), want, JSON.stringify(facts));
+});
+
+test("observe mode: when the provider's own await of a StatefulSet ends otherwise than the trace", () => {
+  const sts = (spec: Record<string, unknown>, annotations: Record<string, string> = {}) =>
+    planFromInputs('db', { metadata: { name: 'db', annotations }, spec }, 'StatefulSet');
+  assert.match(
+    providerAwaitDiffers(sts({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } } })) ?? '',
+    /never ends: with partition 2 .* fails at its timeout .*skipAwait.*gate mode.*partition to 0$/,
+  );
+  assert.match(
+    providerAwaitDiffers(sts({ updateStrategy: { type: 'OnDelete' } })) ?? '',
+    /OnDelete StatefulSet ready once its pods are Ready, still on the previous template/,
+  );
+  const agree: [string, ReturnType<typeof sts>][] = [
+    ['no partition', sts({ updateStrategy: { type: 'RollingUpdate' } })],
+    ['partition 0', sts({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } } })],
+    ['no strategy declared', sts({})],
+    ['skipAwait: the provider does not wait', sts({ updateStrategy: { type: 'OnDelete' } }, { 'pulumi.com/skipAwait': 'true' })],
+    [
+      'waitFor: the provider waits for that instead',
+      sts({ updateStrategy: { type: 'OnDelete' } }, { 'pulumi.com/waitFor': 'jsonpath={.metadata.name}' }),
+    ],
+    ['a Deployment', planFromInputs('web', { metadata: { name: 'web' }, spec: { strategy: { type: 'Recreate' } } })],
+  ];
+  for (const [what, plan] of agree) assert.equal(providerAwaitDiffers(plan), undefined, what);
 });
