@@ -12,6 +12,7 @@ import { withAnnotations, withDependency } from './outputs.js';
 import { SKIP_AWAIT } from './plan.js';
 import { providerOf, settingsFor } from './providers.js';
 import { RolloutTrace } from './rollout-trace.js';
+import { rememberUnder } from './rollouts-of.js';
 import { currentRun, markTraced } from './run-state.js';
 import { customTimeoutsOf, engineTransform, programTransform, traceName, traces, withGateAwait } from './transforms.js';
 
@@ -100,6 +101,7 @@ function traced(
     },
     { parent: resourceOpts.parent },
   );
+  rememberUnder(run, resourceOpts.parent, trace);
   const deployment = new k8s.apps.v1.Deployment(name, args, {
     ...resourceOpts,
     dependsOn: withDependency(resourceOpts.dependsOn, trace.baseline),

@@ -40,5 +40,6 @@ export {
   RolloutTrace,
   type RolloutTraceArgs,
 } from './rollout-trace.js';
+export { type ComponentRollout, type ComponentRollouts, rolloutsOf } from './rollouts-of.js';
 export { type StatusLine, StatusLines, statusLine } from './status-lines.js';
 export { describeChange, type TemplateChange, type TemplateChangeOptions, templateChanges } from './template-diff.js';

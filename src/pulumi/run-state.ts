@@ -8,6 +8,7 @@ import type { WorkloadKind } from '../core/index.js';
 import type { ProviderSettings } from './baseline.js';
 import type { ListCache } from './deployment-lookup.js';
 import { outputValue } from './outputs.js';
+import type { RolloutTrace } from './rollout-trace.js';
 
 /** What the traces of one run share. */
 export interface RunState {
@@ -25,6 +26,10 @@ export interface RunState {
   providersByUrn: Map<string, ProviderSettings>;
   /** Providers already warned about (unknown kubeconfig): one line each. */
   warnedProviders: Set<unknown>;
+  /** Traces of workloads declared under a component in the program, by that component (rollouts-of.ts). */
+  tracesUnder: Map<pulumi.Resource, RolloutTrace[]>;
+  /** Traces of a provider-side component's children, by the component's URN. */
+  tracesUnderUrn: Map<string, RolloutTrace[]>;
 }
 
 const runs = new WeakMap<object, RunState>();
@@ -36,7 +41,15 @@ export function currentRun(): RunState {
   const key = pulumi.runtime.getStackResource() ?? outsideRun;
   let state = runs.get(key);
   if (!state) {
-    state = { registered: false, lists: new Map(), tracedInProgram: new Map(), providersByUrn: new Map(), warnedProviders: new Set() };
+    state = {
+      registered: false,
+      lists: new Map(),
+      tracedInProgram: new Map(),
+      providersByUrn: new Map(),
+      warnedProviders: new Set(),
+      tracesUnder: new Map(),
+      tracesUnderUrn: new Map(),
+    };
     runs.set(key, state);
   }
   return state;

@@ -18,6 +18,7 @@ import type { TraceOptions } from './options.js';
 import { outputValue, withAnnotations, withDependency } from './outputs.js';
 import { captureProvider, providerOf, settingsFor, stackConfigSettings } from './providers.js';
 import { RolloutTrace } from './rollout-trace.js';
+import { rememberUnder } from './rollouts-of.js';
 import { currentRun, markTraced, type RunState, tracedInProgram, tracedInProgramAt } from './run-state.js';
 import type { WrittenResource } from './trace-written.js';
 import { isPatchType, WORKLOAD_TYPES } from './workload-kinds.js';
@@ -102,6 +103,7 @@ export function programTransform(options: TraceOptions, kinds: ReadonlySet<Workl
       { parent: args.opts.parent },
     );
     traces.set(args.resource, trace);
+    rememberUnder(run, args.opts.parent, trace);
     return { props, opts: { ...args.opts, dependsOn: withDependency(args.opts.dependsOn, trace.baseline) } };
   };
 }
@@ -144,6 +146,7 @@ async function engineTraced(
     provider: opts.provider ? settingsFor(opts.provider, captured, options, run.warnedProviders) : stackConfigSettings(),
     customTimeouts: customTimeoutsOf(opts),
   });
+  rememberUnder(run, parentUrn, trace);
   // The engine waits for this transform: the workload is sent only after the baseline read.
   await outputValue(trace.baseline);
   return { props: await outputValue(pulumi.output(props as pulumi.Inputs)), opts };

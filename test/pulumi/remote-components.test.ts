@@ -39,12 +39,24 @@ test('helm.v4, yaml.v2 ConfigGroup/ConfigFile, kustomize.v2: children traced via
 
   const stack = await startStack();
   t.after(() => stack.stop());
+  const seen: { rollouts?: { name: string; outcome: string }[]; at?: number } = {};
   const run = await stack.run(async () => {
     const lib = await import('../../src/pulumi/index.js');
     const k8s = await import('@pulumi/kubernetes');
     lib.traceDeployments({ mode: 'gate' });
     const chart = new k8s.helm.v4.Chart('rel', { chart: join(dir, 'chart'), namespace });
     new k8s.core.v1.ConfigMap('after-chart', { metadata: { name: 'after-chart', namespace }, data: { ok: 'yes' } }, { dependsOn: [chart] });
+    // The chart's traces, for dependents that wait for their verdicts.
+    const rollouts = lib.rolloutsOf(chart);
+    rollouts.rollouts.apply((r) => {
+      seen.rollouts = r.map(({ name, outcome }) => ({ name, outcome }));
+      seen.at = Date.now();
+    });
+    new k8s.core.v1.ConfigMap(
+      'after-verdicts',
+      { metadata: { name: 'after-verdicts', namespace }, data: { ok: 'yes' } },
+      { dependsOn: rollouts.ready },
+    );
     new k8s.yaml.v2.ConfigGroup('group', { yaml: manifest(namespace, 'from-group') });
     new k8s.yaml.v2.ConfigFile('file', { file: join(dir, 'file.yaml') });
     new k8s.kustomize.v2.Directory('kust', { directory: join(dir, 'kustomize') });
@@ -74,4 +86,8 @@ test('helm.v4, yaml.v2 ConfigGroup/ConfigFile, kustomize.v2: children traced via
   const dependent = run.ops.find((o) => o.op === 'create' && o.kind === 'ConfigMap' && o.name === 'after-chart');
   assert.equal(awaited?.how, 'deployment', "the provider's own Deployment await ran");
   assert.ok(awaited && dependent && dependent.at >= awaited.at, 'the dependent was created after the rollout was awaited');
+  // rolloutsOf(chart): the chart's one trace, with its verdict; its dependent waited for it.
+  assert.deepEqual(seen.rollouts, [{ name: `rel:${namespace}/rel-web-rollout`, outcome: 'succeeded' }]);
+  const afterVerdicts = run.ops.find((o) => o.op === 'create' && o.kind === 'ConfigMap' && o.name === 'after-verdicts');
+  assert.ok(afterVerdicts && seen.at !== undefined && afterVerdicts.at >= seen.at, 'created once the verdicts were in');
 });

@@ -215,14 +215,18 @@ test('gate: workloads rendered by helm.v4/v3.Chart, yaml.v2.ConfigGroup, yaml.Co
   const seed = jobOf('seed', { behaviour: { app: 'crash;exitCode=0;after=1;logs=seeded' } });
   const stack = await startStack();
   t.after(() => stack.stop());
+  const seen: { rel3?: string[]; rel?: string[] } = {};
   const run = await stack.run(async () => {
     const lib: Lib = await import('../../src/pulumi/index.js');
     const k8s: K8s = await import('@pulumi/kubernetes');
     lib.traceWorkloads({ mode: 'gate', timeoutSeconds: 60 });
-    new k8s.helm.v4.Chart('rel', { chart: join(dir, 'chart'), namespace });
+    const outcomes = (r: { rollouts: import('@pulumi/pulumi').Output<{ name: string; outcome: string }[]> }, key: 'rel3' | 'rel') =>
+      r.rollouts.apply((list) => (seen[key] = list.map((x) => `${x.name} ${x.outcome}`)));
+    outcomes(lib.rolloutsOf(new k8s.helm.v4.Chart('rel', { chart: join(dir, 'chart'), namespace })), 'rel');
     new k8s.yaml.v2.ConfigGroup('group', { yaml: yamlOf(seed) });
     new k8s.yaml.ConfigFile('file', { file: join(dir, 'ds.yaml') });
-    new k8s.helm.v3.Chart('rel3', { path: join(dir, 'chart3'), namespace });
+    // rolloutsOf a program-side component: the traces declared under it.
+    outcomes(lib.rolloutsOf(new k8s.helm.v3.Chart('rel3', { path: join(dir, 'chart3'), namespace })), 'rel3');
     new k8s.kustomize.v2.Directory('kust', { directory: join(dir, 'kustomize') });
   });
   assert.equal(run.error, '');
@@ -254,6 +258,9 @@ test('gate: workloads rendered by helm.v4/v3.Chart, yaml.v2.ConfigGroup, yaml.Co
       child,
     );
   }
+  assert.deepEqual(seen.rel, [`rel:${namespace}/db-statefulset-rollout succeeded`]);
+  assert.equal(seen.rel3?.length, 1, JSON.stringify(seen.rel3));
+  assert.match(seen.rel3?.[0] ?? '', /agent3-daemonset-rollout succeeded$/);
 });
 
 test('observe: a StatefulSet update is traced from the write to its verdict; an unchanged one says no change', async (t) => {
