@@ -14,10 +14,13 @@
  *   The same for a Deployment left out by `--target` and for `destroy --run-program`: the engine
  *   answers with a same step, nothing is written.
  * - `paused` flipped back to false resumes the rollout: traced.
+ * - Scaled from outside (an HPA, `kubectl scale`) with the program unchanged: the engine hands back
+ *   its stored outputs, a generation older than the live one: nothing written, no scale announced.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { withNamespace } from '../helpers/cluster.js';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { clients, waitUntil, withNamespace } from '../helpers/cluster.js';
 import { nginxArgs } from './harness/fixtures.js';
 import { linesOf, startStack } from './harness/langhost.js';
 import { leftOut, removals, type Seen, same, twoUps } from './harness/two-ups.js';
@@ -65,6 +68,32 @@ for (const mode of modes) {
       assert.match(lines[0] ?? '', /^no change to Deployment \S+\/web: revision 1, 1\/1 ready$/);
     });
   }
+
+  test(`${mode}: scaled from outside (kubectl scale, an HPA) and the program unchanged: nothing is written, no scale is announced`, async (t) => {
+    const scaled = async (namespace: string) => {
+      await clients().apps.patchNamespacedDeploymentScale(
+        { name: 'web', namespace, body: { spec: { replicas: 2 } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+      await waitUntil(
+        async () => {
+          const d = await clients().apps.readNamespacedDeployment({ name: 'web', namespace });
+          return (d.status?.readyReplicas ?? 0) >= 2 && (d.status?.observedGeneration ?? 0) >= 2;
+        },
+        { what: 'the Deployment scaled to 2 ready replicas', timeoutMs: 60_000 },
+      );
+    };
+    const { up2, lines, seen, live } = await twoUps(t, `pulumi-scaled-${mode}`, same, same, { mode, between: scaled });
+    assert.equal(up2.error, '');
+    // The engine made no provider call: its stored outputs (generation 1) are older than the live object (2).
+    assert.equal(live?.metadata?.generation, 2);
+    assert.deepEqual(
+      up2.ops.filter((o) => o.op === 'create' || o.op === 'update'),
+      [],
+    );
+    assert.equal(seen.outcome, 'unchanged');
+    assert.deepEqual(lines, [`no change to Deployment ${live?.metadata?.namespace}/web: revision 1, 2/2 ready`]);
+  });
 
   test(`${mode}: paused flipped back to false resumes the rollout, and it is traced`, async (t) => {
     const namespace = await withNamespace(t, `pulumi-paused-${mode}`);

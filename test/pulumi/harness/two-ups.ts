@@ -25,6 +25,8 @@ export interface SecondUp {
   /** `ignoreChanges` on the container image in both runs. */
   ignoreImage?: boolean;
   run?: Partial<RunMode>;
+  /** Done to the cluster between the two runs (an HPA's or `kubectl scale`'s change). */
+  between?: (namespace: string) => Promise<void>;
 }
 
 /** The result of {@link twoUps}: the second run, its lines on the trace's row, the outputs and the live object. */
@@ -58,6 +60,7 @@ export async function twoUps(t: test.TestContext, prefix: string, first: Shape, 
   };
   const up1 = await stack.run(program(first(nginxArgs(namespace, 'nginx:1.19', 1, 'web')), {}));
   if (up1.error !== '') throw new Error(`the first up failed: ${up1.error}`);
+  await o.between?.(namespace);
   const seen: Seen = {};
   const up2 = await stack.run(program(second(nginxArgs(namespace, o.image ?? 'nginx:1.19', 1, 'web')), seen), o.run);
   const lines = linesOf(up2, 'web-rollout');
