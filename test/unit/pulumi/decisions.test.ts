@@ -75,6 +75,12 @@ test("change kind: each kind's replacement fields (pk diff.go forceNew), declare
       'replace',
     ],
     ['StatefulSet: replicas only', sts({ replicas: 3 }), liveSts, 'scale'],
+    [
+      'StatefulSet: the same claim size spelled otherwise (the apiserver keeps its own spelling)',
+      sts({ volumeClaimTemplates: [{ ...claim, spec: { ...claim.spec, resources: { requests: { storage: '1024Mi' } } } }] }),
+      liveSts,
+      'unchanged',
+    ],
     ['Job: parallelism changed', job({ parallelism: 2 }), liveJob, 'replace'],
     ['Job: completions changed', job({ completions: 3 }), liveJob, 'replace'],
     ['Job: the same completions', job({ completions: 1 }), liveJob, 'unchanged'],
