@@ -37,12 +37,21 @@ function sameVersion(
   return rv !== undefined && cached?.metadata?.resourceVersion === rv;
 }
 
+/**
+ * Gone, or going: a workload whose `deletionTimestamp` is set can never finish its rollout (a
+ * foreground delete, as the kubernetes provider sends when it replaces an object, keeps it
+ * listed until its dependents are gone, and bumps its generation on the way).
+ */
+function beingDeleted(obs: { type: string; object: { metadata?: { deletionTimestamp?: unknown } } }): boolean {
+  return obs.type === 'delete' || !!obs.object.metadata?.deletionTimestamp;
+}
+
 /** @returns whether the observation was about the target Deployment. */
 function onDeployment(s: Draft, obs: Extract<ObjectObservation, { kind: 'Deployment' }>): boolean {
   const d = obs.object;
   if ((s.target.kind ?? 'Deployment') !== 'Deployment') return false;
   if (d.metadata?.name !== s.target.name || (d.metadata?.namespace ?? s.target.namespace) !== s.target.namespace) return false;
-  if (obs.type === 'delete') {
+  if (beingDeleted(obs)) {
     s.deleted = true;
     s.pulumi = pulumiOnDeployment(s.pulumi, d, 'delete', s.target.minGeneration);
     return true;
@@ -80,7 +89,7 @@ function onWorkload(s: Draft, obs: Extract<ObjectObservation, { kind: 'StatefulS
   const w = obs.object;
   if (obs.kind !== s.target.kind || w.metadata?.name !== s.target.name) return false;
   if ((w.metadata?.namespace ?? s.target.namespace) !== s.target.namespace) return false;
-  if (obs.type === 'delete') {
+  if (beingDeleted(obs)) {
     s.deleted = true;
     return true;
   }

@@ -78,6 +78,12 @@ export function providerKubeConfig(kubeconfig?: string, context?: string, cluste
   return kc;
 }
 
+/** pk's job checker `Ready` (await/checker/job/check.go): started, and a `Complete` condition that is true. */
+function jobComplete(d: LiveWorkload): boolean {
+  const status = d.status as { startTime?: string; conditions?: { type?: string; status?: string }[] } | undefined;
+  return !!status?.startTime && !!status.conditions?.some((c) => c.type === 'Complete' && c.status === 'True');
+}
+
 function factsOf(kind: WorkloadKind, d: LiveWorkload | undefined): LiveDeployment | undefined {
   if (!d) return undefined;
   const spec = d.spec as { replicas?: number; selector?: { matchLabels?: Record<string, string> } } | undefined;
@@ -88,6 +94,7 @@ function factsOf(kind: WorkloadKind, d: LiveWorkload | undefined): LiveDeploymen
     replicas: kind === 'Deployment' || kind === 'StatefulSet' ? (spec?.replicas ?? 1) : undefined,
     selector: spec?.selector?.matchLabels,
     replacedOn: Object.fromEntries((REPLACED_ON[kind] ?? []).map((f) => [f, (d.spec as Record<string, unknown> | undefined)?.[f]])),
+    complete: kind === 'Job' ? jobComplete(d) : undefined,
   };
 }
 
@@ -135,29 +142,39 @@ export async function locate(
   written: Promise<Written | null> | undefined,
   signal: AbortSignal,
 ): Promise<string | null | undefined> {
-  const fromOutputs = written?.then((w) => (w ? w.name : null)) ?? new Promise<never>(() => {});
-  fromOutputs.catch(() => undefined);
+  // A provider that failed may still have created the object (its await failed): look once more,
+  // then stop looking (a trace must never hold the program).
+  const fromOutputs =
+    written?.then(
+      (w) => (w ? w.name : null),
+      () => 'failed' as const,
+    ) ?? new Promise<never>(() => {});
   const name = b.plan.name ?? b.live?.metadata?.name;
   // An existing object is followed at once. A new one (create, replacement) is followed once it
   // exists: under load the engine may send its create long after the registration.
   if (name && b.change !== 'replace' && b.change !== 'create') return name;
   while (!signal.aborted) {
     const winner = await Promise.race([fromOutputs, sleep(500, signal).then(() => undefined)]).catch(() => undefined);
-    if (winner !== undefined) return winner;
-    if (name) {
-      const now = await readWorkload(b.kc, b.namespace, name, undefined, b.plan.kind).catch(() => undefined);
-      if (now && now.metadata?.uid !== b.liveFacts?.uid) return name;
-      continue;
-    }
-    const found = await findWorkloads(b.kc, b.namespace, b.plan, {
-      maxAgeMs: LOCATE_LIST_REUSE_MS,
-      cache: currentRun().lists,
-      autonamedSince: b.readAt,
-    }).catch(() => []);
-    const fresh = found.find((d) => !b.existing.has(d.metadata?.name ?? ''));
-    if (fresh?.metadata?.name) return fresh.metadata.name;
+    if (winner !== undefined && winner !== 'failed') return winner;
+    const fresh = await newObjectName(b, name);
+    if (fresh) return fresh;
+    if (winner === 'failed') return null;
   }
   return undefined;
+}
+
+/** The name of the object the update created (another uid than the baseline's, or a new auto-named one), if it exists yet. */
+async function newObjectName(b: Baseline, name: string | undefined): Promise<string | undefined> {
+  if (name) {
+    const now = await readWorkload(b.kc, b.namespace, name, undefined, b.plan.kind).catch(() => undefined);
+    return now && now.metadata?.uid !== b.liveFacts?.uid ? name : undefined;
+  }
+  const found = await findWorkloads(b.kc, b.namespace, b.plan, {
+    maxAgeMs: LOCATE_LIST_REUSE_MS,
+    cache: currentRun().lists,
+    autonamedSince: b.readAt,
+  }).catch(() => []);
+  return found.find((d) => !b.existing.has(d.metadata?.name ?? ''))?.metadata?.name;
 }
 
 /** Runs `run` with a signal that aborts its request once `ms` have passed, and rejects then. */

@@ -6,6 +6,7 @@
  */
 import type { WorkloadKind } from '../core/index.js';
 import { type PlannedDeployment, SKIP_AWAIT, WAIT_FOR } from './plan.js';
+import { replacementCause } from './replacement.js';
 import type { TemplateChange } from './template-diff.js';
 
 /**
@@ -23,66 +24,8 @@ export interface LiveDeployment {
   selector?: Record<string, string>;
   /** The live values of the kind's replacement fields (plan.ts `REPLACED_ON`). */
   replacedOn?: Record<string, unknown>;
-}
-
-/**
- * Whether the live value agrees with what the program declares: every declared field (deep) has
- * the same value live; fields the apiserver defaulted (and the program left out) do not count.
- */
-export function declaredAgrees(declared: unknown, live: unknown): boolean {
-  if (Array.isArray(declared)) {
-    return Array.isArray(live) && live.length === declared.length && declared.every((d, i) => declaredAgrees(d, live[i]));
-  }
-  if (declared !== null && typeof declared === 'object') {
-    if (live === null || typeof live !== 'object') return false;
-    return Object.entries(declared).every(([k, v]) => v === undefined || declaredAgrees(v, (live as Record<string, unknown>)[k]));
-  }
-  return declared === live || sameQuantity(declared, live);
-}
-
-const QUANTITY = /^([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E)?$/;
-const QUANTITY_SCALE: Record<string, number> = {
-  '': 1,
-  m: 1e-3,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-};
-
-/** Two spellings of one Kubernetes quantity (`1024Mi` and `1Gi`, `0.5` and `500m`): the apiserver keeps its own. */
-function sameQuantity(a: unknown, b: unknown): boolean {
-  const value = (q: unknown) => {
-    const m = typeof q === 'string' || typeof q === 'number' ? QUANTITY.exec(String(q)) : null;
-    return m ? Number(m[1]) * (QUANTITY_SCALE[m[2] ?? ''] ?? Number.NaN) : Number.NaN;
-  };
-  const [x, y] = [value(a), value(b)];
-  return Number.isFinite(x) && Math.abs(x - y) <= Math.abs(x) * 1e-9;
-}
-
-function sameLabels(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
-  const ka = Object.keys(a ?? {}).sort();
-  const kb = Object.keys(b ?? {}).sort();
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a?.[k] === b?.[k]);
-}
-
-/**
- * Why the provider replaces the live object, if it does: `selector`, one of its kind's
- * replacement fields (plan.ts `REPLACED_ON`: `serviceName`, `parallelism`...), or, for a Job, its
- * `pod template`, which cannot be updated.
- */
-export function replacementCause(plan: PlannedDeployment, live: LiveDeployment, changes: readonly TemplateChange[]): string | undefined {
-  if (plan.selector && !sameLabels(plan.selector, live.selector)) return 'selector';
-  for (const [field, value] of Object.entries(plan.replacedOn ?? {})) if (!declaredAgrees(value, live.replacedOn?.[field])) return field;
-  return changes.length > 0 && plan.kind === 'Job' ? 'pod template' : undefined;
+  /** A Job: whether it started and is Complete (pk's job checker `Ready`); undefined for other kinds. */
+  complete?: boolean;
 }
 
 /** Classifies the update from the plan, the live object and the pod-template differences. */
@@ -102,8 +45,6 @@ export interface WaitTarget {
   minGeneration?: number;
   /** How long the Deployment may be missing before "not found" (it is being created). */
   notFoundGraceSeconds?: number;
-  /** Replacement: the old object's uid; the trace follows only an object with another uid. */
-  replacedUid?: string;
 }
 
 /**
@@ -127,8 +68,10 @@ export function waitTarget(
     case 'create':
       return { minGeneration: written?.generation, notFoundGraceSeconds: 60 };
     case 'replace':
-      // The new object starts again at generation 1: "old generation + 1" would stall.
-      return { minGeneration: written?.generation ?? 1, notFoundGraceSeconds: 60, replacedUid: live?.uid };
+      // The new object starts again at generation 1: "old generation + 1" would stall. The trace
+      // starts only once an object with another uid exists (baseline.ts `locate`, or the
+      // provider's answer in gate mode), so the old one is never judged.
+      return { minGeneration: written?.generation ?? 1, notFoundGraceSeconds: 60 };
     case 'rollout':
       return { baselineRevision: live?.revision, minGeneration: written?.generation ?? (live?.generation ?? 0) + 1 };
     case 'scale':
@@ -190,15 +133,17 @@ export function traceDecision(change: ChangeKind): 'trace' | 'check-live' {
 }
 
 /**
- * What the provider's write did, from the generation it returned against the baseline's (gate
- * mode: the provider returns right after its write). `nothing-changed`: the same object at the
- * same generation or an older one (the engine's stored outputs: no provider call), so no rollout follows whatever the declared spec says (an `ignoreChanges`
- * field, a Deployment left out by `--target`, a same step); `spec-changed`: the declared pod
- * template matches the live one but the write changed the spec (server-side apply removed a
- * field the program no longer declares, or `paused` flipped); `as-declared`: the spec
- * comparison's kind stands (create, replacement, or a write that agrees with it).
+ * What the provider's write did, from the object it returned against the baseline (gate mode:
+ * the provider returns right after its write). `nothing-changed`: the same object at the same
+ * generation or an older one (the engine's stored outputs: no provider call), so no rollout
+ * follows whatever the declared spec says (an `ignoreChanges` field, a Deployment left out by
+ * `--target`, a same step); `spec-changed`: the declared pod template matches the live one but the
+ * write changed the spec (server-side apply removed a field the program no longer declares, or
+ * `paused` flipped); `replaced`: another object (another uid) though the spec comparison saw no
+ * replacement (the engine's `--replace`, `replaceOnChanges`, a cause the comparison cannot see);
+ * `as-declared`: the spec comparison's kind stands (create, replacement, or a write that agrees).
  */
-export type WriteEffect = 'as-declared' | 'nothing-changed' | 'spec-changed';
+export type WriteEffect = 'as-declared' | 'nothing-changed' | 'spec-changed' | 'replaced';
 
 /** See {@link WriteEffect}. `written` is what the provider returned (undefined: not known). */
 export function writeEffect(
@@ -207,6 +152,7 @@ export function writeEffect(
   written: { generation?: number; uid?: string } | null | undefined,
 ): WriteEffect {
   if (!written || !live || declared === 'create' || declared === 'replace') return 'as-declared';
+  if (written.uid !== undefined && live.uid !== undefined && written.uid !== live.uid) return 'replaced';
   if (written.uid !== live.uid || written.generation === undefined || live.generation === undefined) return 'as-declared';
   // At or below the baseline's: nothing was written. When the engine makes no provider call (no
   // diff) it hands back the stored outputs, whose generation is older than the live one after an
@@ -321,6 +267,15 @@ export function gateAnnotations(annotations: Record<string, unknown> | undefined
  * the baseline's) shows that the provider's write changed the spec: any event about the object
  * it judges. `started`, `waiting` (still the baseline's generation) and `verdict` do not.
  */
-export function showsWrite(event: { type: string }): boolean {
-  return event.type !== 'started' && event.type !== 'waiting' && event.type !== 'verdict';
+export function showsWrite(event: { type: string; problem?: { class?: string } }): boolean {
+  return event.type !== 'started' && event.type !== 'waiting' && event.type !== 'verdict' && !showsDelete(event);
+}
+
+/**
+ * Whether an event of an observe-mode trace shows the followed object deleted while the provider
+ * works: it is replacing it (delete, then create: the engine's `--replace`, `replaceOnChanges`,
+ * or a cause the spec comparison cannot see), so the trace hands over to the new object.
+ */
+export function showsDelete(event: { type: string; problem?: { class?: string } }): boolean {
+  return event.type === 'problem' && event.problem?.class === 'workload-deleted';
 }

@@ -121,3 +121,22 @@ function selectorAgrees(planned: Record<string, string> | undefined, live: Recor
   if (!planned) return true;
   return Object.entries(planned).every(([k, v]) => live?.[k] === v);
 }
+
+/** The workloads of `kind` in `namespace` that helm installed (release.ts `HELM_MANAGED_SELECTOR`). */
+export async function listHelmManaged(
+  kc: KubeConfig,
+  kind: WorkloadKind,
+  namespace: string,
+  signal?: AbortSignal,
+): Promise<LiveWorkload[]> {
+  const query = { labelSelector: 'app.kubernetes.io/managed-by=Helm' };
+  const list = await rawGet<{ items?: LiveWorkload[] }>(
+    kc,
+    workloadsPath(kind, namespace),
+    query,
+    signal ?? AbortSignal.timeout(LIST_TIMEOUT_MS),
+  ).catch((err: unknown) => {
+    throw refusal(kc, 'list', namespace, err);
+  });
+  return list.items ?? [];
+}

@@ -33,6 +33,7 @@ export {
 } from './deployments.js';
 export type { TraceMode, TraceOptions, TraceOutcome } from './options.js';
 export { type PlannedDeployment, planFromInputs, SKIP_AWAIT, WAIT_FOR } from './plan.js';
+export { RELEASE_TRACE_TYPE, ReleaseTrace, type ReleaseTraceArgs } from './release-trace.js';
 export {
   type ProviderSettings,
   ROLLOUT_TRACE_TYPE,

@@ -10,15 +10,23 @@
  * The first evidence decides: the write's trace seeing a newer generation (decisions.ts
  * `showsWrite`), or the provider returning the baseline's generation (nothing written,
  * `writeEffect`), or, for an unchanged Deployment, the live check finding it not rolled out and
- * healthy.
+ * healthy. The object deleted while the provider works (`showsDelete`) is a replacement the spec
+ * comparison could not see (`--replace`, `replaceOnChanges`): the trace hands over to the new object.
  */
 import type { RolloutEvent, Verdict } from '../core/index.js';
 import { setLongTimeout } from '../long-timer.js';
 import type { Baseline, Written } from './baseline.js';
-import { chooseTimeout, showsWrite, type TimeoutChoice, waitTarget, writeEffect } from './decisions.js';
+import { chooseTimeout, showsDelete, showsWrite, type TimeoutChoice, waitTarget, writeEffect } from './decisions.js';
 import { readWorkload } from './deployment-lookup.js';
 import type { StatusLine } from './status-lines.js';
-import { type Followed, followTarget, quietUntilNotDone, type TraceWrittenArgs, UNCHANGED_QUIET_MS } from './trace-written.js';
+import {
+  type Followed,
+  followTarget,
+  quietUntilNotDone,
+  type TraceWrittenArgs,
+  traceWritten,
+  UNCHANGED_QUIET_MS,
+} from './trace-written.js';
 
 /** What {@link observeUpdate} needs beyond {@link TraceWrittenArgs}. */
 export interface ObserveUpdateArgs extends Omit<TraceWrittenArgs, 'written' | 'notDoneLine'> {
@@ -29,12 +37,17 @@ export interface ObserveUpdateArgs extends Omit<TraceWrittenArgs, 'written' | 'n
   notDoneLine: string;
   /** Says the first line once the write is seen; `generation` is the written one when known. */
   onWrite: (generation: number | undefined) => void;
+  /** Says the first line once the object is seen deleted: the provider replaces it. */
+  onReplaced: () => void;
 }
 
 /** How an observed update ended: which trace decided, and its verdict. */
 export interface ObservedEnd {
-  /** `write`: the write changed the spec and its rollout was followed; `live`: nothing was written. */
-  via: 'write' | 'live';
+  /**
+   * `write`: the write changed the spec and its rollout was followed; `live`: nothing was written;
+   * `replaced`: the object was deleted and the new one's rollout was followed.
+   */
+  via: 'write' | 'live' | 'replaced';
   verdict: Verdict;
   timeout: TimeoutChoice;
   /** `live`: the Deployment was found not rolled out and healthy and followed aloud. */
@@ -51,10 +64,13 @@ export async function observeUpdate(a: ObserveUpdateArgs): Promise<ObservedEnd> 
   let writeHeld: StatusLine[] | undefined = [];
   let sawWrite!: () => void;
   const writeSeen = new Promise<void>((resolve) => (sawWrite = resolve));
-  const onWriteEvent = (e: RolloutEvent) => {
-    if (showsWrite(e)) sawWrite();
+  let sawDelete!: () => void;
+  const deleteSeen = new Promise<void>((resolve) => (sawDelete = resolve));
+  const onEvent = (e: RolloutEvent) => {
+    if (showsDelete(e)) sawDelete();
+    else if (showsWrite(e)) sawWrite();
   };
-  const write = await followTarget(a, name, writeTarget, (l) => (writeHeld ? writeHeld.push(l) : a.say(l)), onWriteEvent);
+  const write = await followTarget(a, name, writeTarget, (l) => (writeHeld ? writeHeld.push(l) : a.say(l)), onEvent);
   // The live check: quiet. For an unchanged Deployment it may announce once the write had
   // time to show (a write usually follows the registration at once), otherwise only once the
   // provider returned the baseline's generation.
@@ -62,10 +78,11 @@ export async function observeUpdate(a: ObserveUpdateArgs): Promise<ObservedEnd> 
   const arming = b.change === 'unchanged' ? setLongTimeout(() => liveLines.arm(), UNCHANGED_QUIET_MS).unref() : undefined;
   let live: Followed | undefined;
   try {
-    live = await followTarget(a, name, waitTarget('unchanged', b.liveFacts), liveLines.say);
+    live = await followTarget(a, name, waitTarget('unchanged', b.liveFacts), liveLines.say, (e) => showsDelete(e) && sawDelete());
     const liveVerdict = live.tracking.verdict;
     const never = new Promise<never>(() => {});
     const winner = await Promise.race([
+      deleteSeen.then(() => 'replaced' as const),
       writeSeen.then(() => 'write' as const),
       // The write's trace ended first (cancelled, timed out): it reports.
       write.tracking.verdict.then(() => 'write' as const),
@@ -75,6 +92,12 @@ export async function observeUpdate(a: ObserveUpdateArgs): Promise<ObservedEnd> 
       ),
       liveVerdict.then(() => (liveLines.announced() ? ('live' as const) : never)),
     ]);
+    if (winner === 'replaced') {
+      live.tracking.stop('the object was replaced');
+      write.tracking.stop('the object was replaced');
+      liveLines.stop();
+      return await followReplacement(a, timeout, await write.tracking.verdict);
+    }
     if (winner === 'write') {
       live.tracking.stop('the write decided');
       liveLines.stop();
@@ -96,4 +119,16 @@ export async function observeUpdate(a: ObserveUpdateArgs): Promise<ObservedEnd> 
     write.unsubscribe();
     live?.unsubscribe();
   }
+}
+
+/**
+ * The followed object was deleted while the provider works: it is replacing it. Says so, then
+ * follows the new object (another uid) to its verdict; `deleted` is the old object's, kept when
+ * no new object comes.
+ */
+async function followReplacement(a: ObserveUpdateArgs, timeout: TimeoutChoice, deleted: Verdict): Promise<ObservedEnd> {
+  a.onReplaced();
+  const traced = await traceWritten({ ...a, baseline: { ...a.baseline, change: 'replace' } });
+  const verdict = traced.kind === 'verdict' ? traced.verdict : deleted;
+  return { via: 'replaced', verdict, timeout, announced: false };
 }

@@ -22,6 +22,7 @@ import {
   skipsUpdateUnreachable,
   type TimeoutChoice,
   traceDecision,
+  type WriteEffect,
   writeEffect,
 } from './decisions.js';
 import { userMessage } from './errors.js';
@@ -34,7 +35,7 @@ import { baselineOf, type RolloutResult, type RolloutTraceArgs } from './rollout
 import { RowLines } from './row-lines.js';
 import type { StatusLine } from './status-lines.js';
 import { traceWritten, type WrittenResource, writtenBy } from './trace-written.js';
-import { changeLine, notDoneLineOf, previewSummary, specChangedLine, unchangedLine, verdictText } from './wording.js';
+import { changeLine, notDoneLineOf, previewSummary, replacedLine, specChangedLine, unchangedLine, verdictText } from './wording.js';
 
 export type { ProviderSettings } from './baseline.js';
 export type { ChangeKind } from './decisions.js';
@@ -215,11 +216,12 @@ export class RolloutTrace extends pulumi.ComponentResource {
       // Gate: the provider returns right after its write, whose generation says what it changed.
       const wrote = this.gate && written ? await written.catch(() => undefined) : undefined;
       const effect = writeEffect(declared.change, declared.liveFacts, wrote);
-      const baseline: Baseline = effect === 'as-declared' ? declared : { ...declared, change: 'unchanged' };
+      const baseline = afterWrite(declared, effect);
       // An unchanged Deployment is judged on its live state (after a failed rollout the engine
       // continues the provider's await on the next update): quietly, unless it is not done.
       const checkLive = effect !== 'spec-changed' && traceDecision(baseline.change) === 'check-live';
       if (effect === 'spec-changed') this.say({ severity: 'info', text: specChangedLine(declared, wrote?.generation) });
+      else if (effect === 'replaced') this.say({ severity: 'info', text: replacedLine(declared) });
       else if (!checkLive) this.say({ severity: 'info', text: changeLine(baseline) });
       const say = (line: StatusLine) => this.say(line, true, true);
       const notDoneLine = checkLive ? notDoneLineOf(baseline) : undefined;
@@ -269,7 +271,9 @@ export class RolloutTrace extends pulumi.ComponentResource {
       redact: await secretPatterns(args.inputs).catch(() => []),
       onWrite: (generation) =>
         this.say({ severity: 'info', text: unchanged ? specChangedLine(declared, generation) : changeLine(declared) }),
+      onReplaced: () => this.say({ severity: 'info', text: replacedLine(declared) }),
     });
+    if (end.via === 'replaced') return this.conclude(end.verdict, 'replace', end.timeout);
     if (end.via === 'write') return this.conclude(end.verdict, unchanged ? 'rollout' : declared.change, end.timeout);
     if (!end.announced && end.verdict.outcome === 'succeeded') {
       const summary = unchangedLine(declared);
@@ -298,6 +302,12 @@ export class RolloutTrace extends pulumi.ComponentResource {
     this.say({ severity: 'warn', text }, false);
     return this.lastResult;
   }
+}
+
+/** The baseline as the write showed it: what the spec comparison said, unless the write says otherwise. */
+function afterWrite(declared: Baseline, effect: WriteEffect): Baseline {
+  if (effect === 'as-declared') return declared;
+  return { ...declared, change: effect === 'replaced' ? 'replace' : 'unchanged' };
 }
 
 function hasLive(b: Baseline): b is Baseline & { live: NonNullable<Baseline['live']> } {

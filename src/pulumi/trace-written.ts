@@ -186,7 +186,7 @@ export type WrittenResource = pulumi.CustomResource & {
 };
 
 /** Observe mode: the provider is the judge; once it returned, give the trace a bounded time. */
-function stopWhenProviderFinishes(tracking: Tracking, provided: Promise<unknown>, settleSeconds: number): void {
+export function stopWhenProviderFinishes(tracking: Tracking, provided: Promise<unknown>, settleSeconds: number): void {
   let timer: LongTimer | undefined;
   void tracking.verdict.finally(() => timer?.cancel()).catch(() => undefined);
   const arm = () => {

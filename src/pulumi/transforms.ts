@@ -17,6 +17,8 @@ import { type CustomTimeouts, durationSeconds, gateAnnotations } from './decisio
 import type { TraceOptions } from './options.js';
 import { outputValue, withAnnotations, withDependency } from './outputs.js';
 import { captureProvider, providerOf, settingsFor, stackConfigSettings } from './providers.js';
+import { RELEASE_TYPE } from './release.js';
+import { ReleaseTrace } from './release-trace.js';
 import { RolloutTrace } from './rollout-trace.js';
 import { rememberUnder } from './rollouts-of.js';
 import { currentRun, markTraced, type RunState, tracedInProgram, tracedInProgramAt } from './run-state.js';
@@ -81,6 +83,7 @@ export function programTransform(options: TraceOptions, kinds: ReadonlySet<Workl
       return undefined;
     }
     const opts = args.opts as pulumi.CustomResourceOptions;
+    if (args.type === RELEASE_TYPE && !isReadOrImport(opts)) return traceRelease(args, options, kinds, run);
     const kind = tracedKind(args.type, kinds);
     // gatedDeployment()/tracedDeployment() already trace theirs.
     if (!kind || isReadOrImport(opts) || tracedInProgram(run, kind, args.name, args.opts.parent)) return undefined;
@@ -106,6 +109,30 @@ export function programTransform(options: TraceOptions, kinds: ReadonlySet<Workl
     rememberUnder(run, args.opts.parent, trace);
     return { props, opts: { ...args.opts, dependsOn: withDependency(args.opts.dependsOn, trace.baseline) } };
   };
+}
+
+/**
+ * A `helm.v3.Release`: the provider runs helm and registers no resource per object, so its
+ * workloads are observed (release-trace.ts), on a `<name>-release-rollouts` row, in either mode.
+ * The release waits for the trace's read of its live workloads, as a traced workload does.
+ */
+function traceRelease(
+  args: pulumi.ResourceTransformationArgs,
+  options: TraceOptions,
+  kinds: ReadonlySet<WorkloadKind>,
+  run: RunState,
+): pulumi.ResourceTransformationResult {
+  const provider = settingsFor(providerOf(args.opts, args.type), undefined, options, run.warnedProviders);
+  // The resource's outputs exist once its constructor returned (after this transformation).
+  const provided = Promise.resolve().then(() => outputValue(args.resource.urn));
+  provided.catch(() => undefined);
+  const trace = new ReleaseTrace(
+    `${args.name}-release-rollouts`,
+    { ...options, mode: 'observe', inputs: args.props, resourceName: args.name, kinds: [...kinds], provider, provided },
+    { parent: args.opts.parent },
+  );
+  // The install or upgrade starts only once the release's live workloads were read.
+  return { props: args.props, opts: { ...args.opts, dependsOn: withDependency(args.opts.dependsOn, trace.baseline) } };
 }
 
 /** The engine-side transform: workloads created by provider-side (remote) components. */

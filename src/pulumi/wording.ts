@@ -4,8 +4,9 @@
  */
 import type { Verdict, WorkloadKind } from '../core/index.js';
 import { formatVerdict } from '../report/index.js';
-import { type ChangeKind, type LiveDeployment, replacementCause, type TimeoutChoice } from './decisions.js';
+import type { ChangeKind, LiveDeployment, TimeoutChoice } from './decisions.js';
 import type { PlannedDeployment } from './plan.js';
+import { REPLACE_UNREADY, replacementCause, replacementWords } from './replacement.js';
 import { describeChange, type TemplateChange } from './template-diff.js';
 import { declaredSize, type LiveWorkload, liveRevisionOf, liveStateOf } from './workload-kinds.js';
 
@@ -21,10 +22,14 @@ export interface BaselineFacts {
 }
 
 /** What changed that makes the provider replace the object, in words (`spec.serviceName`). */
-function replacedBecause(b: BaselineFacts): string {
+function replacedBecause(b: BaselineFacts): string | undefined {
   const cause = b.liveFacts ? replacementCause(b.plan, b.liveFacts, b.changes) : undefined;
-  if (cause === undefined) return b.plan.kind === 'Job' ? 'pod template' : 'selector';
-  return cause === 'selector' || cause === 'pod template' ? cause : `spec.${cause}`;
+  return cause === 'replaceUnready' ? undefined : replacementWords(cause, b.plan.kind);
+}
+
+/** `Job ns/name is not complete and carries pulumi.com/replaceUnready` */
+function unreadyWords(b: BaselineFacts, where: string): string {
+  return `${b.plan.kind} ${where} is not complete and carries ${REPLACE_UNREADY}`;
 }
 
 /** The live revision, undefined (not '') when the workload has none. */
@@ -50,8 +55,11 @@ export function previewSummary(b: BaselineFacts | undefined, kind: WorkloadKind 
   switch (b.change) {
     case 'create':
       return `preview: ${kind} ${where} does not exist yet: the update creates it (${kind === 'Deployment' ? 'revision 1, ' : ''}${declaredSize(kind, b.plan.replicas, b.plan.completions)})`;
-    case 'replace':
-      return `preview: the ${replacedBecause(b)} of ${kind} ${where} changes (it cannot be updated): the provider replaces the ${kind} (delete, then create; live: ${state})`;
+    case 'replace': {
+      const field = replacedBecause(b);
+      const why = field ? `the ${field} of ${kind} ${where} changes (it cannot be updated)` : unreadyWords(b, where);
+      return `preview: ${why}: the provider replaces the ${kind} (delete, then create; live: ${state})`;
+    }
     case 'rollout':
       return `preview: the pod template of ${where} changes (${changeList(b.changes, 3)}): the update starts a new rollout (live: ${state})`;
     case 'scale':
@@ -72,8 +80,11 @@ export function changeLine(b: BaselineFacts): string {
   switch (b.change) {
     case 'create':
       return `new ${b.plan.kind} ${b.namespace}/${name}: tracing its first rollout`;
-    case 'replace':
-      return `${replacedBecause(b)} changed: the provider replaces ${b.namespace}/${name}; tracing the new ${b.plan.kind}'s first rollout`;
+    case 'replace': {
+      const field = replacedBecause(b);
+      const why = field ? `${field} changed` : unreadyWords(b, `${b.namespace}/${name}`);
+      return `${why}: the provider replaces ${b.namespace}/${name}; tracing the new ${b.plan.kind}'s first rollout`;
+    }
     case 'rollout':
       return `pod template changed (${changeList(b.changes, 2)}): tracing the rollout from revision ${liveRevision(b) ?? '?'}`;
     case 'scale':
@@ -93,6 +104,15 @@ export function specChangedLine(b: BaselineFacts, writtenGeneration: number | un
   const name = b.live?.metadata?.name ?? b.plan.name;
   const generations = `generation ${b.live?.metadata?.generation ?? '?'} → ${writtenGeneration ?? '?'}`;
   return `the provider's write changed ${b.namespace}/${name} (${generations}) though its declared pod template matches the live one: tracing from revision ${liveRevision(b) ?? '?'}`;
+}
+
+/**
+ * The first line when the provider replaced the object though the declared spec asks for no
+ * replacement: the engine was told to (`pulumi up --replace`, the `replaceOnChanges` option).
+ */
+export function replacedLine(b: BaselineFacts): string {
+  const name = declaredName(b);
+  return `the provider replaced ${b.namespace}/${name} (a new object; the declared spec asks for no replacement, so the engine was told to: \`--replace\` or \`replaceOnChanges\`): tracing the new ${b.plan.kind}'s first rollout`;
 }
 
 /** The first line of an unchanged Deployment found not rolled out and healthy: it is followed to a verdict. */

@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dumpYaml, KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
-import { createObject, serverSideApply } from './apply.js';
+import { ApplyError, createObject, serverSideApply } from './apply.js';
 import {
   awaitKind,
   awaitSeconds,
@@ -169,8 +169,26 @@ export class KubernetesProvider {
     return obj;
   }
 
-  /** Create or update: apply, then wait as the provider does. Returns the outputs. */
-  async apply(type: string, obj: any, op: 'create' | 'update', customTimeout?: number, olds?: any): Promise<any> {
+  /**
+   * Whether pk's Diff answers "replace" for `pulumi.com/replaceUnready` (provider.go Diff): a Job
+   * declaring it (`"true"` exactly) whose live object is not ready (started and Complete, pk
+   * await/checker/job/check.go); other kinds only get a warning.
+   */
+  async replacesUnready(inputs: any, olds: any): Promise<boolean> {
+    if (inputs?.metadata?.annotations?.['pulumi.com/replaceUnready'] !== 'true' || olds?.kind !== 'Job' || !this.kc) return false;
+    const live: any = await KubernetesObjectApi.makeApiClient(this.kc)
+      .read({ apiVersion: olds.apiVersion, kind: 'Job', metadata: { name: olds.metadata.name, namespace: olds.metadata.namespace } } as any)
+      .catch(() => undefined);
+    if (!live) return false;
+    const complete = live.status?.conditions?.some((c: any) => c.type === 'Complete' && c.status === 'True');
+    return !(live.status?.startTime && complete);
+  }
+
+  /**
+   * Create or update: apply, then wait as the provider does. Returns the outputs. `create-new`: a
+   * plain create (pk await.go Creation without upsert), which fails when a named object exists.
+   */
+  async apply(type: string, obj: any, op: 'create' | 'update' | 'create-new', customTimeout?: number, olds?: any): Promise<any> {
     const { kind, metadata } = obj;
     if (this.config.renderYamlToDirectory) {
       const dir = join(this.config.renderYamlToDirectory, '1-manifests');
@@ -197,10 +215,18 @@ export class KubernetesProvider {
     const manager = patch ? `pulumi-patch-${metadata.name}` : 'pulumi-kubernetes';
     // Client-side apply mode always writes the declared values: a forced apply stands in for it.
     const clientSide = String(this.config.enableServerSideApply ?? true) === 'false';
-    const applied: any = obj.metadata.name
-      ? await serverSideApply(this.kc!, api, obj, manager, patch || clientSide)
-      : await this.createGenerated(api, obj, manager);
-    this.record({ op, kind, name: applied.metadata?.name ?? metadata.name, uid: applied.metadata?.uid });
+    const applied: any =
+      op === 'create-new'
+        ? await createNew(this.kc!, api, obj)
+        : obj.metadata.name
+          ? await serverSideApply(this.kc!, api, obj, manager, patch || clientSide)
+          : await this.createGenerated(api, obj, manager);
+    this.record({
+      op: op === 'create-new' ? 'create' : op,
+      kind,
+      name: applied.metadata?.name ?? metadata.name,
+      uid: applied.metadata?.uid,
+    });
     if (!AWAITED_KINDS.has(kind)) return applied;
     return this.await(applied, customTimeout);
   }
@@ -279,4 +305,13 @@ export class KubernetesProvider {
       await KubernetesObjectApi.makeApiClient(this.kc!).read({ ...gvk, metadata: { name: name!, namespace: namespace! } } as any),
     );
   }
+}
+
+/** pk's create (await.go Creation): a named object that exists fails with pk's message. */
+async function createNew(kc: KubeConfig, api: KubernetesObjectApi, obj: any): Promise<any> {
+  return createObject(kc, api, obj, 'pulumi-kubernetes').catch((err: unknown) => {
+    if (err instanceof ApplyError && err.code === 409)
+      throw new Error(`${obj.kind} "${obj.metadata.name}" already exists\n\nThe resource already exists in the cluster.`);
+    throw err;
+  });
 }

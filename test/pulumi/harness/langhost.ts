@@ -36,7 +36,7 @@ export interface TestStack {
   monitor: Monitor;
   /**
    * Runs a program (`pulumi up`, `preview` with `dryRun`, `destroy --run-program` with `destroy`,
-   * `refresh --run-program` with `refresh`, `--target` with `targets`).
+   * `refresh --run-program` with `refresh`, `--target` with `targets`, `--replace` with `replace`).
    */
   run(program: (pulumi: Pulumi) => unknown, mode?: Partial<RunMode>, config?: Record<string, string>): Promise<RunResult>;
   stop(): Promise<void>;
@@ -80,7 +80,7 @@ export async function startStack(options: MonitorOptions = {}): Promise<TestStac
       program = p;
       const logsFrom = monitor.logs.length;
       const opsFrom = monitor.ops.length;
-      monitor.beginRun({ dryRun: mode.dryRun ?? false, destroy: mode.destroy, refresh: mode.refresh, targets: mode.targets });
+      monitor.beginRun({ ...mode, dryRun: mode.dryRun ?? false });
       // The language server installs its own handlers for the run (as the real host does):
       // node:test's would count the program's reported errors as test failures.
       const parked = process.listeners('unhandledRejection');

@@ -16,6 +16,7 @@ import { constructComponent } from './components.js';
 import { engineService, type LogRecord } from './engine.js';
 import { answerInvoke } from './invokes.js';
 import { isKubernetesType, KubernetesProvider, type ProviderOp } from './k8s-provider.js';
+import { RELEASE_TYPE, releaseStep } from './release.js';
 import { decodeRegistration, registrationResponse } from './requests.js';
 import { kubernetesStep, type RunMode, type StateEntry, type StepResult, type StepTimeouts, StepWorkers } from './steps.js';
 import { plain } from './wire.js';
@@ -195,7 +196,7 @@ export class Monitor {
   /** One registration: from the program, or a child of a remote component (same path). */
   private async register(
     r: Transformable,
-    extra: { remote?: boolean; hooks?: any; timeouts?: StepTimeouts; ignoreChanges?: string[] } = {},
+    extra: { remote?: boolean; hooks?: any; timeouts?: StepTimeouts; ignoreChanges?: string[]; deleteBeforeReplace?: boolean } = {},
   ): Promise<StepResult> {
     const urn = this.urnOf(r.type, r.name, r.parent);
     this.registered.add(urn);
@@ -243,7 +244,7 @@ export class Monitor {
     old: StateEntry | undefined,
     entry: StateEntry,
     hook: (phase: string) => Promise<void>,
-    { timeouts, ignoreChanges }: { timeouts?: StepTimeouts; ignoreChanges?: string[] },
+    { timeouts, ignoreChanges, deleteBeforeReplace }: { timeouts?: StepTimeouts; ignoreChanges?: string[]; deleteBeforeReplace?: boolean },
   ): Promise<StepResult> {
     if (r.type === PROVIDER_TYPE) {
       entry.id = old?.id ?? `prov-${Math.random().toString(36).slice(2, 10)}`;
@@ -257,8 +258,16 @@ export class Monitor {
       if (!this.mode.dryRun) this.state.set(urn, entry);
       return { urn, id: entry.id, outputs: entry.outputs };
     }
+    if (r.type === RELEASE_TYPE) {
+      const provider = this.providerFor(r.provider);
+      const seconds = this.options.defaultAwaitSeconds ?? 300;
+      const result = await releaseStep(provider, urn, r.name, r.props, old, entry, this.mode.dryRun, seconds);
+      if (!this.mode.dryRun) this.state.set(urn, entry);
+      return result;
+    }
     if (isKubernetesType(r.type)) {
-      const ctx = { mode: this.mode, state: this.state, provider: this.providerFor(r.provider), timeouts, hook, ignoreChanges };
+      const provider = this.providerFor(r.provider);
+      const ctx = { mode: this.mode, state: this.state, provider, timeouts, hook, ignoreChanges, deleteBeforeReplace };
       return kubernetesStep(ctx, r, urn, old, entry);
     }
     entry.id = old?.id ?? `${r.name}-id`;

@@ -16,6 +16,8 @@ export interface DecodedRegistration {
   timeouts: StepTimeouts;
   /** The `ignoreChanges` property paths (e.g. `spec.template.spec.containers[0].image`). */
   ignoreChanges: string[];
+  /** The `deleteBeforeReplace` resource option. */
+  deleteBeforeReplace: boolean;
 }
 
 /** Parses a Go-style duration (`30s`, `5m`, `1h`) into seconds. */
@@ -44,6 +46,7 @@ export function decodeRegistration(req: any): DecodedRegistration {
     hooks: req.getHooks(),
     timeouts: { create: seconds(timeouts?.getCreate()), update: seconds(timeouts?.getUpdate()), delete: seconds(timeouts?.getDelete()) },
     ignoreChanges: req.getIgnorechangesList(),
+    deleteBeforeReplace: req.getDeletebeforereplace(),
   };
 }
 

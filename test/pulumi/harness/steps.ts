@@ -35,6 +35,11 @@ export interface RunMode {
   refresh?: boolean;
   /** `--target`: the resource names updated; any other resource in the state gets a same step. */
   targets?: string[];
+  /**
+   * `--replace`: the resource names replaced whatever their diff (pp: step_generator.go
+   * `isTargetedReplace` L216, `diff` L2891 answers "replace, blaming the id" without asking the provider).
+   */
+  replace?: string[];
 }
 
 /** A resource's custom timeouts, in seconds. */
@@ -54,6 +59,8 @@ export interface StepContext {
   hook: (phase: string) => Promise<void>;
   /** The resource's `ignoreChanges` paths. */
   ignoreChanges?: string[];
+  /** The resource's `deleteBeforeReplace` option. */
+  deleteBeforeReplace?: boolean;
 }
 
 /** The result of a step, as RegisterResource answers it. */
@@ -110,8 +117,12 @@ export async function kubernetesStep(
   const obj = provider.objectOf(r.type, r.name, inputs.value, old?.outputs);
   if (mode.dryRun || inputs.unknown) return { urn, id: old?.id ?? '', outputs: mode.dryRun ? r.props : obj };
   // Unchanged inputs are a same step, unless the last step left InitErrors: then the engine sends
-  // an empty update to continue awaiting (pp: step_generator.go, "if hasInitErrors").
-  if (old && !old.initErrors?.length && JSON.stringify(old.inputs) === JSON.stringify(r.props)) {
+  // an empty update to continue awaiting (pp: step_generator.go, "if hasInitErrors"). The engine
+  // asks the provider's Diff even then, and pk answers "replace" for a Job not complete that
+  // carries pulumi.com/replaceUnready (provider.go Diff).
+  const targeted = !!old && !!mode.replace?.includes(r.name);
+  const same = old && !old.initErrors?.length && JSON.stringify(old.inputs) === JSON.stringify(r.props);
+  if (old && same && !targeted && !(await provider.replacesUnready(inputs.value, old.outputs))) {
     state.set(urn, old);
     return { urn, id: old.id, outputs: old.outputs };
   }
@@ -137,7 +148,19 @@ async function writeStep(
 ): Promise<StepResult> {
   const { state, provider, timeouts, hook } = ctx;
   let outputs: any;
-  if (old && needsReplace(old.inputs && plain(old.inputs).value, inputs.value, r.type)) {
+  const targeted = !!old && !!ctx.mode.replace?.includes(r.name);
+  const replaced =
+    old &&
+    (needsReplace(old.inputs && plain(old.inputs).value, inputs.value, r.type) ||
+      (await provider.replacesUnready(inputs.value, old.outputs)));
+  if (old && targeted && !ctx.deleteBeforeReplace) {
+    // A targeted replace is create-before-delete unless the option says otherwise (the engine's
+    // diff sets no DeleteBeforeReplace); pk's create of a named object that exists fails.
+    await hook('BeforeCreate');
+    outputs = await provider.apply(r.type, provider.objectOf(r.type, r.name, inputs.value), 'create-new', timeouts?.create);
+    entry.outputs = outputs;
+    await provider.delete(old.outputs, old.deleteTimeout);
+  } else if (old && (replaced || targeted)) {
     await hook('BeforeDelete');
     await provider.delete(old.outputs, old.deleteTimeout);
     await hook('AfterDelete');

@@ -216,6 +216,16 @@ describe('Pulumi await conformance', () => {
     });
   }
 
+  it('a Deployment whose deletionTimestamp is set (a foreground delete) fails as deleted before it is gone', () => {
+    const d = deployment({ conditions: [availableFalse] });
+    const deleting = { ...d, metadata: { ...d.metadata, deletionTimestamp: new Date(T0 + 2000) } };
+    const { events } = run([up('ReplicaSet', rs1Ready), up('Deployment', d, 1), up('Deployment', deleting, 2)]);
+    const verdict = verdictOf(events);
+    assert.equal(verdict?.outcome, 'failed');
+    assert.equal(verdict?.problems[0]?.class, 'workload-deleted');
+    assert.equal(verdict?.finishedAt, T0 + 2000);
+  });
+
   it('the Deleted Deployment event is ignored by Pulumi, but we fail at once', () => {
     const d = deployment({ conditions: [availableFalse] });
     const { events } = run([up('ReplicaSet', rs1Ready), up('Deployment', d, 1), del('Deployment', d, 2)]);

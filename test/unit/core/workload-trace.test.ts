@@ -350,3 +350,26 @@ describe('an earlier object of the same name', () => {
     assert.ok(ofType(r2.events, 'k8s-event').some((e) => e.event.reason === 'BackoffLimitExceeded'));
   });
 });
+
+describe('a workload being deleted', () => {
+  // A foreground delete (the kubernetes provider replacing an object) sets deletionTimestamp and
+  // bumps the generation first; the object stays listed until its dependents are gone.
+  const deleting = <T extends { metadata?: object }>(o: T): T => ({
+    ...o,
+    metadata: { ...o.metadata, deletionTimestamp: new Date(T0 + 2000) },
+  });
+  const rows = [
+    ['StatefulSet', STS, statefulSetObject('db', { replicas: 1 }, { replicas: 1, readyReplicas: 1 })],
+    ['Job', JOB, jobObject('migrate', {}, { active: 1 })],
+    ['DaemonSet', DS, daemonSetObject('agent', { desiredNumberScheduled: 1 })],
+  ] as const;
+  for (const [kind, target, object] of rows) {
+    it(`${kind}: fails as deleted once its deletionTimestamp is set, before it is gone`, () => {
+      const { events } = run([up(kind, object, 1), up(kind, deleting(object), 2)], target);
+      const verdict = verdictOf(events);
+      assert.equal(verdict?.outcome, 'failed');
+      assert.equal(verdict?.problems[0]?.class, 'workload-deleted');
+      assert.equal(verdict?.finishedAt, T0 + 2000);
+    });
+  }
+});

@@ -24,6 +24,7 @@ import {
 } from '../../../src/pulumi/decisions.js';
 import { planFromInputs } from '../../../src/pulumi/plan.js';
 import type { TemplateChange } from '../../../src/pulumi/template-diff.js';
+import { changeLine } from '../../../src/pulumi/wording.js';
 
 const plan = (spec: Record<string, unknown> = {}, annotations: Record<string, string> = {}) =>
   planFromInputs('web', { metadata: { name: 'web', annotations }, spec: { selector: { matchLabels: { app: 'web' } }, ...spec } });
@@ -88,13 +89,34 @@ test("change kind: each kind's replacement fields (pk diff.go forceNew), declare
   for (const [what, p, l, want] of rows) assert.equal(changeKind(p, l, []), want, what);
 });
 
+test('change kind: pulumi.com/replaceUnready replaces a Job that is not complete, and only a Job (pk provider.go Diff)', () => {
+  const unready = { 'pulumi.com/replaceUnready': 'true' };
+  const job = (annotations: Record<string, string>) =>
+    planFromInputs('migrate', { metadata: { name: 'migrate', annotations }, spec: {} }, 'Job');
+  const liveJob = (complete: boolean): LiveDeployment => ({ uid: 'j1', generation: 1, replacedOn: {}, complete });
+  const rows: [string, ReturnType<typeof plan>, LiveDeployment, ChangeKind][] = [
+    ['a failed or running Job with the annotation', job(unready), liveJob(false), 'replace'],
+    ['a complete Job with the annotation', job(unready), liveJob(true), 'unchanged'],
+    ['a failed Job without it: the provider awaits again', job({}), liveJob(false), 'unchanged'],
+    ['any value but "true" is not the annotation', job({ 'pulumi.com/replaceUnready': 'True' }), liveJob(false), 'unchanged'],
+    // pk logs "replaceUnready annotation is not supported for this resource" for other kinds.
+    ['a Deployment carrying it', plan({}, unready), { ...live, complete: undefined }, 'unchanged'],
+  ];
+  for (const [what, p, l, want] of rows) assert.equal(changeKind(p, l, []), want, what);
+  const b = { plan: job(unready), namespace: 'ns', change: 'replace' as const, changes: [], liveFacts: liveJob(false) };
+  assert.equal(
+    changeLine({ ...b, live: { metadata: { name: 'migrate' } } }),
+    "Job ns/migrate is not complete and carries pulumi.com/replaceUnready: the provider replaces ns/migrate; tracing the new Job's first rollout",
+  );
+});
+
 test('what the tracker waits for', () => {
   const rows: [ChangeKind, { generation?: number } | undefined, ReturnType<typeof waitTarget>][] = [
     ['create', undefined, { minGeneration: undefined, notFoundGraceSeconds: 60 }],
     ['create', { generation: 1 }, { minGeneration: 1, notFoundGraceSeconds: 60 }],
     // The new object of a replacement starts again at generation 1 (old + 1 = 5 would stall).
-    ['replace', undefined, { minGeneration: 1, notFoundGraceSeconds: 60, replacedUid: 'u1' }],
-    ['replace', { generation: 1 }, { minGeneration: 1, notFoundGraceSeconds: 60, replacedUid: 'u1' }],
+    ['replace', undefined, { minGeneration: 1, notFoundGraceSeconds: 60 }],
+    ['replace', { generation: 1 }, { minGeneration: 1, notFoundGraceSeconds: 60 }],
     ['rollout', undefined, { baselineRevision: '3', minGeneration: 5 }],
     ['rollout', { generation: 7 }, { baselineRevision: '3', minGeneration: 7 }],
     ['scale', undefined, { minGeneration: 5 }],
@@ -194,7 +216,12 @@ test("the provider's write decides whether a rollout follows (gate mode)", () =>
     ['rollout', live, written(5), 'as-declared'],
     ['create', undefined, written(1), 'as-declared'],
     ['replace', live, written(1, 'u2'), 'as-declared'],
-    ['rollout', live, written(1, 'u2'), 'as-declared'],
+    // Another uid where the spec comparison saw none: the engine replaced it (`--replace`,
+    // `replaceOnChanges`, `replaceUnready` on a Job that failed since the comparison read it).
+    ['rollout', live, written(1, 'u2'), 'replaced'],
+    ['unchanged', live, written(1, 'u2'), 'replaced'],
+    ['scale', live, written(7, 'u2'), 'replaced'],
+    ['unchanged', live, { generation: 1 }, 'as-declared'],
     ['unchanged', live, null, 'as-declared'],
     ['unchanged', live, undefined, 'as-declared'],
     ['unchanged', { ...live, generation: undefined }, written(4), 'as-declared'],
