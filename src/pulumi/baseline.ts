@@ -163,6 +163,24 @@ export async function locate(
   return undefined;
 }
 
+/**
+ * Observe mode, a replacement the spec comparison expects: whether the provider did replace the
+ * object (another uid lives under the name), or wrote nothing (the provider returned the same
+ * object: an `ignoreChanges` field, `--target`). Undefined when cancelled; null when the provider
+ * wrote no object at all.
+ */
+export async function replacementSeen(
+  b: Baseline,
+  written: Promise<Written | null>,
+  signal: AbortSignal,
+): Promise<boolean | null | undefined> {
+  const name = await locate(b, written, signal);
+  if (name === null || name === undefined) return name;
+  // locate returns once another uid lives under the name, or once the provider returned.
+  const now = await readWorkload(b.kc, b.namespace, name, undefined, b.plan.kind).catch(() => undefined);
+  return now?.metadata?.uid !== b.liveFacts?.uid;
+}
+
 /** The name of the object the update created (another uid than the baseline's, or a new auto-named one), if it exists yet. */
 async function newObjectName(b: Baseline, name: string | undefined): Promise<string | undefined> {
   if (name) {

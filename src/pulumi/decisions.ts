@@ -151,8 +151,11 @@ export function writeEffect(
   live: LiveDeployment | undefined,
   written: { generation?: number; uid?: string } | null | undefined,
 ): WriteEffect {
-  if (!written || !live || declared === 'create' || declared === 'replace') return 'as-declared';
-  if (written.uid !== undefined && live.uid !== undefined && written.uid !== live.uid) return 'replaced';
+  if (!written || !live || declared === 'create') return 'as-declared';
+  const otherObject = written.uid !== undefined && live.uid !== undefined && written.uid !== live.uid;
+  // A replacement the engine did not make (an `ignoreChanges` field, `--target`): the same object.
+  if (declared === 'replace') return otherObject || written.uid === undefined ? 'as-declared' : 'nothing-changed';
+  if (otherObject) return 'replaced';
   if (written.uid !== live.uid || written.generation === undefined || live.generation === undefined) return 'as-declared';
   // At or below the baseline's: nothing was written. When the engine makes no provider call (no
   // diff) it hands back the stored outputs, whose generation is older than the live one after an

@@ -12,7 +12,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { Verdict } from '../core/index.js';
 import { type RolloutFailure, rolloutFailureOf } from '../report/index.js';
-import type { Baseline, Written } from './baseline.js';
+import { type Baseline, replacementSeen, type Written } from './baseline.js';
 import { cancellable } from './cancel.js';
 import {
   type ChangeKind,
@@ -215,7 +215,12 @@ export class RolloutTrace extends pulumi.ComponentResource {
       }
       // Gate: the provider returns right after its write, whose generation says what it changed.
       const wrote = this.gate && written ? await written.catch(() => undefined) : undefined;
-      const effect = writeEffect(declared.change, declared.liveFacts, wrote);
+      let effect = writeEffect(declared.change, declared.liveFacts, wrote);
+      // Observe: a replacement is said once it is seen (a new uid), not from the spec comparison.
+      if (!this.gate && written && declared.change === 'replace') {
+        const seen = await replacementSeen(declared, written, cancel.signal);
+        if (seen === false) effect = 'nothing-changed';
+      }
       const baseline = afterWrite(declared, effect);
       // An unchanged Deployment is judged on its live state (after a failed rollout the engine
       // continues the provider's await on the next update): quietly, unless it is not done.

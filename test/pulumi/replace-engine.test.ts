@@ -16,7 +16,7 @@ import { clients, withNamespace } from '../helpers/cluster.js';
 import { jobOf } from '../helpers/workloads.js';
 import { nginxArgs } from './harness/fixtures.js';
 import { linesOf, startStack } from './harness/langhost.js';
-import { argsOf, errorOn, withDependent } from './harness/workload-programs.js';
+import { argsOf, errorOn, type K8s, withDependent } from './harness/workload-programs.js';
 
 for (const mode of ['gate', 'observe'] as const) {
   test(`${mode}: a Deployment replaced by \`pulumi up --replace\` is followed to the new object's verdict`, async (t) => {
@@ -91,3 +91,31 @@ test('gate: a Job that failed and carries pulumi.com/replaceUnready is replaced 
   assert.match(errorOn(run2, 'migrate-job-rollout'), /Job \S+\/migrate: FAILED/);
   assert.equal(seen.dependent, undefined);
 });
+
+for (const mode of ['gate', 'observe'] as const) {
+  test(`${mode}: a replacement field under ignoreChanges: the engine replaces nothing, and the trace says so`, async (t) => {
+    const namespace = await withNamespace(t, `pulumi-replace-ignored-${mode}`);
+    const stack = await startStack();
+    t.after(() => stack.stop());
+    const job = (parallelism: number) =>
+      argsOf(namespace, jobOf('migrate', { behaviour: { app: 'crash;exitCode=0;after=1' }, parallelism }));
+    const declare = (parallelism: number) => (k8s: K8s) =>
+      new k8s.batch.v1.Job('migrate', job(parallelism), { ignoreChanges: ['spec.parallelism'] });
+    const run1 = await stack.run(withDependent(namespace, mode, declare(1), {}));
+    assert.equal(run1.error, '');
+
+    // The declared parallelism differs from the live one, but the engine sends the old value (pp
+    // step_generator.go processIgnoreChanges): a same step, no provider call.
+    const seen: { dependent?: boolean } = {};
+    const run2 = await stack.run(withDependent(namespace, mode, declare(2), seen));
+    const lines = linesOf(run2, 'migrate-job-rollout');
+    console.log(lines.join('\n'));
+    assert.equal(run2.error, '');
+    assert.deepEqual(
+      run2.ops.filter((o) => o.kind === 'Job' && (o.op === 'delete' || o.op === 'create' || o.op === 'update')),
+      [],
+    );
+    assert.deepEqual(lines, [`no change to Job ${namespace}/migrate: complete, 1/1 succeeded, 0 running`]);
+    assert.equal(seen.dependent, true);
+  });
+}

@@ -216,6 +216,10 @@ test("the provider's write decides whether a rollout follows (gate mode)", () =>
     ['rollout', live, written(5), 'as-declared'],
     ['create', undefined, written(1), 'as-declared'],
     ['replace', live, written(1, 'u2'), 'as-declared'],
+    // The spec comparison saw a replacement the engine did not make (`ignoreChanges` on the field,
+    // `--target`): the provider handed back the same object.
+    ['replace', live, written(4), 'nothing-changed'],
+    ['replace', live, { generation: 1 }, 'as-declared'],
     // Another uid where the spec comparison saw none: the engine replaced it (`--replace`,
     // `replaceOnChanges`, `replaceUnready` on a Job that failed since the comparison read it).
     ['rollout', live, written(1, 'u2'), 'replaced'],
