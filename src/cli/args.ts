@@ -7,7 +7,7 @@ import type { PolicyOverrides, WorkloadKind } from '../core/index.js';
 import { compileLogFilter } from '../core/index.js';
 import type { LogOptions } from '../track/index.js';
 import { durationInRange, parseDuration, positiveDurationFlag } from './duration.js';
-import { policyOverrides } from './policy-flags.js';
+import { policyFromFlags } from './policy-flags.js';
 import { parseTargets, type Target } from './targets.js';
 import { UsageError } from './usage-error.js';
 
@@ -38,6 +38,8 @@ export interface CliOptions {
   waitForCreationSeconds: number;
   /** Ignore the Deployment until its `metadata.generation` reaches this (the change just applied). */
   minGeneration?: number;
+  /** `--record FILE`: every trace recorded into FILE, for `rollout-trace replay`. */
+  record?: string;
 }
 
 /** The parse result: options to run, or a request for help/version. */
@@ -70,6 +72,7 @@ export const OPTIONS = {
   'pulumi-messages': { type: 'boolean' },
   'wait-for-creation': { type: 'string' },
   'min-generation': { type: 'string' },
+  record: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -113,14 +116,7 @@ export function parseCli(argv: string[]): ParsedArgs {
   const minGeneration = minGenerationOf(values['min-generation']);
   const redact = values.redact ?? [];
   const logs = logOptions(values, redact);
-  const policy = policyOverrides({
-    failAfter: values['fail-after'] ?? [],
-    warnOnly: values['warn-only'] ?? [],
-    ignore: values.ignore ?? [],
-    tolerate: values.tolerate ?? [],
-    success: values.success,
-    settle: values.settle,
-  });
+  const policy = policyFromFlags(values);
   return {
     kind: 'run',
     options: {
@@ -140,6 +136,7 @@ export function parseCli(argv: string[]): ParsedArgs {
       pulumiMessages: values['pulumi-messages'] === true,
       waitForCreationSeconds,
       ...(minGeneration !== undefined ? { minGeneration } : {}),
+      ...(values.record !== undefined ? { record: values.record } : {}),
     },
   };
 }

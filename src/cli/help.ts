@@ -9,6 +9,9 @@ Usage:
   rollout-trace KIND NAME [NAME...] [flags]          KIND: deploy, sts, ds or job (kubectl's names)
   rollout-trace KIND/NAME [KIND/NAME...] [flags]     kinds mixed in one call: deploy/web sts/db job/migrate
   rollout-trace KIND -l SELECTOR [flags]             rollout-trace all -l SELECTOR: every kind
+  rollout-trace replay FILE [-o FORMAT] [--speed N | --instant] [policy flags]
+                                                     replay a --record file offline: the same events and
+                                                     verdict, or what other policy flags would have said
 
 Watches each workload, its ReplicaSets, Pods and Events until the rollout succeeds (Pulumi's
 exact success predicate for Deployments; each kind's rule in docs/verdicts.md: a Job succeeds
@@ -51,6 +54,8 @@ Flags:
   -w, --watch               keep tracing after the verdict (pods killed, relabeled, later rollouts); Ctrl-C ends
       --watch-for DURATION  like --watch, but stop after DURATION
       --pulumi-messages     add Pulumi's own await messages to the failure summary
+      --record FILE         record the trace into FILE (gzip JSON lines: what the cluster sent,
+                            redacted, env values never) for rollout-trace replay
   -h, --help                show this help
       --version             show the version
 
@@ -81,5 +86,6 @@ Examples:
   rollout-trace deploy nginx --warn-only paused    # wait for kubectl rollout resume instead of failing
   rollout-trace deploy nginx -o json | jq -c 'select(.type=="verdict") | .verdict.outcome'
   rollout-trace deploy nginx --watch          # then kubectl delete pod ... in another terminal
+  rollout-trace deploy nginx --record web.rtrec.gz && rollout-trace replay web.rtrec.gz --fail-after crash-loop=60s
 `;
 }

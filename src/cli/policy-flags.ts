@@ -73,3 +73,25 @@ function successCriterion(text: string): SuccessCriterion {
     `--success "${text}" is not supported; use full (Pulumi's predicate, the default), maxUnavailable, a percentage of ready pods such as 75%, or a number of ready pods such as 2.`,
   );
 }
+
+/** The policy flags as parseArgs returns them (the names both `rollout-trace` and `replay` take). */
+export interface PolicyFlagValues {
+  'fail-after'?: string[];
+  'warn-only'?: string[];
+  ignore?: string[];
+  tolerate?: string[];
+  success?: string;
+  settle?: string;
+}
+
+/** {@link policyOverrides} of the parsed flag values. */
+export function policyFromFlags(values: PolicyFlagValues): PolicyOverrides | undefined {
+  return policyOverrides({
+    failAfter: values['fail-after'] ?? [],
+    warnOnly: values['warn-only'] ?? [],
+    ignore: values.ignore ?? [],
+    tolerate: values.tolerate ?? [],
+    success: values.success,
+    settle: values.settle,
+  });
+}

@@ -2,12 +2,13 @@
  * `rollout-trace` as a function: parses argv, traces, renders, and returns the exit code. It
  * never throws and never prints a stack trace (unless ROLLOUT_TRACE_DEBUG is set).
  */
-import { readFileSync } from 'node:fs';
 import type { RolloutEvent, Verdict } from '../core/index.js';
 import { kindRefusal, resolvePolicy, workloadOf } from '../core/index.js';
 import { isRolloutTraceError, type RolloutTraceError } from '../errors.js';
 import { setLongTimeout } from '../long-timer.js';
+import { recordingsFlushed } from '../record/index.js';
 import type { Sink } from '../report/index.js';
+import { packageVersion } from '../version.js';
 import { type CliOptions, parseCli } from './args.js';
 import { type BatchedStream, batchedStream } from './batched-stream.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -43,6 +44,7 @@ export function processIo(): CliIo {
 
 /** Runs the CLI and resolves with its exit code. */
 export async function runCli(argv: string[], io: CliIo = processIo()): Promise<ExitCode> {
+  if (argv[0] === 'replay') return replay(argv.slice(1), io);
   let options: CliOptions;
   try {
     const parsed = parseCli(argv);
@@ -51,7 +53,7 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<E
       return EXIT.success;
     }
     if (parsed.kind === 'version') {
-      io.stdout.write(`rollout-trace ${version()}\n`);
+      io.stdout.write(`rollout-trace ${packageVersion()}\n`);
       return EXIT.success;
     }
     options = parsed.options;
@@ -61,6 +63,19 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<E
   }
   try {
     return await trace(options, io);
+  } catch (err) {
+    return reportError(err, io);
+  }
+}
+
+/** `rollout-trace replay FILE ...`: no cluster; loaded on use. */
+async function replay(argv: string[], io: CliIo): Promise<ExitCode> {
+  try {
+    const { parseReplayArgs } = await import('./replay-args.js');
+    const options = parseReplayArgs(argv);
+    resolvePolicy(options.policy);
+    const { replayCommand } = await import('./replay.js');
+    return await replayCommand(options, io);
   } catch (err) {
     return reportError(err, io);
   }
@@ -139,6 +154,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
       unsubscribe();
     }
     await closeWithin(sink);
+    await recordingsFlushed();
     return exitCodeOf(verdicts, interrupts > 0);
   } catch (err) {
     await closeWithin(sink).catch(() => undefined);
@@ -164,6 +180,7 @@ function sharedTrackOptions(options: CliOptions) {
     redact: options.redact,
     notFoundGraceSeconds: options.waitForCreationSeconds,
     ...(options.minGeneration !== undefined ? { minGeneration: options.minGeneration } : {}),
+    ...(options.record !== undefined ? { record: options.record } : {}),
   };
 }
 
@@ -271,14 +288,4 @@ function reportError(err: unknown, io: CliIo): ExitCode {
   );
   if (io.env.ROLLOUT_TRACE_DEBUG) io.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
   return EXIT.internal;
-}
-
-function version(): string {
-  try {
-    // Same relative path from src/cli/ and dist/cli/.
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }

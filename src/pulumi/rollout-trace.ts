@@ -12,7 +12,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { Verdict } from '../core/index.js';
 import { type RolloutFailure, rolloutFailureOf } from '../report/index.js';
-import { type Baseline, replacementSeen, type Written } from './baseline.js';
+import type { Baseline, Written } from './baseline.js';
 import { cancellable } from './cancel.js';
 import {
   type ChangeKind,
@@ -22,8 +22,6 @@ import {
   skipsUpdateUnreachable,
   type TimeoutChoice,
   traceDecision,
-  type WriteEffect,
-  writeEffect,
 } from './decisions.js';
 import { userMessage } from './errors.js';
 import { jobGoneLine } from './job-gone.js';
@@ -36,6 +34,7 @@ import { RowLines } from './row-lines.js';
 import type { StatusLine } from './status-lines.js';
 import { traceWritten, type WrittenResource, writtenBy } from './trace-written.js';
 import { changeLine, notDoneLineOf, previewSummary, replacedLine, specChangedLine, unchangedLine, verdictText } from './wording.js';
+import { whatWasWritten } from './write-effect.js';
 
 export type { ProviderSettings } from './baseline.js';
 export type { ChangeKind } from './decisions.js';
@@ -213,15 +212,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       if (!this.gate && written && hasLive(declared) && byGeneration) {
         return await this.observeWrite(args, declared, written, provided, cancel.signal);
       }
-      // Gate: the provider returns right after its write, whose generation says what it changed.
-      const wrote = this.gate && written ? await written.catch(() => undefined) : undefined;
-      let effect = writeEffect(declared.change, declared.liveFacts, wrote);
-      // Observe: a replacement is said once it is seen (a new uid), not from the spec comparison.
-      if (!this.gate && written && declared.change === 'replace') {
-        const seen = await replacementSeen(declared, written, cancel.signal);
-        if (seen === false) effect = 'nothing-changed';
-      }
-      const baseline = afterWrite(declared, effect);
+      const { wrote, effect, baseline } = await whatWasWritten(this.gate, declared, written, cancel.signal);
       // An unchanged Deployment is judged on its live state (after a failed rollout the engine
       // continues the provider's await on the next update): quietly, unless it is not done.
       const checkLive = effect !== 'spec-changed' && traceDecision(baseline.change) === 'check-live';
@@ -307,12 +298,6 @@ export class RolloutTrace extends pulumi.ComponentResource {
     this.say({ severity: 'warn', text }, false);
     return this.lastResult;
   }
-}
-
-/** The baseline as the write showed it: what the spec comparison said, unless the write says otherwise. */
-function afterWrite(declared: Baseline, effect: WriteEffect): Baseline {
-  if (effect === 'as-declared') return declared;
-  return { ...declared, change: effect === 'replaced' ? 'replace' : 'unchanged' };
 }
 
 function hasLive(b: Baseline): b is Baseline & { live: NonNullable<Baseline['live']> } {

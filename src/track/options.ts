@@ -5,7 +5,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { contextNamespace, type KubeConfigSource, loadKubeConfig } from '../cluster/index.js';
 import type { Policy, PolicyOverrides, TrackTarget, WorkloadKind } from '../core/index.js';
-import { clusterTextCleaner, kindRefusal, resolvePolicy, WORKLOAD_KINDS } from '../core/index.js';
+import { clusterTextCleaner, compileLogFilter, kindRefusal, resolvePolicy, WORKLOAD_KINDS } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { durationProblem, MAX_DURATION_MS } from '../long-timer.js';
 import { checkPatterns, compiled, type LogOptions, type ResolvedLogOptions, resolveLogOptions } from './log-options.js';
@@ -53,6 +53,13 @@ export interface TrackOptions {
   redact?: Array<string | RegExp>;
   /** How long a missing workload is waited for before `workload-not-found`. Default 30. */
   notFoundGraceSeconds?: number;
+  /**
+   * Records the trace into this file (gzip-compressed JSON lines, docs/recording.md): every
+   * observation the trace reduced (redacted like the events; container `env` values are never
+   * written), its own events and the verdict, for `rollout-trace replay`. Traces given the same
+   * path share one file.
+   */
+  record?: string;
 }
 
 /** Validated options with defaults applied. */
@@ -70,7 +77,10 @@ export interface ResolvedTrackOptions {
   logs: ResolvedLogOptions;
   /** Redacts, sanitises and caps one cluster-supplied string (`redact` and `logs.redact`). */
   clean: (text: string) => string;
+  /** The redaction alone (no sanitising), for what a recording stores. */
+  mask: (text: string) => string;
   notFoundGraceSeconds: number;
+  record?: string;
 }
 
 /** The longest duration accepted, in seconds (Number.MAX_SAFE_INTEGER ms). */
@@ -151,6 +161,10 @@ export function resolveTrackOptions(opts: TrackOptions, load: KubeConfigLoader =
   checkPatterns(opts.redact, 'redact', bad);
   const patterns = [...(opts.redact ?? []), ...((opts.logs || undefined)?.redact ?? [])];
   const clean = compiled(() => clusterTextCleaner(patterns), 'redact', bad);
+  const masked = compiled(() => compileLogFilter({ redact: patterns }), 'redact', bad);
+  if (opts.record !== undefined && (typeof opts.record !== 'string' || opts.record.trim() === '')) {
+    bad(`record must be the path of the file to record the trace into; got ${JSON.stringify(opts.record)}.`);
+  }
   if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal))
     bad('signal must be an AbortSignal (e.g. from an AbortController).');
   const policy = resolvePolicy(opts.policy);
@@ -170,7 +184,9 @@ export function resolveTrackOptions(opts: TrackOptions, load: KubeConfigLoader =
     minGeneration: opts.minGeneration,
     logs,
     clean,
+    mask: (text) => masked(text) ?? text,
     notFoundGraceSeconds: grace,
+    ...(opts.record !== undefined ? { record: opts.record } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { acquireNamespaceSource, describeTarget, type NamespaceSource, type Sour
 import type { Observation, RolloutEvent, Verdict, WorkloadRef } from '../core/index.js';
 import { cleanEvent, initialState, type RolloutState, reduce } from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
+import type { TraceRecorder } from '../record/index.js';
 import {
   abortReason,
   admit,
@@ -38,6 +39,8 @@ export interface TrackInternals {
   replay?: HubReplay;
   /** Watch on after the verdict (the CLI's `--watch`): see {@link WatchAfterVerdict}. */
   watchAfterVerdict?: WatchAfterVerdict;
+  /** Records the trace (the `record` option, tracker.ts). */
+  recorder?: TraceRecorder;
 }
 
 const MAX_TICK_MS = 1000;
@@ -107,7 +110,7 @@ export class RolloutTracker {
     if (logs) {
       const options = { kc: this.opts.kc, namespace: this.opts.namespace, kind: this.opts.kind, logs };
       this.logs = new TrackerLogs(options, (target, line) => {
-        if (!this.finished) this.publish(logLine(this.ref, target, line, Date.now()));
+        if (!this.finished) this.internals.recorder?.event(this.publish(logLine(this.ref, target, line, Date.now())));
       });
     }
     try {
@@ -129,7 +132,7 @@ export class RolloutTracker {
 
   /** An event the tracker makes itself (own-events.ts), published until the verdict. */
   private say(e: RolloutEvent): void {
-    if (!this.finished) this.publish(e);
+    if (!this.finished) this.internals.recorder?.event(this.publish(e));
   }
 
   /**
@@ -155,6 +158,7 @@ export class RolloutTracker {
    */
   private observe(obs: Observation): void {
     if (this.finished) return;
+    this.internals.recorder?.observation(obs);
     const admitted = admit(this.gate, obs);
     this.gate = admitted.gate;
     if (admitted.release) return void this.conclude(admitted.release);
@@ -250,6 +254,7 @@ export class RolloutTracker {
     if (watch) this.watch = new VerdictWatch(this.state, (e) => this.publish(e));
     const final = this.logs ? await this.logs.enrich(verdict, this.state) : verdict;
     const e = this.publish({ type: 'verdict', verdict: final, at, workload: final.workload, deployment: final.deployment }) as VerdictEvent;
+    this.internals.recorder?.verdict(e.verdict, at);
     if (!this.watch) this.endStream();
     this.resolveVerdict(e.verdict);
     this.watch?.verdictPublished();
@@ -285,6 +290,7 @@ export class RolloutTracker {
     if (this.finished) return;
     this.release();
     const error = trackingError(err);
+    this.internals.recorder?.error(error.message);
     this.endStream(error);
     this.rejectVerdict(error);
   }

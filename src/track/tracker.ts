@@ -3,7 +3,8 @@
  * (rollout-tracker.ts).
  */
 
-import { type ResolvedTrackOptions, resolveTrackOptions, type TrackOptions } from './options.js';
+import { recordTrace, type TraceRecorder } from '../record/index.js';
+import { type ResolvedTrackOptions, resolveTrackOptions, type TrackOptions, trackTarget } from './options.js';
 import { RolloutTracker, type TrackInternals } from './rollout-tracker.js';
 import { failedTracking, type Tracking } from './tracking.js';
 
@@ -41,5 +42,22 @@ export function trackRolloutWith(opts: TrackOptions, internals: TrackInternals):
 
 /** Starts tracking with options already validated by `resolveTrackOptions` (loads nothing again). */
 export function trackResolved(resolved: ResolvedTrackOptions, internals: TrackInternals): Tracking {
-  return new RolloutTracker(resolved, internals).tracking;
+  let recorder: TraceRecorder | undefined;
+  try {
+    recorder = resolved.record === undefined ? undefined : recordTrace(resolved.record, recordedSetup(resolved), resolved.mask);
+  } catch (err) {
+    return failedTracking(err);
+  }
+  return new RolloutTracker(resolved, { ...internals, ...(recorder ? { recorder } : {}) }).tracking;
+}
+
+/** How a recorded trace was set up (format.ts `RecordedTrace`). */
+function recordedSetup(o: ResolvedTrackOptions) {
+  const { classes, success, settleSeconds } = o.policy;
+  return {
+    target: trackTarget(o),
+    policy: { classes, success, settleSeconds },
+    timeoutSeconds: o.timeoutSeconds,
+    ...(o.noProgressTimeoutSeconds !== undefined ? { noProgressTimeoutSeconds: o.noProgressTimeoutSeconds } : {}),
+  };
 }

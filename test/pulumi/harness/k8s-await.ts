@@ -65,7 +65,7 @@ export async function deploymentReady(kc: KubeConfig, namespace: string, name: s
 /**
  * The provider's built-in await of a StatefulSet, DaemonSet or Job, simplified to what the
  * scenarios exercise (pk: await/statefulset.go `checkAndLogStatus`: replicas ready and
- * `currentRevision == updateRevision`; await/daemonset.go: every desired pod updated and
+ * `currentRevision == updateRevision`, except for OnDelete past generation 1, L430; await/daemonset.go: every desired pod updated and
  * available; await/job.go: the `Complete` condition). Deployments: {@link deploymentReady}.
  */
 export async function workloadReady(kc: KubeConfig, kind: string, namespace: string, name: string): Promise<unknown | undefined> {
@@ -79,7 +79,9 @@ export async function workloadReady(kc: KubeConfig, kind: string, namespace: str
   const observed = kind === 'Job' || (s.observedGeneration ?? 0) >= (live?.metadata?.generation ?? 0);
   if (!observed) return undefined;
   if (kind === 'StatefulSet') {
-    const ready = (s.readyReplicas ?? 0) >= (live.spec?.replicas ?? 1) && s.currentRevision === s.updateRevision;
+    // pk statefulset.go: an OnDelete StatefulSet past its first generation needs no equal revisions.
+    const onDelete = live.spec?.updateStrategy?.type === 'OnDelete' && (live.metadata?.generation ?? 1) > 1;
+    const ready = (s.readyReplicas ?? 0) >= (live.spec?.replicas ?? 1) && (onDelete || s.currentRevision === s.updateRevision);
     return ready ? live : undefined;
   }
   if (kind === 'DaemonSet') {

@@ -1,0 +1,76 @@
+/**
+ * `rollout-trace replay FILE [-o tty|plain|json] [--speed N | --instant] [policy flags]`: parsing
+ * (node:util parseArgs) into {@link ReplayOptions}; every mistake is a {@link UsageError}.
+ */
+import { parseArgs } from 'node:util';
+import type { PolicyOverrides } from '../core/index.js';
+import { policyFromFlags } from './policy-flags.js';
+import { UsageError } from './usage-error.js';
+
+/** What `rollout-trace replay` was asked to do. */
+export interface ReplayOptions {
+  file: string;
+  output: 'auto' | 'tty' | 'plain' | 'json';
+  /** Replay at this multiple of the recorded pace; undefined: at once (`--instant`, the default). */
+  speed?: number;
+  /** Policy flags over the recorded policy: "what would `--fail-after crash-loop=60s` have said?" */
+  policy?: PolicyOverrides;
+  pulumiMessages: boolean;
+}
+
+/** The flags `replay` takes: the source of truth for its `--help` and docs/cli.md. */
+export const REPLAY_OPTIONS = {
+  output: { type: 'string', short: 'o' },
+  speed: { type: 'string' },
+  instant: { type: 'boolean' },
+  'fail-after': { type: 'string', multiple: true },
+  'warn-only': { type: 'string', multiple: true },
+  tolerate: { type: 'string', multiple: true },
+  ignore: { type: 'string', multiple: true },
+  success: { type: 'string' },
+  settle: { type: 'string' },
+  'pulumi-messages': { type: 'boolean' },
+} as const;
+
+const OUTPUTS = ['auto', 'tty', 'plain', 'json'] as const;
+
+/** Parses the arguments after `replay`. */
+export function parseReplayArgs(argv: string[]): ReplayOptions {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (err) {
+    const unknown = /Unknown option '([^']+)'/.exec((err as Error).message);
+    throw new UsageError(
+      unknown
+        ? `rollout-trace replay does not take ${unknown[1]}; it takes -o, --speed N or --instant, and the policy flags.`
+        : `${(err as Error).message.replace(/\.$/, '')}; see rollout-trace --help.`,
+    );
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      `rollout-trace replay takes one recording file (written by --record); got ${positionals.length === 0 ? 'none' : positionals.length}.`,
+    );
+  }
+  const output = values.output ?? 'auto';
+  if (!(OUTPUTS as readonly string[]).includes(output))
+    throw new UsageError(`--output "${output}" is not supported; use one of ${OUTPUTS.join(', ')}.`);
+  if (values.instant === true && values.speed !== undefined) throw new UsageError('--speed and --instant contradict each other; keep one.');
+  const speed = values.speed === undefined ? undefined : Number(values.speed);
+  if (speed !== undefined && (!Number.isFinite(speed) || speed <= 0 || speed > 1000)) {
+    throw new UsageError(`--speed "${values.speed}" must be a number above 0 and at most 1000 (2: twice the recorded pace).`);
+  }
+  const policy = policyFromFlags(values);
+  return {
+    file: positionals[0]!,
+    output: output as ReplayOptions['output'],
+    ...(speed !== undefined ? { speed } : {}),
+    ...(policy !== undefined ? { policy } : {}),
+    pulumiMessages: values['pulumi-messages'] === true,
+  };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, options: REPLAY_OPTIONS, allowPositionals: true, strict: true });
+}

@@ -1,0 +1,106 @@
+/**
+ * Writing a recording (I/O): one gzip-compressed JSON-lines file per path, shared by every trace
+ * recorded into it (the CLI's targets), closed once the last of them ended. The file is opened at
+ * once, so a path that cannot be written is refused before anything is traced.
+ */
+import { createWriteStream, openSync } from 'node:fs';
+import { createGzip, type Gzip } from 'node:zlib';
+import type { Observation, RolloutEvent, Verdict } from '../core/index.js';
+import { RolloutTraceError } from '../errors.js';
+import { packageVersion } from '../version.js';
+import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedTrace, scrubObservation } from './format.js';
+
+/** What a tracker records of one trace. */
+export interface TraceRecorder {
+  observation(obs: Observation): void;
+  event(e: RolloutEvent): void;
+  /** The published verdict (with its log tails) and when the core reached it; ends the trace. */
+  verdict(v: Verdict, at: number): void;
+  /** The trace ended with an error (no verdict); ends the trace. */
+  error(message: string): void;
+}
+
+const open = new Map<string, RecordingFile>();
+/** Recordings closed and still being written out. */
+const flushing = new Set<Promise<void>>();
+
+/** The recording at `path` (opened, or created and truncated): one per path in the process. */
+function recordingAt(path: string): RecordingFile {
+  let file = open.get(path);
+  if (!file) {
+    file = new RecordingFile(path);
+    open.set(path, file);
+  }
+  return file;
+}
+
+/**
+ * Starts recording one trace into `path`; `mask` redacts text as the trace does. Throws a
+ * 'bad-input' error naming the path when it cannot be written.
+ */
+export function recordTrace(path: string, setup: Omit<RecordedTrace, 'trace'>, mask: (text: string) => string): TraceRecorder {
+  return recordingAt(path).trace(setup, mask);
+}
+
+class RecordingFile {
+  private readonly gzip: Gzip;
+  private readonly written: Promise<void>;
+  private traces = 0;
+  private running = 0;
+
+  constructor(private readonly path: string) {
+    let fd: number;
+    try {
+      fd = openSync(path, 'w');
+    } catch (err) {
+      const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'its directory does not exist' : (err as Error).message;
+      throw new RolloutTraceError(
+        'bad-input',
+        `cannot write the recording to ${JSON.stringify(path)}: ${why}. Give a file path in a writable directory.`,
+      );
+    }
+    this.gzip = createGzip();
+    const out = createWriteStream('', { fd, autoClose: true });
+    this.written = new Promise((resolve) => {
+      out.on('close', resolve);
+      out.on('error', () => resolve());
+    });
+    this.gzip.pipe(out);
+    this.write({ format: RECORDING_FORMAT, version: RECORDING_VERSION, tool: packageVersion(), startedAt: Date.now() });
+  }
+
+  trace(setup: Omit<RecordedTrace, 'trace'>, mask: (text: string) => string): TraceRecorder {
+    const t = this.traces++;
+    this.running++;
+    this.write({ trace: t, ...setup });
+    let ended = false;
+    const end = (line: object) => {
+      if (ended) return;
+      ended = true;
+      this.write(line);
+      if (--this.running === 0) this.close();
+    };
+    return {
+      observation: (obs) => !ended && this.write({ t, o: scrubObservation(obs, mask) }),
+      event: (e) => !ended && this.write({ t, e }),
+      verdict: (v, at) => end({ t, v, at }),
+      error: (message) => end({ t, error: message }),
+    };
+  }
+
+  private write(line: object): void {
+    this.gzip.write(`${JSON.stringify(line)}\n`);
+  }
+
+  private close(): void {
+    open.delete(this.path);
+    flushing.add(this.written);
+    void this.written.then(() => flushing.delete(this.written));
+    this.gzip.end();
+  }
+}
+
+/** Settles once every recording closed so far reached the disk (the CLI waits before it exits). */
+export function recordingsFlushed(): Promise<void> {
+  return Promise.all([...flushing]).then(() => undefined);
+}

@@ -1,0 +1,110 @@
+/**
+ * `--record FILE` on the real control plane, then `rollout-trace replay FILE`: the demo's scenes
+ * (a rollout that succeeds, a broken image, a crashing app with its logs streamed, a migration Job
+ * that fails with its log, a StatefulSet whose claim cannot bind) replay with no cluster to the
+ * very JSON lines the live trace printed (times aside: the recording keeps them, so even those
+ * agree), and the same exit code.
+ */
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { kubeconfigPath, withNamespace } from '../../helpers/cluster.js';
+import { createDeployment, updateDeployment } from '../../helpers/deployments.js';
+import { createJob, createStatefulSet } from '../../helpers/workloads.js';
+import { runCli, runCliInProcess } from './run-cli.js';
+
+type Scene = { name: string; target: string[]; flags?: string[]; prepare: (ns: string) => Promise<void>; exit: number };
+
+const scenes: Scene[] = [
+  {
+    name: 'a rollout that succeeds',
+    target: ['deploy', 'web'],
+    prepare: async (ns) => void (await createDeployment(ns, 'web', { image: 'nginx:1.19', replicas: 2 })),
+    exit: 0,
+  },
+  {
+    name: 'a broken image',
+    target: ['deploy', 'web'],
+    prepare: async (ns) => {
+      await createDeployment(ns, 'web', { image: 'nginx:1.19', replicas: 2 });
+      await updateDeployment(ns, 'web', { image: 'nginx:1.99-does-not-exist', replicas: 2 });
+    },
+    exit: 1,
+  },
+  {
+    name: 'a crashing app, its logs streamed',
+    target: ['deploy', 'api'],
+    flags: ['--follow-logs'],
+    prepare: async (ns) =>
+      void (await createDeployment(ns, 'api', {
+        image: 'api:2',
+        replicas: 1,
+        behaviour: { app: 'crash;exitCode=3;after=1;logs=booting|fatal: no DATABASE_URL' },
+      })),
+    exit: 1,
+  },
+  {
+    name: 'a migration Job that fails, with its log',
+    target: ['job', 'migrate'],
+    prepare: async (ns) =>
+      void (await createJob(ns, 'migrate', {
+        image: 'migrate:1',
+        backoffLimit: 0,
+        behaviour: { app: 'crash;exitCode=2;after=1;logs=relation "users" does not exist' },
+      })),
+    exit: 1,
+  },
+  {
+    name: 'a StatefulSet whose claim cannot bind',
+    target: ['sts', 'db'],
+    prepare: async (ns) =>
+      void (await createStatefulSet(ns, 'db', {
+        image: 'postgres:13',
+        replicas: 1,
+        claims: { name: 'data', storageClassName: 'does-not-exist' },
+      })),
+    exit: 1,
+  },
+];
+
+describe('record on the control plane, replay offline', { concurrency: true }, () => {
+  for (const scene of scenes) {
+    test(`${scene.name}: the replay prints the live JSON lines and exits the same`, async (t) => {
+      const ns = await withNamespace(t, 'record');
+      const dir = await mkdtemp(join(tmpdir(), 'rt-record-'));
+      t.after(() => rm(dir, { recursive: true, force: true }));
+      const file = join(dir, 'trace.rtrec.gz');
+      await scene.prepare(ns);
+      const live = await runCli([
+        ...scene.target,
+        '-n',
+        ns,
+        '--kubeconfig',
+        kubeconfigPath(),
+        '-o',
+        'json',
+        '--timeout',
+        '90s',
+        ...(scene.flags ?? []),
+        '--record',
+        file,
+      ]);
+      assert.equal(live.code, scene.exit, live.stdout + live.stderr);
+      assert.ok(statSync(file).size > 0, 'the recording was written');
+      const replayed = await runCliInProcess(['replay', file, '-o', 'json']);
+      assert.equal(replayed.code, scene.exit, replayed.stderr);
+      assert.deepEqual(lines(replayed.stdout), lines(live.stdout));
+    });
+  }
+});
+
+/** The JSON lines, parsed. */
+function lines(stdout: string): unknown[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
