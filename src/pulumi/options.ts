@@ -58,6 +58,12 @@ export interface TraceOptions {
    * own row. Default: on when the `CI` environment variable is set (and not `false`/`0`).
    */
   compactLines?: boolean;
+  /**
+   * Records every trace of the run into this file (gzip-compressed JSON lines, one trace after
+   * another: docs/recording.md), for `rollout-trace replay FILE`. Redacted like the lines; container
+   * `env` values are never written.
+   */
+  record?: string;
 }
 
 /** What the trace ended with. */

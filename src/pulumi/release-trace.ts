@@ -140,6 +140,7 @@ export class ReleaseTrace extends pulumi.ComponentResource {
           logs: args.logs,
           minGeneration: write.minGeneration,
           notFoundGraceSeconds: 60,
+          ...(args.record !== undefined ? { record: args.record } : {}),
         });
         const lines = new StatusLines();
         tracking.subscribe((e) => {

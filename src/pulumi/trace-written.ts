@@ -106,6 +106,7 @@ export async function followTarget(
     minGeneration: target.minGeneration,
     notFoundGraceSeconds: target.notFoundGraceSeconds,
     redact: a.redact,
+    ...(a.options.record !== undefined ? { record: a.options.record } : {}),
   });
   const lines = new StatusLines();
   const unsubscribe = tracking.subscribe((e) => {

@@ -21,6 +21,8 @@ export interface TraceRecorder {
 }
 
 const open = new Map<string, RecordingFile>();
+/** Paths recorded into by this process, and how many traces each holds: a later trace appends. */
+const tracesIn = new Map<string, number>();
 /** Recordings closed and still being written out. */
 const flushing = new Set<Promise<void>>();
 
@@ -45,13 +47,17 @@ export function recordTrace(path: string, setup: Omit<RecordedTrace, 'trace'>, m
 class RecordingFile {
   private readonly gzip: Gzip;
   private readonly written: Promise<void>;
-  private traces = 0;
+  private traces: number;
   private running = 0;
 
   constructor(private readonly path: string) {
+    // A path this process recorded into before (a Pulumi run's traces end at different times)
+    // is appended to: one more gzip member, its traces numbered on.
+    const earlier = tracesIn.get(path);
+    this.traces = earlier ?? 0;
     let fd: number;
     try {
-      fd = openSync(path, 'w');
+      fd = openSync(path, earlier === undefined ? 'w' : 'a');
     } catch (err) {
       const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'its directory does not exist' : (err as Error).message;
       throw new RolloutTraceError(
@@ -66,11 +72,12 @@ class RecordingFile {
       out.on('error', () => resolve());
     });
     this.gzip.pipe(out);
-    this.write({ format: RECORDING_FORMAT, version: RECORDING_VERSION, tool: packageVersion(), startedAt: Date.now() });
+    if (earlier === undefined) this.write({ format: RECORDING_FORMAT, version: RECORDING_VERSION, tool: packageVersion(), startedAt: Date.now() });
   }
 
   trace(setup: Omit<RecordedTrace, 'trace'>, mask: (text: string) => string): TraceRecorder {
     const t = this.traces++;
+    tracesIn.set(this.path, this.traces);
     this.running++;
     this.write({ trace: t, ...setup });
     let ended = false;
