@@ -60,9 +60,10 @@ export function mayConcern(
 /**
  * The reasons of a pod's routine Normal Events (the scheduler's and the kubelet's): in a busy
  * namespace nearly all of its Events. None is shown or read by a built-in diagnosis, and no
- * Warning carries one of these reasons.
+ * Warning carries one of these reasons. `Pulled` is not among them: it says how long the image
+ * pull took (the verdict's timings), one Event per container start.
  */
-export const ROUTINE_POD_REASONS: readonly string[] = ['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started', 'Killing'];
+export const ROUTINE_POD_REASONS: readonly string[] = ['Scheduled', 'Pulling', 'Created', 'Started', 'Killing'];
 
 /**
  * True for a pod's routine Normal Event ({@link ROUTINE_POD_REASONS}). Only a tracker with user

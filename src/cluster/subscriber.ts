@@ -12,7 +12,7 @@ export interface SourceSubscriber {
   /** Kind of the traced workload named {@link workloadName} (default `Deployment`). */
   readonly kind?: WorkloadKind;
   /**
-   * True: also deliver a pod's routine Normal Events (Scheduled, Pulling, Pulled, Created, Started,
+   * True: also deliver a pod's routine Normal Events (Scheduled, Pulling, Created, Started,
    * Killing), which only user classifiers read. Default: they are neither delivered nor cached.
    */
   readonly routinePodEvents?: boolean;

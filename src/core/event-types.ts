@@ -2,7 +2,9 @@
  * Problems, verdicts and the typed rollout events the core emits (part of the core contract,
  * re-exported by ./types.ts).
  */
+
 import type { ProblemClass } from './policy-types.js';
+import type { RolloutTimings } from './timing-types.js';
 import type { DeploymentRef, WorkloadKind, WorkloadRef } from './types.js';
 
 /** A Job's pod counts ({@link Verdict.job}). */
@@ -159,6 +161,8 @@ export interface Verdict {
   finishedAt: number;
   /** The older revision whose pod template this revision brings back (a rollback, e.g. `kubectl rollout undo`). */
   restores?: string;
+  /** Where the time went: each current-template pod's phases, and the one that took most (timing-types.ts). */
+  timings?: RolloutTimings;
   /** For `timed-out`: which timeout fired. */
   timeoutSeconds?: number;
   /** For `timed-out`: `overall` (the deadline) or `no-progress` (nothing moved for `timeoutSeconds`). */

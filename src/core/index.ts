@@ -48,6 +48,7 @@ export { pulumiErrorMessages, pulumiPodMessage, trimImagePullMsg } from './pulum
 export { initialState, problemsOf, reduce } from './reducer.js';
 export { type EmittedMemo, type PulumiAwaitState, type RolloutState, watchedOn } from './state.js';
 export { resolveMaxUnavailable } from './success.js';
+export { dominantWords, goDurationSeconds, PHASE_WORDS, podTiming, rolloutTimings } from './timings.js';
 export type * from './types.js';
 export { problemLine, problemSubject } from './verdict.js';
 export { revisionOfWorkload, SUCCESS_LOG_PODS, succeededJobContainers, WORKLOAD_KINDS } from './workloads.js';

@@ -111,3 +111,4 @@ export interface TrackTarget extends DeploymentRef {
 
 export type * from './event-types.js';
 export type * from './policy-types.js';
+export type * from './timing-types.js';

@@ -9,7 +9,8 @@ import { pulumiErrorMessages } from './pulumi-messages.js';
 import { newReplicaSet, podsOf, replicaSetOfRevision, trackedPvcs } from './relations.js';
 import { rolloutGap } from './rolled-out.js';
 import type { RolloutState } from './state.js';
-import type { Problem, Verdict } from './types.js';
+import { rolloutTimings } from './timings.js';
+import type { Problem, RolloutTimings, Verdict } from './types.js';
 import { currentPods, kindOf, workloadPods } from './workloads.js';
 
 /** `pod web-5f6-abc container "app"`, `replicaset web-5f6`, ... */
@@ -101,6 +102,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
     problems: withoutDeadLogHints(state, problems),
     replicas,
     ...module.verdictExtra?.(state),
+    ...timingsOf(state),
     startedAt: state.startedAt,
     finishedAt: input.at,
     ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: input.timeoutSeconds } : {}),
@@ -168,4 +170,9 @@ export function notReadyLines(state: RolloutState, problems: Problem[]): string[
   }
   if (lines.length === 0 && !rs && deployment) lines.push('no ReplicaSet of the new revision yet');
   return lines;
+}
+
+function timingsOf(state: RolloutState): { timings?: RolloutTimings } {
+  const timings = rolloutTimings(state);
+  return timings ? { timings } : {};
 }

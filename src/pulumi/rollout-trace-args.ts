@@ -3,7 +3,7 @@
  * to.
  */
 import type * as pulumi from '@pulumi/pulumi';
-import type { WorkloadKind } from '../core/index.js';
+import type { RolloutTimings, WorkloadKind } from '../core/index.js';
 import type { RolloutFailure } from '../report/index.js';
 import { type Baseline, type ProviderSettings, readBaseline } from './baseline.js';
 import type { ChangeKind, CustomTimeouts } from './decisions.js';
@@ -40,6 +40,8 @@ export interface RolloutResult {
   change?: ChangeKind;
   /** For a rollout that did not succeed: its main cause, machine-readable. */
   failure?: RolloutFailure;
+  /** Where the time went: each new pod's phases (seconds) and the one that took most. */
+  timings?: RolloutTimings;
 }
 
 /** The baseline of a trace, or undefined when a value it needs is unknown (preview). */

@@ -10,7 +10,7 @@
  */
 
 import * as pulumi from '@pulumi/pulumi';
-import type { Verdict } from '../core/index.js';
+import type { RolloutTimings, Verdict } from '../core/index.js';
 import { type RolloutFailure, rolloutFailureOf } from '../report/index.js';
 import type { Baseline, Written } from './baseline.js';
 import { cancellable } from './cancel.js';
@@ -59,6 +59,8 @@ export class RolloutTrace extends pulumi.ComponentResource {
   readonly revision: pulumi.Output<string | undefined>;
   /** When the rollout did not succeed: its main cause (secret when the inputs hold secrets). */
   readonly failure: pulumi.Output<RolloutFailure | undefined>;
+  /** Where the time went: each new pod's phases in seconds, and the phase that took most of their time. */
+  readonly timings: pulumi.Output<RolloutTimings | undefined>;
   /**
    * Resolves to this component once the rollout succeeded (gate mode) or the trace ended
    * (observe mode); rejects when a gated rollout fails. Use it in `dependsOn` of resources that
@@ -105,9 +107,16 @@ export class RolloutTrace extends pulumi.ComponentResource {
     this.summary = maybeSecret(result.then((r) => r.summary));
     this.revision = pulumi.output(result.then((r) => r.revision));
     this.failure = maybeSecret(result.then((r) => r.failure));
+    this.timings = pulumi.output(result.then((r) => r.timings));
     // The Deployment too: a component with no custom children records no dependency.
     this.ready = carryingDependency(pulumi.output(failed.then(resolveToThis)), args.detached ? Promise.resolve(undefined) : deployment);
-    this.registerOutputs({ outcome: this.outcome, summary: this.summary, revision: this.revision, failure: this.failure });
+    this.registerOutputs({
+      outcome: this.outcome,
+      summary: this.summary,
+      revision: this.revision,
+      failure: this.failure,
+      timings: this.timings,
+    });
   }
 
   /** Tells the trace which workload resource it traces (when it was created after the trace). */
@@ -281,13 +290,14 @@ export class RolloutTrace extends pulumi.ComponentResource {
 
   private conclude(verdict: Verdict, change: ChangeKind, timeout: TimeoutChoice): RolloutResult {
     const { revision } = verdict;
+    const timings = verdict.timings ? { timings: verdict.timings } : {};
     if (verdict.outcome === 'succeeded') {
       // Verdicts are permanent: they stay in the final summary (Diagnostics).
       this.say({ severity: 'info', text: verdict.summary }, false);
-      return { outcome: 'succeeded', summary: verdict.summary, revision, change };
+      return { outcome: 'succeeded', summary: verdict.summary, revision, change, ...timings };
     }
     const failure = rolloutFailureOf(verdict);
-    this.lastResult = { outcome: verdict.outcome, summary: verdict.summary, revision, change, failure };
+    this.lastResult = { outcome: verdict.outcome, summary: verdict.summary, revision, change, failure, ...timings };
     if (verdict.outcome === 'cancelled') {
       this.say({ severity: 'warn', text: `trace stopped: ${verdict.summary}` }, false);
       if (this.gate) throw new pulumi.ResourceError(`rollout trace cancelled: ${verdict.summary}`, this, true);

@@ -72,7 +72,8 @@ class RecordingFile {
       out.on('error', () => resolve());
     });
     this.gzip.pipe(out);
-    if (earlier === undefined) this.write({ format: RECORDING_FORMAT, version: RECORDING_VERSION, tool: packageVersion(), startedAt: Date.now() });
+    if (earlier === undefined)
+      this.write({ format: RECORDING_FORMAT, version: RECORDING_VERSION, tool: packageVersion(), startedAt: Date.now() });
   }
 
   trace(setup: Omit<RecordedTrace, 'trace'>, mask: (text: string) => string): TraceRecorder {

@@ -5,7 +5,7 @@
  */
 
 import type { EventDigest, LogTail, Problem, Verdict, WorkloadKind } from '../core/index.js';
-import { cleanedVerdict, workloadKey, workloadOf } from '../core/index.js';
+import { cleanedVerdict, dominantWords, PHASE_WORDS, workloadKey, workloadOf } from '../core/index.js';
 import { type Palette, palette } from './colors.js';
 import { formatDuration } from './format-time.js';
 
@@ -71,6 +71,8 @@ export function formatVerdict(raw: Verdict, options: FormatVerdictOptions = {}):
     `${symbol}${c.bold(`${named.kind} ${named.namespace}/${named.name}`)}: ${colorOutcome(outcomeLabel(verdict))} - ${verdict.summary}`,
   );
   lines.push(`  ${figuresLine(verdict)}`);
+  const time = timeLine(verdict);
+  if (time) lines.push(`  ${c.dim(time)}`);
   if (ok) {
     // A Job's output on success (`--logs-on-success`), pod by pod.
     for (const log of verdict.logs ?? []) lines.push(`  ${c.bold(`Pod/${log.pod}`)}`, ...formatLog(log, c));
@@ -115,6 +117,18 @@ function figuresLine(v: Verdict): string {
     took,
   ];
   return parts.join(' · ');
+}
+
+/**
+ * Where the pods' time went: `where the time went: image pulls: 62 % of the pods' time, 4 pods ×
+ * 11 s on node-2 (waiting for a node 2 s, image pulls 44 s, container starts 3 s, readiness 12 s)`.
+ */
+function timeLine(v: Verdict): string | undefined {
+  const t = v.timings;
+  const lead = t ? dominantWords(t) : undefined;
+  if (!t || !lead) return undefined;
+  const sums = (Object.keys(PHASE_WORDS) as (keyof typeof PHASE_WORDS)[]).map((ph) => `${PHASE_WORDS[ph]} ${t.phases[ph]} s`);
+  return `where the time went: ${lead} (${sums.join(', ')})`;
 }
 
 /** Problems with the same cause (e.g. three pods with the same bad image) print once. */

@@ -1,0 +1,109 @@
+/**
+ * Where a rollout's time went: each pod's phases from its timestamps and its kubelet's `Pulled`
+ * Events, the phase that took most of the pods' time and the node where it did, and the line the
+ * final summary prints.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import { dominantWords, goDurationSeconds, podTiming } from '../../../src/core/index.js';
+import { formatVerdict } from '../../../src/report/index.js';
+import { run, statefulSetObject, T0, up, verdictOf, workloadPod } from './builders.js';
+
+/** A pod created at `c`, scheduled at `s`, its container started at `st`, Ready at `r` (seconds after T0). */
+function timedPod(name: string, node: string, c: number, s?: number, st?: number, r?: number): V1Pod {
+  return {
+    metadata: { name, creationTimestamp: new Date(T0 + c * 1000) },
+    spec: { nodeName: node, containers: [{ name: 'app', image: 'x' }] },
+    status: {
+      conditions: [
+        ...(s !== undefined ? [{ type: 'PodScheduled', status: 'True', lastTransitionTime: new Date(T0 + s * 1000) }] : []),
+        ...(r !== undefined ? [{ type: 'Ready', status: 'True', lastTransitionTime: new Date(T0 + r * 1000) }] : []),
+      ],
+      containerStatuses: [
+        {
+          name: 'app',
+          image: 'x',
+          imageID: '',
+          ready: r !== undefined,
+          restartCount: 0,
+          state: st !== undefined ? { running: { startedAt: new Date(T0 + st * 1000) } } : { waiting: { reason: 'ContainerCreating' } },
+        },
+      ],
+    },
+  } as V1Pod;
+}
+
+const pulled = (message: string): CoreV1Event =>
+  ({ metadata: {}, involvedObject: {}, reason: 'Pulled', type: 'Normal', message }) as CoreV1Event;
+
+test('a Go duration as the kubelet writes it', () => {
+  const rows: [string, number | undefined][] = [
+    ['11.2s', 11.2],
+    ['1m2.5s', 62.5],
+    ['850ms', 0.85],
+    ['1h0m0s', 3600],
+    ['11.2s (11.2s including waiting)', undefined],
+    ['soon', undefined],
+  ];
+  for (const [text, want] of rows) assert.equal(goDurationSeconds(text), want, text);
+});
+
+test("a pod's phases, as far as it got", () => {
+  const rows: [string, V1Pod, CoreV1Event[], object][] = [
+    [
+      'every phase: pulled 11.2 s of the 14 s between scheduling and start',
+      timedPod('p', 'node-2', 0, 2, 16, 20),
+      [pulled('Successfully pulled image "nginx:1.19" in 11.2s (11.2s including waiting)')],
+      { pod: 'p', node: 'node-2', scheduling: 2, 'image-pull': 11.2, 'container-start': 2.8, readiness: 4 },
+    ],
+    [
+      'the image was there',
+      timedPod('p', 'node-1', 0, 0, 1, 1),
+      [pulled('Container image "nginx:1.19" already present on machine')],
+      { pod: 'p', node: 'node-1', scheduling: 0, 'image-pull': 0, 'container-start': 1, readiness: 0 },
+    ],
+    ['not scheduled yet', timedPod('p', 'node-1', 0), [], { pod: 'p', node: 'node-1' }],
+    ['scheduled, still creating', timedPod('p', 'node-1', 0, 3), [], { pod: 'p', node: 'node-1', scheduling: 3 }],
+    [
+      'no Pulled Event (not watched from before the trace)',
+      timedPod('p', 'node-1', 0, 1, 5, 6),
+      [],
+      { pod: 'p', node: 'node-1', scheduling: 1, 'container-start': 4, readiness: 1 },
+    ],
+  ];
+  for (const [what, pod, events, want] of rows) assert.deepEqual(podTiming(pod, events), want, what);
+});
+
+test("the phase that took most of the pods' time, and the node where it did; the summary line", () => {
+  const STS = { kind: 'StatefulSet' as const, name: 'db' };
+  const pods = ['db-0', 'db-1'].map((name) => workloadPod('StatefulSet', 'db', { name, revision: 'db-1' }));
+  const sts = statefulSetObject(
+    'db',
+    { replicas: 2 },
+    { readyReplicas: 2, currentRevision: 'db-1', updateRevision: 'db-1', updatedReplicas: 2, currentReplicas: 2 },
+  );
+  const { events } = run([...pods.map((p) => up('Pod', p, 1)), up('StatefulSet', sts, 1), { type: 'synced', at: T0 + 1000 }], STS);
+  const verdict = verdictOf(events);
+  assert.ok(verdict?.timings, `the verdict carries its timings: ${JSON.stringify(verdict?.outcome)} ${verdict?.summary}`);
+  assert.deepEqual(
+    verdict.timings.pods.map((p) => p.pod),
+    ['db-0', 'db-1'],
+  );
+  const t = {
+    pods: [
+      { pod: 'a', node: 'node-2', 'image-pull': 11 },
+      { pod: 'b', node: 'node-2', 'image-pull': 11 },
+      { pod: 'c', node: 'node-1', 'image-pull': 2, readiness: 3 },
+    ],
+    phases: { scheduling: 0, 'image-pull': 24, 'container-start': 0, readiness: 3 },
+    dominant: { phase: 'image-pull' as const, share: 89, pods: 2, meanSeconds: 11, node: 'node-2' },
+  };
+  assert.equal(dominantWords(t), "image pulls: 89 % of the pods' time, 2 pods × 11 s on node-2");
+  const block = formatVerdict({ ...verdict, timings: t });
+  assert.match(
+    block,
+    /\n {2}where the time went: image pulls: 89 % of the pods' time, 2 pods × 11 s on node-2 \(waiting for a node 0 s, image pulls 24 s, container starts 0 s, readiness 3 s\)/,
+  );
+  assert.doesNotMatch(formatVerdict({ ...verdict, timings: { ...t, dominant: undefined } }), /where the time went/);
+});
