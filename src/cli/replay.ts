@@ -59,7 +59,7 @@ export async function replayCommand(options: ReplayOptions, io: CliIo): Promise<
 function replayed1(t: Recording['traces'][number], options: ReplayOptions, recording: Recording): ReplayedTrace {
   const policy = replayPolicy(t.policy, options.policy);
   try {
-    return replayTrace(t, policy, recording.header.startedAt);
+    return replayTrace(t, policy, t.startedAt ?? recording.header.startedAt);
   } catch {
     throw new UsageError(
       `${JSON.stringify(options.file)} cannot be replayed: the trace of ${t.target.name} holds observations that are not Kubernetes objects as the API server sends them.`,

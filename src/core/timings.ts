@@ -59,7 +59,9 @@ export function podTiming(pod: V1Pod, events: readonly CoreV1Event[]): PodTiming
   const pull = pullSeconds(events);
   const beforeStart = seconds(scheduled, started);
   const timing: PodTiming = { pod: pod.metadata?.name ?? '', ...(pod.spec?.nodeName ? { node: pod.spec.nodeName } : {}) };
-  const set = (phase: StartPhase, value: number | undefined) => value !== undefined && (timing[phase] = round(value));
+  const set = (phase: StartPhase, value: number | undefined) => {
+    if (value !== undefined) timing[phase] = round(value);
+  };
   set('scheduling', seconds(created, scheduled));
   set('image-pull', pull !== undefined && beforeStart !== undefined ? Math.min(pull, beforeStart) : pull);
   set('container-start', beforeStart !== undefined ? beforeStart - Math.min(pull ?? 0, beforeStart) : undefined);

@@ -4,6 +4,7 @@
  *
  *   {"format":"rollout-trace-recording","version":1,"tool":"0.1.0","startedAt":<ms>}
  *   {"trace":0,"target":{...},"policy":{...},"timeoutSeconds":600}        one per traced workload
+ *   {"t":0,"started":<ms>}                                                when its state began
  *   {"t":0,"o":<observation>}                                             what the reducer was fed
  *   {"t":0,"e":<event>}                                                   the tracker's own events (log lines, warnings)
  *   {"t":0,"v":<verdict>,"at":<ms>}  or  {"t":0,"error":"..."}           how the trace ended
@@ -42,7 +43,7 @@ export type RecordedItem = { kind: 'observation'; obs: Observation } | { kind: '
 /** A recording read back. */
 export interface Recording {
   header: RecordingHeader;
-  traces: (RecordedTrace & { items: RecordedItem[]; verdict?: { verdict: Verdict; at: number }; error?: string })[];
+  traces: (RecordedTrace & { startedAt?: number; items: RecordedItem[]; verdict?: { verdict: Verdict; at: number }; error?: string })[];
 }
 
 /** A recording that cannot be read: its message is one sentence naming what is wrong. */
@@ -149,9 +150,12 @@ export function parseRecording(text: string, what: string): Recording {
       if (!isObject(line.v) || typeof line.v.outcome !== 'string' || typeof line.at !== 'number')
         throw bad('holds a verdict without an outcome');
       t.verdict = { verdict: line.v as unknown as Verdict, at: line.at };
+    } else if ('started' in line) {
+      if (typeof line.started !== 'number' || !Number.isFinite(line.started)) throw bad('holds a start time that is not a number');
+      t.startedAt = line.started;
     } else if ('error' in line) {
       t.error = String(line.error);
-    } else throw bad('is none of the known lines (trace, o, e, v, error)');
+    } else throw bad('is none of the known lines (trace, started, o, e, v, error)');
   }
   if (traces.length === 0) throw new RecordingError(`${what} holds no traced workload: it was cut short before the trace started`);
   return { header, traces };

@@ -12,6 +12,8 @@ import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedTrace, scrubObservati
 
 /** What a tracker records of one trace. */
 export interface TraceRecorder {
+  /** When the trace's state began (its `startedAt`: durations count from it). */
+  started(at: number): void;
   observation(obs: Observation): void;
   event(e: RolloutEvent): void;
   /** The published verdict (with its log tails) and when the core reached it; ends the trace. */
@@ -89,6 +91,7 @@ class RecordingFile {
       if (--this.running === 0) this.close();
     };
     return {
+      started: (at) => this.write({ t, started: at }),
       observation: (obs) => !ended && this.write({ t, o: scrubObservation(obs, mask) }),
       event: (e) => !ended && this.write({ t, e }),
       verdict: (v, at) => end({ t, v, at }),

@@ -62,11 +62,17 @@ export function replayTrace(trace: Recording['traces'][number], policy: Policy, 
     }
     if (reached) break;
   }
-  if (!reached) return { events, ...(trace.error !== undefined ? { error: trace.error } : {}) };
+  const kind = trace.target.kind ?? 'Deployment';
+  if (!reached)
+    return {
+      events: events.map((e) => (e.kind === undefined ? { ...e, kind } : e)),
+      ...(trace.error !== undefined ? { error: trace.error } : {}),
+    };
   const verdict = withRecordedLogs(reached.verdict, trace.verdict?.verdict);
   const workload = workloadOf(verdict);
   events.push({ type: 'verdict', verdict, at: reached.at, workload, deployment: verdict.deployment });
-  return { events, verdict };
+  // As the tracker publishes them: every event names its kind.
+  return { events: events.map((e) => (e.kind === undefined ? { ...e, kind: workload.kind } : e)), verdict };
 }
 
 /** `verdict` with the log tails the live trace read (`recorded`), for the problems both name. */

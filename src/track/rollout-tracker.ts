@@ -85,6 +85,7 @@ export class RolloutTracker {
     });
     this.ref = { kind: opts.kind, namespace: opts.namespace, name: opts.name };
     this.state = initialState(trackTarget(opts), opts.policy, Date.now());
+    internals.recorder?.started(this.state.startedAt);
     this.tracking = trackingOf(this.hub, verdict, (reason) => this.cancel(reason ?? 'stopped'));
     // Start on the next turn so a caller can attach listeners first (they replay anyway).
     setImmediate(() => this.start());

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { kubeconfigPath, withNamespace } from '../../helpers/cluster.js';
-import { createDeployment, updateDeployment } from '../../helpers/deployments.js';
+import { createDeployment, updateDeployment, waitRolledOut } from '../../helpers/deployments.js';
 import { createJob, createStatefulSet } from '../../helpers/workloads.js';
 import { runCli, runCliInProcess } from './run-cli.js';
 
@@ -30,6 +30,7 @@ const scenes: Scene[] = [
     target: ['deploy', 'web'],
     prepare: async (ns) => {
       await createDeployment(ns, 'web', { image: 'nginx:1.19', replicas: 2 });
+      await waitRolledOut(ns, 'web');
       await updateDeployment(ns, 'web', { image: 'nginx:1.99-does-not-exist', replicas: 2 });
     },
     exit: 1,
@@ -40,7 +41,7 @@ const scenes: Scene[] = [
     flags: ['--follow-logs'],
     prepare: async (ns) =>
       void (await createDeployment(ns, 'api', {
-        image: 'api:2',
+        image: 'nginx:1.19',
         replicas: 1,
         behaviour: { app: 'crash;exitCode=3;after=1;logs=booting|fatal: no DATABASE_URL' },
       })),
@@ -51,7 +52,7 @@ const scenes: Scene[] = [
     target: ['job', 'migrate'],
     prepare: async (ns) =>
       void (await createJob(ns, 'migrate', {
-        image: 'migrate:1',
+        image: 'busybox:1.32',
         backoffLimit: 0,
         behaviour: { app: 'crash;exitCode=2;after=1;logs=relation "users" does not exist' },
       })),
@@ -96,7 +97,10 @@ describe('record on the control plane, replay offline', { concurrency: true }, (
       assert.ok(statSync(file).size > 0, 'the recording was written');
       const replayed = await runCliInProcess(['replay', file, '-o', 'json']);
       assert.equal(replayed.code, scene.exit, replayed.stderr);
-      assert.deepEqual(lines(replayed.stdout), lines(live.stdout));
+      const [want, got] = [lines(live.stdout), lines(replayed.stdout)];
+      const first = want.findIndex((l, i) => JSON.stringify(l) !== JSON.stringify(got[i]));
+      assert.equal(first, -1, `line ${first + 1} differs:\nlive:   ${JSON.stringify(want[first])}\nreplay: ${JSON.stringify(got[first])}`);
+      assert.equal(got.length, want.length);
     });
   }
 });
