@@ -82,3 +82,18 @@ export function rolloutTrace(
     });
   });
 }
+
+/** Runs `rollout-trace replay ARGS` (no cluster) like a user would; resolves with its exit code. */
+export function rolloutTraceReplay(args: string[]): Promise<number> {
+  const argv = ['replay', ...args, '-o', tty ? 'tty' : 'plain'];
+  say(dim(`$ rollout-trace ${argv.join(' ')}`));
+  const child = spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', 'inherit', 'inherit'] });
+  children.add(child);
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      children.delete(child);
+      say(dim(`(exit code ${code ?? signal})`));
+      resolve(code ?? 1);
+    });
+  });
+}

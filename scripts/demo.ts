@@ -11,11 +11,17 @@
  * The CLI runs as a subprocess, exactly as a user would run it (`-o plain` when stdout is not a
  * terminal). The cluster is stopped at the end, on Ctrl-C and on failure.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { AppsV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node';
 import { type LocalCluster, startLocalCluster } from '../local-cluster/index.js';
-import { bold, children, dim, NS, rolloutTrace, say, scene } from './demo-cli.js';
+import { bold, children, dim, NS, rolloutTrace, rolloutTraceReplay, say, scene } from './demo-cli.js';
 import { workloadScenes } from './demo-workloads.js';
+
+/** Where the demo writes its recording and report (ignored by git). */
+const DEMO_FILES = fileURLToPath(new URL('../.tmp/demo/', import.meta.url));
 
 let cluster: LocalCluster | undefined;
 
@@ -110,7 +116,14 @@ async function main(): Promise<void> {
   await updateDeployment(apps, 'nginx', (d) => {
     d.spec!.template.spec!.containers[0]!.image = 'nginx:1.99-does-not-exist';
   });
-  await rolloutTrace(['deploy', 'nginx'], kubeconfig);
+  mkdirSync(DEMO_FILES, { recursive: true });
+  const recording = join(DEMO_FILES, 'broken-rollout.rtrec.gz');
+  const report = join(DEMO_FILES, 'broken-rollout.html');
+  await rolloutTrace(['deploy', 'nginx', '--record', recording, '--report', report], kubeconfig);
+  say('');
+  say(dim('The trace was recorded: replayed with no cluster, at 4 times its pace, it says the same.'));
+  await rolloutTraceReplay([recording, '--speed', '4']);
+  say(bold(`The HTML report of this rollout: ${report} (open it in a browser)`));
 
   scene(6, 'roll back (kubectl rollout undo)', [
     'From the Deployment controller article: "you can rollback a deployment with kubectl rollout undo".',

@@ -31,6 +31,8 @@ need_pkgs=()
 command -v etcd >/dev/null 2>&1 || need_pkgs+=(etcd-server)
 # `script` (a pseudo-terminal for the CLI's terminal tests: 0 columns, signals).
 command -v script >/dev/null 2>&1 || need_pkgs+=(bsdutils)
+# Headless Chromium, for the HTML report's browser test (test/integration/report/).
+[ -x /usr/bin/chromium ] || need_pkgs+=(chromium)
 have_all_bins=1
 for b in kube-apiserver kube-controller-manager kube-scheduler; do [ -x "$BIN/$b" ] || have_all_bins=0; done
 if [ $have_all_bins = 0 ]; then

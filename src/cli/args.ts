@@ -40,6 +40,8 @@ export interface CliOptions {
   minGeneration?: number;
   /** `--record FILE`: every trace recorded into FILE, for `rollout-trace replay`. */
   record?: string;
+  /** `--report FILE.html`: the HTML report of the traces, written once they ended. */
+  report?: string;
 }
 
 /** The parse result: options to run, or a request for help/version. */
@@ -73,6 +75,7 @@ export const OPTIONS = {
   'wait-for-creation': { type: 'string' },
   'min-generation': { type: 'string' },
   record: { type: 'string' },
+  report: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -137,6 +140,7 @@ export function parseCli(argv: string[]): ParsedArgs {
       waitForCreationSeconds,
       ...(minGeneration !== undefined ? { minGeneration } : {}),
       ...(values.record !== undefined ? { record: values.record } : {}),
+      ...(values.report !== undefined ? { report: values.report } : {}),
     },
   };
 }

@@ -9,7 +9,7 @@ Usage:
   rollout-trace KIND NAME [NAME...] [flags]          KIND: deploy, sts, ds or job (kubectl's names)
   rollout-trace KIND/NAME [KIND/NAME...] [flags]     kinds mixed in one call: deploy/web sts/db job/migrate
   rollout-trace KIND -l SELECTOR [flags]             rollout-trace all -l SELECTOR: every kind
-  rollout-trace replay FILE [-o FORMAT] [--speed N | --instant] [policy flags]
+  rollout-trace replay FILE [-o FORMAT] [--speed N | --instant] [--report FILE.html] [policy flags]
                                                      replay a --record file offline: the same events and
                                                      verdict, or what other policy flags would have said
 
@@ -56,6 +56,8 @@ Flags:
       --pulumi-messages     add Pulumi's own await messages to the failure summary
       --record FILE         record the trace into FILE (gzip JSON lines: what the cluster sent,
                             redacted, env values never) for rollout-trace replay
+      --report FILE.html    write an HTML report once the traces ended: a lane per pod coloured by
+                            state, ReplicaSet steps, Events, the verdict and where the time went
   -h, --help                show this help
       --version             show the version
 

@@ -16,6 +16,8 @@ export interface ReplayOptions {
   /** Policy flags over the recorded policy: "what would `--fail-after crash-loop=60s` have said?" */
   policy?: PolicyOverrides;
   pulumiMessages: boolean;
+  /** `--report FILE.html`: the HTML report of the replayed traces. */
+  report?: string;
 }
 
 /** The flags `replay` takes: the source of truth for its `--help` and docs/cli.md. */
@@ -30,6 +32,7 @@ export const REPLAY_OPTIONS = {
   success: { type: 'string' },
   settle: { type: 'string' },
   'pulumi-messages': { type: 'boolean' },
+  report: { type: 'string' },
 } as const;
 
 const OUTPUTS = ['auto', 'tty', 'plain', 'json'] as const;
@@ -43,7 +46,7 @@ export function parseReplayArgs(argv: string[]): ReplayOptions {
     const unknown = /Unknown option '([^']+)'/.exec((err as Error).message);
     throw new UsageError(
       unknown
-        ? `rollout-trace replay does not take ${unknown[1]}; it takes -o, --speed N or --instant, and the policy flags.`
+        ? `rollout-trace replay does not take ${unknown[1]}; it takes -o, --speed N or --instant, --report FILE.html and the policy flags.`
         : `${(err as Error).message.replace(/\.$/, '')}; see rollout-trace --help.`,
     );
   }
@@ -68,6 +71,7 @@ export function parseReplayArgs(argv: string[]): ReplayOptions {
     ...(speed !== undefined ? { speed } : {}),
     ...(policy !== undefined ? { policy } : {}),
     pulumiMessages: values['pulumi-messages'] === true,
+    ...(values.report !== undefined ? { report: values.report } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ export { workloadKey, workloadOf } from '../core/index.js';
 export { describeEvent, type EventLine } from './describe-event.js';
 export { formatDuration } from './format-time.js';
 export { deploymentKey, type FormatVerdictOptions, formatVerdict, outcomeLabel } from './format-verdict.js';
+export { htmlReport } from './html-report.js';
 export { JSON_SCHEMA_VERSION, type JsonLine, JsonSink, toJsonLine } from './json-sink.js';
 export { LinePicker } from './line-picker.js';
 export { MemorySink } from './memory-sink.js';

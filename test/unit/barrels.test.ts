@@ -37,9 +37,15 @@ function barrelViolations(file: string, text: string): string[] {
 /**
  * The imports allowed past a barrel, each with its reason. src/report/index.ts loads ora (the
  * terminal sink) for `createSink`; the CLI loads ora only when it draws a terminal tree
- * (test/unit/cli/startup.test.ts), so its sink module takes the report's files directly.
+ * (test/unit/cli/startup.test.ts), so its sink module and its `--report` writer take the report's
+ * files directly.
  */
-const EXCEPTIONS = ["cli/sink.ts: '../report/sink.js'", "cli/sink.ts: '../report/sink-factory.js'", "cli/sink.ts: '../report/tty-sink.js'"];
+const EXCEPTIONS = [
+  "cli/sink.ts: '../report/sink.js'",
+  "cli/sink.ts: '../report/sink-factory.js'",
+  "cli/sink.ts: '../report/tty-sink.js'",
+  "cli/report-file.ts: '../report/html-report.js'",
+];
 
 test('an import of another src/ folder goes through its index.ts', () => {
   const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
