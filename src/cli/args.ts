@@ -42,6 +42,8 @@ export interface CliOptions {
   record?: string;
   /** `--report FILE.html`: the HTML report of the traces, written once they ended. */
   report?: string;
+  /** `--junit FILE`: a JUnit XML report, one test case per workload. */
+  junit?: string;
 }
 
 /** The parse result: options to run, or a request for help/version. */
@@ -76,6 +78,7 @@ export const OPTIONS = {
   'min-generation': { type: 'string' },
   record: { type: 'string' },
   report: { type: 'string' },
+  junit: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -141,6 +144,7 @@ export function parseCli(argv: string[]): ParsedArgs {
       ...(minGeneration !== undefined ? { minGeneration } : {}),
       ...(values.record !== undefined ? { record: values.record } : {}),
       ...(values.report !== undefined ? { report: values.report } : {}),
+      ...(values.junit !== undefined ? { junit: values.junit } : {}),
     },
   };
 }

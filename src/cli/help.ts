@@ -9,7 +9,8 @@ Usage:
   rollout-trace KIND NAME [NAME...] [flags]          KIND: deploy, sts, ds or job (kubectl's names)
   rollout-trace KIND/NAME [KIND/NAME...] [flags]     kinds mixed in one call: deploy/web sts/db job/migrate
   rollout-trace KIND -l SELECTOR [flags]             rollout-trace all -l SELECTOR: every kind
-  rollout-trace replay FILE [-o FORMAT] [--speed N | --instant] [--report FILE.html] [policy flags]
+  rollout-trace replay FILE [-o FORMAT] [--speed N | --instant] [--report FILE.html] [--junit FILE]
+                     [policy flags]
                                                      replay a --record file offline: the same events and
                                                      verdict, or what other policy flags would have said
 
@@ -58,6 +59,7 @@ Flags:
                             redacted, env values never) for rollout-trace replay
       --report FILE.html    write an HTML report once the traces ended: a lane per pod coloured by
                             state, ReplicaSet steps, Events, the verdict and where the time went
+      --junit FILE          write a JUnit XML report (one test case per workload) for CI to render
   -h, --help                show this help
       --version             show the version
 
@@ -76,7 +78,8 @@ Exit codes:
 Environment:
   NO_COLOR / FORCE_COLOR    disable / force colours
   CI                        any value: plain output instead of the live tree (with -o auto)
-  GITHUB_ACTIONS=true       fold failure details with ::group:: and add ::error:: annotations
+  GITHUB_ACTIONS=true       fold failure details with ::group:: and add ::error:: annotations; with
+                            GITHUB_STEP_SUMMARY set, append a Markdown summary to the job's summary
   GITLAB_CI=true            fold failure details in a collapsed job-log section
 
 Examples:

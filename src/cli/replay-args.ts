@@ -18,6 +18,8 @@ export interface ReplayOptions {
   pulumiMessages: boolean;
   /** `--report FILE.html`: the HTML report of the replayed traces. */
   report?: string;
+  /** `--junit FILE`: a JUnit XML report, one test case per workload. */
+  junit?: string;
 }
 
 /** The flags `replay` takes: the source of truth for its `--help` and docs/cli.md. */
@@ -33,6 +35,7 @@ export const REPLAY_OPTIONS = {
   settle: { type: 'string' },
   'pulumi-messages': { type: 'boolean' },
   report: { type: 'string' },
+  junit: { type: 'string' },
 } as const;
 
 const OUTPUTS = ['auto', 'tty', 'plain', 'json'] as const;
@@ -72,6 +75,7 @@ export function parseReplayArgs(argv: string[]): ReplayOptions {
     ...(policy !== undefined ? { policy } : {}),
     pulumiMessages: values['pulumi-messages'] === true,
     ...(values.report !== undefined ? { report: values.report } : {}),
+    ...(values.junit !== undefined ? { junit: values.junit } : {}),
   };
 }
 

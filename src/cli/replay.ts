@@ -12,8 +12,8 @@ import { parseRecording, type Recording, RecordingError } from '../record/index.
 import { type ReplayedTrace, replayPolicy, replayTrace } from '../track/index.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { ReplayOptions } from './replay-args.js';
-import { reportFile } from './report-file.js';
 import { type CliIo, exitCodeOf } from './run.js';
+import { runOutputs } from './run-outputs.js';
 import { openSink } from './sink.js';
 import { UsageError } from './usage-error.js';
 
@@ -30,7 +30,7 @@ export async function replayCommand(options: ReplayOptions, io: CliIo): Promise<
     });
     if (refused) throw new UsageError(refused);
   }
-  const report = options.report !== undefined ? reportFile(options.report) : undefined;
+  const outputs = runOutputs(options, io.env);
   const replayed = recording.traces.map((t) => replayed1(t, options, recording));
   const { sink } = await openSink({ output: options.output, stream: io.stdout, env: io.env, pulumiMessages: options.pulumiMessages });
   let last: number | undefined;
@@ -38,10 +38,11 @@ export async function replayCommand(options: ReplayOptions, io: CliIo): Promise<
     if (options.speed !== undefined && last !== undefined && e.at > last) await sleep((e.at - last) / options.speed);
     last = e.at;
     sink.write(e);
-    report?.add(e);
+    outputs.add(e);
   }
   await sink.close();
-  if (report) io.stderr.write(`rollout-trace: report written to ${report.write(`rollout-trace replay ${options.file}`)}\n`);
+  const verdicts = replayed.flatMap((r) => (r.verdict ? [r.verdict] : []));
+  outputs.finish(verdicts, `rollout-trace replay ${options.file}`, io);
   const unfinished = recording.traces.findIndex((_, i) => !replayed[i]!.verdict);
   if (unfinished >= 0) {
     const { target, error } = recording.traces[unfinished]!;

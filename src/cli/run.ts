@@ -97,7 +97,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     resolveTrackOptions({ ...common, kind, name, namespace: options.namespace, kubeconfig: options.kubeconfig, context: options.context }),
   );
   const { kc, namespace } = resolved[0]!;
-  const report = options.report !== undefined ? (await import('./report-file.js')).reportFile(options.report) : undefined;
+  const outputs = (await import('./run-outputs.js')).runOutputs(options, io.env);
   let batched: BatchedStream | undefined;
   const { sink, tty } = await openSink({
     output: options.output,
@@ -119,7 +119,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   const seenVerdicts = new Set<string>();
   const write = (e: RolloutEvent) => {
     sink.write(e);
-    report?.add(e);
+    outputs.add(e);
     if (e.type !== 'verdict') return;
     seenVerdicts.add(verdictKey(e.verdict));
     batched?.flushNow(); // a verdict is printed at once, not with the next batch
@@ -157,10 +157,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     }
     await closeWithin(sink);
     await recordingsFlushed();
-    if (report)
-      io.stderr.write(
-        `rollout-trace: report written to ${report.write(`rollout-trace ${options.targets.map((t) => `${t.kind}/${t.name}`).join(' ')} -n ${namespace}`)}\n`,
-      );
+    outputs.finish(verdicts, `rollout-trace ${options.targets.map((t) => `${t.kind}/${t.name}`).join(' ')} -n ${namespace}`, io);
     return exitCodeOf(verdicts, interrupts > 0);
   } catch (err) {
     await closeWithin(sink).catch(() => undefined);

@@ -10,6 +10,7 @@ import { sinkFor } from './sink-factory.js';
 import { TtySink } from './tty-sink.js';
 
 export { workloadKey, workloadOf } from '../core/index.js';
+export { junitReport, markdownSummary } from './ci-summary.js';
 export { describeEvent, type EventLine } from './describe-event.js';
 export { formatDuration } from './format-time.js';
 export { deploymentKey, type FormatVerdictOptions, formatVerdict, outcomeLabel } from './format-verdict.js';

@@ -22,6 +22,8 @@ const VALUES = [
   'htmlReport',
   'isRolloutFailedError',
   'isRolloutTraceError',
+  'junitReport',
+  'markdownSummary',
   'pipeToSink',
   'trackRollout',
   'trackRollouts',

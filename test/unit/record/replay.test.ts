@@ -11,9 +11,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { Observation } from '../../../src/core/index.js';
-import { resolvePolicy } from '../../../src/core/index.js';
 import { scrubObservation } from '../../../src/record/index.js';
-import { loadFixture } from '../../fixtures/replay.js';
+import { recordingOfFixture } from '../../fixtures/replay.js';
 import { isOneParagraph, runCliInProcess } from '../../integration/cli/run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rt-replay-'));
@@ -30,30 +29,7 @@ function recordingFile(lines: (object | string)[], o: { plain?: boolean; cut?: n
   return file;
 }
 
-/** A recording of fixture `name`: its observations, `synced` after the first list, a tick each second to `tailMs` past the last. */
-function fromFixture(name: string, tailMs = 20_000, edit: (obs: Observation[]) => Observation[] = (x) => x): (object | string)[] {
-  const f = loadFixture(name);
-  const { classes, success, settleSeconds } = resolvePolicy();
-  const obs = edit(f.observations.map((o) => ({ ...o, at: o.at + f.t0 }) as Observation));
-  const end = obs.at(-1)!.at + tailMs;
-  const ticks: Observation[] = [];
-  for (let at = f.t0 + 1000; at <= end; at += 1000) ticks.push({ type: 'tick', at });
-  const timeline = [
-    { type: 'tick', at: f.t0 } as Observation,
-    ...obs.slice(0, 3),
-    { type: 'synced', at: obs[2]!.at } as Observation,
-    ...obs.slice(3),
-    ...ticks,
-  ]
-    .map((o, i) => ({ o, i }))
-    .sort((a, b) => a.o.at - b.o.at || a.i - b.i)
-    .map(({ o }) => ({ t: 0, o }));
-  return [
-    { format: 'rollout-trace-recording', version: 1, tool: 'test', startedAt: f.t0 },
-    { trace: 0, target: f.target, policy: { classes, success, settleSeconds }, timeoutSeconds: 600 },
-    ...timeline,
-  ];
-}
+const fromFixture = recordingOfFixture;
 
 const jsonLines = (stdout: string) =>
   stdout
