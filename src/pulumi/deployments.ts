@@ -14,7 +14,7 @@ import { providerOf, settingsFor } from './providers.js';
 import { RolloutTrace } from './rollout-trace.js';
 import { rememberUnder } from './rollouts-of.js';
 import { currentRun, markTraced } from './run-state.js';
-import { customTimeoutsOf, engineTransform, programTransform, traceName, traces, withGateAwait } from './transforms.js';
+import { customTimeoutsOf, declaration, engineTransform, programTransform, traceName, traces, withGateAwait } from './transforms.js';
 
 export { withGateAwait } from './transforms.js';
 
@@ -98,6 +98,7 @@ function traced(
       deploymentName: name,
       provider: settingsFor(providerOf(resourceOpts, 'kubernetes:apps/v1:Deployment'), undefined, options, run.warnedProviders),
       customTimeouts: customTimeoutsOf(resourceOpts),
+      ...declaration(),
     },
     { parent: resourceOpts.parent },
   );

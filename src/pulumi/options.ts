@@ -64,6 +64,10 @@ export interface TraceOptions {
    * `env` values are never written.
    */
   record?: string;
+  /** Writes the HTML report of the run's traces to this file (rewritten as each trace ends: docs/report.md). */
+  report?: string;
+  /** Writes a JUnit XML report of the run's traces to this file (one test case per workload, rewritten as each ends). */
+  junit?: string;
 }
 
 /** What the trace ended with. */

@@ -7,6 +7,7 @@ import type { RolloutTimings, WorkloadKind } from '../core/index.js';
 import type { RolloutFailure } from '../report/index.js';
 import { type Baseline, type ProviderSettings, readBaseline } from './baseline.js';
 import type { ChangeKind, CustomTimeouts } from './decisions.js';
+import type { SourcePosition } from './declared-at.js';
 import type { TraceOptions, TraceOutcome } from './options.js';
 import { settle } from './outputs.js';
 import type { RolloutTrace } from './rollout-trace.js';
@@ -28,6 +29,8 @@ export interface RolloutTraceArgs extends TraceOptions {
   provider?: ProviderSettings;
   /** The Deployment's `customTimeouts` in seconds (the provider's first timeout choice). */
   customTimeouts?: CustomTimeouts;
+  /** Where the program declared the workload (named by a failure; annotated on GitHub Actions). */
+  declaredAt?: SourcePosition;
 }
 
 /** The trace's result, also exposed as the component's outputs. */

@@ -10,10 +10,11 @@
  */
 
 import * as pulumi from '@pulumi/pulumi';
-import type { RolloutTimings, Verdict } from '../core/index.js';
-import { type RolloutFailure, rolloutFailureOf } from '../report/index.js';
+import type { RolloutEvent, RolloutTimings, Verdict } from '../core/index.js';
+import type { RolloutFailure } from '../report/index.js';
 import type { Baseline, Written } from './baseline.js';
 import { cancellable } from './cancel.js';
+import { concludeTrace } from './conclude.js';
 import {
   type ChangeKind,
   notTracedBecause,
@@ -33,7 +34,7 @@ import { baselineOf, type RolloutResult, type RolloutTraceArgs } from './rollout
 import { RowLines } from './row-lines.js';
 import type { StatusLine } from './status-lines.js';
 import { traceWritten, type WrittenResource, writtenBy } from './trace-written.js';
-import { changeLine, notDoneLineOf, previewSummary, replacedLine, specChangedLine, unchangedLine, verdictText } from './wording.js';
+import { changeLine, notDoneLineOf, previewSummary, replacedLine, specChangedLine, unchangedLine } from './wording.js';
 import { whatWasWritten } from './write-effect.js';
 
 export type { ProviderSettings } from './baseline.js';
@@ -75,9 +76,13 @@ export class RolloutTrace extends pulumi.ComponentResource {
   private readonly gate: boolean;
   private lastResult: RolloutResult | undefined;
   private readonly lines: RowLines;
+  private readonly args: RolloutTraceArgs;
+  /** Each tracker's events, when a report is asked for (run-outputs.ts). */
+  private readonly eventLists: RolloutEvent[][] = [];
 
   constructor(name: string, args: RolloutTraceArgs, opts?: pulumi.ComponentResourceOptions) {
     super(ROLLOUT_TRACE_TYPE, name, {}, opts);
+    this.args = args;
     this.lines = new RowLines(this, args.compactLines);
     this.gate = args.mode === 'gate';
     const deployment = new Promise<WrittenResource>((resolve) => (this.attachDeployment = resolve));
@@ -240,6 +245,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
         say,
         notDoneLine,
         redact: await secretPatterns(args.inputs).catch(() => []),
+        ...this.collecting(),
       });
       if (traced.kind === 'nothing-written') return this.skipped('the provider wrote no Deployment (as in `pulumi destroy --run-program`)');
       if (traced.kind === 'cancelled')
@@ -274,6 +280,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       say: (line) => this.say(line, true, true),
       notDoneLine: notDoneLineOf(declared),
       redact: await secretPatterns(args.inputs).catch(() => []),
+      ...this.collecting(),
       onWrite: (generation) =>
         this.say({ severity: 'info', text: unchanged ? specChangedLine(declared, generation) : changeLine(declared) }),
       onReplaced: () => this.say({ severity: 'info', text: replacedLine(declared) }),
@@ -288,25 +295,25 @@ export class RolloutTrace extends pulumi.ComponentResource {
     return this.conclude(end.verdict, 'unchanged', end.timeout);
   }
 
+  /** Event lists are kept only when the run's report is asked for. */
+  private collecting(): { collect?: (events: RolloutEvent[]) => void } {
+    return this.args.report !== undefined ? { collect: (events) => this.eventLists.push(events) } : {};
+  }
+
   private conclude(verdict: Verdict, change: ChangeKind, timeout: TimeoutChoice): RolloutResult {
-    const { revision } = verdict;
-    const timings = verdict.timings ? { timings: verdict.timings } : {};
-    if (verdict.outcome === 'succeeded') {
-      // Verdicts are permanent: they stay in the final summary (Diagnostics).
-      this.say({ severity: 'info', text: verdict.summary }, false);
-      return { outcome: 'succeeded', summary: verdict.summary, revision, change, ...timings };
-    }
-    const failure = rolloutFailureOf(verdict);
-    this.lastResult = { outcome: verdict.outcome, summary: verdict.summary, revision, change, failure, ...timings };
-    if (verdict.outcome === 'cancelled') {
-      this.say({ severity: 'warn', text: `trace stopped: ${verdict.summary}` }, false);
-      if (this.gate) throw new pulumi.ResourceError(`rollout trace cancelled: ${verdict.summary}`, this, true);
-      return this.lastResult;
-    }
-    const text = verdictText(verdict, timeout, this.gate);
-    if (this.gate) throw new pulumi.ResourceError(text, this, true);
-    this.say({ severity: 'warn', text }, false);
-    return this.lastResult;
+    const events = this.eventLists.find((l) => l.some((e) => e.type === 'verdict' && e.verdict === verdict)) ?? [];
+    const ended = concludeTrace({
+      verdict,
+      change,
+      timeout,
+      gate: this.gate,
+      args: this.args,
+      events,
+      say: (line) => this.say(line, false),
+    });
+    if (ended.result.outcome !== 'succeeded') this.lastResult = ended.result;
+    if (ended.gateError !== undefined) throw new pulumi.ResourceError(ended.gateError, this, true);
+    return ended.result;
   }
 }
 

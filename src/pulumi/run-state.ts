@@ -4,7 +4,7 @@
  * stack resource: keyed by that resource, nothing here outlives its run.
  */
 import * as pulumi from '@pulumi/pulumi';
-import type { WorkloadKind } from '../core/index.js';
+import type { RolloutEvent, Verdict, WorkloadKind } from '../core/index.js';
 import type { ProviderSettings } from './baseline.js';
 import type { ListCache } from './deployment-lookup.js';
 import { outputValue } from './outputs.js';
@@ -30,6 +30,8 @@ export interface RunState {
   tracesUnder: Map<pulumi.Resource, RolloutTrace[]>;
   /** Traces of a provider-side component's children, by the component's URN. */
   tracesUnderUrn: Map<string, RolloutTrace[]>;
+  /** The verdicts of the run's traces so far, and their events when a report is asked for (run-outputs.ts). */
+  ended: { verdicts: Verdict[]; events: RolloutEvent[] };
 }
 
 const runs = new WeakMap<object, RunState>();
@@ -49,6 +51,7 @@ export function currentRun(): RunState {
       warnedProviders: new Set(),
       tracesUnder: new Map(),
       tracesUnderUrn: new Map(),
+      ended: { verdicts: [], events: [] },
     };
     runs.set(key, state);
   }

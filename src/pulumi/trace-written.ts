@@ -46,6 +46,8 @@ export interface TraceWrittenArgs {
   redact?: RegExp[];
   /** For an unchanged Deployment: the line said once it turns out not rolled out and healthy. */
   notDoneLine?: string;
+  /** Given each tracker's event list, filled as events come (the HTML report's). */
+  collect?: (events: RolloutEvent[]) => void;
 }
 
 /** Finds the object the provider wrote, then traces its rollout to a verdict. */
@@ -109,7 +111,10 @@ export async function followTarget(
     ...(a.options.record !== undefined ? { record: a.options.record } : {}),
   });
   const lines = new StatusLines();
+  const events: RolloutEvent[] = [];
+  a.collect?.(events);
   const unsubscribe = tracking.subscribe((e) => {
+    if (a.collect) events.push(e);
     onEvent?.(e);
     const line = lines.next(e);
     if (line) say(line);

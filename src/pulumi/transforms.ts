@@ -14,6 +14,7 @@ import * as pulumi from '@pulumi/pulumi';
 import type { WorkloadKind } from '../core/index.js';
 import type { ProviderSettings } from './baseline.js';
 import { type CustomTimeouts, durationSeconds, gateAnnotations } from './decisions.js';
+import { declaredHere, type SourcePosition } from './declared-at.js';
 import type { TraceOptions } from './options.js';
 import { outputValue, withAnnotations, withDependency } from './outputs.js';
 import { captureProvider, providerOf, settingsFor, stackConfigSettings } from './providers.js';
@@ -102,6 +103,7 @@ export function programTransform(options: TraceOptions, kinds: ReadonlySet<Workl
         deployment: args.resource as WrittenResource,
         provider,
         customTimeouts: customTimeoutsOf(opts),
+        ...declaration(),
       },
       { parent: args.opts.parent },
     );
@@ -133,6 +135,12 @@ function traceRelease(
   );
   // The install or upgrade starts only once the release's live workloads were read.
   return { props: args.props, opts: { ...args.opts, dependsOn: withDependency(args.opts.dependsOn, trace.baseline) } };
+}
+
+/** Where the resource being constructed was declared, for its trace's args. */
+export function declaration(): { declaredAt?: SourcePosition } {
+  const at = declaredHere();
+  return at ? { declaredAt: at } : {};
 }
 
 /** The engine-side transform: workloads created by provider-side (remote) components. */
