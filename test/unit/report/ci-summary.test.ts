@@ -74,8 +74,8 @@ test('the JUnit report: one test case per workload, failures with their cause, v
     xml,
     /<testcase classname="Deployment\.prod" name="api" time="12\.000">\n {6}<failure message="pod api-1 container &quot;app&quot;: boom \| &lt;\/details&gt; ``` &lt;script&gt;x&lt;\/script&gt;[^"]*" type="crash-loop">/,
   );
-  assert.match(xml, /name="slow"[^]*?<failure [^>]*type="timed-out">/);
-  assert.match(xml, /name="gone"[^]*?<error /);
+  assert.match(xml, /name="slow"[\s\S]*?<failure [^>]*type="timed-out">/);
+  assert.match(xml, /name="gone"[\s\S]*?<error /);
   assert.ok(!/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(xml), 'no character XML 1.0 forbids');
   assert.doesNotMatch(xml, /<script>/);
 });
