@@ -1,9 +1,9 @@
 /**
  * `--record FILE` on the real control plane, then `rollout-trace replay FILE`: the demo's scenes
- * (a rollout that succeeds, a broken image, a crashing app with its logs streamed, a migration Job
- * that fails with its log, a StatefulSet whose claim cannot bind) replay with no cluster to the
- * very JSON lines the live trace printed (times aside: the recording keeps them, so even those
- * agree), and the same exit code.
+ * (a rollout that succeeds, a new image, a rollback, a volume that does not exist, a broken image,
+ * a crashing app with its logs streamed, a migration Job that fails with its log, a StatefulSet
+ * whose claim cannot bind, a DaemonSet) replay with no cluster to the very JSON lines the live trace printed
+ * (times included: the recording keeps them), and the same exit code.
  */
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { kubeconfigPath, withNamespace } from '../../helpers/cluster.js';
 import { createDeployment, updateDeployment, waitRolledOut } from '../../helpers/deployments.js';
-import { createJob, createStatefulSet } from '../../helpers/workloads.js';
+import { createDaemonSet, createJob, createStatefulSet } from '../../helpers/workloads.js';
 import { runCli, runCliInProcess } from './run-cli.js';
 
 type Scene = { name: string; target: string[]; flags?: string[]; prepare: (ns: string) => Promise<void>; exit: number };
@@ -24,6 +24,41 @@ const scenes: Scene[] = [
     target: ['deploy', 'web'],
     prepare: async (ns) => void (await createDeployment(ns, 'web', { image: 'nginx:1.19', replicas: 2 })),
     exit: 0,
+  },
+  {
+    name: 'a new image rolled out',
+    target: ['deploy', 'web'],
+    prepare: async (ns) => {
+      await createDeployment(ns, 'web', { image: 'nginx:1.19', replicas: 2 });
+      await waitRolledOut(ns, 'web');
+      await updateDeployment(ns, 'web', { image: 'nginx:1.20', replicas: 2 });
+    },
+    exit: 0,
+  },
+  {
+    name: 'a rollback to an earlier template',
+    target: ['deploy', 'web'],
+    prepare: async (ns) => {
+      await createDeployment(ns, 'web', { image: 'nginx:1.19', replicas: 2 });
+      await waitRolledOut(ns, 'web');
+      await updateDeployment(ns, 'web', { image: 'nginx:1.20', replicas: 2 });
+      await waitRolledOut(ns, 'web');
+      await updateDeployment(ns, 'web', { image: 'nginx:1.19', replicas: 2 });
+    },
+    exit: 0,
+  },
+  {
+    name: 'a volume that does not exist',
+    target: ['deploy', 'web'],
+    prepare: async (ns) => {
+      await createDeployment(ns, 'web', {
+        image: 'nginx:1.19',
+        replicas: 1,
+        podSpec: { volumes: [{ name: 'config', configMap: { name: 'web-config' } }] },
+        container: { volumeMounts: [{ name: 'config', mountPath: '/etc/nginx/conf.d' }] },
+      });
+    },
+    exit: 1,
   },
   {
     name: 'a broken image',
@@ -57,6 +92,12 @@ const scenes: Scene[] = [
         behaviour: { app: 'crash;exitCode=2;after=1;logs=relation "users" does not exist' },
       })),
     exit: 1,
+  },
+  {
+    name: 'a DaemonSet rolled out on every node',
+    target: ['ds', 'agent'],
+    prepare: async (ns) => void (await createDaemonSet(ns, 'agent', { image: 'registry.local/log-agent:1.0' })),
+    exit: 0,
   },
   {
     name: 'a StatefulSet whose claim cannot bind',
