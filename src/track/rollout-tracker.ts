@@ -111,7 +111,7 @@ export class RolloutTracker {
     if (logs) {
       const options = { kc: this.opts.kc, namespace: this.opts.namespace, kind: this.opts.kind, logs };
       this.logs = new TrackerLogs(options, (target, line) => {
-        if (!this.finished) this.internals.recorder?.event(this.publish(logLine(this.ref, target, line, Date.now())));
+        if (!this.finished) this.record(this.publish(logLine(this.ref, target, line, Date.now())));
       });
     }
     try {
@@ -133,7 +133,12 @@ export class RolloutTracker {
 
   /** An event the tracker makes itself (own-events.ts), published until the verdict. */
   private say(e: RolloutEvent): void {
-    if (!this.finished) this.internals.recorder?.event(this.publish(e));
+    if (!this.finished) this.record(this.publish(e));
+  }
+
+  /** Records one of the tracker's own events (`?.` would skip evaluating its argument: publish first). */
+  private record(e: RolloutEvent): void {
+    this.internals.recorder?.event(e);
   }
 
   /**

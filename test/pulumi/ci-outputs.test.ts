@@ -2,8 +2,8 @@
  * What a `pulumi up` leaves for CI, in both modes: the failing trace names the program line that
  * declared the workload (the SDK's source position, found again from the stack), and on GitHub
  * Actions annotates that line (`::error file=...,line=...`) and appends each trace's summary to the
- * job summary; the `junit` and `report` options write the run's traces; a success carries its
- * timings as an output.
+ * job summary; the `junit`, `report` and `record` options write the run's traces (the recording
+ * replays to the same verdicts); a success carries its timings as an output.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -28,7 +28,12 @@ for (const mode of ['gate', 'observe'] as const) {
     const namespace = await withNamespace(t, `pulumi-ci-${mode}`);
     const dir = mkdtempSync(join(tmpdir(), 'rt-pulumi-ci-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
-    const files = { junit: join(dir, 'junit.xml'), report: join(dir, 'report.html'), summary: join(dir, 'summary.md') };
+    const files = {
+      junit: join(dir, 'junit.xml'),
+      report: join(dir, 'report.html'),
+      summary: join(dir, 'summary.md'),
+      record: join(dir, 'up.rtrec.gz'),
+    };
     const saved = { ...process.env };
     Object.assign(process.env, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: files.summary, GITHUB_WORKSPACE: REPO });
     const written: string[] = [];
@@ -47,7 +52,7 @@ for (const mode of ['gate', 'observe'] as const) {
     const run = await stack.run(async () => {
       const lib = await import('../../src/pulumi/index.js');
       const k8s = await import('@pulumi/kubernetes');
-      lib.traceDeployments({ mode, timeoutSeconds: 60, junit: files.junit, report: files.report });
+      lib.traceDeployments({ mode, timeoutSeconds: 60, junit: files.junit, report: files.report, record: files.record });
       const web = new k8s.apps.v1.Deployment('web', nginxArgs(namespace, 'nginx:1.19', 1, 'web', { app: 'web' }));
       lib.rolloutOf(web)!.timings.apply((x) => (seen.timings = x));
       new k8s.apps.v1.Deployment('api', nginxArgs(namespace, 'nginx:1.99-does-not-exist', 1, 'api', { app: 'api' }));
@@ -78,5 +83,19 @@ for (const mode of ['gate', 'observe'] as const) {
     const report = readFileSync(files.report, 'utf8');
     assert.equal((report.match(/<section class="workload"/g) ?? []).length, 2);
     assert.ok(seen.timings, 'the success carries its timings');
+    // The recording of the run replays to the same verdicts, with no cluster.
+    const { recordingsFlushed } = await import('../../src/record/index.js');
+    await recordingsFlushed();
+    const { runCliInProcess } = await import('../integration/cli/run-cli.js');
+    const replay = await runCliInProcess(['replay', files.record, '-o', 'json']);
+    assert.equal(replay.code, 1, replay.stderr);
+    const verdicts = replay.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'verdict')
+      .map((e) => `${e.verdict.workload.name} ${e.verdict.outcome}`)
+      .sort();
+    assert.deepEqual(verdicts, ['api failed', 'web succeeded']);
   });
 }
