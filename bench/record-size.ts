@@ -29,9 +29,13 @@ async function main(): Promise<void> {
     await kc.makeApiClient(AppsV1Api).createNamespacedDeployment({ namespace, body: deploymentOf('big', { replicas: pods }) });
     const file = join(dir, 'big.rtrec.gz');
     const started = performance.now();
-    execFileSync(process.execPath, [BIN, 'deploy', 'big', '-n', namespace, '--kubeconfig', cluster.kubeconfigPath, '-o', 'json', '--timeout', '30m', '--record', file], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    execFileSync(
+      process.execPath,
+      [BIN, 'deploy', 'big', '-n', namespace, '--kubeconfig', cluster.kubeconfigPath, '-o', 'json', '--timeout', '30m', '--record', file],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     const text = gunzipSync(readFileSync(file));
     const mb = (n: number) => (n / 2 ** 20).toFixed(2);
     console.log(
