@@ -2,7 +2,7 @@
  * `--record FILE` on the real control plane, then `rollout-trace replay FILE`: the demo's scenes
  * (a rollout that succeeds, a new image, a rollback, a volume that does not exist, a broken image,
  * a crashing app with its logs streamed, a migration Job that fails with its log, a StatefulSet
- * whose claim cannot bind, a DaemonSet) replay with no cluster to the very JSON lines the live trace printed
+ * whose claim cannot bind, a DaemonSet, one that cannot run on a tainted node) replay with no cluster to the very JSON lines the live trace printed
  * (times included: the recording keeps them), and the same exit code.
  */
 import assert from 'node:assert/strict';
@@ -10,13 +10,14 @@ import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { kubeconfigPath, withNamespace } from '../../helpers/cluster.js';
 import { createDeployment, updateDeployment, waitRolledOut } from '../../helpers/deployments.js';
+import { startPrivateNode } from '../../helpers/private-node.js';
 import { createDaemonSet, createJob, createStatefulSet } from '../../helpers/workloads.js';
 import { runCli, runCliInProcess } from './run-cli.js';
 
-type Scene = { name: string; target: string[]; flags?: string[]; prepare: (ns: string) => Promise<void>; exit: number };
+type Scene = { name: string; target: string[]; flags?: string[]; prepare: (ns: string, t: TestContext) => Promise<void>; exit: number };
 
 const scenes: Scene[] = [
   {
@@ -78,7 +79,8 @@ const scenes: Scene[] = [
       void (await createDeployment(ns, 'api', {
         image: 'nginx:1.19',
         replicas: 1,
-        behaviour: { app: 'crash;exitCode=3;after=1;logs=booting|fatal: no DATABASE_URL' },
+        behaviour: { app: 'crash;not-ready;exitCode=3;after=2;logs=booting|fatal: no DATABASE_URL' },
+        container: { readinessProbe: { httpGet: { path: '/ready', port: 80 }, periodSeconds: 1 } },
       })),
     exit: 1,
   },
@@ -97,6 +99,15 @@ const scenes: Scene[] = [
     name: 'a DaemonSet rolled out on every node',
     target: ['ds', 'agent'],
     prepare: async (ns) => void (await createDaemonSet(ns, 'agent', { image: 'registry.local/log-agent:1.0' })),
+    exit: 0,
+  },
+  {
+    name: 'a DaemonSet that cannot run on a tainted node',
+    target: ['ds', 'shipper'],
+    prepare: async (ns, t) => {
+      await startPrivateNode(t);
+      await createDaemonSet(ns, 'shipper', { image: 'registry.local/log-agent:1.0' });
+    },
     exit: 0,
   },
   {
@@ -119,7 +130,7 @@ describe('record on the control plane, replay offline', { concurrency: true }, (
       const dir = await mkdtemp(join(tmpdir(), 'rt-record-'));
       t.after(() => rm(dir, { recursive: true, force: true }));
       const file = join(dir, 'trace.rtrec.gz');
-      await scene.prepare(ns);
+      await scene.prepare(ns, t);
       const live = await runCli([
         ...scene.target,
         '-n',
@@ -142,6 +153,12 @@ describe('record on the control plane, replay offline', { concurrency: true }, (
       const first = want.findIndex((l, i) => JSON.stringify(l) !== JSON.stringify(got[i]));
       assert.equal(first, -1, `line ${first + 1} differs:\nlive:   ${JSON.stringify(want[first])}\nreplay: ${JSON.stringify(got[first])}`);
       assert.equal(got.length, want.length);
+      if (scene.flags?.includes('--follow-logs')) {
+        assert.ok(
+          want.some((l) => (l as { type: string }).type === 'log'),
+          'the streamed log lines are among the lines replayed',
+        );
+      }
     });
   }
 });
