@@ -7,6 +7,7 @@
  *   {"t":0,"started":<ms>}                                                when its state began
  *   {"t":0,"o":<observation>}                                             what the reducer was fed
  *   {"t":0,"e":<event>}                                                   the tracker's own events (log lines, warnings)
+ *   {"t":0,"watch":true}                                                  --watch: what follows is seen after the verdict
  *   {"t":0,"v":<verdict>,"at":<ms>}  or  {"t":0,"error":"..."}           how the trace ended
  *
  * Observations are stored as the reducer received them, scrubbed first ({@link scrubObservation}).
@@ -38,7 +39,11 @@ export interface RecordedTrace {
 }
 
 /** What one trace saw, in order, and how it ended. */
-export type RecordedItem = { kind: 'observation'; obs: Observation } | { kind: 'event'; event: RolloutEvent };
+export type RecordedItem =
+  | { kind: 'observation'; obs: Observation }
+  | { kind: 'event'; event: RolloutEvent }
+  /** The tracker watches on after its verdict (`--watch`) from here. */
+  | { kind: 'watch' };
 
 /** A recording read back. */
 export interface Recording {
@@ -150,12 +155,14 @@ export function parseRecording(text: string, what: string): Recording {
       if (!isObject(line.v) || typeof line.v.outcome !== 'string' || typeof line.at !== 'number')
         throw bad('holds a verdict without an outcome');
       t.verdict = { verdict: line.v as unknown as Verdict, at: line.at };
+    } else if ('watch' in line) {
+      t.items.push({ kind: 'watch' });
     } else if ('started' in line) {
       if (typeof line.started !== 'number' || !Number.isFinite(line.started)) throw bad('holds a start time that is not a number');
       t.startedAt = line.started;
     } else if ('error' in line) {
       t.error = String(line.error);
-    } else throw bad('is none of the known lines (trace, started, o, e, v, error)');
+    } else throw bad('is none of the known lines (trace, started, o, e, watch, v, error)');
   }
   if (traces.length === 0) throw new RecordingError(`${what} holds no traced workload: it was cut short before the trace started`);
   return { header, traces };

@@ -16,8 +16,12 @@ export interface TraceRecorder {
   started(at: number): void;
   observation(obs: Observation): void;
   event(e: RolloutEvent): void;
-  /** The published verdict (with its log tails) and when the core reached it; ends the trace. */
+  /** The tracker watches on after its verdict (`--watch`): what it sees next is recorded after this mark. */
+  watching(): void;
+  /** The published verdict (with its log tails) and when the core reached it; ends the trace unless it watches on. */
   verdict(v: Verdict, at: number): void;
+  /** The watch after the verdict ended; ends the trace. */
+  end(): void;
   /** The trace ended with an error (no verdict); ends the trace. */
   error(message: string): void;
 }
@@ -84,17 +88,23 @@ class RecordingFile {
     this.running++;
     this.write({ trace: t, ...setup });
     let ended = false;
-    const end = (line: object) => {
+    let watching = false;
+    const end = (line?: object) => {
       if (ended) return;
       ended = true;
-      this.write(line);
+      if (line) this.write(line);
       if (--this.running === 0) this.close();
     };
     return {
       started: (at) => this.write({ t, started: at }),
       observation: (obs) => !ended && this.write({ t, o: scrubObservation(obs, mask) }),
       event: (e) => !ended && this.write({ t, e }),
-      verdict: (v, at) => end({ t, v, at }),
+      watching: () => {
+        watching = true;
+        if (!ended) this.write({ t, watch: true });
+      },
+      verdict: (v, at) => (watching ? !ended && this.write({ t, v, at }) : end({ t, v, at })),
+      end: () => end(),
       error: (message) => end({ t, error: message }),
     };
   }

@@ -5,8 +5,8 @@
  * The tracker's own events (log lines, warnings) are replayed as recorded, before the verdict;
  * the verdict gets the log tails the live trace read, for the problems it still names.
  */
-import type { Observation, Policy, PolicyOverrides, RolloutEvent, Verdict } from '../core/index.js';
-import { initialState, reduce, resolvePolicy, workloadOf } from '../core/index.js';
+import type { Observation, Policy, PolicyOverrides, RolloutEvent, RolloutState, Verdict } from '../core/index.js';
+import { initialState, reduce, resolvePolicy, watchedOn, workloadOf } from '../core/index.js';
 import type { Recording } from '../record/index.js';
 import { admit, INITIAL_GATE, onVerdict, type TimedVerdict } from './decisions.js';
 
@@ -32,22 +32,32 @@ export function replayPolicy(recorded: Recording['traces'][number]['policy'], fl
 
 /** Replays `trace` under `policy`, from `startedAt` (the recording's start). */
 export function replayTrace(trace: Recording['traces'][number], policy: Policy, startedAt: number): ReplayedTrace {
-  let state = initialState(trace.target, policy, startedAt);
+  const kind = trace.target.kind ?? 'Deployment';
+  const withKind = (events: RolloutEvent[]) => events.map((e) => (e.kind === undefined ? { ...e, kind } : e));
+  const before = untilVerdict(trace, initialState(trace.target, policy, startedAt));
+  const { reached } = before;
+  if (!reached) return { events: withKind(before.events), ...(trace.error !== undefined ? { error: trace.error } : {}) };
+  const verdict = withRecordedLogs(reached.verdict, trace.verdict?.verdict);
+  const workload = workloadOf(verdict);
+  const verdictEvent: RolloutEvent = { type: 'verdict', verdict, at: reached.at, workload, deployment: verdict.deployment };
+  const after = watchedAfter(trace.items.slice(before.next), before.state);
+  // As the tracker publishes them: every event names its kind.
+  return { events: withKind([...before.events, verdictEvent, ...after]), verdict };
+}
+
+/** The trace up to its verdict, as the tracker admits and reduces it; `next`: the first item after. */
+function untilVerdict(trace: Recording['traces'][number], initial: RolloutState) {
+  let state = initial;
   let gate = INITIAL_GATE;
   const events: RolloutEvent[] = [];
-  let reached: TimedVerdict | undefined;
-  for (const item of trace.items) {
-    if (item.kind === 'event') {
-      events.push(item.event);
-      continue;
-    }
+  for (let i = 0; i < trace.items.length; i++) {
+    const item = trace.items[i]!;
+    if (item.kind === 'event') events.push(item.event);
+    if (item.kind !== 'observation') continue;
     const obs: Observation = item.obs;
     const admitted = admit(gate, obs);
     gate = admitted.gate;
-    if (admitted.release) {
-      reached = admitted.release;
-      break;
-    }
+    if (admitted.release) return { events, state, reached: admitted.release, next: i + 1 };
     const [next, out] = reduce(state, obs);
     state = next;
     for (const e of out) {
@@ -57,22 +67,36 @@ export function replayTrace(trace: Recording['traces'][number], policy: Policy, 
       }
       const decided = onVerdict(gate, obs, { verdict: e.verdict, at: e.at });
       gate = decided.gate;
-      reached = decided.publish;
+      if (decided.publish) return { events, state, reached: decided.publish, next: i + 1 };
       break;
     }
-    if (reached) break;
   }
-  const kind = trace.target.kind ?? 'Deployment';
-  if (!reached)
-    return {
-      events: events.map((e) => (e.kind === undefined ? { ...e, kind } : e)),
-      ...(trace.error !== undefined ? { error: trace.error } : {}),
-    };
-  const verdict = withRecordedLogs(reached.verdict, trace.verdict?.verdict);
-  const workload = workloadOf(verdict);
-  events.push({ type: 'verdict', verdict, at: reached.at, workload, deployment: verdict.deployment });
-  // As the tracker publishes them: every event names its kind.
-  return { events: events.map((e) => (e.kind === undefined ? { ...e, kind: workload.kind } : e)), verdict };
+  return { events, state, reached: undefined as TimedVerdict | undefined, next: trace.items.length };
+}
+
+/**
+ * After the verdict: what the live reducer took while the verdict was being published (no event),
+ * then, from the `watch` mark (`--watch`), what the watch after the verdict said (verdict-watch.ts).
+ */
+function watchedAfter(items: Recording['traces'][number]['items'], final: RolloutState): RolloutEvent[] {
+  let state = final;
+  let watching = false;
+  const events: RolloutEvent[] = [];
+  for (const item of items) {
+    if (item.kind === 'watch') {
+      state = watchedOn(state);
+      watching = true;
+    }
+    if (item.kind !== 'observation') continue;
+    const [next, out] = reduce(state, item.obs);
+    if (!watching) {
+      state = next;
+      continue;
+    }
+    state = next.verdict === undefined ? next : watchedOn(next);
+    events.push(...out.filter((e) => e.type !== 'verdict'));
+  }
+  return events;
 }
 
 /** `verdict` with the log tails the live trace read (`recorded`), for the problems both name. */

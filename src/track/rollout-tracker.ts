@@ -152,7 +152,10 @@ export class RolloutTracker {
   }
 
   private fromSource(obs: Observation): void {
-    if (this.watch) return this.watch.observe(obs);
+    if (this.watch) {
+      this.internals.recorder?.observation(obs);
+      return this.watch.observe(obs);
+    }
     if (this.finished) return;
     this.observe(obs);
     if (this.logs && !this.finished && refreshesLogTargets(this.gate, obs)) this.logs.targetsChanged(this.state);
@@ -257,7 +260,10 @@ export class RolloutTracker {
     }
     const watch = this.internals.watchAfterVerdict !== undefined && verdict.outcome !== 'cancelled' && this.unsubscribe !== undefined;
     this.release(watch);
-    if (watch) this.watch = new VerdictWatch(this.state, (e) => this.publish(e));
+    if (watch) {
+      this.watch = new VerdictWatch(this.state, (e) => this.publish(e));
+      this.internals.recorder?.watching();
+    }
     const final = this.logs ? await this.logs.enrich(verdict, this.state) : verdict;
     const e = this.publish({ type: 'verdict', verdict: final, at, workload: final.workload, deployment: final.deployment }) as VerdictEvent;
     this.internals.recorder?.verdict(e.verdict, at);
@@ -269,6 +275,7 @@ export class RolloutTracker {
   /** Ends the watch after the verdict (`stop()`, or a watch error): releases the source, ends the stream. */
   private endWatch(error?: unknown): void {
     if (!this.watch) return;
+    this.internals.recorder?.end();
     this.release();
     this.endStream(error);
   }

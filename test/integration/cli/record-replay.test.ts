@@ -1,6 +1,6 @@
 /**
  * `--record FILE` on the real control plane, then `rollout-trace replay FILE`: the demo's scenes
- * (a rollout that succeeds, a new image, a rollback, a volume that does not exist, a broken image,
+ * (a rollout that succeeds, a pod killed after the verdict with `--watch-for`, a new image, a rollback, a volume that does not exist, a broken image,
  * a crashing app with its logs streamed, a migration Job that fails with its log, a StatefulSet
  * whose claim cannot bind, a DaemonSet, one that cannot run on a tainted node) replay with no cluster to the very JSON lines the live trace printed
  * (times included: the recording keeps them), and the same exit code.
@@ -11,19 +11,38 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
-import { kubeconfigPath, withNamespace } from '../../helpers/cluster.js';
+import { clients, kubeconfigPath, withNamespace } from '../../helpers/cluster.js';
 import { createDeployment, updateDeployment, waitRolledOut } from '../../helpers/deployments.js';
 import { startPrivateNode } from '../../helpers/private-node.js';
 import { createDaemonSet, createJob, createStatefulSet } from '../../helpers/workloads.js';
 import { runCli, runCliInProcess } from './run-cli.js';
 
-type Scene = { name: string; target: string[]; flags?: string[]; prepare: (ns: string, t: TestContext) => Promise<void>; exit: number };
+type Scene = {
+  name: string;
+  target: string[];
+  flags?: string[];
+  prepare: (ns: string, t: TestContext) => Promise<void>;
+  /** Done once the live trace printed its verdict (a `--watch` scene's change). */
+  afterVerdict?: (ns: string) => Promise<void>;
+  exit: number;
+};
 
 const scenes: Scene[] = [
   {
     name: 'a rollout that succeeds',
     target: ['deploy', 'web'],
     prepare: async (ns) => void (await createDeployment(ns, 'web', { image: 'nginx:1.19', replicas: 2 })),
+    exit: 0,
+  },
+  {
+    name: 'kill a pod after the verdict (--watch-for)',
+    target: ['deploy', 'web'],
+    flags: ['--watch-for', '8s'],
+    prepare: async (ns) => void (await createDeployment(ns, 'web', { image: 'nginx:1.19', replicas: 2 })),
+    afterVerdict: async (ns) => {
+      const pods = await clients().core.listNamespacedPod({ namespace: ns });
+      await clients().core.deleteNamespacedPod({ namespace: ns, name: pods.items[0]!.metadata!.name!, gracePeriodSeconds: 0 });
+    },
     exit: 0,
   },
   {
@@ -131,20 +150,28 @@ describe('record on the control plane, replay offline', { concurrency: true }, (
       t.after(() => rm(dir, { recursive: true, force: true }));
       const file = join(dir, 'trace.rtrec.gz');
       await scene.prepare(ns, t);
-      const live = await runCli([
-        ...scene.target,
-        '-n',
-        ns,
-        '--kubeconfig',
-        kubeconfigPath(),
-        '-o',
-        'json',
-        '--timeout',
-        '90s',
-        ...(scene.flags ?? []),
-        '--record',
-        file,
-      ]);
+      let acted: Promise<void> | undefined;
+      const onStdout = (out: string) => {
+        if (scene.afterVerdict && !acted && out.includes('"type":"verdict"')) acted = scene.afterVerdict(ns);
+      };
+      const live = await runCli(
+        [
+          ...scene.target,
+          '-n',
+          ns,
+          '--kubeconfig',
+          kubeconfigPath(),
+          '-o',
+          'json',
+          '--timeout',
+          '90s',
+          ...(scene.flags ?? []),
+          '--record',
+          file,
+        ],
+        { onStdout },
+      );
+      await acted;
       assert.equal(live.code, scene.exit, live.stdout + live.stderr);
       assert.ok(statSync(file).size > 0, 'the recording was written');
       const replayed = await runCliInProcess(['replay', file, '-o', 'json']);
@@ -153,6 +180,13 @@ describe('record on the control plane, replay offline', { concurrency: true }, (
       const first = want.findIndex((l, i) => JSON.stringify(l) !== JSON.stringify(got[i]));
       assert.equal(first, -1, `line ${first + 1} differs:\nlive:   ${JSON.stringify(want[first])}\nreplay: ${JSON.stringify(got[first])}`);
       assert.equal(got.length, want.length);
+      if (scene.afterVerdict) {
+        const verdictAt = want.findIndex((l) => (l as { type: string }).type === 'verdict');
+        assert.ok(
+          want.slice(verdictAt + 1).some((l) => (l as { type: string }).type === 'pod-deleted'),
+          'the watch after the verdict saw the pod go, and the replay says so too',
+        );
+      }
       if (scene.flags?.includes('--follow-logs')) {
         assert.ok(
           want.some((l) => (l as { type: string }).type === 'log'),
