@@ -1,6 +1,7 @@
 /**
  * The HTML report in a real browser (Debian's headless Chromium): the report `--report` wrote for
- * a broken rollout on the control plane, and the grouped report of a 2,000-pod rollout. The page
+ * a broken rollout on the control plane, for the four kinds traced in one call, and the grouped
+ * report of a 2,000-pod rollout. The page
  * shows each workload's verdict, a lane per pod (or per revision when grouped), the legend, no
  * console error, and makes no request but its own file. Screenshots are kept under
  * .tmp/artefacts/ for a person to look at.
@@ -15,6 +16,7 @@ import { htmlReport } from '../../../src/report/index.js';
 import { browserMissing, renderInChromium } from '../../helpers/browser.js';
 import { kubeconfigPath, withNamespace } from '../../helpers/cluster.js';
 import { createDeployment, updateDeployment, waitRolledOut } from '../../helpers/deployments.js';
+import { createDaemonSet, createJob, createStatefulSet } from '../../helpers/workloads.js';
 import { runCli } from '../cli/run-cli.js';
 
 const ARTEFACTS = new URL('../../../.tmp/artefacts/', import.meta.url).pathname;
@@ -68,6 +70,47 @@ test('--report of a broken rollout on the control plane, rendered in Chromium', 
   assert.ok((web?.lanes.length ?? 0) >= 3, `a lane per pod: ${web?.lanes}`);
   assert.ok(web?.states.includes('ready') && web.states.includes('waiting'), `old pods ready, the new one waiting: ${web?.states}`);
   assert.ok((web?.svgWidth ?? 0) > 500);
+});
+
+test('--report of the four kinds in one call: a section each, with its verdict and its pods', { skip: browserMissing() }, async (t) => {
+  const ns = await withNamespace(t, 'report-kinds');
+  const dir = mkdtempSync(join(tmpdir(), 'rt-report-kinds-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  await Promise.all([
+    createDeployment(ns, 'web', { image: 'nginx:1.19' }),
+    createStatefulSet(ns, 'db', { replicas: 2, image: 'postgres:13' }),
+    createDaemonSet(ns, 'agent', { image: 'registry.local/log-agent:1.0' }),
+    createJob(ns, 'migrate', {
+      image: 'busybox:1.32',
+      backoffLimit: 0,
+      behaviour: { app: 'crash;exitCode=2;after=1;logs=relation "users" does not exist' },
+    }),
+  ]);
+  const file = join(dir, 'kinds.html');
+  const run = await runCli([
+    'deploy/web',
+    'sts/db',
+    'ds/agent',
+    'job/migrate',
+    '-n',
+    ns,
+    '--kubeconfig',
+    kubeconfigPath(),
+    '-o',
+    'plain',
+    '--report',
+    file,
+  ]);
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  const page = await renderInChromium<Facts>(file, FACTS, join(ARTEFACTS, 'html-report-four-kinds.png'));
+  assert.deepEqual(page.errors, []);
+  const byTitle = Object.fromEntries(page.value.sections.map((s) => [s.title.replace(/^\S+ /, '').replace(` ${ns}/`, '/'), s]));
+  assert.deepEqual(Object.keys(byTitle).sort(), ['DaemonSet/agent', 'Deployment/web', 'Job/migrate', 'StatefulSet/db']);
+  assert.equal(byTitle['Job/migrate']?.verdict, 'failed');
+  assert.match(byTitle['Job/migrate']?.summary ?? '', /exited with code 2/);
+  for (const k of ['Deployment/web', 'StatefulSet/db', 'DaemonSet/agent']) assert.equal(byTitle[k]?.verdict, 'succeeded', k);
+  assert.deepEqual(byTitle['StatefulSet/db']?.lanes.sort(), ['db-0', 'db-1']);
+  for (const [k, s] of Object.entries(byTitle)) assert.ok((s?.lanes.length ?? 0) >= 1, `${k} has a lane per pod`);
 });
 
 test('a 2,000-pod rollout: grouped by revision, a few MB, rendered in Chromium', { skip: browserMissing() }, async (t) => {

@@ -161,3 +161,20 @@ test('what is recorded of an object: redacted, env values blanked, managed field
   assert.equal(out.object.status.message, 'login with ***');
   assert.equal(pod.spec.containers[0]!.env[0]!.value, 's3cr3t', 'the observation itself is untouched');
 });
+
+test('--speed paces the replay without changing what it says; a bad speed is refused', async () => {
+  const file = recordingFile(fromFixture('broken-image'));
+  const instant = await runCliInProcess(['replay', file, '-o', 'json', '--instant']);
+  const paced = await runCliInProcess(['replay', file, '-o', 'json', '--speed', '1000']);
+  assert.equal(paced.code, instant.code);
+  assert.equal(paced.stdout, instant.stdout);
+  for (const bad of [
+    ['--speed', '0'],
+    ['--speed', 'fast'],
+    ['--speed', '2', '--instant'],
+  ]) {
+    const run = await runCliInProcess(['replay', file, ...bad]);
+    assert.equal(run.code, 2, bad.join(' '));
+    assert.ok(isOneParagraph(run.stderr), run.stderr);
+  }
+});
