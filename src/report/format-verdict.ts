@@ -119,14 +119,21 @@ function figuresLine(v: Verdict): string {
   return parts.join(' · ');
 }
 
+/** A rollout shorter than this says nothing of where its time went: nothing was slow. */
+const SLOW_ROLLOUT_MS = 10_000;
+/** Nor one whose slowest phase took the pods less than this in all. */
+const SLOW_PHASE_SECONDS = 5;
+
 /**
- * Where the pods' time went: `where the time went: image pulls: 62 % of the pods' time, 4 pods ×
- * 11 s on node-2 (waiting for a node 2 s, image pulls 44 s, container starts 3 s, readiness 12 s)`.
+ * Where the pods' time went, for a rollout that was slow: `where the time went: image pulls: 62 % of
+ * the pods' time, 4 pods × 11 s on node-2 (waiting for a node 2 s, image pulls 44 s, container
+ * starts 3 s, readiness 12 s)`. The figures are in the verdict (`timings`) whatever the pace.
  */
 function timeLine(v: Verdict): string | undefined {
   const t = v.timings;
   const lead = t ? dominantWords(t) : undefined;
-  if (!t || !lead) return undefined;
+  if (!t?.dominant || !lead) return undefined;
+  if (v.finishedAt - v.startedAt < SLOW_ROLLOUT_MS || t.phases[t.dominant.phase] < SLOW_PHASE_SECONDS) return undefined;
   const sums = (Object.keys(PHASE_WORDS) as (keyof typeof PHASE_WORDS)[]).map((ph) => `${PHASE_WORDS[ph]} ${t.phases[ph]} s`);
   return `where the time went: ${lead} (${sums.join(', ')})`;
 }

@@ -100,10 +100,14 @@ test("the phase that took most of the pods' time, and the node where it did; the
     dominant: { phase: 'image-pull' as const, share: 89, pods: 2, meanSeconds: 11, node: 'node-2' },
   };
   assert.equal(dominantWords(t), "image pulls: 89 % of the pods' time, 2 pods × 11 s on node-2");
-  const block = formatVerdict({ ...verdict, timings: t });
+  // A quick rollout says nothing of it (the figures stay in the verdict); a slow one does.
+  assert.doesNotMatch(formatVerdict({ ...verdict, timings: t }), /where the time went/);
+  const slow = { ...verdict, finishedAt: verdict.startedAt + 30_000 };
+  assert.doesNotMatch(formatVerdict({ ...slow, timings: { ...t, phases: { ...t.phases, 'image-pull': 4 } } }), /where the time went/);
+  const block = formatVerdict({ ...slow, timings: t });
   assert.match(
     block,
     /\n {2}where the time went: image pulls: 89 % of the pods' time, 2 pods × 11 s on node-2 \(waiting for a node 0 s, image pulls 24 s, container starts 0 s, readiness 3 s\)/,
   );
-  assert.doesNotMatch(formatVerdict({ ...verdict, timings: { ...t, dominant: undefined } }), /where the time went/);
+  assert.doesNotMatch(formatVerdict({ ...slow, timings: { ...t, dominant: undefined } }), /where the time went/);
 });
