@@ -53,8 +53,16 @@ export async function renderInChromium<T>(
     '--remote-debugging-port=0',
     'about:blank',
   ];
-  const chromium = spawn(CHROMIUM, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  const timer = setTimeout(() => chromium.kill('SIGKILL'), timeoutMs);
+  // Its own process group: Chromium's helper processes are killed with it.
+  const chromium = spawn(CHROMIUM, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const killAll = () => {
+    try {
+      process.kill(-chromium.pid!, 'SIGKILL');
+    } catch {
+      chromium.kill('SIGKILL');
+    }
+  };
+  const timer = setTimeout(killAll, timeoutMs);
   try {
     const browserUrl = await devtoolsUrl(chromium);
     const port = new URL(browserUrl).port;
@@ -83,9 +91,18 @@ export async function renderInChromium<T>(
     return { value: evaluated.result.value as T, errors, requests };
   } finally {
     clearTimeout(timer);
-    chromium.kill('SIGKILL');
-    await new Promise((resolve) => (chromium.exitCode !== null ? resolve(undefined) : chromium.once('exit', resolve)));
-    rmSync(profile, { recursive: true, force: true });
+    const exited = new Promise((resolve) =>
+      chromium.exitCode !== null || chromium.signalCode !== null ? resolve(undefined) : chromium.once('exit', resolve),
+    );
+    killAll();
+    await exited;
+    // A helper process may still be writing its last files into the profile: retry, and a temp
+    // folder left behind is no failure of the page.
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    } catch {
+      // left in the temp folder
+    }
   }
 }
 
