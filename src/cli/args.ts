@@ -7,7 +7,7 @@ import type { PolicyOverrides, WorkloadKind } from '../core/index.js';
 import { compileLogFilter } from '../core/index.js';
 import type { LogOptions } from '../track/index.js';
 import { durationInRange, parseDuration, positiveDurationFlag } from './duration.js';
-import { policyFromFlags } from './policy-flags.js';
+import { POLICY_OPTIONS, policyFromFlags } from './policy-flags.js';
 import { parseTargets, type Target } from './targets.js';
 import { UsageError } from './usage-error.js';
 
@@ -65,12 +65,7 @@ export const OPTIONS = {
   'log-container': { type: 'string', multiple: true },
   'logs-on-success': { type: 'boolean' },
   redact: { type: 'string', multiple: true },
-  'fail-after': { type: 'string', multiple: true },
-  'warn-only': { type: 'string', multiple: true },
-  tolerate: { type: 'string', multiple: true },
-  ignore: { type: 'string', multiple: true },
-  success: { type: 'string' },
-  settle: { type: 'string' },
+  ...POLICY_OPTIONS,
   watch: { type: 'boolean', short: 'w' },
   'watch-for': { type: 'string' },
   'pulumi-messages': { type: 'boolean' },

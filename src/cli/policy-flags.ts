@@ -74,6 +74,16 @@ function successCriterion(text: string): SuccessCriterion {
   );
 }
 
+/** The parseArgs definitions of the policy flags, which `rollout-trace` and `replay` both take. */
+export const POLICY_OPTIONS = {
+  'fail-after': { type: 'string', multiple: true },
+  'warn-only': { type: 'string', multiple: true },
+  tolerate: { type: 'string', multiple: true },
+  ignore: { type: 'string', multiple: true },
+  success: { type: 'string' },
+  settle: { type: 'string' },
+} as const;
+
 /** The policy flags as parseArgs returns them (the names both `rollout-trace` and `replay` take). */
 export interface PolicyFlagValues {
   'fail-after'?: string[];

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { PolicyOverrides } from '../core/index.js';
-import { policyFromFlags } from './policy-flags.js';
+import { POLICY_OPTIONS, policyFromFlags } from './policy-flags.js';
 import { UsageError } from './usage-error.js';
 
 /** What `rollout-trace replay` was asked to do. */
@@ -27,12 +27,7 @@ export const REPLAY_OPTIONS = {
   output: { type: 'string', short: 'o' },
   speed: { type: 'string' },
   instant: { type: 'boolean' },
-  'fail-after': { type: 'string', multiple: true },
-  'warn-only': { type: 'string', multiple: true },
-  tolerate: { type: 'string', multiple: true },
-  ignore: { type: 'string', multiple: true },
-  success: { type: 'string' },
-  settle: { type: 'string' },
+  ...POLICY_OPTIONS,
   'pulumi-messages': { type: 'boolean' },
   report: { type: 'string' },
   junit: { type: 'string' },

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { withNamespace } from '../helpers/cluster.js';
 import { nginxArgs } from './harness/fixtures.js';
 import { shown, startStack } from './harness/langhost.js';
+import { replayedVerdicts } from './harness/replayed.js';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -84,18 +85,8 @@ for (const mode of ['gate', 'observe'] as const) {
     assert.equal((report.match(/<section class="workload"/g) ?? []).length, 2);
     assert.ok(seen.timings, 'the success carries its timings');
     // The recording of the run replays to the same verdicts, with no cluster.
-    const { recordingsFlushed } = await import('../../src/record/index.js');
-    await recordingsFlushed();
-    const { runCliInProcess } = await import('../integration/cli/run-cli.js');
-    const replay = await runCliInProcess(['replay', files.record, '-o', 'json']);
-    assert.equal(replay.code, 1, replay.stderr);
-    const verdicts = replay.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l))
-      .filter((e) => e.type === 'verdict')
-      .map((e) => `${e.verdict.workload.name} ${e.verdict.outcome}`)
-      .sort();
+    const { code, stderr, verdicts } = await replayedVerdicts(files.record);
+    assert.equal(code, 1, stderr);
     assert.deepEqual(verdicts, ['api failed', 'web succeeded']);
   });
 }

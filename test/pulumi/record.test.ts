@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { withNamespace } from '../helpers/cluster.js';
-import { runCliInProcess } from '../integration/cli/run-cli.js';
 import { nginxArgs } from './harness/fixtures.js';
 import { startStack } from './harness/langhost.js';
+import { replayedVerdicts } from './harness/replayed.js';
 
 test('gate: record writes every trace of the run into one file, and the replay gives their verdicts', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-record');
@@ -28,24 +28,7 @@ test('gate: record writes every trace of the run into one file, and the replay g
     new k8s.apps.v1.Deployment('api', nginxArgs(namespace, 'nginx:1.99-does-not-exist', 1, 'api', { app: 'api' }));
   });
   assert.match(run.error, /./, 'the broken Deployment failed the update');
-  await waitForFile(file);
-  const replay = await runCliInProcess(['replay', file, '-o', 'json']);
-  assert.equal(replay.code, 1, replay.stderr);
-  const verdicts = replay.stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l))
-    .filter((e) => e.type === 'verdict')
-    .map((e) => `${e.verdict.workload.name} ${e.verdict.outcome}`)
-    .sort();
+  const { code, stderr, verdicts } = await replayedVerdicts(file);
+  assert.equal(code, 1, stderr);
   assert.deepEqual(verdicts, ['api failed', 'web succeeded']);
 });
-
-/** Waits (bounded) until every recording of the process is on disk. */
-async function waitForFile(file: string): Promise<void> {
-  const { recordingsFlushed } = await import('../../src/record/index.js');
-  await Promise.race([
-    recordingsFlushed(),
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`${file} not flushed within 10 s`)), 10_000)),
-  ]);
-}
