@@ -29,7 +29,7 @@ export class TcpProxy {
   private readonly server: net.Server;
 
   private constructor(private readonly target: { host: string; port: number }) {
-    this.server = net.createServer((client) => this.accept(client));
+    this.server = net.createServer({ allowHalfOpen: true }, (client) => this.accept(client));
   }
 
   /** Starts a proxy to `target` on 127.0.0.1, on `port` (default: an ephemeral one). */
@@ -86,22 +86,41 @@ export class TcpProxy {
     }
     const link: Link = { client, holed: this.mode === 'blackhole' };
     this.links.add(link);
-    client.on('close', () => this.drop(link));
+    client.on('close', (hadError) => (hadError ? this.drop(link) : this.closed(link)));
     if (link.holed) {
       client.resume(); // swallow what the client sends
       return;
     }
     this.forwarded.push(Date.now());
-    const upstream = net.connect(this.target.port, this.target.host);
+    const upstream = net.connect({ port: this.target.port, host: this.target.host, allowHalfOpen: true });
     link.upstream = upstream;
-    upstream.on('error', () => undefined);
-    upstream.on('close', () => this.drop(link));
+    upstream.on('error', () => this.drop(link));
+    upstream.on('close', (hadError) => (hadError ? this.drop(link) : this.closed(link)));
     client.on('data', (chunk) => {
       if (!link.holed) upstream.write(chunk);
     });
     upstream.on('data', (chunk) => {
       if (!link.holed) client.write(chunk);
     });
+    // An orderly close (FIN) is passed on after the bytes already forwarded, as a router would:
+    // a server closing after its answer (`Connection: close`) must not lose that answer to a reset.
+    client.on('end', () => {
+      if (!link.holed) upstream.end();
+    });
+    upstream.on('end', () => {
+      if (!link.holed) client.end();
+    });
+  }
+
+  /** One side closed cleanly: the other ends once it has sent what it holds; the link goes with both. */
+  private closed(link: Link): void {
+    const sides = link.upstream ? [link.client, link.upstream] : [link.client];
+    if (link.holed) return this.drop(link);
+    if (sides.every((s) => s.closed)) {
+      this.links.delete(link);
+      return;
+    }
+    for (const side of sides) if (!side.closed) side.end();
   }
 
   private drop(link: Link): void {
