@@ -1,8 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
-// --max-semi-space-size=4: V8's young generation grows to 16 MB semi-spaces by default; a trace
-// allocates a parsed object per watch event and keeps few of them, so 4 MB semi-spaces keep the
-// process ~20 MB smaller at no measurable CPU cost (bench big2000: peak RSS 126 -> 106 MB, heap
-// total 58 -> 33 MB; docs/performance.md). `env -S` splits the line (coreutils >= 8.30, macOS).
+#!/usr/bin/env node
 // Runs the compiled CLI (dist/, from `npm run build`) whenever it is there and not older than the
 // TypeScript source: the bundle (dist/cli/rollout-trace.mjs, one file instead of client-node's
 // ~3,000 modules) or else tsc's output. In a development checkout without a fresh build, runs the
@@ -10,6 +6,31 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+
+// The young generation: V8 starts it with 1 MB semi-spaces and doubles them (up to 16 MB) when
+// much of it survives a scavenge. A trace allocates a parsed object per watch event and keeps few
+// of them, so it is kept at its first size (docs/performance.md, "A smaller young generation").
+// The flag is set here, at run time, and not on the shebang line: V8 checks the flags a code cache
+// was made with, and Node's own modules (tls, https, streams) were cached with none, so with a
+// flag every one of them loaded afterwards is compiled again (~20 ms of every start). Those a
+// trace loads are loaded first (`test/integration/cli/bundle.test.ts` checks the list).
+const TRACE_BUILTINS = [
+  'http',
+  'https',
+  'zlib',
+  'child_process',
+  'worker_threads',
+  'vm',
+  'dgram',
+  'perf_hooks',
+  'os',
+  'string_decoder',
+  'stream/promises',
+];
+const require = nodeModule.createRequire(import.meta.url);
+for (const name of TRACE_BUILTINS) require(`node:${name}`);
+v8.setFlagsFromString('--semi-space-growth-factor=1');
 
 // V8 caches the code it compiles for the bundle in the OS temp folder, so later runs skip compiling
 // it (Node's compile cache; NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE=1 turns it off).

@@ -23,6 +23,27 @@ const bundled = (argv: string[]) => [argv[0]!, join(root, 'dist/cli/rollout-trac
 const REPORT_HTTP2 =
   'data:text/javascript,process.on("exit",()=>{if(process.moduleLoadList.includes("NativeModule http2"))process.stderr.write("node:http2 was loaded\\n")})';
 
+/** A preload that writes on stderr, at exit, `builtins: ` and the public Node modules loaded after it. */
+const REPORT_BUILTINS =
+  'data:text/javascript,const b=new Set(process.moduleLoadList);process.on("exit",()=>process.stderr.write("builtins: "+process.moduleLoadList.filter(m=>!b.has(m)&&/^NativeModule (?!internal\\/)/.test(m)).map(m=>m.slice(13)).join(" ")+"\\n"))';
+
+/** The public Node modules a run with {@link REPORT_BUILTINS} says it loaded. */
+function builtinsOf(stderr: string): string[] {
+  return (/^builtins: (.*)$/m.exec(stderr)?.[1] ?? '').split(' ').filter(Boolean);
+}
+
+/** The public Node modules bin/rollout-trace.js loads before it sets its V8 flag (its TRACE_BUILTINS, with what they load). */
+function builtinsLoadedByBin(): Set<string> {
+  const list = /const TRACE_BUILTINS = (\[[^\]]*\]);/.exec(readFileSync(join(repo, 'bin/rollout-trace.js'), 'utf8'))?.[1];
+  assert.ok(list, 'bin/rollout-trace.js names its TRACE_BUILTINS');
+  const names = [...list.matchAll(/'([^']+)'/g)].map((m) => m[1] as string);
+  const script =
+    names.map((n) => `require('node:${n}');`).join('') +
+    'process.stderr.write("builtins: "+process.moduleLoadList.filter(m=>/^NativeModule (?!internal\\/)/.test(m)).map(m=>m.slice(13)).join(" "))';
+  const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  return new Set(builtinsOf(run.stderr));
+}
+
 describe('bundled CLI', () => {
   before(() => {
     root = mkdtempSync(join(tmpdir(), 'rt-bundle-'));
@@ -54,11 +75,21 @@ describe('bundled CLI', () => {
     const ns = await withNamespace(t, 'bundle-ok');
     await createDeployment(ns, 'web', { replicas: 2 });
     const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'json'], {
-      wrap: (argv) => [argv[0]!, '--import', REPORT_HTTP2, ...bundled(argv).slice(1)],
+      wrap: (argv) => [argv[0]!, '--import', REPORT_HTTP2, '--import', REPORT_BUILTINS, ...bundled(argv).slice(1)],
     });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     // Requests go through node:https; undici (client-node's) stays unevaluated: it loads node:http2.
     assert.doesNotMatch(run.stderr, /node:http2 was loaded/);
+    // Every Node module the trace loads is loaded by bin/rollout-trace.js before its V8 flag, so
+    // none is compiled again without its code cache.
+    const loaded = builtinsOf(run.stderr);
+    assert.ok(loaded.includes('https'), `the report lists what the trace loaded: ${run.stderr}`);
+    const first = builtinsLoadedByBin();
+    assert.deepEqual(
+      loaded.filter((m) => !first.has(m)),
+      [],
+      'add these to TRACE_BUILTINS in bin/rollout-trace.js',
+    );
     const verdict = run.stdout
       .trim()
       .split('\n')
