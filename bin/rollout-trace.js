@@ -27,6 +27,7 @@ const TRACE_BUILTINS = [
   'os',
   'string_decoder',
   'stream/promises',
+  'v8',
 ];
 const require = nodeModule.createRequire(import.meta.url);
 for (const name of TRACE_BUILTINS) require(`node:${name}`);

@@ -1,6 +1,12 @@
 /** Entry point of the `rollout-trace` command (see bin/rollout-trace.js). */
 import nodeModule from 'node:module';
+import v8 from 'node:v8';
 import { runCli } from './run.js';
+
+// bin/rollout-trace.js keeps V8's young generation at its first size (see there). Set again here:
+// starting a worker thread puts V8's flags back to their defaults, and a development checkout that
+// runs this source through tsx starts one (its module hooks) after bin/rollout-trace.js set it.
+v8.setFlagsFromString('--semi-space-growth-factor=1');
 
 // V8 caches the code it compiled for the modules loaded from here on (client-node, the tracker:
 // loaded lazily by runCli) in the OS temp folder, so a second run skips compiling them (Node's
@@ -19,6 +25,13 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 });
 
 const code = await runCli(process.argv.slice(2));
+// Node writes the compile cache when the process ends on its own, not on process.exit(): write
+// what this run compiled now (the first run after an install or a build), so later runs load it.
+try {
+  nodeModule.flushCompileCache?.();
+} catch {
+  // an unwritable cache folder: the next run compiles again
+}
 // Exit as soon as what was written reached stdout and stderr (pipes are asynchronous), without
 // waiting for sockets and timers to wind down; never linger more than a moment.
 process.exitCode = code;
