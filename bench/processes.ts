@@ -98,21 +98,55 @@ const PROBE = new URL('./lag-probe.mjs', import.meta.url).pathname;
 /** CPU seconds the lag probe costs per delay sample; set by {@link calibrateProbe}. */
 let probeCostPerSampleS = 0;
 
+/** What the lag probe cost per delay sample, measured by {@link calibrateProbe} or {@link probeCostBeside}. */
+export interface ProbeCost {
+  perSampleUs: number;
+  perSecondMs: number;
+}
+
+/** Two idle Node processes, one with the probe, until `until` settles; the probe's cost per sample from their difference. */
+async function idlePair(until: Promise<unknown>): Promise<ProbeCost & { perSampleS: number }> {
+  const startedAt = performance.now();
+  const idle = ['-e', 'process.stdin.resume(); process.stdin.on("end", () => process.exit(0))'];
+  const [bare, probed] = await Promise.all([
+    runProcess([process.execPath, ...idle], {}, until),
+    runProcess([process.execPath, `--import=${PROBE}`, ...idle], {}, until),
+  ]);
+  const raw = (r: ProcessRun) => r.cpuS + r.probeCpuS;
+  const samples = probed.probe?.samples ?? 0;
+  const perSampleS = samples > 0 ? Math.max(0, raw(probed) - raw(bare)) / samples : 0;
+  const seconds = (performance.now() - startedAt) / 1000;
+  return { perSampleS, perSampleUs: perSampleS * 1e6, perSecondMs: ((raw(probed) - raw(bare)) / seconds) * 1000 };
+}
+
 /**
  * Measures what the lag probe costs (its 10 ms timer and its memory sampling): an idle Node
  * process with the probe beside one without, `seconds` each, at the same time; the difference in
  * CPU per delay sample is subtracted from every probed run's `cpuS` (the probe is the bench's, not
- * the tool's; kubectl runs without one). Returns the calibration, for the notes.
+ * the tool's; kubectl runs without one), unless a scenario measures its own ({@link probeCostBeside}).
+ * Returns the calibration, for the notes.
  */
-export async function calibrateProbe(seconds = 20): Promise<{ perSampleUs: number; perSecondMs: number }> {
-  const idle = ['-e', `setTimeout(() => {}, ${seconds * 1000})`];
-  const [bare, probed] = await Promise.all([
-    runProcess([process.execPath, ...idle]),
-    runProcess([process.execPath, `--import=${PROBE}`, ...idle]),
-  ]);
-  const samples = probed.probe?.samples ?? 0;
-  probeCostPerSampleS = samples > 0 ? Math.max(0, probed.cpuS - bare.cpuS) / samples : 0;
-  return { perSampleUs: probeCostPerSampleS * 1e6, perSecondMs: ((probed.cpuS - bare.cpuS) / seconds) * 1000 };
+export async function calibrateProbe(seconds = 20): Promise<ProbeCost> {
+  const c = await idlePair(new Promise((r) => setTimeout(r, seconds * 1000)));
+  probeCostPerSampleS = c.perSampleS;
+  return { perSampleUs: c.perSampleUs, perSecondMs: c.perSecondMs };
+}
+
+/**
+ * The probe's cost while a scenario runs: the same idle pair as {@link calibrateProbe}, beside the
+ * scenario until `until` settles, so it wakes on the same busy machine as the probed processes.
+ * The calibration at the start of a run is made on a quieter machine; in long, mostly idle
+ * scenarios its error was larger than the floor's whole CPU.
+ */
+export function probeCostBeside(until: Promise<unknown>): Promise<ProbeCost & { perSampleS: number }> {
+  return idlePair(until);
+}
+
+/** `run` with its probe's CPU estimated at `perSampleS` a sample instead of the run's calibration. */
+export function withProbeCost(run: ProcessRun, perSampleS: number): ProcessRun {
+  const raw = run.cpuS + run.probeCpuS;
+  const probeCpuS = Math.min(raw, (run.probe?.samples ?? 0) * perSampleS);
+  return { ...run, cpuS: raw - probeCpuS, probeCpuS };
 }
 
 /** performance.now() of the first line matching `re`, if any. */

@@ -6,7 +6,17 @@
 import type { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import type { BenchKind } from './kinds.js';
 import { requestCounts } from './metrics.js';
-import { bareWatch, kubectl, lineAt, type ProbeStalls, type ProcessRun, rolloutTrace, type StallSplit } from './processes.js';
+import {
+  bareWatch,
+  kubectl,
+  lineAt,
+  type ProbeStalls,
+  type ProcessRun,
+  probeCostBeside,
+  rolloutTrace,
+  type StallSplit,
+  withProbeCost,
+} from './processes.js';
 import { RawWatch } from './raw-watch.js';
 
 /** One tool's figures in one scenario. */
@@ -90,7 +100,11 @@ export async function race(
   const oursP = rolloutTrace(ctx.kubeconfigPath, ns, [...(o.ourArgs ?? names), '--timeout', `${timeoutS}s`], { kind });
   const peersP = Promise.all(names.map((n) => kubectl(ctx.kubeconfigPath, ns, n, timeoutS, kind)));
   const floorP = o.floor ? bareWatch(ctx.kc, ns, o.floor, kind, oursP) : undefined;
-  const [ours, peers, floor] = await Promise.all([oursP, peersP, floorP]);
+  // Beside a floor, the probe's cost is measured in this scenario, on the same busy machine.
+  const probeCostP = o.floor ? probeCostBeside(oursP) : undefined;
+  const [oursRun, peers, floorRun, probeCost] = await Promise.all([oursP, peersP, floorP, probeCostP]);
+  const ours = probeCost ? withProbeCost(oursRun, probeCost.perSampleS) : oursRun;
+  const floor = floorRun && probeCost ? withProbeCost(floorRun, probeCost.perSampleS) : floorRun;
   raw.stop();
   const after = await requestCounts(ctx.kc);
   const completeAt = names.every((n) => raw.complete.has(n)) ? Math.max(...names.map((n) => raw.complete.get(n)!)) : undefined;
@@ -111,6 +125,7 @@ export async function race(
       ...(ours.probe?.stdoutWrites ? [`our stdout writes: ${JSON.stringify(ours.probe.stdoutWrites)}`] : []),
       ...(ours.probe?.stalls ? [stallNote('our', ours.probe.stalls)] : []),
       ...(floor ? [floorNote(floor)] : []),
+      ...(probeCost ? [probeNote(probeCost, ours, floor)] : []),
       ...(floor?.probe?.stalls ? [stallNote("the bare watcher's", floor.probe.stalls)] : []),
     ],
     rolloutTrace: {
@@ -159,6 +174,13 @@ function memoryNote(p: NonNullable<NonNullable<ProcessRun['probe']>['peak']>): s
 }
 
 /** What the bare watcher received (its last line), and its CPU. */
+function probeNote(c: { perSampleUs: number; perSecondMs: number }, ours: ProcessRun, floor: ProcessRun | undefined): string {
+  const both = floor
+    ? `ours ${ours.probeCpuS.toFixed(2)} s, the bare watcher's ${floor.probeCpuS.toFixed(2)} s`
+    : `ours ${ours.probeCpuS.toFixed(2)} s`;
+  return `lag probe in this scenario: ${c.perSampleUs.toFixed(1)} µs per sample (${c.perSecondMs.toFixed(1)} ms per second; two idle processes beside it), subtracted: ${both}`;
+}
+
 function floorNote(run: ProcessRun): string {
   const last = run.lines.at(-1)?.text ?? '';
   return `bare watcher (JSON.parse only): exit ${run.code}, CPU ${run.cpuS.toFixed(2)} s, ${last}`;

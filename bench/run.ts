@@ -162,7 +162,7 @@ async function main(): Promise<void> {
   try {
     probeCost = await calibrateProbe();
     console.log(
-      `lag probe: ${probeCost.perSampleUs.toFixed(1)} µs of CPU per 10 ms sample (${probeCost.perSecondMs.toFixed(1)} ms per idle second), subtracted from our cpuS (probeCpuS)`,
+      `lag probe: ${probeCost.perSampleUs.toFixed(1)} µs of CPU per 10 ms sample (${probeCost.perSecondMs.toFixed(1)} ms per idle second), subtracted from our cpuS (probeCpuS); the scenarios with a bare watcher measure their own beside them`,
     );
     for (const key of chosen) {
       const s = performance.now();
