@@ -31,12 +31,13 @@ export const REPLAY_OPTIONS = {
   'pulumi-messages': { type: 'boolean' },
   report: { type: 'string' },
   junit: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
 
 const OUTPUTS = ['auto', 'tty', 'plain', 'json'] as const;
 
-/** Parses the arguments after `replay`. */
-export function parseReplayArgs(argv: string[]): ReplayOptions {
+/** Parses the arguments after `replay`; `'help'` for `--help` / `-h` (whatever else is there). */
+export function parseReplayArgs(argv: string[]): ReplayOptions | 'help' {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -49,6 +50,7 @@ export function parseReplayArgs(argv: string[]): ReplayOptions {
     );
   }
   const { values, positionals } = parsed;
+  if (values.help === true) return 'help';
   if (positionals.length !== 1) {
     throw new UsageError(
       `rollout-trace replay takes one recording file (written by --record); got ${positionals.length === 0 ? 'none' : positionals.length}.`,

@@ -73,6 +73,10 @@ async function replay(argv: string[], io: CliIo): Promise<ExitCode> {
   try {
     const { parseReplayArgs } = await import('./replay-args.js');
     const options = parseReplayArgs(argv);
+    if (options === 'help') {
+      io.stdout.write(helpText());
+      return EXIT.success;
+    }
     resolvePolicy(options.policy);
     const { replayCommand } = await import('./replay.js');
     return await replayCommand(options, io);

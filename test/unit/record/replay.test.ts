@@ -178,3 +178,16 @@ test('--speed paces the replay without changing what it says; a bad speed is ref
     assert.ok(isOneParagraph(run.stderr), run.stderr);
   }
 });
+
+test('replay --help and -h print the help, whatever else is on the line, and read no file', async () => {
+  for (const argv of [
+    ['replay', '--help'],
+    ['replay', '-h'],
+    ['replay', '/nonexistent.rtrec.gz', '--help', '-o', 'json'],
+  ]) {
+    const run = await runCliInProcess(argv);
+    assert.equal(run.code, 0, `${argv.join(' ')}: ${run.stderr}`);
+    assert.match(run.stdout, /rollout-trace replay FILE/, argv.join(' '));
+    assert.equal(run.stderr, '', argv.join(' '));
+  }
+});
