@@ -49,9 +49,18 @@ function scopedPods(state: RolloutState, scope: PodScope): V1Pod[] {
 
 /** Updates `memo.notReadySince` for new-ReplicaSet containers (in `scope`) that run but are not ready. */
 export function trackNotReady(state: RolloutState, memo: EmittedMemo, at: number, scope: PodScope): void {
-  const before = scope === 'all' ? memo.notReadySince : Object.fromEntries(scope.map((n) => [n, memo.notReadySince[n]]));
+  let before = memo.notReadySince;
   if (scope === 'all') memo.notReadySince = {};
-  else for (const name of scope) delete memo.notReadySince[name];
+  else {
+    // Hot path (every pod observation): only the scoped pods' entries are taken out.
+    before = {};
+    for (const name of scope) {
+      const was = memo.notReadySince[name];
+      if (was === undefined) continue;
+      before[name] = was;
+      delete memo.notReadySince[name];
+    }
+  }
   for (const pod of scopedPods(state, scope)) {
     const name = pod.metadata?.name ?? '';
     let since: Record<string, number> | undefined;

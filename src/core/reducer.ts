@@ -160,6 +160,19 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observ
   succeed(s, memo, at, emit, kind);
 }
 
+/**
+ * The `emit` of one observation: each event stamped with `at` and the workload. A function that
+ * returns the closure, so the bundle's keepNames does not name a new closure on every observation.
+ */
+function emitterInto(events: RolloutEvent[], at: number, state: RolloutState): Emit {
+  const deployment = { namespace: state.target.namespace, name: state.target.name };
+  const kind = kindOf(state);
+  const workload = { kind, ...deployment };
+  return (e) => {
+    events.push({ at, workload, deployment, kind, ...e } as RolloutEvent);
+  };
+}
+
 const CONSUMED =
   'reduce() was given a state that an earlier reduce() call already consumed: states are single-owner ' +
   '(caches are updated in place); pass only the newest state, the one reduce() returned last.';
@@ -175,10 +188,7 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
   if (state.owner.seq !== state.seq) throw new Error(CONSUMED);
   const at = obs.at;
   const events: RolloutEvent[] = [];
-  const deployment = { namespace: state.target.namespace, name: state.target.name };
-  const kind = kindOf(state);
-  const workload = { kind, ...deployment };
-  const emit: Emit = (e) => events.push({ at, workload, deployment, kind, ...e } as RolloutEvent);
+  const emit = emitterInto(events, at, state);
   const s: Draft = { ...state, now: Math.max(state.now, at), seq: state.seq + 1 };
   state.owner.seq = s.seq;
   // Hot path: on a shared namespace watch most observations are about other Deployments. When
