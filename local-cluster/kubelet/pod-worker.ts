@@ -7,7 +7,6 @@
  */
 
 import type { V1Pod } from '@kubernetes/client-node';
-import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { adoptFromStatus } from './adopt-status.js';
 import { behaviourFor } from './behaviour.js';
 import { startContainer } from './container-start.js';
@@ -15,12 +14,11 @@ import type { EventRef } from './events.js';
 import { errorText } from './events.js';
 import { crashLine } from './logs.js';
 import { endedStatus } from './pod-ending.js';
+import { isNewer, PodStatusSync } from './pod-status-sync.js';
 import { ObjectLookup } from './references.js';
 import type { ContainerRuntime, Instance } from './runtime.js';
 import { appendLogs, current, finish, isRunning, newContainerRuntime } from './runtime.js';
 import { Sleeps } from './sleeps.js';
-import { buildPodStatus } from './status.js';
-import { StatusWriter } from './status-writer.js';
 import { VolumeMounts } from './volume-mounts.js';
 import type { WorkerContext } from './worker-context.js';
 
@@ -39,11 +37,7 @@ export class PodWorker {
   private retryTimer?: NodeJS.Timeout;
   private stopped = false;
   private terminating = false;
-  private readonly statusWriter: StatusWriter;
-  private lastWritten = '';
-  /** Each condition's status as last written (`Ready` → `True`), to notice another writer's change. */
-  private writtenConditions = new Map<string, string>();
-  private reconcileTimer?: NodeJS.Timeout;
+  private readonly status: PodStatusSync;
   private readonly sleeps = new Sleeps();
   /** Set once the kubelet ended the pod (evicted): the status it wrote, never rewritten. */
   private endedPatch?: Record<string, unknown>;
@@ -62,11 +56,7 @@ export class PodWorker {
       if (adopted.podIP) this.podIP = adopted.podIP;
       this.volumes.ready = true;
     }
-    this.statusWriter = new StatusWriter(() => this.doWriteStatus(), {
-      log: ctx.log,
-      what: `status of pod ${pod.metadata?.namespace}/${pod.metadata?.name}`,
-      ...(ctx.statusRetryMs ? { initialMs: ctx.statusRetryMs.initial, maxMs: ctx.statusRetryMs.max } : {}),
-    });
+    this.status = new PodStatusSync(this);
   }
 
   get uid(): string {
@@ -86,6 +76,11 @@ export class PodWorker {
   /** The kubelet ended the pod (evicted): it holds no resources and is never synced again but to finish its deletion. */
   get ended(): boolean {
     return this.endedPatch !== undefined;
+  }
+
+  /** The status the kubelet ended the pod with (evicted), written instead of the live one; undefined while it runs. */
+  get endedStatus(): Record<string, unknown> | undefined {
+    return this.endedPatch;
   }
 
   /**
@@ -120,31 +115,13 @@ export class PodWorker {
   update(pod: V1Pod): void {
     if (isNewer(pod, this.pod)) {
       this.pod = pod;
-      this.reconcileIfOverwritten(pod);
+      this.status.reconcileIfOverwritten(pod);
     }
     if (pod.metadata?.deletionTimestamp && !this.terminating) {
       // Cut a pull or slow start short so the pod can be killed at once.
       this.sleeps.wakeInterruptible();
       this.requestSync();
     }
-  }
-
-  /**
-   * The status manager's reconcile (status_manager.go `needsReconcile`, run by its 10 s syncBatch):
-   * when the stored status differs from what this kubelet wrote, e.g. the node lifecycle controller
-   * set `Ready=False` (NodeNotReady) while the node missed its heartbeats, the kubelet writes its own
-   * status again. Without it a pod stays not Ready for ever after its node came back.
-   */
-  private reconcileIfOverwritten(pod: V1Pod): void {
-    if (this.stopped || this.terminating || this.writtenConditions.size === 0 || this.reconcileTimer) return;
-    const stored = new Map((pod.status?.conditions ?? []).map((c) => [c.type, c.status]));
-    const diverged = [...this.writtenConditions].some(([type, status]) => stored.get(type) !== status);
-    if (!diverged) return;
-    this.reconcileTimer = setTimeout(() => {
-      this.reconcileTimer = undefined;
-      this.lastWritten = '';
-      void this.writeStatus();
-    }, this.ctx.reconcileMs ?? 5000);
   }
 
   /** Starts (or re-runs) the pod's sync soon. */
@@ -160,9 +137,8 @@ export class PodWorker {
   /** Stops every timer of this pod (the pod is gone from the node). */
   stop(): void {
     this.stopped = true;
-    this.statusWriter.stop();
+    this.status.stop();
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
     for (const c of this.allContainers()) this.clearTimers(c);
     this.sleeps.wakeAll();
     if (this.podIP) this.ctx.releaseIP(this.podIP);
@@ -305,27 +281,7 @@ export class PodWorker {
    * write is retried with back-off until one lands (the status manager's behaviour).
    */
   writeStatus(): Promise<void> {
-    return this.statusWriter.write();
-  }
-
-  private async doWriteStatus(): Promise<void> {
-    if (this.stopped) return;
-    const status = this.endedPatch ?? buildPodStatus(this);
-    const json = JSON.stringify(status);
-    if (json === this.lastWritten) return;
-    try {
-      const updated = await this.ctx.core.patchNamespacedPodStatus(
-        { name: this.pod.metadata!.name!, namespace: this.pod.metadata!.namespace!, body: { metadata: { uid: this.uid }, status } },
-        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-      );
-      this.lastWritten = json;
-      const conditions = (status.conditions ?? []) as Array<{ type: string; status: string }>;
-      this.writtenConditions = new Map(conditions.map((c) => [c.type, c.status]));
-      if (isNewer(updated, this.pod)) this.pod = updated;
-    } catch (err) {
-      if ((err as { code?: number }).code === 404) return;
-      throw err;
-    }
+    return this.status.write();
   }
 
   /** Runs `fn` after `ms` unless the worker stopped; cleared with the container's other timers. */
@@ -356,14 +312,5 @@ export class PodWorker {
   /** A container reference (`spec.containers{name}` / `spec.initContainers{name}`). */
   containerRef(c: ContainerRuntime): EventRef {
     return { ...this.podRef(), fieldPath: `${c.init ? 'spec.initContainers' : 'spec.containers'}{${c.name}}` };
-  }
-}
-
-/** True when `a` has a larger resourceVersion than `b` (etcd revisions are numeric). */
-function isNewer(a: V1Pod, b: V1Pod): boolean {
-  try {
-    return BigInt(a.metadata?.resourceVersion ?? '0') >= BigInt(b.metadata?.resourceVersion ?? '0');
-  } catch {
-    return true;
   }
 }

@@ -1,0 +1,42 @@
+// Where a process's CPU went, from `perf record -g` (on-CPU samples only, unlike --cpu-prof, which
+// counts the time a descheduled thread waits as its function's). Reads `perf script -F
+// pid,tid,comm,ip,sym,dso` output; splits one thread's samples into buckets by their stack:
+// our reducer and sinks (`observe`), JSON.parse, the rest of receiving (TLS, HTTP, our line
+// handling), timers, module loading, GC, waiting in epoll and other.
+//
+// Usage: node bench/perf-split.mjs PERF_SCRIPT.txt            lists the busiest threads
+//        node bench/perf-split.mjs PERF_SCRIPT.txt PID [TID]  splits that thread (default: PID's main)
+// The recipe (a bench run under perf, our process with --perf-basic-prof): docs/dev/benchmarks.md.
+import { readFileSync } from 'node:fs';
+
+const [file, pid, tid = pid] = process.argv.slice(2);
+const BUCKETS = [
+  ['observe (reducer, sinks)', /[ :*^~]observe file/],
+  ['garbage collection', /CollectGarbage|Scavenge|MarkCompact/],
+  ['JSON.parse', /Builtin_JsonParse/],
+  ['module loading, start-up', /ModuleWrap|esm\/loader|CompileToplevel|compileForInternalLoader|FlushCompileCache|node::LoadEnvironment/],
+  ['timers', /RunTimers/],
+  ['receiving (TLS, HTTP, line handling)', /onStreamRead|OnUvRead|uv__read/],
+  ['epoll', /epoll/],
+];
+const counts = new Map();
+const threads = new Map();
+let total = 0;
+for (const block of readFileSync(file, 'utf8').split('\n\n')) {
+  const lines = block.trim().split('\n');
+  const m = lines[0]?.match(/^(\S+)\s+(\d+)\/(\d+)/);
+  if (!m) continue;
+  const key = `${m[1]} ${m[2]}/${m[3]}`;
+  threads.set(key, (threads.get(key) ?? 0) + 1);
+  if (m[2] !== pid || m[3] !== tid) continue;
+  total++;
+  const stack = lines.slice(1).join(' ');
+  const bucket = BUCKETS.find(([, re]) => re.test(stack))?.[0] ?? 'other';
+  counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+}
+if (!pid) {
+  for (const [k, n] of [...threads].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(String(n).padStart(7), k);
+} else {
+  console.log(`${total} samples of ${pid}/${tid}`);
+  for (const [k, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`${((100 * n) / total).toFixed(1).padStart(5)} %  ${k}`);
+}
