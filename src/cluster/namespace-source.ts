@@ -1,18 +1,18 @@
 /**
  * The shared watch source: ONE list+watch loop per kind per (cluster, credentials, namespace),
- * shared by every tracked Deployment in that namespace and closed when the last one leaves.
+ * shared by every traced workload in that namespace and closed when the last one leaves.
  *
  * What is traced bounds the cost (docs/performance.md "Watch what is traced"): only the kinds a
  * traced workload needs are watched (its own kind; ReplicaSets only for a Deployment; Pods;
  * Events; PVCs once one mounts claims; Nodes, optional); the Pod and ReplicaSet watches are
- * label-selected by the traced workloads' selectors ({@link WatchScope}; they start after the
+ * label-selected by the traced workloads' selectors ({@link ScopedWatches}; they start after the
  * traced kinds are listed and widen with a re-list when a newly traced or re-created workload is
  * not covered); Events stay namespace-wide (they cannot be label-selected) but are listed page by
  * page; every watcher caches only objects some subscriber may need (`keep`), and objects are
  * routed by workload name ({@link SubscriberIndex}). A subscriber that joins a running source gets
  * a re-list of the kinds whose objects were not kept.
  */
-import type { KubeConfig, V1Deployment, V1LabelSelector } from '@kubernetes/client-node';
+import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import type { KindToObject, ObjectObservation, WatchedKind, WorkloadKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
 import { nodesRefusedWarning } from './api-errors.js';
@@ -20,10 +20,10 @@ import { BacklogSync } from './backlog-sync.js';
 import { ContactMonitor } from './contact.js';
 import { KindWatcher } from './kind-watcher.js';
 import { kindApis } from './kinds.js';
-import { WatchScope } from './label-scope.js';
 import { NodeReadinessFilter } from './node-readiness-filter.js';
 import { deliverSnapshot, deliverTo, SubscriberIndex, type Subscription } from './routing.js';
-import { FULLY_KEPT, isWorkloadKind, kindOfSub, listedBeforeSync, mountsClaims, SCOPED_KINDS } from './source-kinds.js';
+import { ScopedWatches } from './scoped-watches.js';
+import { FULLY_KEPT, isWorkloadKind, kindOfSub, listedBeforeSync } from './source-kinds.js';
 import { type AnyWatcher, SourceWatchers } from './source-watchers.js';
 import type { SourceOptions, SourceSubscriber } from './subscriber.js';
 import type { WatchStats } from './watch-stats.js';
@@ -31,7 +31,7 @@ import type { WatchStats } from './watch-stats.js';
 /** A shared list+watch of one namespace. Obtain it with {@link acquireNamespaceSource}. */
 export class NamespaceSource {
   private readonly subs = new SubscriberIndex();
-  private readonly scope = new WatchScope();
+  private readonly scoped: ScopedWatches;
   private readonly watchers = new SourceWatchers();
   private readonly nodes = new NodeReadinessFilter();
   /** The Event backlog's replay while the Event list is under way. */
@@ -54,6 +54,7 @@ export class NamespaceSource {
     private readonly onClose?: (stats: WatchStats) => void,
   ) {
     this.now = options.now ?? Date.now;
+    this.scoped = new ScopedWatches(this.subs, this.watchers, (kind, labelSelector) => this.startWatcher(kind, labelSelector));
     this.contact = new ContactMonitor(kc, namespace, options, this.now, (message) => {
       for (const sub of [...this.subs.all]) sub.s.onWaiting?.(message);
     });
@@ -85,7 +86,7 @@ export class NamespaceSource {
     if (this.warning !== undefined) subscriber.onWarning?.(this.warning);
     if (this.ready) {
       this.startWorkloadWatchers();
-      this.widenScope();
+      this.scoped.widen();
       for (const watcher of this.watchers.all()) {
         if (watcher.isSynced) for (const obj of watcher.cache.values()) this.deliver(sub, 'upsert', watcher.api.kind, obj);
         // Its objects were not kept: list again (they are delivered as upserts) before `synced`;
@@ -95,7 +96,7 @@ export class NamespaceSource {
           watcher.relist();
         }
       }
-      this.ensurePvcWatch();
+      this.scoped.ensurePvcWatch();
       this.maybeSync(sub);
     }
     return () => {
@@ -114,7 +115,7 @@ export class NamespaceSource {
    * before they start, once the traced kinds are listed).
    */
   get podSelector(): string | undefined {
-    return this.watchers.has('Pod') ? this.scope.selector : undefined;
+    return this.scoped.podSelector;
   }
 
   /** Watch counters per kind. */
@@ -174,7 +175,7 @@ export class NamespaceSource {
 
   /**
    * Starts the watch of each kind some subscriber traces, and of no other (the PVC watch starts
-   * once a traced one uses claims: {@link ensurePvcWatch}).
+   * once a traced one uses claims: {@link ScopedWatches.ensurePvcWatch}).
    */
   private startWorkloadWatchers(): void {
     for (const sub of this.subs.all) this.startWatcher(kindOfSub(sub));
@@ -189,24 +190,6 @@ export class NamespaceSource {
   private nodesRefused(err: RolloutTraceError): void {
     this.warning = nodesRefusedWarning(this.kc, err);
     for (const sub of [...this.subs.all]) sub.s.onWarning?.(this.warning);
-  }
-
-  /**
-   * Widens the Pod (and ReplicaSet) watches' scope to cover every traced workload (see
-   * {@link WatchScope}); they re-list when it changed. Starts them once every traced kind is
-   * listed; the ReplicaSet watch only when a Deployment is traced.
-   */
-  private widenScope(upserted?: Array<KindToObject[WorkloadKind]>): void {
-    const kinds = new Set([...this.subs.all].map(kindOfSub));
-    if (![...kinds].every((k) => this.watchers.get(k)?.isSynced)) return;
-    const traced = upserted ? upserted.map((w) => w.spec?.selector) : this.tracedSelectors();
-    const changed = this.scope.widen(traced);
-    for (const kind of SCOPED_KINDS) {
-      if (kind === 'ReplicaSet' && !kinds.has('Deployment')) continue;
-      const watcher = this.watchers.get(kind);
-      if (!watcher) this.startWatcher(kind, this.scope.selector);
-      else if (changed) watcher.rescope(this.scope.selector);
-    }
   }
 
   private startWatcher(kind: WatchedKind, labelSelector?: string): void {
@@ -252,8 +235,8 @@ export class NamespaceSource {
     // looking at every traced Deployment on each of their status updates made 200 traced
     // Deployments cost O(n^2) (a third of many200's CPU).
     const workload = object as KindToObject[WorkloadKind];
-    this.ensurePvcWatch([workload]);
-    this.widenScope([workload]);
+    this.scoped.ensurePvcWatch([workload]);
+    this.scoped.widen([workload]);
     // Its subscribers may sync with replayed Events now.
     for (const sub of this.subs.interested('upsert', kind, workload)) this.maybeSync(sub);
   }
@@ -269,8 +252,8 @@ export class NamespaceSource {
       !!this.watchers.get('Event')?.isSynced,
       [...this.subs.all].some((sub) => kindOfSub(sub) === 'Deployment'),
     );
-    this.ensurePvcWatch();
-    this.widenScope();
+    this.scoped.ensurePvcWatch();
+    this.scoped.widen();
   }
 
   /**
@@ -291,28 +274,6 @@ export class NamespaceSource {
 
   private deliver(sub: Subscription, type: 'upsert' | 'delete', kind: WatchedKind, object: KindToObject[WatchedKind]): void {
     deliverTo(sub, { type, kind, object, at: this.now() } as ObjectObservation);
-  }
-
-  /**
-   * The selectors of the traced workloads, one per subscriber (undefined for one not in the
-   * namespace: the scope then goes namespace-wide, since its pods could carry any labels).
-   */
-  private tracedSelectors(): Array<V1LabelSelector | undefined> {
-    const byName = new Map(this.deployments().map((d) => [d.metadata?.name, d]));
-    return [...this.subs.all].map((sub) => {
-      const kind = kindOfSub(sub);
-      const name = sub.s.workloadName;
-      return (kind === 'Deployment' ? byName.get(name) : this.watchers.workload(kind, name))?.spec?.selector;
-    });
-  }
-
-  /**
-   * Starts the PVC watch once a traced workload (of `workloads`, default every cached one) uses
-   * claims: a trace of workloads without claims needs no RBAC on PVCs.
-   */
-  private ensurePvcWatch(workloads: Array<KindToObject[WorkloadKind]> = this.watchers.workloads()): void {
-    if (this.watchers.has('PersistentVolumeClaim')) return;
-    if (workloads.some((w) => this.subs.traces(w.metadata?.name) && mountsClaims(w))) this.startWatcher('PersistentVolumeClaim');
   }
 
   /**
