@@ -104,8 +104,13 @@ export interface ProbeCost {
   perSecondMs: number;
 }
 
-/** Two idle Node processes, one with the probe, until `until` settles; the probe's cost per sample from their difference. */
-async function idlePair(until: Promise<unknown>): Promise<ProbeCost & { perSampleS: number }> {
+/**
+ * The probe's cost per sample from two idle Node processes, one with the probe, until `until`
+ * settles: at the start of a run ({@link calibrateProbe}) or beside a scenario, so that it wakes on
+ * the same busy machine as the probed processes (the start's quieter machine overestimated it by
+ * more than the floor's whole CPU in long, mostly idle scenarios).
+ */
+export async function probeCostBeside(until: Promise<unknown>): Promise<ProbeCost & { perSampleS: number }> {
   const startedAt = performance.now();
   const idle = ['-e', 'process.stdin.resume(); process.stdin.on("end", () => process.exit(0))'];
   const [bare, probed] = await Promise.all([
@@ -127,19 +132,9 @@ async function idlePair(until: Promise<unknown>): Promise<ProbeCost & { perSampl
  * Returns the calibration, for the notes.
  */
 export async function calibrateProbe(seconds = 20): Promise<ProbeCost> {
-  const c = await idlePair(new Promise((r) => setTimeout(r, seconds * 1000)));
+  const c = await probeCostBeside(new Promise((r) => setTimeout(r, seconds * 1000)));
   probeCostPerSampleS = c.perSampleS;
   return { perSampleUs: c.perSampleUs, perSecondMs: c.perSecondMs };
-}
-
-/**
- * The probe's cost while a scenario runs: the same idle pair as {@link calibrateProbe}, beside the
- * scenario until `until` settles, so it wakes on the same busy machine as the probed processes.
- * The calibration at the start of a run is made on a quieter machine; in long, mostly idle
- * scenarios its error was larger than the floor's whole CPU.
- */
-export function probeCostBeside(until: Promise<unknown>): Promise<ProbeCost & { perSampleS: number }> {
-  return idlePair(until);
 }
 
 /** `run` with its probe's CPU estimated at `perSampleS` a sample instead of the run's calibration. */

@@ -125,7 +125,7 @@ export async function race(
       ...(ours.probe?.stdoutWrites ? [`our stdout writes: ${JSON.stringify(ours.probe.stdoutWrites)}`] : []),
       ...(ours.probe?.stalls ? [stallNote('our', ours.probe.stalls)] : []),
       ...(floor ? [floorNote(floor)] : []),
-      ...(probeCost ? [probeNote(probeCost, ours, floor)] : []),
+      ...(probeCost && floor ? [probeNote(probeCost, ours, floor)] : []),
       ...(floor?.probe?.stalls ? [stallNote("the bare watcher's", floor.probe.stalls)] : []),
     ],
     rolloutTrace: {
@@ -173,14 +173,13 @@ function memoryNote(p: NonNullable<NonNullable<ProcessRun['probe']>['peak']>): s
   return `our peaks: heap used ${mb(p.heapUsedMB)}, heap total ${mb(p.heapTotalMB)}, external ${mb(p.externalMB)}, rss ${mb(p.rssMB)}`;
 }
 
-/** What the bare watcher received (its last line), and its CPU. */
-function probeNote(c: { perSampleUs: number; perSecondMs: number }, ours: ProcessRun, floor: ProcessRun | undefined): string {
-  const both = floor
-    ? `ours ${ours.probeCpuS.toFixed(2)} s, the bare watcher's ${floor.probeCpuS.toFixed(2)} s`
-    : `ours ${ours.probeCpuS.toFixed(2)} s`;
+/** The probe's cost measured in the scenario, and what was subtracted from each process. */
+function probeNote(c: { perSampleUs: number; perSecondMs: number }, ours: ProcessRun, floor: ProcessRun): string {
+  const both = `ours ${ours.probeCpuS.toFixed(2)} s, the bare watcher's ${floor.probeCpuS.toFixed(2)} s`;
   return `lag probe in this scenario: ${c.perSampleUs.toFixed(1)} µs per sample (${c.perSecondMs.toFixed(1)} ms per second; two idle processes beside it), subtracted: ${both}`;
 }
 
+/** What the bare watcher received (its last line), and its CPU. */
 function floorNote(run: ProcessRun): string {
   const last = run.lines.at(-1)?.text ?? '';
   return `bare watcher (JSON.parse only): exit ${run.code}, CPU ${run.cpuS.toFixed(2)} s, ${last}`;
