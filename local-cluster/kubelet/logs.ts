@@ -66,6 +66,25 @@ export function crashLine(exitCode: number, message: string | undefined): string
   return exitCode === 137 ? undefined : `fatal: exiting with status ${exitCode}`;
 }
 
+/**
+ * The message an exited container's status says (the kubelet's `terminationMessage`): the
+ * program's own, or with `FallbackToLogsOnError`, after a failure, the last 80 log lines (at most
+ * 2 KiB).
+ */
+export function terminationMessageOf(
+  spec: V1Container,
+  logs: readonly { text: string }[],
+  code: number,
+  message: string | undefined,
+): string | undefined {
+  if (message || code === 0 || spec.terminationMessagePolicy !== 'FallbackToLogsOnError') return message;
+  return logs
+    .slice(-80)
+    .map((l) => l.text)
+    .join('\n')
+    .slice(-2048);
+}
+
 function redisTime(d: Date): string {
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');

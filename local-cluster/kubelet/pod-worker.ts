@@ -12,7 +12,7 @@ import { behaviourFor } from './behaviour.js';
 import { startContainer } from './container-start.js';
 import type { EventRef } from './events.js';
 import { errorText } from './events.js';
-import { crashLine } from './logs.js';
+import { crashLine, terminationMessageOf } from './logs.js';
 import { endedStatus } from './pod-ending.js';
 import { isNewer, PodStatusSync } from './pod-status-sync.js';
 import { ObjectLookup } from './references.js';
@@ -229,18 +229,10 @@ export class PodWorker {
     if (instance.finishedAt || this.stopped) return;
     const last = quiet ? undefined : crashLine(code, message);
     if (last && code !== 0) appendLogs(instance, [last], 'stderr');
-    let terminationMessage = message;
-    if (!terminationMessage && code !== 0 && c.spec.terminationMessagePolicy === 'FallbackToLogsOnError') {
-      terminationMessage = instance.logs
-        .slice(-80)
-        .map((l) => l.text)
-        .join('\n')
-        .slice(-2048);
-    }
     this.clearTimers(c);
     c.ready = c.init && code === 0;
     c.started = false;
-    finish(instance, code, reason, terminationMessage);
+    finish(instance, code, reason, terminationMessageOf(c.spec, instance.logs, code, message));
     void this.writeStatus();
     this.requestSync();
   }

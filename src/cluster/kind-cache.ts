@@ -29,10 +29,13 @@ export class ListIntake<K extends WatchedKind> {
     private readonly h: CacheHandlers<K>,
     /** Whether a list returns this object (see KindApi.listed); by default every object. */
     private readonly listed?: (object: KindToObject[K]) => boolean,
+    /** Hears how many objects each page brought (kept or not). */
+    private readonly counted?: (objects: number) => void,
   ) {}
 
   /** Takes in one page. */
   page(items: readonly KindToObject[K][]): void {
+    this.counted?.(items.length);
     for (const item of items) {
       const key = keyOf(item);
       stripManagedFields(item);

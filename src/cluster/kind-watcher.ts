@@ -208,21 +208,10 @@ export class KindWatcher<K extends WatchedKind> {
 
   private async list(signal: AbortSignal): Promise<void> {
     this.listsStarted = this.lists + 1;
-    const intake = new ListIntake(this.cache, this.handlers, this.api.listed);
-    const request = {
-      namespace: this.namespace,
-      limit: this.options.pageSize ?? this.api.listPageSize ?? 500,
-      signal,
-      labelSelector: this.labelSelector,
-    };
-    const sink = {
-      page: (items: KindToObject[K][]) => {
-        this.received += items.length;
-        intake.page(items);
-      },
-      restart: () => intake.restart(),
-    };
-    const resourceVersion = await listPages(this.api, request, sink, () => this.stopped);
+    const intake = new ListIntake(this.cache, this.handlers, this.api.listed, (n) => (this.received += n));
+    const limit = this.options.pageSize ?? this.api.listPageSize ?? 500;
+    const request = { namespace: this.namespace, limit, signal, labelSelector: this.labelSelector };
+    const resourceVersion = await listPages(this.api, request, intake, () => this.stopped);
     if (resourceVersion === undefined) return;
     this.lists++;
     this.handlers.contact();

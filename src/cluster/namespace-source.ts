@@ -23,14 +23,15 @@ import { kindApis } from './kinds.js';
 import { NodeReadinessFilter } from './node-readiness-filter.js';
 import { deliverSnapshot, deliverTo, SubscriberIndex, type Subscription } from './routing.js';
 import { ScopedWatches } from './scoped-watches.js';
-import { FULLY_KEPT, isWorkloadKind, kindOfSub, listedBeforeSync } from './source-kinds.js';
+import { type WatcherHost, watcherHandlers } from './source-handlers.js';
+import { isWorkloadKind, kindOfSub, listedBeforeSync } from './source-kinds.js';
 import { type AnyWatcher, SourceWatchers } from './source-watchers.js';
 import type { SourceOptions, SourceSubscriber } from './subscriber.js';
 import type { WatchStats } from './watch-stats.js';
 
 /** A shared list+watch of one namespace. Obtain it with {@link acquireNamespaceSource}. */
-export class NamespaceSource {
-  private readonly subs = new SubscriberIndex();
+export class NamespaceSource implements WatcherHost {
+  readonly subs = new SubscriberIndex();
   private readonly scoped: ScopedWatches;
   private readonly watchers = new SourceWatchers();
   private readonly nodes = new NodeReadinessFilter();
@@ -87,15 +88,7 @@ export class NamespaceSource {
     if (this.ready) {
       this.startWorkloadWatchers();
       this.scoped.widen();
-      for (const watcher of this.watchers.all()) {
-        if (watcher.isSynced) for (const obj of watcher.cache.values()) this.deliver(sub, 'upsert', watcher.api.kind, obj);
-        // Its objects were not kept: list again (they are delivered as upserts) before `synced`;
-        // a list already under way may have passed them, so wait for the next one to start.
-        if (!FULLY_KEPT.has(watcher.api.kind)) {
-          sub.lists = { ...sub.lists, [watcher.api.kind]: watcher.listsStarted + 1 };
-          watcher.relist();
-        }
-      }
+      this.watchers.join(sub, (kind, obj) => this.deliver(sub, 'upsert', kind, obj));
       this.scoped.ensurePvcWatch();
       this.maybeSync(sub);
     }
@@ -187,7 +180,7 @@ export class NamespaceSource {
   }
 
   /** RBAC refuses Nodes: keep tracing without the node-not-ready diagnosis, and say so once. */
-  private nodesRefused(err: RolloutTraceError): void {
+  nodesRefused(err: RolloutTraceError): void {
     this.warning = nodesRefusedWarning(this.kc, err);
     for (const sub of [...this.subs.all]) sub.s.onWarning?.(this.warning);
   }
@@ -195,38 +188,14 @@ export class NamespaceSource {
   private startWatcher(kind: WatchedKind, labelSelector?: string): void {
     if (this.watchers.has(kind) || this.closed) return;
     const api = kindApis(this.kc)[kind];
-    const watcher = new KindWatcher(
-      this.kc,
-      this.namespace,
-      api as never,
-      {
-        change: (type, object) => this.changed(kind, type, object as KindToObject[WatchedKind]),
-        synced: () => {
-          if (isWorkloadKind(kind)) this.workloadsSynced(kind);
-        },
-        listed: () => {
-          if (kind === 'Event') this.backlog.listed();
-          this.resync();
-        },
-        ...(kind === 'Event' ? { skipLine: this.subs.skipEventLine } : {}),
-        keep: (object) => FULLY_KEPT.has(kind) || this.subs.concernsSome('upsert', kind, object as never),
-        watching: () => this.resync(),
-        contact: () => this.contact.heard(),
-        silent: () => this.resumeAllBut(kind),
-        fatal: (err) => (kind === 'Node' ? this.nodesRefused(err) : this.watchFailed(err)),
-        retry: (what, err, delayMs) => {
-          this.options.onRetry?.(kind, what, err, delayMs);
-          this.contact.retried(what, err);
-        },
-      },
-      { ...this.options, ...(labelSelector !== undefined ? { labelSelector } : {}) },
-    ) as AnyWatcher;
+    const options = { ...this.options, ...(labelSelector !== undefined ? { labelSelector } : {}) };
+    const watcher = new KindWatcher(this.kc, this.namespace, api as never, watcherHandlers(kind, this), options) as AnyWatcher;
     this.watchers.add(watcher);
     watcher.start();
   }
 
   /** A watched object changed: routed to the subscribers; a traced workload may widen the scope or need claims. */
-  private changed(kind: WatchedKind, type: 'upsert' | 'delete', object: KindToObject[WatchedKind]): void {
+  changed(kind: WatchedKind, type: 'upsert' | 'delete', object: KindToObject[WatchedKind]): void {
     if (kind === 'Node' && !this.nodes.changed(type, object as KindToObject['Node'])) return;
     if (kind === 'Event' && type === 'upsert' && this.backlog.delivered(object as KindToObject['Event'])) return;
     this.route(kind, type, object);
@@ -245,7 +214,7 @@ export class NamespaceSource {
    * A traced kind's list is in: then the claims and the scoped watches, and the Event replay starts
    * from it (from the first traced kind listed).
    */
-  private workloadsSynced(kind: WorkloadKind): void {
+  workloadsSynced(kind: WorkloadKind): void {
     this.backlog.start(
       this.watchers.get(kind)?.firstListVersion,
       this.options.replayRevisions,
@@ -262,9 +231,25 @@ export class NamespaceSource {
    * `inactivitySeconds` more: a reconnected Pod watch would report pods Ready while the Event watch
    * still misses the liveness failures that hold success.
    */
-  private resumeAllBut(kind: WatchedKind): void {
+  resumeAllBut(kind: WatchedKind): void {
     this.watchers.resumeAllBut(kind);
     this.backlog.resume();
+  }
+
+  /** The Event list is in: the backlog's replay stops. */
+  eventsListed(): void {
+    this.backlog.listed();
+  }
+
+  /** The apiserver answered. */
+  heard(): void {
+    this.contact.heard();
+  }
+
+  /** A list or watch is retried. */
+  retried(kind: WatchedKind, what: string, err: unknown, delayMs: number): void {
+    this.options.onRetry?.(kind, what, err, delayMs);
+    this.contact.retried(what, err);
   }
 
   /** Delivers a change to every subscriber it may concern. */
@@ -281,7 +266,7 @@ export class NamespaceSource {
    * the Event list is under way, once the replay caught up (see backlog-replay.ts), for a first
    * subscriber whose workload is there and mounts no claim.
    */
-  private resync(): void {
+  resync(): void {
     for (const sub of [...this.subs.all]) this.maybeSync(sub);
   }
 
@@ -299,7 +284,7 @@ export class NamespaceSource {
   }
 
   /** A watch cannot go on: the trace fails (after the first contact, whose own failure comes first). */
-  private watchFailed(err: RolloutTraceError): void {
+  watchFailed(err: RolloutTraceError): void {
     if (this.ready) this.fail(err);
     else this.deferredFatal ??= err;
   }

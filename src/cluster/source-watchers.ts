@@ -6,6 +6,8 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { type KindToObject, type WatchedKind, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
 import type { KindWatcher } from './kind-watcher.js';
+import type { Subscription } from './routing.js';
+import { FULLY_KEPT } from './source-kinds.js';
 import { statsOf, type WatchStats } from './watch-stats.js';
 
 /** A watcher of any kind. */
@@ -65,6 +67,20 @@ export class SourceWatchers {
     if (kind === 'Deployment') return this.deployments().map((d) => d.metadata?.name ?? '');
     const w = this.byKind.get(kind);
     return w ? [...w.cache.values()].map((o) => o.metadata?.name ?? '') : [];
+  }
+
+  /**
+   * A subscriber joins the running source: every listed object is handed to `deliver`, and each
+   * kind whose objects were not all kept lists again (they come as upserts) before the subscriber
+   * syncs; a list already under way may have passed them, so it waits for the next one to start.
+   */
+  join(sub: Subscription, deliver: (kind: WatchedKind, object: KindToObject[WatchedKind]) => void): void {
+    for (const watcher of this.byKind.values()) {
+      if (watcher.isSynced) for (const obj of watcher.cache.values()) deliver(watcher.api.kind, obj);
+      if (FULLY_KEPT.has(watcher.api.kind)) continue;
+      sub.lists = { ...sub.lists, [watcher.api.kind]: watcher.listsStarted + 1 };
+      watcher.relist();
+    }
   }
 
   /** Re-opens every watch but `kind`'s from its resourceVersion (see NamespaceSource's `silent` handler). */

@@ -18,12 +18,12 @@ import { concludeTrace } from './conclude.js';
 import {
   type ChangeKind,
   notTracedBecause,
-  onUnreadableCluster,
   providerAwaitDiffers,
   skipsUpdateUnreachable,
   type TimeoutChoice,
   traceDecision,
 } from './decisions.js';
+import { cannotTrace, type EarlyEndHost, quietlyUnchanged, skipped, unreadable } from './early-results.js';
 import { userMessage } from './errors.js';
 import { jobGoneLine } from './job-gone.js';
 import { observeUpdate } from './observe-update.js';
@@ -34,7 +34,7 @@ import { baselineOf, type RolloutResult, type RolloutTraceArgs } from './rollout
 import { RowLines } from './row-lines.js';
 import type { StatusLine } from './status-lines.js';
 import { traceWritten, type WrittenResource, writtenBy } from './trace-written.js';
-import { changeLine, notDoneLineOf, previewSummary, replacedLine, specChangedLine, unchangedLine } from './wording.js';
+import { changeLine, notDoneLineOf, previewSummary, replacedLine, specChangedLine } from './wording.js';
 import { whatWasWritten } from './write-effect.js';
 
 export type { ProviderSettings } from './baseline.js';
@@ -138,6 +138,11 @@ export class RolloutTrace extends pulumi.ComponentResource {
     this.lines.say(line, ephemeral, fromTracker);
   }
 
+  /** This component, for the results of a trace that judges no rollout (early-results.ts). */
+  private get early(): EarlyEndHost {
+    return { resource: this, gate: this.gate, say: (line, ephemeral) => this.say(line, ephemeral) };
+  }
+
   private async run(
     args: RolloutTraceArgs,
     baselineP: Promise<Baseline | undefined>,
@@ -147,13 +152,13 @@ export class RolloutTrace extends pulumi.ComponentResource {
     const render = await settle(args.provider?.renderYamlToDirectory);
     const skipUnreachable = await settle(args.provider?.skipUpdateUnreachable);
     const skip = notTracedBecause({ provider: { renderYamlToDirectory: render.known ? render.value : undefined } });
-    if (skip) return this.skipped(skip);
+    if (skip) return skipped(this.early, skip);
     let baseline: Baseline | undefined;
     try {
       baseline = await baselineP;
     } catch (err) {
       const skips = skipUnreachable.known && skipsUpdateUnreachable(skipUnreachable.value, process.env.PULUMI_K8S_SKIP_UPDATE_UNREACHABLE);
-      return this.unreadable(userMessage(err), skips);
+      return unreadable(this.early, userMessage(err), skips);
     }
     if (pulumi.runtime.isDryRun()) {
       const summary = previewSummary(baseline, args.kind);
@@ -161,47 +166,15 @@ export class RolloutTrace extends pulumi.ComponentResource {
       this.say({ severity: 'info', text: summary }, baseline?.change === 'unchanged');
       return { outcome: 'previewed', summary, revision: baseline?.liveFacts?.revision, change: baseline?.change ?? 'unknown' };
     }
-    if (!baseline) return this.cannotTrace('the Deployment or cluster settings are still unknown');
+    if (!baseline) return cannotTrace(this.early, 'the Deployment or cluster settings are still unknown');
     const refusal = refusalOf(args.provider);
-    if (refusal) return this.cannotTrace(refusal);
+    if (refusal) return cannotTrace(this.early, refusal);
     try {
       return await this.trace(args, baseline, written, provided);
     } catch (err) {
       if (pulumi.ResourceError.isInstance(err)) throw err;
-      return this.cannotTrace(userMessage(err));
+      return cannotTrace(this.early, userMessage(err));
     }
-  }
-
-  /** The cluster could not be read before the update. */
-  private unreadable(why: string, skipUpdateUnreachable: boolean): RolloutResult {
-    switch (onUnreadableCluster({ dryRun: pulumi.runtime.isDryRun(), skipUpdateUnreachable })) {
-      case 'skip':
-        return this.skipped(
-          `the cluster cannot be read (${why}) and the provider skips updates of an unreachable cluster (skipUpdateUnreachable)`,
-        );
-      case 'preview': {
-        // A preview never fails because of us, not even in gate mode.
-        const summary = `preview: rollout-trace could not read the cluster: ${why}`;
-        this.say({ severity: 'warn', text: summary }, false);
-        return { outcome: 'previewed', summary, change: 'unknown' };
-      }
-      default:
-        return this.cannotTrace(`could not read the cluster: ${why}`);
-    }
-  }
-
-  private skipped(why: string): RolloutResult {
-    const summary = `not traced: ${why}`;
-    this.say({ severity: 'info', text: summary }, false);
-    return { outcome: 'skipped', summary };
-  }
-
-  private cannotTrace(why: string): RolloutResult {
-    const summary = `rollout-trace cannot trace this Deployment: ${why}`;
-    // A gate must not let dependents through: its error is the report. Observe mode just warns.
-    if (this.gate) throw new pulumi.ResourceError(summary, this, true);
-    this.say({ severity: 'warn', text: summary }, false);
-    return { outcome: 'cancelled', summary };
   }
 
   private async trace(
@@ -247,14 +220,12 @@ export class RolloutTrace extends pulumi.ComponentResource {
         redact: await secretPatterns(args.inputs).catch(() => []),
         ...this.collecting(),
       });
-      if (traced.kind === 'nothing-written') return this.skipped('the provider wrote no Deployment (as in `pulumi destroy --run-program`)');
+      if (traced.kind === 'nothing-written')
+        return skipped(this.early, 'the provider wrote no Deployment (as in `pulumi destroy --run-program`)');
       if (traced.kind === 'cancelled')
         return { outcome: 'cancelled', summary: 'cancelled before the Deployment was found', change: baseline.change };
-      if (checkLive && !traced.announced && traced.verdict.outcome === 'succeeded') {
-        const summary = unchangedLine(baseline);
-        this.say({ severity: 'info', text: summary });
-        return { outcome: 'unchanged', summary, revision: traced.verdict.revision, change: 'unchanged' };
-      }
+      const unchanged = checkLive ? quietlyUnchanged(this.early, baseline, traced.verdict, traced.announced) : undefined;
+      if (unchanged) return unchanged;
       return this.conclude(traced.verdict, effect === 'spec-changed' ? 'rollout' : baseline.change, traced.timeout);
     } finally {
       cancel.release(this.lines.drained());
@@ -287,12 +258,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
     });
     if (end.via === 'replaced') return this.conclude(end.verdict, 'replace', end.timeout);
     if (end.via === 'write') return this.conclude(end.verdict, unchanged ? 'rollout' : declared.change, end.timeout);
-    if (!end.announced && end.verdict.outcome === 'succeeded') {
-      const summary = unchangedLine(declared);
-      this.say({ severity: 'info', text: summary });
-      return { outcome: 'unchanged', summary, revision: end.verdict.revision, change: 'unchanged' };
-    }
-    return this.conclude(end.verdict, 'unchanged', end.timeout);
+    return quietlyUnchanged(this.early, declared, end.verdict, end.announced) ?? this.conclude(end.verdict, 'unchanged', end.timeout);
   }
 
   /** Event lists are kept only when the run's report is asked for. */

@@ -19,13 +19,13 @@ import {
   onVerdict,
   refreshesLogTargets,
   type TimedVerdict,
-  tickDelay,
   trackingError,
 } from './decisions.js';
 import { EventHub, type HubReplay } from './event-hub.js';
 import { NoProgressWatchdog } from './no-progress.js';
 import { type ResolvedTrackOptions, trackTarget } from './options.js';
 import { apiServerWaiting, logLine, trackerWarning } from './own-events.js';
+import { TickSchedule } from './tick-schedule.js';
 import { TrackerLogs } from './tracker-logs.js';
 import { type Tracking, trackingOf } from './tracking.js';
 import { VerdictWatch, type WatchAfterVerdict } from './verdict-watch.js';
@@ -54,15 +54,13 @@ export class RolloutTracker {
   private state: RolloutState;
   private source: NamespaceSource | undefined;
   private unsubscribe: (() => void) | undefined;
-  private tickTimer: LongTimer | undefined;
-  private nextTickAt = 0;
+  private readonly ticks: TickSchedule;
   private timeoutTimer: LongTimer | undefined;
   private graceTimer: LongTimer | undefined;
   private watchdog: NoProgressWatchdog | undefined;
   private logs: TrackerLogs | undefined;
   /** The verdict is being published (log reads under way): a second one is not. */
   private concluding = false;
-  private readonly deadlines = new Map<string, number>();
   private readonly ref: WorkloadRef;
   /** Synced, Deployment seen, a held verdict: see decisions.ts. */
   private gate = INITIAL_GATE;
@@ -87,6 +85,7 @@ export class RolloutTracker {
     this.state = initialState(trackTarget(opts), opts.policy, Date.now());
     internals.recorder?.started(this.state.startedAt);
     this.tracking = trackingOf(this.hub, verdict, (reason) => this.cancel(reason ?? 'stopped'));
+    this.ticks = new TickSchedule(internals.tickMs ?? MAX_TICK_MS, () => this.observe({ type: 'tick', at: Date.now() }));
     // Start on the next turn so a caller can attach listeners first (they replay anyway).
     setImmediate(() => this.start());
   }
@@ -128,7 +127,7 @@ export class RolloutTracker {
     } catch (err) {
       return this.fail(err);
     }
-    this.scheduleTick();
+    this.ticks.start();
   }
 
   /** An event the tracker makes itself (own-events.ts), published until the verdict. */
@@ -186,28 +185,10 @@ export class RolloutTracker {
         if (decided.publish) void this.conclude(decided.publish);
         return;
       }
-      if (e.type === 'problem') {
-        if (e.failsAt !== undefined) this.deadlines.set(e.problem.id, e.failsAt);
-        else this.deadlines.delete(e.problem.id);
-        // A deadline before the next tick: tick exactly then instead.
-        if (e.failsAt !== undefined && this.tickTimer && e.failsAt < this.nextTickAt) queueMicrotask(() => this.scheduleTick());
-      } else if (e.type === 'problem-cleared') this.deadlines.delete(e.id);
+      this.ticks.saw(e);
       this.watchdog?.saw(e);
       this.publish(e);
     }
-  }
-
-  /** Ticks every second, or sooner when a problem's policy deadline comes first. */
-  private scheduleTick(): void {
-    if (this.finished) return;
-    this.tickTimer?.cancel();
-    const now = Date.now();
-    const delay = tickDelay(now, this.internals.tickMs ?? MAX_TICK_MS, this.deadlines.values());
-    this.nextTickAt = now + delay;
-    this.tickTimer = setLongTimeout(() => {
-      this.observe({ type: 'tick', at: Date.now() });
-      this.scheduleTick();
-    }, delay);
   }
 
   private cancel(reason?: string): void {
@@ -238,7 +219,8 @@ export class RolloutTracker {
    */
   private release(keepSource = false): void {
     this.finished = true;
-    for (const t of [this.tickTimer, this.timeoutTimer, this.graceTimer]) t?.cancel();
+    this.ticks.stop();
+    for (const t of [this.timeoutTimer, this.graceTimer]) t?.cancel();
     this.watchdog?.stop();
     this.logs?.stop();
     if (keepSource) return;
