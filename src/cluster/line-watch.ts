@@ -56,8 +56,10 @@ export class LineWatch {
       controller.abort();
       done(err);
     };
+    // Called on every chunk: the one timer is refreshed (no new Timeout, no unref, per chunk).
     const resetTimer = () => {
-      clearTimeout(timer);
+      if (finished) return;
+      if (timer) return void timer.refresh();
       timer = setTimeout(() => {
         timedOut = true;
         controller.abort(timeoutError());

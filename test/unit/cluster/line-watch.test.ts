@@ -1,13 +1,17 @@
 /**
  * The watch body's line splitting (src/cluster/line-watch.ts): events split across chunks, several
  * in one chunk, blank and broken lines skipped, a throwing callback skipped (as client-node's
- * Watch does). The requests themselves are exercised against the real apiserver by the
- * integration and fault suites.
+ * Watch does); the inactivity timeout, against a local HTTP server that speaks, then falls silent.
+ * The requests themselves are exercised against the real apiserver by the integration and fault
+ * suites.
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { type LineSkip, readLines } from '../../../src/cluster/line-watch.js';
+import { KubeConfig } from '@kubernetes/client-node';
+import { type LineSkip, LineWatch, readLines } from '../../../src/cluster/line-watch.js';
 
 function feed(chunks: string[], callback: (type: string, object: never) => void, skip?: LineSkip): Promise<number> {
   const body = new PassThrough();
@@ -62,5 +66,48 @@ describe('readLines with a skip', () => {
       (l) => (l.includes('skip-me') ? '77' : undefined),
     );
     assert.deepEqual(seen, ['ADDED a', 'SKIPPED 77', 'ADDED b']);
+  });
+});
+
+/** A kubeconfig for `http://127.0.0.1:port` (no TLS, no credentials). */
+function localKubeConfig(port: number): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'local', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
+    users: [{ name: 'nobody' }],
+    contexts: [{ name: 'local', cluster: 'local', user: 'nobody' }],
+    currentContext: 'local',
+  });
+  return kc;
+}
+
+describe('LineWatch inactivity timeout', () => {
+  it('keeps a watch that speaks more often than the timeout, for longer than it, then aborts it once silent', async () => {
+    const TIMEOUT_MS = 1000;
+    const LINES = 30; // one every 50 ms: 1.5 s of talk, past the timeout
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      let sent = 0;
+      const talk = setInterval(() => {
+        res.write(line('ADDED', `p${sent++}`));
+        if (sent === LINES) clearInterval(talk); // then silence, the connection left open
+      }, 50);
+      res.on('close', () => clearInterval(talk));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const watch = new LineWatch(localKubeConfig((server.address() as AddressInfo).port));
+      watch.requestTimeoutMs = TIMEOUT_MS;
+      const seen: string[] = [];
+      const ended = new Promise<unknown>((resolve) => {
+        void watch.watch('/api/v1/pods', {}, (_type, o: { metadata: { name: string } }) => seen.push(o.metadata.name), resolve);
+      });
+      const err = (await ended) as DOMException;
+      assert.equal(err?.name, 'TimeoutError');
+      assert.equal(seen.length, LINES, 'every line came before the timeout: each chunk restarted it');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
