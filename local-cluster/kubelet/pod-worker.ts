@@ -17,7 +17,7 @@ import { endedStatus } from './pod-ending.js';
 import { isNewer, PodStatusSync } from './pod-status-sync.js';
 import { ObjectLookup } from './references.js';
 import type { ContainerRuntime, Instance } from './runtime.js';
-import { appendLogs, current, finish, isRunning, newContainerRuntime } from './runtime.js';
+import { appendLogs, clearTimers, current, finish, isRunning, killRunning, newContainerRuntime } from './runtime.js';
 import { Sleeps } from './sleeps.js';
 import { VolumeMounts } from './volume-mounts.js';
 import type { WorkerContext } from './worker-context.js';
@@ -92,14 +92,13 @@ export class PodWorker {
     if (this.endedPatch || this.terminating || this.stopped) return;
     this.ctx.recorder.event(this.podRef(), 'Warning', 'Evicted', message);
     this.endedPatch = endedStatus('Evicted', message);
-    for (const c of this.allContainers()) this.clearTimers(c);
+    for (const c of this.allContainers()) clearTimers(c);
     this.sleeps.wakeInterruptible();
     for (const c of this.allContainers().filter(isRunning)) {
       this.ctx.recorder.event(this.containerRef(c), 'Normal', 'Killing', `Stopping container ${c.name}`);
       c.ready = false;
       c.started = false;
-      const last = current(c);
-      if (last && !last.finishedAt) finish(last, 137, 'Error', undefined);
+      killRunning(c, 137, 'Error');
     }
     if (this.podIP) this.ctx.releaseIP(this.podIP);
     this.podIP = undefined;
@@ -139,13 +138,10 @@ export class PodWorker {
     this.stopped = true;
     this.status.stop();
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    for (const c of this.allContainers()) this.clearTimers(c);
+    for (const c of this.allContainers()) clearTimers(c);
     this.sleeps.wakeAll();
     if (this.podIP) this.ctx.releaseIP(this.podIP);
-    for (const c of this.allContainers()) {
-      const last = current(c);
-      if (last && !last.finishedAt) finish(last, 137, 'Error', undefined);
-    }
+    for (const c of this.allContainers()) killRunning(c, 137, 'Error');
   }
 
   private async runSync(): Promise<void> {
@@ -229,7 +225,7 @@ export class PodWorker {
     if (instance.finishedAt || this.stopped) return;
     const last = quiet ? undefined : crashLine(code, message);
     if (last && code !== 0) appendLogs(instance, [last], 'stderr');
-    this.clearTimers(c);
+    clearTimers(c);
     c.ready = c.init && code === 0;
     c.started = false;
     finish(instance, code, reason, terminationMessageOf(c.spec, instance.logs, code, message));
@@ -243,15 +239,14 @@ export class PodWorker {
     this.terminating = true;
     const pod = this.pod;
     const running = this.allContainers().filter(isRunning);
-    for (const c of this.allContainers()) this.clearTimers(c);
+    for (const c of this.allContainers()) clearTimers(c);
     for (const c of running) this.ctx.recorder.event(this.containerRef(c), 'Normal', 'Killing', `Stopping container ${c.name}`);
     const graceSeconds = pod.metadata?.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
     if (running.length > 0) await this.sleep(Math.min(graceSeconds * 1000, this.ctx.maxGraceMs), true);
     for (const c of running) {
       c.ready = false;
       c.started = false;
-      const last = current(c);
-      if (last && !last.finishedAt) finish(last, 0, 'Completed', undefined);
+      killRunning(c, 0, 'Completed');
     }
     for (const c of this.containers) c.ready = false;
     await this.writeStatus();
@@ -283,11 +278,6 @@ export class PodWorker {
       if (!this.stopped) fn();
     }, ms);
     c.timers.add(t);
-  }
-
-  private clearTimers(c: ContainerRuntime): void {
-    for (const t of c.timers) clearTimeout(t);
-    c.timers.clear();
   }
 
   /** Sleeps, ending early when the worker stops or (unless `uninterruptible`) the pod is deleted. */

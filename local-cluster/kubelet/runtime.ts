@@ -94,6 +94,18 @@ export function finish(instance: Instance, exitCode: number, reason: string, mes
   for (const l of instance.listeners) l();
 }
 
+/** Clears every pending timer of a container (its probes, its program's exit). */
+export function clearTimers(c: ContainerRuntime): void {
+  for (const t of c.timers) clearTimeout(t);
+  c.timers.clear();
+}
+
+/** Kills the container's running instance, if any: it ends now with `exitCode` and `reason`. */
+export function killRunning(c: ContainerRuntime, exitCode: number, reason: string): void {
+  const last = current(c);
+  if (last && !last.finishedAt) finish(last, exitCode, reason, undefined);
+}
+
 /** The containerID string the API shows (`docker://<id>`). */
 export function containerIdUri(id: string): string {
   return `docker://${id}`;

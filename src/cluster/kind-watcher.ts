@@ -261,7 +261,10 @@ export class KindWatcher<K extends WatchedKind> {
         break;
       case 'DELETED':
         this.cache.delete(keyOf(obj));
-        if (this.mayHaveLeftScope(obj)) void this.deletedOrLeft(obj);
+        // A label-selected watch says DELETED for an object relabeled out of its scope too; a real
+        // pod deletion went through a graceful one first (`deletionTimestamp`), else a read tells.
+        if (this.labelSelector !== undefined && this.api.read !== undefined && !obj.metadata?.deletionTimestamp)
+          void this.deletedOrLeft(obj);
         else this.handlers.change('delete', obj);
         break;
       case 'BOOKMARK':
@@ -270,15 +273,6 @@ export class KindWatcher<K extends WatchedKind> {
       case 'SKIPPED': // received (counted above), not parsed, needed by nobody
         break;
     }
-  }
-
-  /**
-   * A label-selected watch reports an object whose labels stopped matching (a relabeled pod, about
-   * to be orphaned) as DELETED with its previous content. A real pod deletion went through a
-   * graceful deletion first (`deletionTimestamp` set); without one, a read tells.
-   */
-  private mayHaveLeftScope(obj: KindToObject[K]): boolean {
-    return this.labelSelector !== undefined && this.api.read !== undefined && !obj.metadata?.deletionTimestamp;
   }
 
   /** Emits what became of an object that left the label-selected watch's scope (see {@link afterLeavingScope}). */

@@ -24,7 +24,7 @@ import { NodeReadinessFilter } from './node-readiness-filter.js';
 import { deliverSnapshot, deliverTo, SubscriberIndex, type Subscription } from './routing.js';
 import { ScopedWatches } from './scoped-watches.js';
 import { type WatcherHost, watcherHandlers } from './source-handlers.js';
-import { isWorkloadKind, kindOfSub, listedBeforeSync } from './source-kinds.js';
+import { isWorkloadKind, kindOfSub } from './source-kinds.js';
 import { type AnyWatcher, SourceWatchers } from './source-watchers.js';
 import type { SourceOptions, SourceSubscriber } from './subscriber.js';
 import type { WatchStats } from './watch-stats.js';
@@ -98,24 +98,19 @@ export class NamespaceSource implements WatcherHost {
     };
   }
 
-  /** Deployments currently in the namespace (from the shared cache; empty before the first list). */
-  deployments(): V1Deployment[] {
-    return this.watchers.deployments();
-  }
-
-  /**
-   * The label selector of the Pod and ReplicaSet watches: undefined while namespace-wide (or
-   * before they start, once the traced kinds are listed).
-   */
+  /** The Pod and ReplicaSet watches' label selector (undefined: namespace-wide, or not started yet). */
   get podSelector(): string | undefined {
     return this.scoped.podSelector;
   }
 
-  /** Watch counters per kind. */
+  /** Watch counters per kind (the Event replay's watches among those opened). */
   stats(): WatchStats {
-    const stats = this.watchers.stats();
-    for (const [kind, n] of Object.entries(this.backlog.opened)) stats.opened[kind as WatchedKind] += n;
-    return stats;
+    return this.watchers.stats(this.backlog.opened);
+  }
+
+  /** Deployments currently in the namespace (from the shared cache; empty before the first list). */
+  deployments(): V1Deployment[] {
+    return this.watchers.deployments();
   }
 
   /**
@@ -261,24 +256,17 @@ export class NamespaceSource implements WatcherHost {
     deliverTo(sub, { type, kind, object, at: this.now() } as ObjectObservation);
   }
 
-  /**
-   * Delivers `sub`'s snapshot and `synced` once every kind it needs is listed and watched; or, while
-   * the Event list is under way, once the replay caught up (see backlog-replay.ts), for a first
-   * subscriber whose workload is there and mounts no claim.
-   */
+  /** Delivers each waiting subscriber's snapshot and `synced` once it can sync (SourceWatchers.syncFor). */
   resync(): void {
     for (const sub of [...this.subs.all]) this.maybeSync(sub);
   }
 
   private maybeSync(sub: Subscription): void {
     if (sub.synced || this.closed || !this.ready) return;
-    const ready = (k: WatchedKind) => this.watchers.ready(k, sub.lists?.[k] ?? 0);
-    const pvc = this.watchers.has('PersistentVolumeClaim');
-    const kind = kindOfSub(sub);
-    if (!listedBeforeSync(kind).every(ready) || (pvc && !ready('PersistentVolumeClaim'))) return;
+    const how = this.watchers.syncFor(sub);
     const subscribed = () => !this.closed && this.subs.all.has(sub);
-    if (ready('Event')) return deliverSnapshot(sub, this.now(), subscribed);
-    if (!this.backlog.caughtUp || pvc || sub.lists || !this.watchers.workload(kind, sub.s.workloadName)) return;
+    if (how === 'listed') return deliverSnapshot(sub, this.now(), subscribed);
+    if (how !== 'replayable' || !this.backlog.caughtUp) return;
     sub.replayed = true;
     deliverSnapshot(sub, this.now(), subscribed, { type: 'event-backlog', events: 'replayed', at: this.now() });
   }

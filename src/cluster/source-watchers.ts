@@ -7,7 +7,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import { type KindToObject, type WatchedKind, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
 import type { KindWatcher } from './kind-watcher.js';
 import type { Subscription } from './routing.js';
-import { FULLY_KEPT } from './source-kinds.js';
+import { FULLY_KEPT, kindOfSub, listedBeforeSync } from './source-kinds.js';
 import { statsOf, type WatchStats } from './watch-stats.js';
 
 /** A watcher of any kind. */
@@ -40,6 +40,20 @@ export class SourceWatchers {
   ready(kind: WatchedKind, lists = 0): boolean {
     const w = this.byKind.get(kind);
     return !!w && w.isSynced && w.hasWatched && w.lists >= lists;
+  }
+
+  /**
+   * How `sub` can sync now: `listed` once every kind it needs is listed and watched, the Events
+   * included; `replayable` once all but the Events are and replayed Events may stand in for their
+   * list (no claims, no re-list awaited, its workload there: backlog-replay.ts); else undefined.
+   */
+  syncFor(sub: Subscription): 'listed' | 'replayable' | undefined {
+    const ready = (k: WatchedKind) => this.ready(k, sub.lists?.[k] ?? 0);
+    const pvc = this.has('PersistentVolumeClaim');
+    const kind = kindOfSub(sub);
+    if (!listedBeforeSync(kind).every(ready) || (pvc && !ready('PersistentVolumeClaim'))) return undefined;
+    if (ready('Event')) return 'listed';
+    return pvc || sub.lists || !this.workload(kind, sub.s.workloadName) ? undefined : 'replayable';
   }
 
   /** Deployments currently in the namespace (empty before the first list). */
@@ -88,9 +102,11 @@ export class SourceWatchers {
     for (const [k, w] of this.byKind) if (k !== kind) w.resume();
   }
 
-  /** Counters per kind. */
-  stats(): WatchStats {
-    return statsOf(this.byKind.values());
+  /** Counters per kind; `alsoOpened`: watches opened beside these (the Event replay's), per kind. */
+  stats(alsoOpened: Partial<Record<WatchedKind, number>> = {}): WatchStats {
+    const stats = statsOf(this.byKind.values());
+    for (const [kind, n] of Object.entries(alsoOpened)) stats.opened[kind as WatchedKind] += n;
+    return stats;
   }
 
   /** Every watcher whose first list is still to come lists again at once. */
