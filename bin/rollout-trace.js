@@ -8,10 +8,13 @@ import nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 
+// Two V8 flags (docs/performance.md, "A smaller young generation" and "A smaller inlining budget").
 // The young generation: V8 starts it with 1 MB semi-spaces and doubles them (up to 16 MB) when
 // much of it survives a scavenge. A trace allocates a parsed object per watch event and keeps few
-// of them, so it is kept at its first size (docs/performance.md, "A smaller young generation").
-// The flag is set here, at run time, and not on the shebang line: V8 checks the flags a code cache
+// of them, so it is kept at its first size. TurboFan's cumulative inlining budget is halved: a
+// trace runs many mid-sized functions a few thousand times each, and compiling them with all the
+// code they call inlined cost more CPU (on V8's worker threads) than the inlining saved.
+// The flags are set here, at run time, and not on the shebang line: V8 checks the flags a code cache
 // was made with, and Node's own modules (tls, https, streams) were cached with none, so with a
 // flag every one of them loaded afterwards is compiled again (~20 ms of every start). Those a
 // trace loads are loaded first (`test/integration/cli/bundle.test.ts` checks the list).
@@ -31,7 +34,7 @@ const TRACE_BUILTINS = [
 ];
 const require = nodeModule.createRequire(import.meta.url);
 for (const name of TRACE_BUILTINS) require(`node:${name}`);
-v8.setFlagsFromString('--semi-space-growth-factor=1');
+v8.setFlagsFromString('--semi-space-growth-factor=1 --max-inlined-bytecode-size-cumulative=460');
 
 // V8 caches the code it compiles for the bundle in the OS temp folder, so later runs skip compiling
 // it (Node's compile cache; NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE=1 turns it off).

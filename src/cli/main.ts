@@ -3,10 +3,11 @@ import nodeModule from 'node:module';
 import v8 from 'node:v8';
 import { runCli } from './run.js';
 
-// bin/rollout-trace.js keeps V8's young generation at its first size (see there). Set again here:
-// starting a worker thread puts V8's flags back to their defaults, and a development checkout that
-// runs this source through tsx starts one (its module hooks) after bin/rollout-trace.js set it.
-v8.setFlagsFromString('--semi-space-growth-factor=1');
+// bin/rollout-trace.js sets two V8 flags (the young generation's size, TurboFan's inlining budget:
+// see there). Set again here: starting a worker thread puts V8's flags back to their defaults, and
+// a development checkout that runs this source through tsx starts one (its module hooks) after
+// bin/rollout-trace.js set them.
+v8.setFlagsFromString('--semi-space-growth-factor=1 --max-inlined-bytecode-size-cumulative=460');
 
 // V8 caches the code it compiled for the modules loaded from here on (client-node, the tracker:
 // loaded lazily by runCli) in the OS temp folder, so a second run skips compiling them (Node's

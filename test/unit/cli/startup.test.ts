@@ -88,3 +88,34 @@ it('the executable keeps V8 young generation from growing, however much survives
   assert.ok(first !== undefined && first > 0 && first <= 8 * 1024 * 1024, `new space ${first} bytes after 40 MB: ${run.stderr}`);
   assert.equal(second, first, 'no growth in the second round');
 });
+
+it("the executable halves TurboFan's cumulative inlining budget", () => {
+  const bin = resolve(SRC, '../bin/rollout-trace.js');
+  // At exit: a function that calls a 176-byte helper, which calls twelve ~340-byte functions, is
+  // optimized at once with V8's inlining traced. With the default budget (920 bytes of bytecode)
+  // TurboFan inlines the helper and one of the twelve; with 460 only the helper.
+  const atExit = `import v8 from 'node:v8';
+    process.on('exit', () => {
+      v8.setFlagsFromString('--allow-natives-syntax');
+      v8.setFlagsFromString('--trace-turbo-inlining');
+      const step = (k) => 's += (x * ' + k + ') % 7; if (s > 1e9) s = 0;';
+      const leaf = (i) => new Function('x', 'let s = 0; ' + Array.from({ length: 12 }, (_, k) => step(k + i)).join(' ') + ' return s;');
+      const leaves = Array.from({ length: 12 }, (_, i) => leaf(i));
+      const helper = new Function('fs', 'x', 'return ' + leaves.map((_, i) => 'fs[' + i + '](x)').join(' + ') + ';');
+      const top = (x) => helper(leaves, x);
+      for (let i = 0; i < 100; i++) top(i);
+      eval('%PrepareFunctionForOptimization(top); %OptimizeFunctionOnNextCall(top)');
+      top(1);
+    });`;
+  const nodeOptions = `--import=data:text/javascript,${encodeURIComponent(atExit)}`;
+  const inlined = (file: string, args: string[]) => {
+    const run = spawnSync(file, args, {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH}`, NODE_OPTIONS: nodeOptions },
+    });
+    return run.stdout.split('\n').filter((l) => l.startsWith('Inlining ')).length;
+  };
+  const byDefault = inlined(process.execPath, ['-e', '']);
+  assert.ok(byDefault >= 2, `plain Node inlines ${byDefault} functions (expected at least 2)`);
+  assert.ok(inlined(bin, ['--version']) < byDefault, 'the executable inlines fewer');
+});
