@@ -39,4 +39,7 @@ if (!pid) {
 } else {
   console.log(`${total} samples of ${pid}/${tid}`);
   for (const [k, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`${((100 * n) / total).toFixed(1).padStart(5)} %  ${k}`);
+  // The process's other threads (V8's workers compile with TurboFan and mark the heap there).
+  const others = [...threads].filter(([k]) => k.split(' ')[1]?.startsWith(`${pid}/`) && !k.endsWith(`/${tid}`));
+  for (const [k, n] of others.sort((a, b) => b[1] - a[1])) console.log(`${String(n).padStart(7)} samples in thread ${k}`);
 }
