@@ -7,7 +7,8 @@
 // Usage: node bench/perf-split.mjs PERF_SCRIPT.txt            lists the busiest threads
 //        node bench/perf-split.mjs PERF_SCRIPT.txt PID [TID]  splits that thread (default: PID's main)
 // The recipe (a bench run under perf, our process with --perf-basic-prof): docs/dev/benchmarks.md.
-import { readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 
 const [file, pid, tid = pid] = process.argv.slice(2);
 const BUCKETS = [
@@ -22,18 +23,27 @@ const BUCKETS = [
 const counts = new Map();
 const threads = new Map();
 let total = 0;
-for (const block of readFileSync(file, 'utf8').split('\n\n')) {
-  const lines = block.trim().split('\n');
+/** One sample: its first line names the thread, the rest is its stack. */
+function count(lines) {
   const m = lines[0]?.match(/^(\S+)\s+(\d+)\/(\d+)/);
-  if (!m) continue;
+  if (!m) return;
   const key = `${m[1]} ${m[2]}/${m[3]}`;
   threads.set(key, (threads.get(key) ?? 0) + 1);
-  if (m[2] !== pid || m[3] !== tid) continue;
+  if (m[2] !== pid || m[3] !== tid) return;
   total++;
   const stack = lines.slice(1).join(' ');
   const bucket = BUCKETS.find(([, re]) => re.test(stack))?.[0] ?? 'other';
   counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
 }
+// Read line by line: a long run's perf script is larger than the longest string V8 can hold.
+let sample = [];
+for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY })) {
+  if (line.trim() === '') {
+    count(sample);
+    sample = [];
+  } else sample.push(line.trim());
+}
+count(sample);
 if (!pid) {
   for (const [k, n] of [...threads].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(String(n).padStart(7), k);
 } else {
