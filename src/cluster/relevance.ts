@@ -6,7 +6,7 @@
  */
 
 import type { KindToObject, WatchedKind, WorkloadKind } from '../core/index.js';
-import { ownerOfKind } from '../core/index.js';
+import { KIND_FACTS, ownerOfKind, ownsItsPods } from '../core/index.js';
 
 type Owned = { metadata?: { ownerReferences?: Array<{ kind?: string; name?: string; controller?: boolean }> } };
 
@@ -42,14 +42,14 @@ export function mayConcern(
       return involved?.kind === 'PersistentVolumeClaim' || name === workloadName || name.startsWith(prefix);
     }
     case 'ReplicaSet': {
-      if (targetKind !== 'Deployment') return false;
+      if (!KIND_FACTS[targetKind].ownedVia.includes('ReplicaSet')) return false;
       if (type === 'delete') return true;
       const owner = ownerOfKind(object, 'Deployment');
       return owner === undefined || owner.name === workloadName || (object.metadata?.name ?? '').startsWith(prefix);
     }
     case 'Pod': {
       if (type === 'delete') return true;
-      if (targetKind !== 'Deployment') return ownerOfKind(object, targetKind)?.name === workloadName;
+      if (ownsItsPods(targetKind)) return ownerOfKind(object, targetKind)?.name === workloadName;
       const rs = ownerOfKind(object, 'ReplicaSet');
       if (rs) return (rs.name ?? '').startsWith(prefix);
       return !(object as Owned).metadata?.ownerReferences?.some((r) => r.controller);

@@ -4,6 +4,7 @@
  * number of traced Deployments; {@link mayConcern} still decides exactly.
  */
 import type { KindToObject, ObjectObservation, Observation, WatchedKind } from '../core/index.js';
+import { ownsItsPods } from '../core/index.js';
 import { isRoutinePodEvent, mayConcern, routinePodEventLineVersion } from './relevance.js';
 import type { SourceSubscriber } from './subscriber.js';
 
@@ -196,7 +197,7 @@ function workloadNamesOf(kind: WatchedKind, object: KindToObject[WatchedKind]): 
       const rs = owners.find((r) => r.kind === 'ReplicaSet')?.name;
       if (rs !== undefined) return prefixesOf(rs);
       // A StatefulSet's, DaemonSet's or Job's own pod: routed by its owner's name.
-      const owner = owners.find((r) => r.kind === 'StatefulSet' || r.kind === 'DaemonSet' || r.kind === 'Job')?.name;
+      const owner = owners.find((r) => ownsItsPods(r.kind))?.name;
       return owner === undefined ? 'any' : [owner];
     }
   }

@@ -5,13 +5,11 @@
  * verdict still says which container failed and why. Kept per revision: a verdict lists only the
  * causes seen in the revision it judges. Docs: docs/verdicts.md.
  */
-import { toProblem } from './diagnose/index.js';
 import { kubectlHints } from './hints.js';
-import { kubeEventsAbout } from './relations.js';
+import { moduleOf } from './kinds/index.js';
 import type { CauseSeen, EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
-import { lastExitFinding } from './workload-problems.js';
-import { kindOf, workloadPods } from './workloads.js';
+import { kindOf } from './workloads.js';
 
 /** Causes kept for pods that are gone: the most recent ones. */
 export const MAX_DEPARTED = 5;
@@ -22,12 +20,13 @@ function podLeaving(state: RolloutState, name: string): boolean {
   return pod === undefined || pod.metadata?.deletionTimestamp !== undefined;
 }
 
-function hasOpenProblem(state: RolloutState, name: string): boolean {
+/** Whether the pod `name` has an open problem. */
+export function hasOpenProblem(state: RolloutState, name: string): boolean {
   return Object.values(state.problems).some((p) => p.object.kind === 'Pod' && p.object.name === name);
 }
 
 /** `p` as a problem of a deleted pod: its kubectl hints are the ones that still work once the pod is gone. */
-function asDeleted(state: RolloutState, p: Problem): Problem {
+export function asDeleted(state: RolloutState, p: Problem): Problem {
   const ref = { namespace: state.target.namespace, name: state.target.name, kind: kindOf(state) };
   return { ...p, podDeleted: true, hints: kubectlHints(ref, { kind: 'Pod', name: p.object.name, deleted: true }) };
 }
@@ -74,22 +73,6 @@ export function departedProblems(state: RolloutState): Problem[] {
     if (cause.revision !== memo.revision || !podLeaving(state, name) || hasOpenProblem(state, name)) continue;
     if (!out.some((p) => p.id === cause.problem.id)) out.push(asDeleted(state, cause.problem));
   }
-  if (kindOf(state) === 'Job') out.push(...unseenJobExits(state, out));
+  out.push(...(moduleOf(state).unseenExits?.(state, out) ?? []));
   return out.slice(-MAX_DEPARTED);
-}
-
-/**
- * A Job's pods being deleted whose failure this trace never saw (it started as the Job failed):
- * the last failed exit their status still shows.
- */
-function unseenJobExits(state: RolloutState, known: Problem[]): Problem[] {
-  const ref = { namespace: state.target.namespace, name: state.target.name, kind: kindOf(state) };
-  const out: Problem[] = [];
-  for (const pod of workloadPods(state)) {
-    const name = pod.metadata?.name ?? '';
-    if (!pod.metadata?.deletionTimestamp || hasOpenProblem(state, name) || known.some((p) => p.object.name === name)) continue;
-    const f = lastExitFinding(pod);
-    if (f) out.push(asDeleted(state, toProblem(f, ref, kubeEventsAbout(state, 'Pod', name), state.now)));
-  }
-  return out;
 }

@@ -1,4 +1,5 @@
 /** Copy-paste kubectl commands for a problem or a Deployment. */
+import { KIND_FACTS } from './kinds/facts.js';
 import type { DeploymentRef, Problem, WorkloadKind } from './types.js';
 
 /** What a hint can be about. */
@@ -40,9 +41,11 @@ export function kubectlHints(ref: DeploymentRef & { kind?: WorkloadKind }, subje
     out.push(`${ns} get events --field-selector involvedObject.name=${subject.name}`);
     return out;
   }
-  if (ref.name && ref.kind === 'Job') {
-    out.push(`${ns} describe job ${ref.name}`);
-    if (!subject?.deleted) out.push(`${ns} logs job/${ref.name}`);
+  const facts = KIND_FACTS[ref.kind ?? 'Deployment'];
+  if (ref.name && !facts.rollsOut) {
+    // No rollout to watch or undo (a Job): its description, and the logs of one of its pods.
+    out.push(`${ns} describe ${facts.short} ${ref.name}`);
+    if (!subject?.deleted) out.push(`${ns} logs ${facts.short}/${ref.name}`);
   } else if (ref.name) {
     const resource = (ref.kind ?? 'Deployment').toLowerCase();
     if (subject?.paused) out.push(`${ns} rollout resume ${resource}/${ref.name}`);

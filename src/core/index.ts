@@ -34,11 +34,14 @@ export {
   type KindFacts,
   type KindFeature,
   kindSpelled,
+  ownsItsPods,
   workloadKey,
   workloadOf,
 } from './kinds/facts.js';
 export { featuresAsked, kindRefusal } from './kinds/features.js';
+export { kindModule } from './kinds/index.js';
 export { jobCounts, jobRule } from './kinds/job.js';
+export type { KindModule } from './kinds/module.js';
 export { compileLogFilter, type LogFilter, type LogFilterOptions, REDACTED, redactLine } from './log-filter.js';
 export { type LogTarget, logTargets } from './log-targets.js';
 export { type PodView, podView } from './pod-state.js';
@@ -51,4 +54,4 @@ export { resolveMaxUnavailable } from './success.js';
 export { dominantWords, goDurationSeconds, PHASE_WORDS, podTiming, rolloutTimings } from './timings.js';
 export type * from './types.js';
 export { problemLine, problemSubject } from './verdict.js';
-export { revisionOfWorkload, SUCCESS_LOG_PODS, succeededJobContainers, WORKLOAD_KINDS } from './workloads.js';
+export { revisionOfWorkload, SUCCESS_LOG_PODS, successLogContainers, WORKLOAD_KINDS } from './workloads.js';

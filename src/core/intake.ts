@@ -5,6 +5,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { podDeparted } from './departed.js';
 import { isPodReady } from './k8s.js';
+import { moduleOf } from './kinds/index.js';
 import { passesReconcileGate, pulumiCheckReplicaSet, pulumiOnDeployment } from './pulumi-await.js';
 import { isCandidateKubeEvent, isCandidatePod, isCandidateReplicaSet, podGroupUid, replicaSetOfRevision } from './relations.js';
 import { EVENTS_PER_OBJECT, type NodeReadiness, type RolloutState } from './state.js';
@@ -191,18 +192,18 @@ export function nodeReadiness(node: KindToObject['Node'], type: 'upsert' | 'dele
 function onNode(s: Draft, obs: Extract<ObjectObservation, { kind: 'Node' }>): Touched | undefined {
   const name = obs.object.metadata?.name;
   if (!name) return undefined;
-  if (s.target.kind === 'DaemonSet') {
+  const perNode = moduleOf(s).keepsNodes === true;
+  if (perNode) {
     if (obs.type === 'delete') s.nodes.delete(name);
     else s.nodes.set(name, obs.object);
   }
   const next = nodeReadiness(obs.object, obs.type);
   const prev = s.notReadyNodes[name];
-  const daemonSet = s.target.kind === 'DaemonSet';
-  if (JSON.stringify(next) === JSON.stringify(prev)) return daemonSet ? { kind: 'Node', name, readinessChanged: false } : undefined;
+  if (JSON.stringify(next) === JSON.stringify(prev)) return perNode ? { kind: 'Node', name, readinessChanged: false } : undefined;
   if (next) s.notReadyNodes[name] = next;
   else delete s.notReadyNodes[name];
   for (const p of s.pods.values()) if (p.spec?.nodeName === name) return { kind: 'Node', name, readinessChanged: true };
-  return daemonSet ? { kind: 'Node', name, readinessChanged: true } : undefined;
+  return perNode ? { kind: 'Node', name, readinessChanged: true } : undefined;
 }
 
 function timeText(t: unknown): string | undefined {

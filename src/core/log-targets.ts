@@ -5,7 +5,7 @@
  */
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { revisionOf } from './k8s.js';
-import { newReplicaSet, podsOf } from './relations.js';
+import { newReplicaSet } from './relations.js';
 import type { RolloutState } from './state.js';
 import { currentPods, kindOf, workloadRevision } from './workloads.js';
 
@@ -31,8 +31,8 @@ export function logTargets(state: RolloutState, containers?: readonly string[]):
   const revision = (deployment ? revisionOf(rs) : workloadRevision(state)) || undefined;
   const wanted = containers && containers.length > 0 ? new Set(containers) : undefined;
   const out: LogTarget[] = [];
-  // A StatefulSet's, DaemonSet's or Job's pods of the current template (workloads.ts).
-  for (const pod of deployment ? podsOf(state, rs) : currentPods(state)) {
+  // The pods of the current template (its kind's `current`: a Deployment's new ReplicaSet's).
+  for (const pod of currentPods(state)) {
     if (pod.metadata?.deletionTimestamp) continue;
     for (const s of statusesOf(pod)) {
       if (wanted && !wanted.has(s.name)) continue;

@@ -6,6 +6,7 @@
 
 import { hasRestarted } from './idle-tick.js';
 import type { Touched } from './intake.js';
+import { moduleOf } from './kinds/index.js';
 import type { PodScope } from './problems.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Observation } from './types.js';
@@ -20,7 +21,8 @@ import { currentPodSetKey, currentPodsUnordered, kindOf } from './workloads.js';
  *   (all of them with user classifiers);
  * - when a node went NotReady or Ready again, the pods bound to it;
  * - else the pod the observation touched (or whose Event it is); for a StatefulSet also the pods
- *   with problems (their `OrderedReady` wait names the ordinals that exist, and the replicas).
+ *   with problems when its kind says so (`rediagnosesProblemPods`: a StatefulSet's `OrderedReady`
+ *   wait names the ordinals that exist, and the replicas).
  */
 export function podScope(s: RolloutState, memo: EmittedMemo, obs: Observation, touched: Touched | undefined): PodScope {
   const key = currentPodSetKey(s);
@@ -38,7 +40,7 @@ export function podScope(s: RolloutState, memo: EmittedMemo, obs: Observation, t
   }
   if (touched?.kind === 'Node') return touched.readinessChanged ? podsOnNode(s, touched.name) : [];
   if (touched?.kind === kind && classifiers) return 'all';
-  const names = kind === 'StatefulSet' ? problemPods(s) : new Set<string>();
+  const names = moduleOf(s).rediagnosesProblemPods ? problemPods(s) : new Set<string>();
   if (touched?.kind === 'Pod' || touched?.kind === 'Event') names.add(touched.name);
   return [...names];
 }

@@ -17,11 +17,12 @@ import {
 import { probeBudgetSeconds } from './diagnose/probe.js';
 import { diagnoseEndings } from './ended-pods.js';
 import { canBecomeReady, longRunningStatuses } from './k8s.js';
+import { moduleOf } from './kinds/index.js';
 import { compareProblems, failDeadline } from './policy.js';
 import { claimNames, kubeEventsAbout, newReplicaSet } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
-import { failedJobPodFindings, withDaemonNode, withOrderedReadyWait, workloadFindings } from './workload-problems.js';
+import { workloadFindings } from './workload-problems.js';
 import { currentPod, currentPods, kindOf } from './workloads.js';
 
 function previousPulls(problems: Readonly<Record<string, Problem>>, pod: string): Record<string, PullKind> {
@@ -75,6 +76,7 @@ export function trackNotReady(state: RolloutState, memo: EmittedMemo, at: number
 
 function diagnosePods(state: RolloutState, at: number, scope: PodScope, failures: ClassifierFailure[]) {
   const found: Array<{ f: Finding; events: ReturnType<typeof kubeEventsAbout> }> = [];
+  const kind = moduleOf(state);
   for (const pod of scopedPods(state, scope)) {
     const name = pod.metadata?.name ?? '';
     const events = kubeEventsAbout(state, 'Pod', name);
@@ -83,7 +85,7 @@ function diagnosePods(state: RolloutState, at: number, scope: PodScope, failures
     }
     const onNode = diagnoseNode(pod, state.notReadyNodes[pod.spec?.nodeName ?? '']);
     if (onNode) found.push({ f: onNode, events });
-    if (kindOf(state) === 'Job') for (const f of failedJobPodFindings(pod)) found.push({ f, events });
+    for (const f of kind.podFindings?.(pod) ?? []) found.push({ f, events });
     const custom = classifyPod(pod, events, at, state.policy.classifiers ?? [], state.deployment);
     for (const f of custom.findings) found.push({ f, events });
     failures.push(...custom.failures);
@@ -103,9 +105,10 @@ export function currentProblems(
   scope: PodScope = 'all',
 ): Record<string, Problem> {
   const ref = { namespace: state.target.namespace, name: state.target.name, kind: kindOf(state) };
+  const kind = moduleOf(state);
   const rs = newReplicaSet(state);
   const found = diagnosePods(state, at, scope, failures);
-  if (kindOf(state) !== 'Deployment') found.push(...workloadFound(state));
+  if (state.workload) found.push(...workloadFound(state));
   if (rs) {
     const events = kubeEventsAbout(state, 'ReplicaSet', rs.metadata?.name ?? '');
     const f = diagnoseReplicaSet(rs, events);
@@ -130,7 +133,8 @@ export function currentProblems(
     for (const [id, p] of Object.entries(state.problems)) if (p.object.kind === 'Pod' && !again.has(p.object.name)) out[id] = p;
   }
   for (const { f, events } of found) {
-    const p = withDaemonNode(state, withOrderedReadyWait(state, toProblem(f, ref, events, at)));
+    const raw = toProblem(f, ref, events, at);
+    const p = kind.explainProblem?.(state, raw) ?? raw;
     if (classPolicyOf(state.policy, p.class).action === 'ignore') continue;
     const prev = state.problems[p.id] ?? earlierPullSighting(state.problems, p);
     out[p.id] = prev ? { ...p, firstSeen: prev.firstSeen } : p;
@@ -163,17 +167,10 @@ function earlierPullSighting(problems: Readonly<Record<string, Problem>>, p: Pro
   );
 }
 
-/**
- * Classes a Job retries itself: a container that exits non-zero restarts (restartPolicy
- * OnFailure) or its pod is replaced (Never), and the Job's backoffLimit decides when that is a
- * failure (its `Failed` condition). A Job pod's crash is reported, never a failure by itself: a
- * flaky migration that succeeds on its third try must not fail the trace.
- */
-const RETRIED_BY_JOB = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container']);
-
 /** The deadline of a problem in this state (readiness windows use the probe and notReadySince). */
 export function deadlineOf(state: RolloutState, p: Problem): number | undefined {
-  if (RETRIED_BY_JOB.has(p.class) && kindOf(state) === 'Job') return undefined;
+  // A class the kind's controller retries itself (a Job's crashes): its own condition decides.
+  if (moduleOf(state).retried?.has(p.class)) return undefined;
   if (p.class !== 'readiness-probe') return failDeadline(p, state.policy);
   const pod = state.pods.get(p.object.name);
   const spec = [...(pod?.spec?.initContainers ?? []), ...(pod?.spec?.containers ?? [])].find((c) => c.name === p.container);

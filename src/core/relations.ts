@@ -3,8 +3,10 @@
  * name) because objects can arrive before the Deployment; ownership is decided here, by
  * ownerReference UID exactly as Pulumi does.
  */
-import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1Pod, V1ReplicaSet, V1StatefulSet } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { isOwnedBy, ownerOfKind, revisionOf } from './k8s.js';
+import { KIND_FACTS, ownsItsPods } from './kinds/facts.js';
+import { moduleOf } from './kinds/index.js';
 import type { RolloutState } from './state.js';
 import type { TrackTarget } from './types.js';
 
@@ -19,14 +21,14 @@ export function isCandidateReplicaSet(rs: V1ReplicaSet, target: TrackTarget): bo
  */
 export function isCandidatePod(pod: V1Pod, target: TrackTarget): boolean {
   const kind = target.kind ?? 'Deployment';
-  if (kind !== 'Deployment') return ownerOfKind(pod, kind)?.name === target.name;
+  if (ownsItsPods(kind)) return ownerOfKind(pod, kind)?.name === target.name;
   return ownerOfKind(pod, 'ReplicaSet')?.name?.startsWith(`${target.name}-`) ?? false;
 }
 
 /** The uid pods are indexed by ({@link RolloutState.podsByOwner}): their ReplicaSet's, else their owner's of the target's kind. */
 export function podGroupUid(pod: V1Pod, target: TrackTarget): string {
   const kind = target.kind ?? 'Deployment';
-  return ownerOfKind(pod, kind === 'Deployment' ? 'ReplicaSet' : kind)?.uid ?? '';
+  return ownerOfKind(pod, KIND_FACTS[kind].ownedVia[0] ?? kind)?.uid ?? '';
 }
 
 /** An Event that may be about the target, its ReplicaSets, its Pods or a PVC. */
@@ -98,14 +100,7 @@ export function claimNames(state: RolloutState): string[] {
   const out = (w.spec?.template?.spec?.volumes ?? [])
     .map((v) => v.persistentVolumeClaim?.claimName)
     .filter((n): n is string => typeof n === 'string' && n !== '');
-  if (state.target.kind === 'StatefulSet' && 'volumeClaimTemplates' in (w.spec ?? {})) {
-    const sts = w as V1StatefulSet;
-    const replicas = sts.spec?.replicas ?? 1;
-    for (const t of sts.spec?.volumeClaimTemplates ?? []) {
-      for (let i = 0; i < replicas; i++) out.push(`${t.metadata?.name ?? ''}-${sts.metadata?.name ?? ''}-${i}`);
-    }
-  }
-  return out;
+  return [...out, ...(moduleOf(state).templateClaims?.(w) ?? [])];
 }
 
 /** Known PVCs referenced by the template (what Pulumi tracks). */

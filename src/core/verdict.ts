@@ -7,11 +7,10 @@ import { moduleOf } from './kinds/index.js';
 import { podView } from './pod-state.js';
 import { pulumiErrorMessages } from './pulumi-messages.js';
 import { newReplicaSet, podsOf, replicaSetOfRevision, trackedPvcs } from './relations.js';
-import { rolloutGap } from './rolled-out.js';
 import type { RolloutState } from './state.js';
 import { rolloutTimings } from './timings.js';
 import type { Problem, RolloutTimings, Verdict } from './types.js';
-import { currentPods, kindOf, workloadPods } from './workloads.js';
+import { currentPods, kindOf } from './workloads.js';
 
 /** `pod web-5f6-abc container "app"`, `replicaset web-5f6`, ... */
 export function problemSubject(p: Problem): string {
@@ -68,11 +67,11 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
   const progress = module.progressWords(state);
   const restores = state.memo.restores;
   const rollback = restores !== undefined ? ` (a rollback: the template of revision ${restores})` : '';
-  const rev = kind === 'Job' ? `job ${ref.name}` : revision ? `revision ${revision}${rollback}` : 'the rollout';
+  const rev = module.subject?.(state) ?? (revision ? `revision ${revision}${rollback}` : 'the rollout');
   let summary: string;
   switch (input.outcome) {
     case 'succeeded':
-      summary = `${rev} ${kind === 'Job' ? 'complete' : 'rolled out'}: ${progress} in ${formatDuration(input.at - state.startedAt)}`;
+      summary = `${rev} ${module.facts.done}: ${progress} in ${formatDuration(input.at - state.startedAt)}`;
       break;
     case 'failed':
       summary = primary ? withCause(state, primary, problems, progress) : `${rev} failed`;
@@ -83,8 +82,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
           ? `no progress for ${input.timeoutSeconds ?? '?'}s waiting for ${rev}`
           : `timed out after ${input.timeoutSeconds ?? '?'}s waiting for ${rev}`;
       // What kubectl would still wait for (old pods terminating, updated pods not available).
-      const gap =
-        input.problems.length > 0 ? undefined : state.deployment ? rolloutGap(state.deployment, 'complete') : module.rule(state)?.message;
+      const gap = input.problems.length > 0 ? undefined : module.stillWaitingFor(state);
       summary = [`${head}: ${progress}`, ...notReadyLines(state, input.problems), ...(gap ? [gap] : [])].join('; ');
       break;
     }
@@ -99,7 +97,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
     ...(revision ? { revision } : {}),
     ...(restores !== undefined ? { restores } : {}),
     summary,
-    problems: withoutDeadLogHints(state, problems),
+    problems: withLiveHints(state, problems),
     replicas,
     ...module.verdictExtra?.(state),
     ...timingsOf(state),
@@ -107,8 +105,8 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
     finishedAt: input.at,
     ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: input.timeoutSeconds } : {}),
     ...(input.outcome === 'timed-out' && input.timeoutKind ? { timeoutKind: input.timeoutKind } : {}),
-    pulumiMessages: input.outcome === 'succeeded' || kind !== 'Deployment' ? [] : pulumiMessagesOf(state),
-    hints: deadLogHintsGone(state, primary ? primary.hints : input.outcome === 'succeeded' ? [] : kubectlHints({ ...ref, kind })),
+    pulumiMessages: input.outcome === 'succeeded' ? [] : (module.pulumiMessages?.(state) ?? []),
+    hints: liveHints(state, primary ? primary.hints : input.outcome === 'succeeded' ? [] : kubectlHints({ ...ref, kind })),
   };
 }
 
@@ -127,14 +125,15 @@ function withCause(state: RolloutState, primary: Problem, problems: Problem[], p
   return `${problemLine(cause)}; ${context}`;
 }
 
-/** `kubectl logs job/NAME` reads a pod of the Job: with none left it can only fail. */
-function deadLogHintsGone(state: RolloutState, hints: string[]): string[] {
-  if (kindOf(state) !== 'Job' || workloadPods(state).some((p) => !p.metadata?.deletionTimestamp)) return hints;
-  return hints.filter((h) => !/ logs job\//.test(h));
+/** `hints` without those that cannot work any more (the kind's `liveHints`: `kubectl logs job/` with no pod left). */
+function liveHints(state: RolloutState, hints: string[]): string[] {
+  return moduleOf(state).liveHints?.(state, hints) ?? hints;
 }
 
-function withoutDeadLogHints(state: RolloutState, problems: Problem[]): Problem[] {
-  return problems.map((p) => (p.object.kind === 'Job' ? { ...p, hints: deadLogHintsGone(state, p.hints) } : p));
+/** The workload's own problems with {@link liveHints}. */
+function withLiveHints(state: RolloutState, problems: Problem[]): Problem[] {
+  const kind = kindOf(state);
+  return problems.map((p) => (p.object.kind === kind ? { ...p, hints: liveHints(state, p.hints) } : p));
 }
 
 /**
@@ -144,13 +143,11 @@ function withoutDeadLogHints(state: RolloutState, problems: Problem[]): Problem[
  * "and N more": the one pod left out is the one someone needs.
  */
 export function notReadyLines(state: RolloutState, problems: Problem[]): string[] {
-  const rs = newReplicaSet(state);
-  const deployment = kindOf(state) === 'Deployment';
   const byPod = new Map<string, Problem>();
   for (const p of problems) if (p.object.kind === 'Pod' && !byPod.has(p.object.name)) byPod.set(p.object.name, p);
   const lines: string[] = [];
   const named = new Set<string>();
-  for (const pod of deployment ? podsOf(state, rs) : currentPods(state)) {
+  for (const pod of currentPods(state)) {
     // Only pods that can still become Ready are waited for (an ended or terminating one is not).
     if (!canBecomeReady(pod)) continue;
     const name = pod.metadata?.name ?? '?';
@@ -168,7 +165,8 @@ export function notReadyLines(state: RolloutState, problems: Problem[]): string[
       lines.push(problemLine(p));
     }
   }
-  if (lines.length === 0 && !rs && deployment) lines.push('no ReplicaSet of the new revision yet');
+  if (lines.length === 0 && moduleOf(state).facts.ownedVia.includes('ReplicaSet') && !newReplicaSet(state))
+    lines.push('no ReplicaSet of the new revision yet');
   return lines;
 }
 

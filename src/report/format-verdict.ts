@@ -5,7 +5,7 @@
  */
 
 import type { EventDigest, LogTail, Problem, Verdict, WorkloadKind } from '../core/index.js';
-import { cleanedVerdict, dominantWords, PHASE_WORDS, workloadKey, workloadOf } from '../core/index.js';
+import { cleanedVerdict, dominantWords, KIND_FACTS, PHASE_WORDS, workloadKey, workloadOf } from '../core/index.js';
 import { type Palette, palette } from './colors.js';
 import { formatDuration } from './format-time.js';
 
@@ -111,7 +111,7 @@ function figuresLine(v: Verdict): string {
   }
   const parts = [
     v.revision !== undefined ? `revision ${v.revision}` : 'revision unknown',
-    `${r.ready}/${r.desired} ${v.kind === 'DaemonSet' ? 'nodes ' : ''}ready`,
+    `${r.ready}/${r.desired} ${KIND_FACTS[v.kind ?? 'Deployment'].per === 'nodes' ? 'nodes ' : ''}ready`,
     `${r.updated} updated`,
     `${r.available} available`,
     took,

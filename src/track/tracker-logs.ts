@@ -5,7 +5,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { LogTarget, Observation, RolloutEvent, RolloutState, Verdict, WorkloadKind } from '../core/index.js';
-import { logTargets, SUCCESS_LOG_PODS, succeededJobContainers } from '../core/index.js';
+import { kindModule, logTargets, SUCCESS_LOG_PODS, successLogContainers } from '../core/index.js';
 import { wantsLogTails } from './decisions.js';
 import { LogCapture, MAX_LOGGED_PODS } from './log-capture.js';
 import { LogFollower } from './log-follower.js';
@@ -35,8 +35,9 @@ export class TrackerLogs {
     const { kc, namespace, logs } = opts;
     const capture = new LogCapture(kc, namespace, logs.tailLines, logs.redact);
     this.capture = capture;
-    // The Job controller may delete a Job's pod the moment it fails: stream them from their start.
-    if (opts.kind === 'Job') {
+    // A kind whose pods end by design (a Job: its controller may delete a pod the moment it
+    // fails): stream them from their start.
+    if (!kindModule(opts.kind).podsRunOn) {
       const settings = { filter: (line: string) => line, maxStreams: MAX_LOGGED_PODS, maxLines: Number.POSITIVE_INFINITY };
       this.keeper = new LogFollower(kc, namespace, settings, (target, line) => capture.kept(target, line));
     }
@@ -48,7 +49,7 @@ export class TrackerLogs {
     for (const e of events) if (e.type === 'problem') this.capture.problemSeen(e.problem);
     // Only a pod seen succeeded can add to them: no walk of the Job's pods on every other change.
     if (this.opts.logs.onSuccess === true && obs.type === 'upsert' && obs.kind === 'Pod' && obs.object.status?.phase === 'Succeeded') {
-      this.capture.succeededSeen(succeededJobContainers(state));
+      this.capture.succeededSeen(successLogContainers(state));
     }
   }
 
@@ -74,7 +75,7 @@ export class TrackerLogs {
     const source: TailSource = { kc: this.opts.kc, ...this.opts.logs, capture: this.capture };
     if (wantsLogTails(verdict)) return withLogTails(verdict, source);
     if (this.opts.logs.onSuccess !== true || verdict.outcome !== 'succeeded') return verdict;
-    const live = succeededJobContainers(state);
+    const live = successLogContainers(state);
     return withSuccessLogs(verdict, this.capture.successContainers(live, SUCCESS_LOG_PODS), source);
   }
 }

@@ -6,13 +6,20 @@
  * on, and its words.
  */
 import type { V1DaemonSet } from '@kubernetes/client-node';
-import { noteUncoveredNodes } from '../daemonset-nodes.js';
+import { daemonPodNode, noteUncoveredNodes } from '../daemonset-nodes.js';
 import { type Emit, phase, phaseEmitted } from '../emit.js';
 import type { Touched } from '../intake.js';
 import { canBecomeReady } from '../k8s.js';
 import type { EmittedMemo, RolloutState } from '../state.js';
 import { daemonSetMaxUnavailable, requiredOf } from '../success.js';
-import { currentPodsUnordered, workloadPods, workloadRevision } from '../workloads.js';
+import type { Problem } from '../types.js';
+import {
+  currentPodsUnordered,
+  DAEMONSET_TEMPLATE_GENERATION_ANNOTATION,
+  POD_TEMPLATE_GENERATION_LABEL,
+  workloadPods,
+  workloadRevision,
+} from '../workloads.js';
 import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
 import { currentReady, emitOwnedRevision, ownedPodMembers, podRuleMembers } from './owned-pods.js';
@@ -100,7 +107,7 @@ function emitPhases(s: RolloutState, memo: EmittedMemo, emit: Emit, succeeded: b
   if (desired === 0) return;
   const generation = ds.metadata?.generation;
   const older = workloadPods(s).some((p) => {
-    const g = p.metadata?.labels?.['pod-template-generation'];
+    const g = p.metadata?.labels?.[POD_TEMPLATE_GENERATION_LABEL];
     return canBecomeReady(p) && g !== undefined && generation !== undefined && Number(g) < generation;
   });
   if (older && updated < desired) {
@@ -113,6 +120,17 @@ function emitPhases(s: RolloutState, memo: EmittedMemo, emit: Emit, succeeded: b
   } else if ((st?.numberReady ?? 0) < desired) {
     phase(memo, emit, 'scaling-up', `creating one pod per node: ${st?.numberReady ?? 0}/${desired} nodes run a ready pod`);
   }
+}
+
+/**
+ * A DaemonSet pod that cannot be scheduled is its node's: the node it is for is named (its
+ * resources, a port, a volume: the scheduler's message says which), so the node without the agent is known.
+ */
+function withDaemonNode(state: RolloutState, problem: Problem): Problem {
+  if (problem.object.kind !== 'Pod' || problem.class !== 'unschedulable') return problem;
+  const pod = state.pods.get(problem.object.name);
+  const node = pod && daemonPodNode(pod);
+  return node ? { ...problem, explanation: `node ${node} cannot run its DaemonSet pod: ${problem.explanation}` } : problem;
 }
 
 const rule = (s: RolloutState): PodRuleResult | undefined => (s.workload ? daemonSetRule(s.workload as V1DaemonSet) : undefined);
@@ -137,6 +155,11 @@ export function daemonSetModule(): KindModule {
       return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} nodes run a ready pod`;
     },
     podsRunOn: true,
+    // The controller labels each pod with the generation the API server keeps in the annotation.
+    templateRevision: (w) => w.metadata?.annotations?.[DAEMONSET_TEMPLATE_GENERATION_ANNOTATION] ?? '',
+    podRevision: (pod) => pod.metadata?.labels?.[POD_TEMPLATE_GENERATION_LABEL] ?? '',
+    explainProblem: withDaemonNode,
+    keepsNodes: true,
   };
   return built;
 }

@@ -7,16 +7,16 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import { emitDeploymentChanges, emitPhases, emitProgress, emitRevision, emitRows } from '../emit.js';
 import { staleReplicaSet } from '../hold.js';
-import { canBecomeReady, deploymentCondition } from '../k8s.js';
+import { canBecomeReady, deploymentCondition, revisionOf } from '../k8s.js';
 import { replicaSetReadiness } from '../pulumi-await.js';
-import { newReplicaSet, podsOf } from '../relations.js';
+import { newReplicaSet, podOf, podsOf } from '../relations.js';
 import { rolloutGap } from '../rolled-out.js';
 import type { RolloutState } from '../state.js';
 import { criterionMet } from '../success.js';
-import { replicaCounts } from '../verdict.js';
+import { pulumiMessagesOf, replicaCounts } from '../verdict.js';
 import { waitingForDeployment } from '../waiting.js';
 import { KIND_FACTS } from './facts.js';
-import type { KindModule } from './module.js';
+import type { CurrentPods, KindModule } from './module.js';
 import { observed, type PodProgress, type RuleResult } from './rule.js';
 
 /** The result of {@link deploymentRule}. */
@@ -79,6 +79,14 @@ export function deploymentRule(d: V1Deployment): DeploymentRuleResult {
 
 const rule = (s: RolloutState): DeploymentRuleResult | undefined => (s.deployment ? deploymentRule(s.deployment) : undefined);
 
+/** A Deployment's current pods: its new ReplicaSet's (relations.ts). */
+const currentPods: CurrentPods = {
+  unordered: (s) => s.podsByOwner.get(newReplicaSet(s)?.metadata?.uid ?? '')?.values() ?? [],
+  sorted: (s) => podsOf(s, newReplicaSet(s)),
+  one: (s, name) => podOf(s, newReplicaSet(s), name),
+  key: (s) => newReplicaSet(s)?.metadata?.uid,
+};
+
 let built: KindModule | undefined;
 
 /** The Deployment's module (built on first use: the modules and the core's shared code import each other). */
@@ -107,6 +115,12 @@ export function deploymentModule(): KindModule {
       return `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready`;
     },
     podsRunOn: true,
+    current: currentPods,
+    // Its revision is the annotation; its pods carry their ReplicaSet's (a row names it).
+    templateRevision: revisionOf,
+    podRevision: () => '',
+    stillWaitingFor: (s) => (s.deployment ? rolloutGap(s.deployment, 'complete') : undefined),
+    pulumiMessages: pulumiMessagesOf,
     replayCovers: (s) => {
       const rs = newReplicaSet(s);
       if (!rs || !s.fresh.has(rs.metadata?.uid ?? '')) return false;

@@ -60,6 +60,12 @@ export interface KindFacts {
   ownedVia: readonly WatchedKind[];
   /** What a pod counts as in the kind's own words (`ready`, `succeeded`). */
   podsDone: string;
+  /** What a verdict says of the workload once it succeeded (`rolled out`, `complete`). */
+  done: string;
+  /** Whether kubectl's `rollout status`, `rollout undo` and `rollout resume` apply to it. */
+  rollsOut: boolean;
+  /** What one of its desired pods stands for in a summary's counts (`pods`, `nodes`). */
+  per: 'pods' | 'nodes';
   /**
    * Per feature: `true` when it works for the kind, else the sentence that says why it has no
    * meaning (completing "… is refused for a Job: <sentence>").
@@ -88,6 +94,9 @@ export const KIND_FACTS: Readonly<Record<WorkloadKind, KindFacts>> = {
     pulumiTypes: ['kubernetes:apps/v1:Deployment', 'kubernetes:apps/v1:DeploymentPatch'],
     ownedVia: ['ReplicaSet'],
     podsDone: 'ready',
+    done: 'rolled out',
+    rollsOut: true,
+    per: 'pods',
     features: {
       'success-percent': true,
       'success-pods': true,
@@ -107,6 +116,9 @@ export const KIND_FACTS: Readonly<Record<WorkloadKind, KindFacts>> = {
     pulumiTypes: ['kubernetes:apps/v1:StatefulSet', 'kubernetes:apps/v1:StatefulSetPatch'],
     ownedVia: [],
     podsDone: 'ready',
+    done: 'rolled out',
+    rollsOut: true,
+    per: 'pods',
     features: {
       'success-percent': true,
       'success-pods': true,
@@ -126,6 +138,9 @@ export const KIND_FACTS: Readonly<Record<WorkloadKind, KindFacts>> = {
     pulumiTypes: ['kubernetes:apps/v1:DaemonSet', 'kubernetes:apps/v1:DaemonSetPatch'],
     ownedVia: [],
     podsDone: 'ready',
+    done: 'rolled out',
+    rollsOut: true,
+    per: 'nodes',
     features: {
       'success-percent': true,
       'success-pods': true,
@@ -144,6 +159,9 @@ export const KIND_FACTS: Readonly<Record<WorkloadKind, KindFacts>> = {
     pulumiTypes: ['kubernetes:batch/v1:Job', 'kubernetes:batch/v1:JobPatch'],
     ownedVia: [],
     podsDone: 'succeeded',
+    done: 'complete',
+    rollsOut: false,
+    per: 'pods',
     features: {
       'success-percent': true,
       'success-pods': true,
@@ -158,6 +176,12 @@ export const KIND_FACTS: Readonly<Record<WorkloadKind, KindFacts>> = {
 
 /** The kinds, in the order they are documented. */
 export const WORKLOAD_KINDS: readonly WorkloadKind[] = Object.keys(KIND_FACTS) as WorkloadKind[];
+
+/** Whether `kind` names a traced kind that owns its pods itself (a StatefulSet, DaemonSet, Job; not a Deployment). */
+export function ownsItsPods(kind: string | undefined): boolean {
+  const facts = KIND_FACTS[kind as WorkloadKind] as KindFacts | undefined;
+  return facts !== undefined && facts.ownedVia.length === 0;
+}
 
 /** The API path of the kind's objects in `namespace` (`/apis/apps/v1/namespaces/NS/deployments`). */
 export function collectionPath(kind: WorkloadKind, namespace: string): string {

@@ -6,8 +6,9 @@ import type { V1Job, V1JobCondition } from '@kubernetes/client-node';
 import { type Emit, phase } from '../emit.js';
 import type { EmittedMemo, RolloutState } from '../state.js';
 import { requiredOf } from '../success.js';
-import type { Verdict } from '../types.js';
+import type { Problem, Verdict } from '../types.js';
 import { KIND_FACTS } from './facts.js';
+import { deadLogHintsGone, failedJobPodFindings, succeededJobContainers, unseenJobExits } from './job-pods.js';
 import type { KindModule } from './module.js';
 import { emitOwnedRows, emitRuleProgress, ownedPodMembers, ownedPodsFresh } from './owned-pods.js';
 import type { JobProgress, JobRuleResult, RuleReason } from './rule.js';
@@ -101,6 +102,14 @@ function emitPhases(s: RolloutState, memo: EmittedMemo, emit: Emit, succeeded: b
   phase(memo, emit, 'running', `job ${s.target.name} running: ${st?.active} active, ${st?.succeeded ?? 0}${of} succeeded`);
 }
 
+/**
+ * Classes a Job retries itself: a container that exits non-zero restarts (restartPolicy
+ * OnFailure) or its pod is replaced (Never), and the Job's backoffLimit decides when that is a
+ * failure (its `Failed` condition). A Job pod's crash is reported, never a failure by itself: a
+ * flaky migration that succeeds on its third try must not fail the trace.
+ */
+const RETRIED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container']);
+
 const rule = (s: RolloutState): JobRuleResult | undefined => (s.workload ? jobRule(s.workload as V1Job) : undefined);
 
 let built: KindModule | undefined;
@@ -133,6 +142,16 @@ export function jobModule(): KindModule {
     completeMessage: (s) =>
       `job ${s.target.name} complete: ${jobCounts(rule(s)?.progress ?? { parallelism: 1, succeeded: 0, failed: 0, active: 0 })}`,
     podsRunOn: false,
+    // Its template cannot change: every pod is current, and it has no revision.
+    templateRevision: () => '',
+    podRevision: () => '',
+    subject: (s) => `job ${s.target.name}`,
+    stillWaitingFor: (s) => rule(s)?.message,
+    podFindings: failedJobPodFindings,
+    retried: RETRIED,
+    unseenExits: unseenJobExits,
+    liveHints: deadLogHintsGone,
+    successLogContainers: succeededJobContainers,
     // A failed pod's Events say why it failed, whether the Job still runs or not.
     replayCovers: (s) => ownedPodsFresh(s, { endedToo: true }),
   };

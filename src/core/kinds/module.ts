@@ -3,13 +3,28 @@
  * revision, its words. Everything else (pod rows, problems and their windows, the settle hold,
  * ended pods, Events, verdicts) is the same for every kind and lives outside the modules.
  */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Finding } from '../diagnose/index.js';
 import type { Emit } from '../emit.js';
 import type { SuccessHold } from '../hold.js';
 import type { Touched } from '../intake.js';
 import type { EmittedMemo, RolloutState } from '../state.js';
-import type { Verdict } from '../types.js';
+import type { Problem, Verdict } from '../types.js';
+import type { Workload } from '../workloads.js';
 import type { KindFacts } from './facts.js';
 import type { JobProgress, PodProgress, RuleResult } from './rule.js';
+
+/** The pods of a workload that run its current template. */
+export interface CurrentPods {
+  /** In no order. */
+  unordered(s: RolloutState): Iterable<V1Pod>;
+  /** Sorted by name. */
+  sorted(s: RolloutState): V1Pod[];
+  /** The pod `name`, if it is one of them. */
+  one(s: RolloutState, name: string): V1Pod | undefined;
+  /** A key that changes when the set does (a new ReplicaSet, a new revision); undefined before there is one. */
+  key(s: RolloutState): string | undefined;
+}
 
 /** One workload kind, as the derivation reads it. Every member is pure (no I/O, no clock). */
 export interface KindModule {
@@ -57,4 +72,34 @@ export interface KindModule {
    * DaemonSet's live pods; every pod of a Job.
    */
   replayCovers(s: RolloutState): boolean;
+  /** The revision of the object's current template as the kind names it ('' when it has none: a Job). */
+  templateRevision(w: Workload): string;
+  /** The revision a pod of the workload was created from ('' when the kind's pods carry none). */
+  podRevision(pod: V1Pod): string;
+  /** What a verdict's summary calls the rollout when not its revision (`job migrate`). */
+  subject?(s: RolloutState): string;
+  /** The pods that run the current template (a Deployment's new ReplicaSet's; see workloads.ts). */
+  current: CurrentPods;
+  /** What kubectl would still wait for, when a trace times out with no problem open. */
+  stillWaitingFor(s: RolloutState): string | undefined;
+  /** Findings only this kind's pods have, beside the diagnosis every pod gets (a Job's failed pod). */
+  podFindings?(pod: V1Pod): Finding[];
+  /** Problem classes the kind's controller retries itself: reported, never failing on their window. */
+  retried?: ReadonlySet<Problem['class']>;
+  /** A problem in the kind's words (a DaemonSet pod's node, a StatefulSet's `OrderedReady` wait). */
+  explainProblem?(s: RolloutState, p: Problem): Problem;
+  /** Whether the pods with a problem are diagnosed again on every observation (their words name the other pods). */
+  rediagnosesProblemPods?: boolean;
+  /** Causes a verdict lists for leaving pods whose failure the trace never saw (a Job's, deleted as it failed). */
+  unseenExits?(s: RolloutState, known: Problem[]): Problem[];
+  /** `hints` without those that cannot work any more (`kubectl logs job/` with no pod left). */
+  liveHints?(s: RolloutState, hints: string[]): string[];
+  /** The containers whose logs a succeeded verdict shows (a Job's last succeeded pods). */
+  successLogContainers?(s: RolloutState): Array<{ pod: string; container: string }>;
+  /** Pulumi's own await messages for a failure summary (modelled for the Deployment). */
+  pulumiMessages?(s: RolloutState): string[];
+  /** Claims the workload's pods mount beyond its template's volumes (a StatefulSet's claim templates). */
+  templateClaims?(w: Workload): string[];
+  /** Whether its pods are placed per node, so the trace keeps the Nodes (a DaemonSet). */
+  keepsNodes?: boolean;
 }

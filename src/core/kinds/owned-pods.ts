@@ -12,7 +12,7 @@ import type { EmittedMemo, RolloutState } from '../state.js';
 import type { Verdict } from '../types.js';
 import { waitingForObject } from '../waiting.js';
 import { currentPodsUnordered, kindOf, podRevision, workloadPods, workloadRevision } from '../workloads.js';
-import type { KindModule } from './module.js';
+import type { CurrentPods, KindModule } from './module.js';
 import type { JobProgress, PodProgress, RuleResult } from './rule.js';
 
 /** `revision` when the current template's revision changes (a StatefulSet's updateRevision, a DaemonSet's template generation). */
@@ -100,6 +100,7 @@ export function podRuleMembers(rule: (s: RolloutState) => RuleResult<PodProgress
       const p = rule(s)?.progress;
       return p ? `${p.ready}/${p.desired} pods ready, ${p.updated} updated` : 'not seen yet';
     },
+    stillWaitingFor: (s) => rule(s)?.message,
   } satisfies Partial<KindModule>;
 }
 
@@ -113,11 +114,38 @@ export function ownedPodsFresh(s: RolloutState, o: { endedToo?: boolean } = {}):
   return true;
 }
 
+/** The pods the workload owns; while its revision is not known (and for a Job), every one. */
+function* ownedPods(s: RolloutState): Generator<V1Pod> {
+  const revision = workloadRevision(s);
+  for (const pod of s.podsByOwner.get(s.workload?.metadata?.uid ?? '')?.values() ?? []) {
+    if (revision === '' || podRevision(s, pod) === revision) yield pod;
+  }
+}
+
+/**
+ * The current template's pods of a kind that owns its pods: those whose revision label
+ * ({@link KindModule.podRevision}) is the object's current revision.
+ */
+const ownedCurrentPods: CurrentPods = {
+  unordered: ownedPods,
+  sorted: (s) => [...ownedPods(s)].sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1)),
+  one: (s, name) => {
+    const pod = s.podsByOwner.get(s.workload?.metadata?.uid ?? '')?.get(name);
+    const revision = workloadRevision(s);
+    return pod && (revision === '' || podRevision(s, pod) === revision) ? pod : undefined;
+  },
+  key: (s) => {
+    const uid = s.workload?.metadata?.uid;
+    return uid === undefined ? undefined : `${uid}/${workloadRevision(s)}`;
+  },
+};
+
 /** The members every kind that owns its pods shares. */
 export function ownedPodMembers() {
   return {
     waiting: waitingForObject,
     emitRows: emitOwnedRows,
     replayCovers: (s) => ownedPodsFresh(s),
+    current: ownedCurrentPods,
   } satisfies Partial<KindModule>;
 }

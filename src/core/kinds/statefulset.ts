@@ -8,7 +8,8 @@ import { type Emit, phase, phaseEmitted } from '../emit.js';
 import { canBecomeReady, isPodReady } from '../k8s.js';
 import type { EmittedMemo, RolloutState } from '../state.js';
 import { requiredOf } from '../success.js';
-import { workloadPods, workloadRevision } from '../workloads.js';
+import type { Problem } from '../types.js';
+import { CONTROLLER_REVISION_HASH_LABEL, currentPods, workloadPods, workloadRevision } from '../workloads.js';
 import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
 import { currentReady, emitOwnedRevision, ownedPodMembers, podRuleMembers } from './owned-pods.js';
@@ -187,6 +188,44 @@ function emitPhases(s: RolloutState, memo: EmittedMemo, emit: Emit, succeeded: b
   }
 }
 
+/** The ordinal of a StatefulSet pod (`db-2` -> 2), or undefined. */
+function ordinalOf(sts: V1StatefulSet, pod: string): number | undefined {
+  const prefix = `${sts.metadata?.name ?? ''}-`;
+  if (!pod.startsWith(prefix)) return undefined;
+  const n = Number(pod.slice(prefix.length));
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * Under `OrderedReady` (the default), a failing pod holds every other ordinal: the controller
+ * creates or replaces one pod at a time, and only once the previous one is Ready. Says so in the
+ * explanation of each pod problem of a failing class.
+ */
+function withOrderedReadyWait(state: RolloutState, problem: Problem): Problem {
+  const sts = state.workload as V1StatefulSet | undefined;
+  if (!sts || !isOrderedReady(sts) || problem.object.kind !== 'Pod') return problem;
+  if (state.policy.classes[problem.class as keyof typeof state.policy.classes]?.action !== 'fail') return problem;
+  const ordinal = ordinalOf(sts, problem.object.name);
+  const replicas = sts.spec?.replicas ?? 1;
+  if (ordinal === undefined || replicas < 2) return problem;
+  const name = sts.metadata?.name ?? '';
+  const current = new Set(currentPods(state).map((p) => p.metadata?.name));
+  const waiting = Array.from({ length: replicas }, (_, i) => `${name}-${i}`).filter((n, i) => i !== ordinal && !current.has(n));
+  if (waiting.length === 0) return problem;
+  const wait = `; ${waiting.join(', ')} ${waiting.length === 1 ? 'waits' : 'wait'} for it: podManagementPolicy OrderedReady creates or updates one pod at a time, each once the previous one is Ready`;
+  return { ...problem, explanation: `${problem.explanation}${wait}` };
+}
+
+/** The claims of its `volumeClaimTemplates`, one per ordinal: `<template>-<name>-<ordinal>`. */
+function templateClaims(sts: V1StatefulSet): string[] {
+  const out: string[] = [];
+  const replicas = sts.spec?.replicas ?? 1;
+  for (const t of sts.spec?.volumeClaimTemplates ?? []) {
+    for (let i = 0; i < replicas; i++) out.push(`${t.metadata?.name ?? ''}-${sts.metadata?.name ?? ''}-${i}`);
+  }
+  return out;
+}
+
 const rule = (s: RolloutState): PodRuleResult | undefined => (s.workload ? statefulSetRule(s.workload as V1StatefulSet) : undefined);
 
 let built: KindModule | undefined;
@@ -211,6 +250,13 @@ export function statefulSetModule(): KindModule {
       return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} pods ready`;
     },
     podsRunOn: true,
+    // The controller's own test: `getPodRevision(pod) == updateRevision.Name`.
+    templateRevision: (w) => (w as V1StatefulSet).status?.updateRevision ?? '',
+    podRevision: (pod) => pod.metadata?.labels?.[CONTROLLER_REVISION_HASH_LABEL] ?? '',
+    explainProblem: withOrderedReadyWait,
+    // Their OrderedReady wait names the ordinals that exist, and the replicas.
+    rediagnosesProblemPods: true,
+    templateClaims: (w) => templateClaims(w as V1StatefulSet),
   };
   return built;
 }

@@ -13,7 +13,7 @@ import {
   KIND_FEATURES,
   type KindFeature,
   resolvePolicy,
-  succeededJobContainers,
+  successLogContainers,
   WORKLOAD_KINDS,
 } from '../../../src/core/index.js';
 import { isRolloutTraceError } from '../../../src/errors.js';
@@ -214,7 +214,7 @@ const WORKS: Partial<Record<WorkloadKind, Partial<Record<KindFeature, () => void
     'logs-on-success': () => {
       const { state } = run(jobHalfway(), JOB);
       assert.deepEqual(
-        succeededJobContainers(state).map((c) => c.pod),
+        successLogContainers(state).map((c) => c.pod),
         ['migrate-a', 'migrate-b'],
       );
     },
