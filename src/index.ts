@@ -28,6 +28,7 @@ export type {
   EventDigest,
   FailureClass,
   LogTail,
+  NamespacedName,
   PodState,
   PodTiming,
   Policy,

@@ -5,7 +5,7 @@
 
 import type { EventDigest, LogTail, Problem } from './problem-types.js';
 import type { RolloutTimings } from './timing-types.js';
-import type { DeploymentRef, WorkloadKind, WorkloadRef } from './types.js';
+import type { NamespacedName, WorkloadKind, WorkloadRef } from './types.js';
 
 /** A Job's pod counts ({@link Verdict.job}). */
 export interface JobCounts {
@@ -48,7 +48,7 @@ export interface Verdict {
    * Namespace and name of the traced workload.
    * @deprecated Read {@link Verdict.workload}, which also names the kind.
    */
-  deployment: DeploymentRef;
+  deployment: NamespacedName;
   /**
    * The kind of the traced workload; absent means `Deployment`.
    * @deprecated Read `workload.kind`.
@@ -96,7 +96,7 @@ export interface EventBase {
    * @deprecated Read {@link EventBase.workload}, which also names the kind; kept for consumers of
    * Deployment traces.
    */
-  deployment: DeploymentRef;
+  deployment: NamespacedName;
   /**
    * The kind of the traced workload; absent means `Deployment`.
    * @deprecated Read `workload.kind`.

@@ -1,6 +1,6 @@
 /** Copy-paste kubectl commands for a problem or a Deployment. */
 import { KIND_FACTS } from './kinds/facts.js';
-import type { DeploymentRef, Problem, WorkloadKind } from './types.js';
+import type { NamespacedName, Problem, WorkloadKind } from './types.js';
 
 /** What a hint can be about. */
 export interface HintSubject {
@@ -19,7 +19,7 @@ export interface HintSubject {
  * kubectl commands to dig into `subject` (or, without one, into the Deployment rollout):
  * logs of the crashed container, describe, the object's events, and rollout status / undo.
  */
-export function kubectlHints(ref: DeploymentRef & { kind?: WorkloadKind }, subject?: HintSubject): string[] {
+export function kubectlHints(ref: NamespacedName & { kind?: WorkloadKind }, subject?: HintSubject): string[] {
   const ns = `kubectl -n ${ref.namespace}`;
   const out: string[] = [];
   if (subject?.kind === 'Pod' && subject.deleted) {

@@ -23,17 +23,23 @@ import type {
   V1StatefulSet,
 } from '@kubernetes/client-node';
 
-/** Identifies one Deployment. */
-export interface DeploymentRef {
+/** An object's namespace and name (the kind is said elsewhere: {@link WorkloadRef} says it). */
+export interface NamespacedName {
   namespace: string;
   name: string;
 }
+
+/**
+ * The `deployment` field's type, which every workload kind fills.
+ * @deprecated Use {@link WorkloadRef} (or {@link NamespacedName}); kept for code written against earlier versions.
+ */
+export type DeploymentRef = NamespacedName;
 
 /** The kinds of workload a trace follows. */
 export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job';
 
 /** Identifies one workload: its kind, namespace and name. */
-export interface WorkloadRef extends DeploymentRef {
+export interface WorkloadRef extends NamespacedName {
   kind: WorkloadKind;
 }
 
@@ -97,7 +103,7 @@ export type Observation =
   | { type: 'cancel'; at: number; reason?: string };
 
 /** What is being tracked, and against what. */
-export interface TrackTarget extends DeploymentRef {
+export interface TrackTarget extends NamespacedName {
   /** The kind of the traced workload (default `Deployment`). */
   kind?: WorkloadKind;
   /**

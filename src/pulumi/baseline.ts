@@ -47,7 +47,7 @@ export interface Baseline {
 export interface BaselineInputs {
   inputs: unknown;
   secret: boolean;
-  deploymentName: string;
+  workloadName: string;
   /** The workload's kind (default `Deployment`). */
   kind?: WorkloadKind;
   kubeconfig?: string;
@@ -101,7 +101,7 @@ function factsOf(kind: WorkloadKind, d: LiveWorkload | undefined): LiveDeploymen
 /** Reads the live Deployment (read-only) before the provider changes it. */
 export async function readBaseline(i: BaselineInputs): Promise<Baseline> {
   const readAt = Date.now();
-  const plan = planFromInputs(i.deploymentName, i.inputs, i.kind);
+  const plan = planFromInputs(i.workloadName, i.inputs, i.kind);
   const kc = providerKubeConfig(i.kubeconfig, i.context, i.cluster);
   const namespace = plan.namespace ?? i.providerNamespace ?? contextNamespace(kc);
   const found = await withTimeout(

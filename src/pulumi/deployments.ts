@@ -95,7 +95,7 @@ function traced(
     {
       ...options,
       inputs: args,
-      deploymentName: name,
+      workloadName: name,
       provider: settingsFor(providerOf(resourceOpts, 'kubernetes:apps/v1:Deployment'), undefined, options, run.warnedProviders),
       customTimeouts: customTimeoutsOf(resourceOpts),
       ...declaration(),

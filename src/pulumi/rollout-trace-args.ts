@@ -18,7 +18,7 @@ export interface RolloutTraceArgs extends TraceOptions {
   /** The workload's declared inputs (the `args` given to `new k8s.apps.v1.Deployment`, ...). */
   inputs: pulumi.Input<unknown>;
   /** The workload's Pulumi resource name (the provider's auto-name prefix). */
-  deploymentName: string;
+  workloadName: string;
   /** The workload's kind: `Deployment` (default), `StatefulSet`, `DaemonSet` or `Job`. */
   kind?: WorkloadKind;
   /** The workload resource, if it already exists (else call {@link RolloutTrace.attach}). */
@@ -60,7 +60,7 @@ export async function baselineOf(args: RolloutTraceArgs, inputsP: ReturnType<typ
   return readBaseline({
     inputs: inputs.value,
     secret: inputs.secret,
-    deploymentName: args.deploymentName,
+    workloadName: args.workloadName,
     kind: args.kind,
     kubeconfig: kubeconfig.value,
     context: context.value,

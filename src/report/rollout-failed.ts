@@ -2,14 +2,14 @@
  * A typed error for rollouts that did not succeed, for scripts and programs that prefer `try`/`catch`
  * to inspecting verdicts: `assertSucceeded(await trackRollout(opts).verdict)`.
  */
-import type { DeploymentRef, Problem, ProblemClass, Verdict, WorkloadKind } from '../core/index.js';
+import type { NamespacedName, Problem, ProblemClass, Verdict, WorkloadKind } from '../core/index.js';
 import { workloadOf } from '../core/index.js';
 import { formatVerdict, outcomeLabel } from './format-verdict.js';
 
 /** Why one Deployment did not roll out: its verdict's main problem, flattened. */
 export interface RolloutFailure {
   /** Namespace and name of the workload (a Deployment unless {@link RolloutFailure.kind} says otherwise). */
-  deployment: DeploymentRef;
+  deployment: NamespacedName;
   /** The workload's kind, when not a Deployment. */
   kind?: WorkloadKind;
   outcome: Exclude<Verdict['outcome'], 'succeeded'>;
@@ -68,7 +68,7 @@ export class RolloutFailedError extends Error {
   /** Their verdicts, in the same order. */
   readonly verdicts: Verdict[];
   readonly outcome: RolloutFailure['outcome'];
-  readonly deployment: DeploymentRef;
+  readonly deployment: NamespacedName;
   readonly class: ProblemClass | undefined;
   readonly resource: RolloutFailure['resource'];
   readonly pod: string | undefined;

@@ -21,7 +21,7 @@ export interface ReportedPod {
 }
 
 /** Everything known about one traced Deployment. */
-export interface DeploymentView {
+export interface WorkloadView {
   key: string;
   /** The traced workload's kind (a StatefulSet's, DaemonSet's or Job's pods have no ReplicaSet). */
   kind: WorkloadKind;
@@ -47,17 +47,17 @@ export interface DeploymentView {
 
 const MAX_NOTES = 3;
 
-/** Folds events into one {@link DeploymentView} per Deployment, in first-seen order. */
+/** Folds events into one {@link WorkloadView} per Deployment, in first-seen order. */
 export class RolloutView {
-  private readonly byKey = new Map<string, DeploymentView>();
+  private readonly byKey = new Map<string, WorkloadView>();
 
   /** The views, in the order their Deployments were first seen. */
-  get deployments(): DeploymentView[] {
+  get deployments(): WorkloadView[] {
     return [...this.byKey.values()];
   }
 
   /** The view of the event's Deployment (created on first sight). */
-  viewOf(e: RolloutEvent): DeploymentView {
+  viewOf(e: RolloutEvent): WorkloadView {
     const key = workloadKey(workloadOf(e));
     let view = this.byKey.get(key);
     if (!view) {
@@ -79,7 +79,7 @@ export class RolloutView {
   }
 
   /** Applies one event and returns the updated view. */
-  apply(e: RolloutEvent): DeploymentView {
+  apply(e: RolloutEvent): WorkloadView {
     const v = this.viewOf(e);
     if (v.verdict && e.type !== 'verdict') v.watchingAfterVerdict = true;
     switch (e.type) {
@@ -180,23 +180,23 @@ export class RolloutView {
   }
 }
 
-function note(v: DeploymentView, text: string): void {
+function note(v: WorkloadView, text: string): void {
   v.notes.push(text);
   if (v.notes.length > MAX_NOTES) v.notes.shift();
 }
 
 /** Problems currently reported about a pod. */
-export function podProblems(v: DeploymentView, pod: string): Problem[] {
+export function podProblems(v: WorkloadView, pod: string): Problem[] {
   return [...v.problems.values()].filter((p) => p.object.kind === 'Pod' && p.object.name === pod);
 }
 
 /** True when a pod row deserves the warning marker. */
-export function podHasWarning(v: DeploymentView, pod: ReportedPod): boolean {
+export function podHasWarning(v: WorkloadView, pod: ReportedPod): boolean {
   return pod.state === 'failed' || podProblems(v, pod.name).length > 0;
 }
 
 /** ReplicaSets ordered new first, then old by revision descending. */
-export function orderedReplicaSets(v: DeploymentView): ReplicaSetView[] {
+export function orderedReplicaSets(v: WorkloadView): ReplicaSetView[] {
   return [...v.replicaSets.values()].sort((a, b) => {
     if (a.role !== b.role) return a.role === 'new' ? -1 : 1;
     return Number(b.revision) - Number(a.revision);
@@ -204,7 +204,7 @@ export function orderedReplicaSets(v: DeploymentView): ReplicaSetView[] {
 }
 
 /** Pods of one ReplicaSet, by name. */
-export function podsOf(v: DeploymentView, rs: string | undefined): ReportedPod[] {
+export function podsOf(v: WorkloadView, rs: string | undefined): ReportedPod[] {
   return [...v.pods.values()].filter((p) => p.replicaSet === rs).sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -212,7 +212,7 @@ export function podsOf(v: DeploymentView, rs: string | undefined): ReportedPod[]
  * What the rollout is still waiting for, in one line: the Pulumi-style progress message plus the
  * pods that are not ready yet (at most three named).
  */
-export function describeWaitingFor(v: DeploymentView): string {
+export function describeWaitingFor(v: WorkloadView): string {
   const parts: string[] = [];
   if (v.waiting !== undefined) parts.push(v.waiting);
   if (v.progress) parts.push(v.progress.message || `${v.progress.ready}/${v.progress.desired} pods ready`);

@@ -11,7 +11,7 @@
 import type { PodState } from '../core/index.js';
 import type { Palette } from './colors.js';
 import { phaseLabel } from './describe-event.js';
-import { type DeploymentView, orderedReplicaSets, podHasWarning, podProblems, podsOf, type ReportedPod } from './rollout-view.js';
+import { orderedReplicaSets, podHasWarning, podProblems, podsOf, type ReportedPod, type WorkloadView } from './rollout-view.js';
 
 const STATE_MARK: Record<PodState, string> = {
   pending: '○',
@@ -27,7 +27,7 @@ const STATE_MARK: Record<PodState, string> = {
 };
 
 /** The header line: `Deployment ns/name · revision N · phase`. */
-export function treeHeader(v: DeploymentView, c: Palette): string {
+export function treeHeader(v: WorkloadView, c: Palette): string {
   const parts = [`${v.kind} ${c.bold(`${v.namespace}/${v.name}`)}`];
   if (v.revision !== undefined)
     parts.push(`revision ${v.revision}${v.restores !== undefined ? ` (rollback to revision ${v.restores}'s template)` : ''}`);
@@ -38,7 +38,7 @@ export function treeHeader(v: DeploymentView, c: Palette): string {
 }
 
 /** The lines under the header (progress, ReplicaSets, pods, problems). */
-export function treeBody(v: DeploymentView, c: Palette): string[] {
+export function treeBody(v: WorkloadView, c: Palette): string[] {
   const lines: string[] = [];
   if (v.waiting !== undefined && !v.verdict) lines.push(c.dim(v.waiting));
   else if (v.progress && v.progress.message !== '' && !v.verdict) lines.push(c.dim(v.progress.message));
@@ -66,11 +66,11 @@ export function treeBody(v: DeploymentView, c: Palette): string[] {
 }
 
 /** Header plus body, indented under the header. */
-export function renderTree(v: DeploymentView, c: Palette): string {
+export function renderTree(v: WorkloadView, c: Palette): string {
   return [treeHeader(v, c), ...treeBody(v, c).map((l) => `  ${l}`)].join('\n');
 }
 
-function podRow(v: DeploymentView, pod: ReportedPod, c: Palette): string {
+function podRow(v: WorkloadView, pod: ReportedPod, c: Palette): string {
   const warn = podHasWarning(v, pod);
   const mark = warn ? c.yellow('⚠') : pod.state === 'ready' ? c.green(STATE_MARK.ready) : c.dim(STATE_MARK[pod.state]);
   const problem = podProblems(v, pod.name)[0];

@@ -46,6 +46,7 @@ const TYPES = [
   'LogOptions',
   'LogTail',
   'MultiTracking',
+  'NamespacedName',
   'OutputFormat',
   'PodState',
   'PodTiming',

@@ -2,7 +2,7 @@
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { isCustomClass } from '../classifiers.js';
 import { kubectlHints } from '../hints.js';
-import type { DeploymentRef, Problem, WorkloadKind } from '../types.js';
+import type { NamespacedName, Problem, WorkloadKind } from '../types.js';
 import type { Finding } from './container.js';
 import { warningDigests } from './events.js';
 import { diagnosePodFindings, type PodDiagnosisOptions, problemId } from './pod.js';
@@ -17,7 +17,7 @@ export { classifyPull, type PullKind } from './pull.js';
 export { diagnoseDeployment, diagnosePaused, diagnosePvc, diagnoseReplicaSet } from './workload.js';
 
 /** Turns a finding into a Problem first seen at `now`, with its warning events and kubectl hints. */
-export function toProblem(f: Finding, ref: DeploymentRef & { kind?: WorkloadKind }, events: CoreV1Event[], now: number): Problem {
+export function toProblem(f: Finding, ref: NamespacedName & { kind?: WorkloadKind }, events: CoreV1Event[], now: number): Problem {
   const custom = isCustomClass(f.class);
   // A custom rule's container crashed if it restarted: its previous instance holds the story.
   const crashed =
