@@ -4,7 +4,7 @@
  * The rollout rules themselves are the core's (src/core/kinds/).
  */
 import type { V1DaemonSet, V1Deployment, V1Job, V1StatefulSet } from '@kubernetes/client-node';
-import { collectionPath, jobCounts, jobRule, KIND_FACTS, revisionOfWorkload, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
+import { collectionPath, jobCounts, KIND_FACTS, kindModule, revisionOfWorkload, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
 
 /** A live workload object as read from the cluster. */
 export type LiveWorkload = V1Deployment | V1StatefulSet | V1DaemonSet | V1Job;
@@ -33,38 +33,26 @@ export function liveRevisionOf(kind: WorkloadKind, obj: LiveWorkload | undefined
   return revisionOfWorkload(kind, obj) || undefined;
 }
 
-/** The live object's state in a few words: `revision 2, 3/3 ready`, or for a Job `complete, 1/1 succeeded`. */
+/**
+ * The live object's state in a few words, by its kind's rule (core kinds/): `revision 2, 3/3
+ * ready`, or for a Job `complete, 1/1 succeeded, 0 running`, `failed (BackoffLimitExceeded), …`.
+ */
 export function liveStateOf(kind: WorkloadKind, obj: LiveWorkload | undefined): string {
   if (!obj) return 'not found';
-  const rev = liveRevisionOf(kind, obj);
-  const revision = rev ? `revision ${rev}, ` : '';
-  switch (kind) {
-    case 'DaemonSet': {
-      const s = (obj as V1DaemonSet).status;
-      return `${revision}${s?.numberReady ?? 0}/${s?.desiredNumberScheduled ?? 0} ready`;
-    }
-    case 'Job':
-      return jobState(obj as V1Job);
-    default: {
-      const o = obj as V1Deployment | V1StatefulSet;
-      return `${revision}${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 1} ready`;
-    }
+  const rule = kindModule(kind).objectRule(obj);
+  if ('parallelism' in rule.progress) {
+    const counts = jobCounts(rule.progress);
+    if (rule.state === 'done') return `complete, ${counts}`;
+    return rule.state === 'failed' ? `failed (${rule.reason}), ${counts}` : counts;
   }
-}
-
-/** A live Job by the core's rule (kinds/job.ts): `complete, 1/1 succeeded, 0 running`, `failed (BackoffLimitExceeded), …`. */
-function jobState(job: V1Job): string {
-  const rule = jobRule(job);
-  const counts = jobCounts(rule.progress);
-  if (rule.state === 'done') return `complete, ${counts}`;
-  if (rule.state === 'failed') return `failed (${rule.reason}), ${counts}`;
-  return counts;
+  const rev = liveRevisionOf(kind, obj);
+  return `${rev ? `revision ${rev}, ` : ''}${rule.progress.ready}/${rule.progress.desired} ready`;
 }
 
 /** The declared size in words for a preview: replicas, one pod per node, or completions. */
 export function declaredSize(kind: WorkloadKind, replicas: number | undefined, completions: number | undefined): string {
   const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-  if (kind === 'DaemonSet') return 'one pod on each eligible node';
-  if (kind === 'Job') return n(completions ?? 1, 'completion');
-  return n(replicas ?? 1, 'replica');
+  const per = KIND_FACTS[kind].per;
+  if (per === 'nodes') return 'one pod on each eligible node';
+  return per === 'completions' ? n(completions ?? 1, 'completion') : n(replicas ?? 1, 'replica');
 }

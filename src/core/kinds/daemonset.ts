@@ -148,6 +148,7 @@ export function daemonSetModule(): KindModule {
       if (which) noteUncoveredNodes(s, memo, currentPodsUnordered(s), emit, which);
     },
     ...podRuleMembers(rule),
+    objectRule: (w) => daemonSetRule(w as V1DaemonSet),
     criterionMet,
     emitPhases,
     completeMessage: (s, memo) => {

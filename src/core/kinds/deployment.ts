@@ -102,6 +102,7 @@ export function deploymentModule(): KindModule {
     emitPhases,
     emitProgress,
     rule,
+    objectRule: (w) => deploymentRule(w as V1Deployment),
     criterionMet,
     staleCount: staleReplicaSet,
     replicas: replicaCounts,

@@ -64,8 +64,8 @@ export interface KindFacts {
   done: string;
   /** Whether kubectl's `rollout status`, `rollout undo` and `rollout resume` apply to it. */
   rollsOut: boolean;
-  /** What one of its desired pods stands for in a summary's counts (`pods`, `nodes`). */
-  per: 'pods' | 'nodes';
+  /** What its desired count counts: `replicas`, `nodes` (one pod on each eligible node), `completions`. */
+  per: 'replicas' | 'nodes' | 'completions';
   /**
    * Per feature: `true` when it works for the kind, else the sentence that says why it has no
    * meaning (completing "… is refused for a Job: <sentence>").
@@ -96,7 +96,7 @@ export const KIND_FACTS: Readonly<Record<WorkloadKind, KindFacts>> = {
     podsDone: 'ready',
     done: 'rolled out',
     rollsOut: true,
-    per: 'pods',
+    per: 'replicas',
     features: {
       'success-percent': true,
       'success-pods': true,
@@ -118,7 +118,7 @@ export const KIND_FACTS: Readonly<Record<WorkloadKind, KindFacts>> = {
     podsDone: 'ready',
     done: 'rolled out',
     rollsOut: true,
-    per: 'pods',
+    per: 'replicas',
     features: {
       'success-percent': true,
       'success-pods': true,
@@ -161,7 +161,7 @@ export const KIND_FACTS: Readonly<Record<WorkloadKind, KindFacts>> = {
     podsDone: 'succeeded',
     done: 'complete',
     rollsOut: false,
-    per: 'pods',
+    per: 'completions',
     features: {
       'success-percent': true,
       'success-pods': true,

@@ -124,6 +124,7 @@ export function jobModule(): KindModule {
     emitChanges: () => {},
     emitProgress: (s, memo, emit) => emitRuleProgress(memo, emit, rule(s), jobReplicas(rule(s)?.progress)),
     rule,
+    objectRule: (w) => jobRule(w as V1Job),
     criterionMet,
     emitPhases,
     // Its succeeded pods may be gone (a TTL, a clean-up): its count is its record, not a readiness.

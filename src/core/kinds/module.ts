@@ -47,6 +47,8 @@ export interface KindModule {
   emitProgress(s: RolloutState, memo: EmittedMemo, emit: Emit): void;
   /** The kind's rule for the current object (undefined before it is seen). */
   rule(s: RolloutState): RuleResult<PodProgress | JobProgress> | undefined;
+  /** The kind's rule for an object of the kind (a live object read outside a trace). */
+  objectRule(w: Workload): RuleResult<PodProgress | JobProgress>;
   /** Whether the policy's success criterion (`full`, a count, a share, maxUnavailable) holds now. */
   criterionMet(s: RolloutState): boolean;
   /** A status that counts more Ready pods than its live pods have (hold.ts `staleReadiness`), if any. */

@@ -237,6 +237,7 @@ export function statefulSetModule(): KindModule {
     facts: KIND_FACTS.StatefulSet,
     emitChanges: (s, memo, emit) => emitOwnedRevision(s, memo, emit),
     ...podRuleMembers(rule),
+    objectRule: (w) => statefulSetRule(w as V1StatefulSet),
     criterionMet,
     emitPhases,
     progressWords: (s) => {
