@@ -84,10 +84,10 @@ export function trackSettling(state: RolloutState, memo: EmittedMemo, cleared: P
 }
 
 /** Pods still settling at `at`: from `memo.settling` and from containers that restarted recently. */
-function settlingPods(state: RolloutState, at: number): Array<{ pod: string; until: number; why: string }> {
+function settlingPods(state: RolloutState, at: number, live: readonly V1Pod[]): Array<{ pod: string; until: number; why: string }> {
   const settleMs = state.policy.settleSeconds * 1000;
   const out: Array<{ pod: string; until: number; why: string }> = [];
-  for (const pod of livePods(state)) {
+  for (const pod of live) {
     const name = pod.metadata?.name ?? '';
     let until = state.memo.settling[name] ?? 0;
     let why = 'recovered from a problem';
@@ -168,8 +168,11 @@ export function staleReplicaSet(state: RolloutState): SuccessHold | undefined {
 export function successHold(state: RolloutState, at: number, kind: Pick<KindModule, 'staleCount' | 'podsRunOn'>): SuccessHold | undefined {
   if (!kind.podsRunOn) return kind.staleCount(state);
   const settle = formatWindow(state.policy.settleSeconds * 1000);
-  const live = new Set(livePods(state).map((p) => p.metadata?.name ?? ''));
-  const open = Object.values(state.problems).filter((p) => holdsSuccess(state, p, live, at));
+  const live = livePods(state);
+  const problems = Object.values(state.problems);
+  // Most observations near success have no problem open: no set of the live pods' names then.
+  const liveNames = problems.length > 0 ? new Set(live.map((p) => p.metadata?.name ?? '')) : new Set<string>();
+  const open = problems.filter((p) => holdsSuccess(state, p, liveNames, at));
   if (open.length > 0) {
     const pods = [...new Set(open.map((p) => p.object.name))].sort();
     const first = open[0] as Problem;
@@ -181,7 +184,7 @@ export function successHold(state: RolloutState, at: number, kind: Pick<KindModu
   }
   const stale = kind.staleCount(state);
   if (stale) return stale;
-  const settling = settlingPods(state, at);
+  const settling = settlingPods(state, at, live);
   if (settling.length === 0) return undefined;
   const until = Math.max(...settling.map((s) => s.until));
   const first = settling[0] as (typeof settling)[number];

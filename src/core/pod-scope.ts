@@ -20,9 +20,9 @@ import { currentPodSetKey, currentPodsUnordered, kindOf } from './workloads.js';
  * - on a tick, those whose diagnosis depends on time: restarted containers and current problems
  *   (all of them with user classifiers);
  * - when a node went NotReady or Ready again, the pods bound to it;
- * - else the pod the observation touched (or whose Event it is); for a StatefulSet also the pods
- *   with problems when its kind says so (`rediagnosesProblemPods`: a StatefulSet's `OrderedReady`
- *   wait names the ordinals that exist, and the replicas).
+ * - else the pod the observation touched (or whose Event it is), and the pods with problems when
+ *   the kind says so (`rediagnosesProblemPods`: a StatefulSet's `OrderedReady` wait names the
+ *   ordinals that exist, and the replicas).
  */
 export function podScope(s: RolloutState, memo: EmittedMemo, obs: Observation, touched: Touched | undefined): PodScope {
   const key = currentPodSetKey(s);

@@ -62,7 +62,8 @@ function backtickPaths(text: string): string[] {
 /** Whether `p`, named in the file `md`, is a repository path to check (its first segment exists). */
 function checked(p: string, md: string): boolean {
   const first = p.split('/')[0]!;
-  if (first === 'dist' || first === 'node_modules') return false;
+  // Built or scratch folders (gitignored): what is in them depends on the machine, not the repository.
+  if (first === 'dist' || first === 'node_modules' || first === '.tmp') return false;
   return ROOT_ENTRIES.has(first) || existsSync(path.join(ROOT, path.dirname(md), first));
 }
 
