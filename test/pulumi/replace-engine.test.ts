@@ -54,7 +54,10 @@ for (const mode of ['gate', 'observe'] as const) {
       lines.some((l) => /^revision 1 rolled out: 2\/2 pods ready/.test(l)),
       lines.join('\n'),
     );
-    assert.ok(!lines.some((l) => /deleted|FAILED|no change/.test(l)), lines.join('\n'));
+    // A success held while the pod watch catches up with the ReplicaSet's count says "a pod it counted
+    // was deleted or is no longer Ready": not a deletion seen (the machine's load decides whether it shows).
+    const said = lines.filter((l) => !l.startsWith('holding success:'));
+    assert.ok(!said.some((l) => /deleted|FAILED|no change/.test(l)), lines.join('\n'));
   });
 }
 
