@@ -114,11 +114,16 @@ export function ownedPodsFresh(s: RolloutState, o: { endedToo?: boolean } = {}):
   return true;
 }
 
-/** The pods the workload owns; while its revision is not known (and for a Job), every one. */
+/** Whether `pod` runs `revision` (the object's current one; '' while not known, and for a Job: every pod does). */
+function runsRevision(s: RolloutState, pod: V1Pod, revision: string): boolean {
+  return revision === '' || podRevision(s, pod) === revision;
+}
+
+/** The pods the workload owns that run its current revision. */
 function* ownedPods(s: RolloutState): Generator<V1Pod> {
   const revision = workloadRevision(s);
   for (const pod of s.podsByOwner.get(s.workload?.metadata?.uid ?? '')?.values() ?? []) {
-    if (revision === '' || podRevision(s, pod) === revision) yield pod;
+    if (runsRevision(s, pod, revision)) yield pod;
   }
 }
 
@@ -131,8 +136,7 @@ const ownedCurrentPods: CurrentPods = {
   sorted: (s) => [...ownedPods(s)].sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1)),
   one: (s, name) => {
     const pod = s.podsByOwner.get(s.workload?.metadata?.uid ?? '')?.get(name);
-    const revision = workloadRevision(s);
-    return pod && (revision === '' || podRevision(s, pod) === revision) ? pod : undefined;
+    return pod && runsRevision(s, pod, workloadRevision(s)) ? pod : undefined;
   },
   key: (s) => {
     const uid = s.workload?.metadata?.uid;
