@@ -36,18 +36,24 @@ export function logTargets(state: RolloutState, containers?: readonly string[]):
     if (pod.metadata?.deletionTimestamp) continue;
     for (const s of statusesOf(pod)) {
       if (wanted && !wanted.has(s.name)) continue;
-      const started = s.state?.running !== undefined || s.state?.terminated !== undefined;
-      if (!started || !s.containerID) continue;
-      out.push({
-        pod: pod.metadata?.name ?? '',
-        container: s.name,
-        instance: s.containerID,
-        revision,
-        finished: s.state?.terminated !== undefined,
-      });
+      const latest = latestInstance(s);
+      if (latest) out.push({ pod: pod.metadata?.name ?? '', container: s.name, revision, ...latest });
     }
   }
   return out;
+}
+
+/**
+ * The container's latest started instance: the one running or terminated, or, while it waits to
+ * restart (CrashLoopBackOff), the one that ended (`lastState`), whose log the kubelet serves until
+ * the next instance starts. A trace that begins after a crash still streams it.
+ */
+function latestInstance(s: V1ContainerStatus): { instance: string; finished: boolean } | undefined {
+  if (s.state?.running !== undefined || s.state?.terminated !== undefined) {
+    return s.containerID ? { instance: s.containerID, finished: s.state?.terminated !== undefined } : undefined;
+  }
+  const ended = s.lastState?.terminated?.containerID;
+  return s.state?.waiting !== undefined && ended ? { instance: ended, finished: true } : undefined;
 }
 
 function statusesOf(pod: V1Pod): V1ContainerStatus[] {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createDeployment, describeVerdict, namespaceFor, trace } from './helpers.js';
+import { clients, createDeployment, describeVerdict, namespaceFor, trace, waitUntil } from './helpers.js';
 
 /** Never Ready (its readiness probe fails), crashes after 6 s: a rollout that fails as a crash loop. */
 const PROBE = { readinessProbe: { httpGet: { path: '/ready', port: 80 }, periodSeconds: 1 } };
@@ -43,6 +43,25 @@ describe('live log stream', { concurrency: true }, () => {
     const firstLog = r.events.findIndex((e) => e.type === 'log');
     const firstCrash = r.events.findIndex((e) => e.type === 'problem' && e.problem.class === 'crash-loop');
     assert.ok(firstLog >= 0 && firstCrash > firstLog, 'the log arrived while the container ran, before the crash was diagnosed');
+  });
+
+  it('a trace that starts after the crash still streams the instance that ended', async (t) => {
+    const ns = await namespaceFor(t, 'logs-late');
+    const app = 'crash;not-ready;exitCode=3;after=1;logs=booting|fatal: no DATABASE_URL';
+    await createDeployment(ns, 'late', { behaviour: { app }, container: PROBE });
+    const { core } = clients();
+    await waitUntil(
+      async () => {
+        const pods = (await core.listNamespacedPod({ namespace: ns })).items;
+        return pods.some((p) => p.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff');
+      },
+      { what: 'the container waiting to restart after its crash', timeoutMs: 60_000 },
+    );
+    const r = await trace(ns, 'late', { logs: { follow: true }, timeoutSeconds: 60 });
+    t.diagnostic(`${describeVerdict(r)}; lines: ${JSON.stringify(r.of('log').map((l) => l.line))}`);
+    assert.equal(r.verdict.outcome, 'failed');
+    const lines = r.of('log').map((l) => l.line);
+    assert.ok(lines.includes('booting') && lines.includes('fatal: no DATABASE_URL'), 'the ended instance was read to its end');
   });
 
   it('grep and containers narrow the stream; without follow nothing is streamed', async (t) => {

@@ -24,3 +24,20 @@ it('log targets: started instances of the new revision only, a restart is a new 
   assert.deepEqual(logTargets(state, ['sidecar']), [], 'a container filter that matches nothing');
   assert.equal(logTargets(state, ['app']).length, 2);
 });
+
+it('log targets: a container waiting to restart offers the instance that ended, finished', () => {
+  const backOff = waiting('CrashLoopBackOff', 'back-off 10s restarting failed container', { restarts: 1, last: terminatedLast(3) });
+  const { state } = run(
+    [
+      ...rollingTo2({ replicas: 2 }),
+      up('Pod', pod({ name: 'web-2-a', rs: 'web-2', containers: [backOff] }), 1),
+      up('Pod', pod({ name: 'web-2-b', rs: 'web-2', containers: [waiting('CrashLoopBackOff', undefined, { restarts: 1 })] }), 1),
+    ],
+    UPDATE,
+  );
+  assert.deepEqual(
+    logTargets(state),
+    [{ pod: 'web-2-a', container: 'app', instance: 'docker://dead', revision: '2', finished: true }],
+    'the crashed instance, read to its end; a waiting container with no ended instance offers none',
+  );
+});
