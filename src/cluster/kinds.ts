@@ -4,7 +4,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { collectionPath, KIND_FACTS, type KindToObject, type WatchedKind, type WorkloadKind } from '../core/index.js';
 import { type Query, rawGet } from './raw-get.js';
-import { ROUTINE_POD_REASONS } from './relevance.js';
+import { UNLISTED_EVENT_REASONS } from './relevance.js';
 
 /** One page of a list. */
 export interface ListPage<K extends WatchedKind> {
@@ -88,7 +88,7 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
     Event: kind('Event', 'events', (ns) => `/api/v1/namespaces/${ns}/events`, {
       listFieldSelector: EVENT_LIST_SELECTOR,
       listPageSize: EVENT_LIST_PAGE,
-      listed: (e) => !ROUTINE_POD_REASONS.includes(e.reason ?? ''),
+      listed: (e) => !UNLISTED_EVENT_REASONS.includes(e.reason ?? ''),
     }),
     Node: kind('Node', 'nodes', () => '/api/v1/nodes', { clusterScoped: true, slim: slimNode }),
     StatefulSet: workload('StatefulSet'),
@@ -113,7 +113,7 @@ export const EVENT_LIST_PAGE = 5000;
 
 /**
  * The Event backlog is listed in ONE request the apiserver filters: every Event but those with a
- * routine pod reason ({@link ROUTINE_POD_REASONS}). Every Warning, `TriggeredScaleUp` (it holds an
+ * reason left out of lists ({@link UNLISTED_EVENT_REASONS}). Every Warning, `TriggeredScaleUp` (it holds an
  * unschedulable verdict) and the Normal Events of the Deployment, its ReplicaSets and PVCs
  * (ScalingReplicaSet, SuccessfulCreate, SuccessfulDelete are shown) are in it. From the watch on,
  * every Event comes.
@@ -126,7 +126,7 @@ export const EVENT_LIST_PAGE = 5000;
  * `resourceVersion=0` (any version, as client-go's informers list) lets an apiserver that does keep
  * an Event watch cache answer from memory; the pages after the first carry only the continue token.
  */
-export const EVENT_LIST_SELECTOR = ROUTINE_POD_REASONS.map((r) => `reason!=${r}`).join(',');
+export const EVENT_LIST_SELECTOR = UNLISTED_EVENT_REASONS.map((r) => `reason!=${r}`).join(',');
 
 /** The body of a list response. */
 interface ListBody<K extends WatchedKind> {

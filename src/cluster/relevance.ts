@@ -66,6 +66,14 @@ export function mayConcern(
 export const ROUTINE_POD_REASONS: readonly string[] = ['Scheduled', 'Pulling', 'Created', 'Started', 'Killing'];
 
 /**
+ * The reasons the Event list leaves out: the routine ones and `Pulled`. A `Pulled` Event is as
+ * numerous as a pod's routine ones (one per container start, for every pod of the namespace), and
+ * only the timings of the pods started while the trace runs read it: the watch (and the Event
+ * replay) brings those. A pod started before the trace has an unknown image pull.
+ */
+export const UNLISTED_EVENT_REASONS: readonly string[] = [...ROUTINE_POD_REASONS, 'Pulled'];
+
+/**
  * True for a pod's routine Normal Event ({@link ROUTINE_POD_REASONS}). Only a tracker with user
  * classifiers (which are shown a pod's Events) needs them; the others are not sent them.
  */

@@ -2,7 +2,8 @@
  * Where a rollout's time went (pure): per pod of the current template, the seconds it waited for
  * a node, pulled its images, started its containers and took to become Ready, from the pod's own
  * timestamps (creation, `PodScheduled`, container `startedAt`, `Ready`) and its kubelet's `Pulled`
- * Events (`Successfully pulled image "x" in 11.2s`); and the phase that took most of the pods'
+ * Events (`Successfully pulled image "x" in 11.2s`; those of containers started before the trace are
+ * not listed, so theirs is unknown); and the phase that took most of the pods'
  * time, with the node where it did.
  */
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
@@ -48,8 +49,13 @@ function pullSeconds(events: readonly CoreV1Event[]): number | undefined {
   return total;
 }
 
-/** One pod's phases (seconds), as far as it got. */
-export function podTiming(pod: V1Pod, events: readonly CoreV1Event[]): PodTiming {
+/**
+ * One pod's phases (seconds), as far as it got. `pullsKnownFrom`: the time from which the pod's
+ * `Pulled` Events are known (the trace's start: the Event list leaves them out, the watch brings
+ * them); a pod whose containers started earlier without one has neither an image pull nor a
+ * container start (the one would be counted in the other).
+ */
+export function podTiming(pod: V1Pod, events: readonly CoreV1Event[], pullsKnownFrom = Number.NEGATIVE_INFINITY): PodTiming {
   const created = time(pod.metadata?.creationTimestamp);
   const condition = (type: string) => time(pod.status?.conditions?.find((c) => c.type === type && c.status === 'True')?.lastTransitionTime);
   const scheduled = condition('PodScheduled');
@@ -57,7 +63,8 @@ export function podTiming(pod: V1Pod, events: readonly CoreV1Event[]): PodTiming
   const started = starts.length > 0 && starts.length === (pod.status?.containerStatuses ?? []).length ? Math.max(...starts) : undefined;
   const ready = condition('Ready');
   const pull = pullSeconds(events);
-  const beforeStart = seconds(scheduled, started);
+  const pullUnknown = pull === undefined && started !== undefined && started < pullsKnownFrom;
+  const beforeStart = pullUnknown ? undefined : seconds(scheduled, started);
   const timing: PodTiming = { pod: pod.metadata?.name ?? '', ...(pod.spec?.nodeName ? { node: pod.spec.nodeName } : {}) };
   const set = (phase: StartPhase, value: number | undefined) => {
     if (value !== undefined) timing[phase] = round(value);
@@ -75,7 +82,7 @@ const round = (s: number) => Math.round(s * 10) / 10;
 export function rolloutTimings(state: RolloutState): RolloutTimings | undefined {
   const eventsOf = (pod: string) =>
     (state.kubeEventsByObject.get(pod) ?? []).map((uid) => state.kubeEvents.get(uid)).filter((e) => e !== undefined);
-  const pods = currentPods(state).map((p) => podTiming(p, eventsOf(p.metadata?.name ?? '')));
+  const pods = currentPods(state).map((p) => podTiming(p, eventsOf(p.metadata?.name ?? ''), state.startedAt));
   if (pods.length === 0) return undefined;
   const totals = Object.fromEntries(PHASES.map((ph) => [ph, round(pods.reduce((sum, p) => sum + (p[ph] ?? 0), 0))])) as Record<
     StartPhase,

@@ -75,6 +75,22 @@ test("a pod's phases, as far as it got", () => {
   for (const [what, pod, events, want] of rows) assert.deepEqual(podTiming(pod, events), want, what);
 });
 
+test('a pod started before the trace, no Pulled Event seen (the Event list leaves them out): its pull is unknown', () => {
+  const pod = timedPod('p', 'node-1', 0, 1, 5, 6);
+  const traceStart = T0 + 10_000;
+  assert.deepEqual(podTiming(pod, [], traceStart), { pod: 'p', node: 'node-1', scheduling: 1, readiness: 1 }, 'no pull, no start');
+  assert.deepEqual(
+    podTiming(pod, [], T0 + 5_000),
+    { pod: 'p', node: 'node-1', scheduling: 1, 'container-start': 4, readiness: 1 },
+    'started as the trace began: the watch would have brought its Pulled Event',
+  );
+  assert.deepEqual(
+    podTiming(pod, [pulled('Successfully pulled image "x" in 3s')], traceStart),
+    { pod: 'p', node: 'node-1', scheduling: 1, 'image-pull': 3, 'container-start': 1, readiness: 1 },
+    'a Pulled Event seen (the replay) is read whenever the pod started',
+  );
+});
+
 test("the phase that took most of the pods' time, and the node where it did; the summary line", () => {
   const STS = { kind: 'StatefulSet' as const, name: 'db' };
   const pods = ['db-0', 'db-1'].map((name) => workloadPod('StatefulSet', 'db', { name, revision: 'db-1' }));
