@@ -3,8 +3,9 @@
 // writes them and the watch counters to $ROLLOUT_TRACE_BENCH_PROBE. With
 // $ROLLOUT_TRACE_BENCH_HEAP_AT_MB, a heap snapshot is written (once, into the working folder) when
 // the used heap first reaches that many MB.
+import diagnostics_channel from 'node:diagnostics_channel';
 import { openSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 
 const file = process.env.ROLLOUT_TRACE_BENCH_PROBE;
@@ -25,6 +26,22 @@ const sample = () => {
   }
 };
 setInterval(sample, 250).unref();
+
+// When each request to the apiserver was sent and answered (its response headers), ms from the
+// process start: where a late first verdict waited. The first 100 requests.
+const requests = [];
+const pending = new WeakMap();
+const since = () => Math.round(performance.now());
+diagnostics_channel.subscribe('http.client.request.start', ({ request }) => {
+  if (requests.length >= 100) return;
+  const r = { path: `${request.method} ${request.path}`.slice(0, 160), sentMs: since() };
+  requests.push(r);
+  pending.set(request, r);
+});
+diagnostics_channel.subscribe('http.client.response.finish', ({ request }) => {
+  const r = pending.get(request);
+  if (r) r.answeredMs = since();
+});
 
 // Where a stall of the event loop went. Every 50 ms tick reads the main thread's scheduler counters
 // (/proc/thread-self/schedstat, Linux: ns on a CPU, ns waiting in the run queue). Across a stall,
@@ -148,6 +165,7 @@ process.on('exit', () => {
       openedByKind: stats?.opened,
       peak,
       stalls: stallReport(),
+      requests,
     }),
   );
 });
