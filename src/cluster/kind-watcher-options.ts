@@ -47,13 +47,6 @@ export interface KindWatcherOptions {
   pageSize?: number;
   /** Kubernetes label selector of lists and watches (default: every object of the namespace). */
   labelSelector?: string;
-  /**
-   * The resourceVersion each list must be at least as new as (undefined: read from etcd, in
-   * pages). The Pod and ReplicaSet watches list at least as new as the traced workloads the trace
-   * has seen: the watch cache answers with the selected objects only, where etcd would read every
-   * pod of the namespace (0.6–2 s beside 2,000 other pods on a busy 2-core machine).
-   */
-  listNotOlderThan?: () => string | undefined;
   /** A watch without any byte (event or bookmark) for this long is presumed dead and re-opened. Default 150. */
   inactivitySeconds?: number;
   /** Consecutive silent watches (see `inactivitySeconds`) before a re-list. Default 4. */

@@ -210,8 +210,7 @@ export class KindWatcher<K extends WatchedKind> {
     this.listsStarted = this.lists + 1;
     const intake = new ListIntake(this.cache, this.handlers, this.api.listed, (n) => (this.received += n));
     const limit = this.options.pageSize ?? this.api.listPageSize ?? 500;
-    const notOlderThan = this.options.listNotOlderThan?.();
-    const request = { namespace: this.namespace, limit, signal, labelSelector: this.labelSelector, notOlderThan };
+    const request = { namespace: this.namespace, limit, signal, labelSelector: this.labelSelector };
     const resourceVersion = await listPages(this.api, request, intake, () => this.stopped);
     if (resourceVersion === undefined) return;
     this.lists++;

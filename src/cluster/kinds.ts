@@ -22,13 +22,6 @@ export interface ListPageOptions {
   labelSelector?: string | undefined;
   /** Kubernetes field selector ({@link KindApi.listFieldSelector}). */
   fieldSelector?: string | undefined;
-  /**
-   * A resourceVersion the list must be at least as new as: asked with
-   * `resourceVersionMatch=NotOlderThan` and no `limit`, so that the apiserver's watch cache
-   * answers it from memory (a list without a resourceVersion, or with a limit, reads every object
-   * of the namespace from etcd; see `KindWatcherOptions.listNotOlderThan`).
-   */
-  notOlderThan?: string | undefined;
 }
 
 /** How to list and watch one kind. */
@@ -67,7 +60,13 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
       resource,
       path,
       listPage: async (namespace, o) => {
-        const list = await rawGet<ListBody<K>>(kc, path(namespace), listQuery(o, extra.listFieldSelector !== undefined), o.signal);
+        const fromCache = extra.listFieldSelector !== undefined && !o.continueToken;
+        const list = await rawGet<ListBody<K>>(
+          kc,
+          path(namespace),
+          { ...query(o), resourceVersion: fromCache ? '0' : undefined },
+          o.signal,
+        );
         return {
           items: list.items ?? [],
           resourceVersion: list.metadata?.resourceVersion ?? '',
@@ -144,15 +143,12 @@ function slimNode(node: KindToObject['Node']): KindToObject['Node'] {
   };
 }
 
-/**
- * The list query of one page. A first page with `notOlderThan` asks the watch cache (no limit);
- * a field-selected kind's first page asks for any version (`resourceVersion=0`: a watch cache
- * answers it where the apiserver keeps one for that kind); the pages after the first carry only
- * the continue token.
- */
-export function listQuery(o: ListPageOptions, fieldSelected: boolean): Query {
-  const selectors = { labelSelector: o.labelSelector || undefined, fieldSelector: o.fieldSelector || undefined };
-  if (o.continueToken) return { limit: o.limit, continue: o.continueToken, ...selectors };
-  if (o.notOlderThan) return { resourceVersion: o.notOlderThan, resourceVersionMatch: 'NotOlderThan', ...selectors };
-  return { limit: o.limit, ...selectors, resourceVersion: fieldSelected ? '0' : undefined };
+/** The list query of one page. */
+function query(o: ListPageOptions): Query {
+  return {
+    limit: o.limit,
+    continue: o.continueToken || undefined,
+    labelSelector: o.labelSelector || undefined,
+    fieldSelector: o.fieldSelector || undefined,
+  };
 }

@@ -5,7 +5,6 @@
  */
 import type { V1Deployment } from '@kubernetes/client-node';
 import { type KindToObject, type WatchedKind, WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
-import { etcdRevision } from './backlog-replay.js';
 import type { KindWatcher } from './kind-watcher.js';
 import type { Subscription } from './routing.js';
 import { FULLY_KEPT, kindOfSub, listedBeforeSync } from './source-kinds.js';
@@ -75,22 +74,6 @@ export class SourceWatchers {
     if (!w) return undefined;
     for (const o of w.cache.values()) if (o.metadata?.name === name) return o;
     return undefined;
-  }
-
-  /**
-   * The newest resourceVersion the traced workloads' watchers have listed or watched up to
-   * (undefined before they listed, or if one is not an etcd revision).
-   */
-  newestWorkloadVersion(): string | undefined {
-    let newest: bigint | undefined;
-    for (const kind of WORKLOAD_KINDS) {
-      const w = this.byKind.get(kind);
-      if (!w?.isSynced) continue;
-      const rv = etcdRevision(w.resumeVersion ?? w.firstListVersion);
-      if (rv === undefined) return undefined;
-      if (newest === undefined || rv > newest) newest = rv;
-    }
-    return newest?.toString();
   }
 
   /** Names of the cached objects of `kind`. */

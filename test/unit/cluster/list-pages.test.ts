@@ -8,14 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ListIntake } from '../../../src/cluster/kind-cache.js';
-import {
-  EVENT_LIST_PAGE,
-  EVENT_LIST_SELECTOR,
-  type KindApi,
-  kindApis,
-  type ListPageOptions,
-  listQuery,
-} from '../../../src/cluster/kinds.js';
+import { EVENT_LIST_PAGE, EVENT_LIST_SELECTOR, type KindApi, kindApis, type ListPageOptions } from '../../../src/cluster/kinds.js';
 import { EXPIRED_RESTARTS, listPages } from '../../../src/cluster/list-pages.js';
 import type { KindToObject } from '../../../src/core/types.js';
 
@@ -178,29 +171,6 @@ describe('the Event backlog: one field-selected list', () => {
         }
       }
     }
-  });
-});
-
-describe('list queries', () => {
-  const base = { limit: 500, signal: new AbortController().signal, labelSelector: 'app=web' };
-  it('a list at least as new as a version asks the watch cache: NotOlderThan, no limit (a limit sends it to etcd)', () => {
-    assert.deepEqual(listQuery({ ...base, notOlderThan: '4711' }, false), {
-      resourceVersion: '4711',
-      resourceVersionMatch: 'NotOlderThan',
-      labelSelector: 'app=web',
-      fieldSelector: undefined,
-    });
-  });
-  it('without one: pages from etcd; a field-selected kind asks for any version; later pages carry only the token', () => {
-    assert.deepEqual(listQuery(base, false), {
-      limit: 500,
-      labelSelector: 'app=web',
-      fieldSelector: undefined,
-      resourceVersion: undefined,
-    });
-    assert.equal(listQuery({ ...base, fieldSelector: 'reason!=Pulled' }, true).resourceVersion, '0');
-    const next = listQuery({ ...base, notOlderThan: '4711', continueToken: 'c2' }, false);
-    assert.deepEqual(next, { limit: 500, continue: 'c2', labelSelector: 'app=web', fieldSelector: undefined });
   });
 });
 
