@@ -189,8 +189,10 @@ describe('a verdict before the Event backlog is listed', { concurrency: true }, 
       },
     });
     const proxy = await holdingEventList(t, ns);
-    // The replay starts 1 revision before the Deployment list: the two pods are older.
-    const { events, verdict } = await tracing(t, ns, proxy, { source: { replayRevisions: 1 } });
+    // The replay starts 1 revision before the Deployment list: the two pods are older. The failure
+    // holds success for settleSeconds after it was written (5 s by default): 60 s, so that it
+    // still does when a loaded machine takes long to scale up and release the list.
+    const { events, verdict } = await tracing(t, ns, proxy, { source: { replayRevisions: 1 } }, { policy: { settleSeconds: 60 } });
     // A scale-up brings Events after that revision (the replay catches up) and one fresh pod.
     await editDeployment(ns, 'web', (d) => {
       d.spec!.replicas = 3;
@@ -206,7 +208,7 @@ describe('a verdict before the Event backlog is listed', { concurrency: true }, 
       30_000,
     );
     assert.ok(held.type === 'held' && held.pods.includes(old.metadata?.name ?? ''), JSON.stringify(held));
-    const v = await waitUntil(verdict, { what: 'a verdict', timeoutMs: 60_000, intervalMs: 50 });
+    const v = await waitUntil(verdict, { what: 'a verdict once the hold is over', timeoutMs: 90_000, intervalMs: 50 });
     assert.equal(v.outcome, 'succeeded', v.summary);
   });
 
