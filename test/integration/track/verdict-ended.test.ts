@@ -77,7 +77,15 @@ describe('pods that ended', { concurrency: true }, () => {
     });
     t.diagnostic(describeVerdict(r));
     assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
-    assert.equal(r.of('held').length, 0, 'the evicted pod held success');
+    // A loaded machine may show the ReplicaSet still counting the evicted pod Ready for a moment:
+    // that hold names no pod ("a pod it counted was deleted or is no longer Ready"). A hold for the
+    // evicted pod itself would name it.
+    const holds = r.of('held');
+    assert.deepEqual(
+      holds.filter((h) => h.pods.length > 0 || !/a pod it counted was deleted or is no longer Ready/.test(h.message)),
+      [],
+      'the evicted pod held success',
+    );
     const note = r.of('note')[0];
     assert.match(note?.message ?? '', /^pod web-\S+ evicted: The node was low on resource: memory\. Threshold quantity: 100Mi/);
     assert.match(note?.message ?? '', /\(DisruptionTarget: TerminationByKubelet\)$/);
