@@ -57,7 +57,6 @@ export function oldestKept(message: string | undefined): bigint | undefined {
 export class BacklogReplay {
   /** Watches opened, per kind. */
   readonly opened: Record<ReplayKind, number> = { Event: 0, Pod: 0, ReplicaSet: 0 };
-  private readonly delivered = new Map<string, bigint>();
   private highest = -1n;
   /** Lines each watch read before the Events caught up. */
   private readonly lines: Record<ReplayKind, number> = { Event: 0, Pod: 0, ReplicaSet: 0 };
@@ -109,18 +108,6 @@ export class BacklogReplay {
   /** True once the Event replay failed for good (its Events may have a gap). */
   get isBroken(): boolean {
     return this.broken;
-  }
-
-  /** The last revision of an Event line the replay read (-1 before the first). */
-  get lastRevision(): bigint {
-    return this.highest;
-  }
-
-  /** True when the replay already delivered this version of the Event or a newer one. */
-  hasDelivered(event: KindToObject['Event']): boolean {
-    const at = this.delivered.get(event.metadata?.uid ?? '');
-    const rv = etcdRevision(event.metadata?.resourceVersion);
-    return at !== undefined && rv !== undefined && rv <= at;
   }
 
   /** Re-opens the open watches from their last revision, at once (a watch of the source was found silent). */
@@ -223,8 +210,6 @@ export class BacklogReplay {
 
   private onEvent(type: WatchEventType, event: KindToObject['Event'], rv: bigint | undefined): void {
     if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') {
-      const uid = event.metadata?.uid;
-      if (uid && rv !== undefined) this.delivered.set(uid, rv);
       this.handlers.event(type === 'DELETED' ? 'delete' : 'upsert', event);
     }
     if (rv === undefined || rv <= this.highest) return;

@@ -1,13 +1,16 @@
 /**
- * The shared source's side of the Event backlog's replay (backlog-replay.ts): starts it after the
- * Deployment list, routes its Events and `fresh` proofs to the subscribers, tells the subscribers
- * synced with replayed Events when the list came (or the replay broke), and keeps the Event watch
- * from delivering again what the replay already delivered.
+ * The shared source's side of the Event backlog's two shortcuts while the Event list is under way:
+ * the replay (backlog-replay.ts) and the named list (named-events.ts). Starts both after the
+ * traced workload list, routes their Events (never an older version of an Event after a newer one)
+ * and the replay's `fresh` proofs to the subscribers, tells the subscribers synced with replayed
+ * Events when the list came, the named list covered them or the replay broke, and keeps the Event
+ * watch from delivering again what they already delivered.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KindToObject } from '../core/index.js';
 import { BacklogReplay, etcdRevision } from './backlog-replay.js';
-import { deliverMarker, type SubscriberIndex } from './routing.js';
+import { NamedEvents } from './named-events.js';
+import { deliverMarker, type SubscriberIndex, type Subscription } from './routing.js';
 
 /** How long after the Deployment list an Event list still under way gets a replay (ms). */
 export const REPLAY_AFTER_MS = 50;
@@ -29,6 +32,13 @@ export interface BacklogHost {
 /** One source's replay of its Event backlog. */
 export class BacklogSync {
   private replay: BacklogReplay | undefined;
+  private named: NamedEvents | undefined;
+  /** Workloads whose named Events are listed and watched. */
+  private readonly namedListed = new Set<string>();
+  /** The newest revision delivered of each Event the replay or the named list delivered, by uid. */
+  private deliveredAt = new Map<string, bigint>();
+  /** The newest revision among them. */
+  private deliveredUpTo = -1n;
   private timer: NodeJS.Timeout | undefined;
   private eventsListed = false;
   private stopped = false;
@@ -36,27 +46,36 @@ export class BacklogSync {
   constructor(private readonly host: BacklogHost) {}
 
   /**
-   * Starts the replay from the traced workload list's revision (`firstListVersion`) minus
-   * `revisions` (0: never) if the Event list is still under way {@link REPLAY_AFTER_MS} later;
-   * ReplicaSets are replayed only for a Deployment (`replicaSets`).
+   * Starts the shortcuts if the Event list is still under way {@link REPLAY_AFTER_MS} after the
+   * traced workload list (revision `firstListVersion`): the replay from that revision minus
+   * `revisions` (0: no replay; ReplicaSets replayed only for a Deployment, `replicaSets`) and,
+   * unless `named` is false, the named list at that revision.
    */
-  start(firstListVersion: string | undefined, revisions: number | undefined, eventsListed: boolean, replicaSets: boolean): void {
+  start(
+    firstListVersion: string | undefined,
+    shortcuts: { revisions?: number | undefined; named?: boolean | undefined; replicaSets: boolean },
+    eventsListed: boolean,
+  ): void {
     const since = etcdRevision(firstListVersion);
-    if (since === undefined || revisions === 0 || eventsListed || this.timer) return;
-    // A list that is quick (most namespaces) needs no replay: three watches fewer.
-    this.timer = setTimeout(() => this.replayFrom(since, revisions, replicaSets), REPLAY_AFTER_MS);
+    const { revisions, named = true } = shortcuts;
+    if (since === undefined || (revisions === 0 && !named) || eventsListed || this.timer) return;
+    // A list that is quick (most namespaces) needs neither: watches fewer.
+    this.timer = setTimeout(() => {
+      if (this.eventsListed || this.stopped) return;
+      if (revisions !== 0) this.replayFrom(since, revisions, shortcuts.replicaSets);
+      if (named) this.listNamed(since);
+    }, REPLAY_AFTER_MS);
     this.timer.unref();
   }
 
   private replayFrom(since: bigint, revisions: number | undefined, replicaSets: boolean): void {
-    if (this.eventsListed || this.stopped) return;
     const { host } = this;
     this.replay = new BacklogReplay(
       host.kc,
       host.namespace,
       since,
       {
-        event: (type, e) => host.route(type, e),
+        event: (type, e) => this.routeEvent(type, e),
         created: (object) => {
           const fresh = { type: 'fresh', uid: object.metadata?.uid ?? '', at: host.now() } as const;
           const kind = object.kind === 'ReplicaSet' ? 'ReplicaSet' : 'Pod';
@@ -74,6 +93,47 @@ export class BacklogSync {
     this.replay.start(replicaSets);
   }
 
+  private listNamed(since: bigint): void {
+    const { host } = this;
+    this.named = new NamedEvents(
+      host.kc,
+      host.namespace,
+      since,
+      {
+        event: (type, e) => this.routeEvent(type, e),
+        listed: (names) => this.namedDone(names),
+      },
+      host.subs.skipEventLine,
+    );
+    this.named.start([...host.subs.all].map((sub) => sub.s.workloadName));
+  }
+
+  /** Routes an Event the replay or the named list delivered, unless a newer version of it was. */
+  private routeEvent(type: 'upsert' | 'delete', event: KindToObject['Event']): void {
+    const uid = event.metadata?.uid;
+    const rv = etcdRevision(event.metadata?.resourceVersion);
+    if (uid && rv !== undefined) {
+      const at = this.deliveredAt.get(uid);
+      if (at !== undefined && rv <= at) return;
+      this.deliveredAt.set(uid, rv);
+      if (rv > this.deliveredUpTo) this.deliveredUpTo = rv;
+    }
+    this.host.route(type, event);
+  }
+
+  /** The named list covers `names`: their subscribers synced with replayed Events now have them listed. */
+  private namedDone(names: readonly string[]): void {
+    if (this.eventsListed || this.stopped) return;
+    for (const name of names) this.namedListed.add(name);
+    this.tell('listed', (sub) => this.namedListed.has(sub.s.workloadName));
+    this.host.resync();
+  }
+
+  /** True while the named list covers the workload `name` (its Events are as good as listed). */
+  namedCovers(name: string): boolean {
+    return !this.eventsListed && this.namedListed.has(name);
+  }
+
   /** True while the replayed Events are complete up to the Deployment list's revision. */
   get caughtUp(): boolean {
     return !this.eventsListed && (this.replay?.caughtUp ?? false);
@@ -81,7 +141,9 @@ export class BacklogSync {
 
   /** Replay watches opened, per kind. */
   get opened(): Record<string, number> {
-    return this.replay?.opened ?? {};
+    const opened: Record<string, number> = { ...this.replay?.opened };
+    if (this.named) opened.Event = (opened.Event ?? 0) + this.named.opened;
+    return opened;
   }
 
   /** The Event list is in: the replay stops; subscribers synced with replayed Events are told. */
@@ -89,6 +151,7 @@ export class BacklogSync {
     this.eventsListed = true;
     if (this.timer) clearTimeout(this.timer);
     this.replay?.stop();
+    this.named?.stop();
     this.tell('listed');
   }
 
@@ -97,29 +160,33 @@ export class BacklogSync {
    * news); forgets the replay once the Event watch is past it.
    */
   delivered(event: KindToObject['Event']): boolean {
-    if (!this.replay) return false;
-    if (this.replay.hasDelivered(event)) return true;
+    if (this.deliveredAt.size === 0) return false;
+    const at = this.deliveredAt.get(event.metadata?.uid ?? '');
     const rv = etcdRevision(event.metadata?.resourceVersion);
-    if (this.eventsListed && rv !== undefined && rv >= this.replay.lastRevision) this.replay = undefined;
+    if (at !== undefined && rv !== undefined && rv <= at) return true;
+    if (this.eventsListed && rv !== undefined && rv >= this.deliveredUpTo) this.deliveredAt.clear();
     return false;
   }
 
   /** Re-opens the replay's watches from their last revision (a watch of the source was found silent). */
   resume(): void {
     this.replay?.resume();
+    this.named?.resume();
   }
 
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.replay?.stop();
+    this.named?.stop();
   }
 
-  /** Tells the subscribers synced with replayed Events what became of the backlog (once). */
-  private tell(events: 'listed' | 'missing'): void {
+  /** Tells the subscribers synced with replayed Events (those `which` picks) what became of the backlog. */
+  private tell(events: 'listed' | 'missing', which: (sub: Subscription) => boolean = () => true): void {
     for (const sub of [...this.host.subs.all]) {
-      if (!sub.replayed) continue;
-      sub.replayed = false;
+      if (!sub.replayed || !which(sub)) continue;
+      // A broken replay's subscriber still waits for the list's `listed`.
+      if (events === 'listed') sub.replayed = false;
       sub.s.onObservation({ type: 'event-backlog', events, at: this.host.now() });
     }
   }

@@ -212,9 +212,12 @@ export class NamespaceSource implements WatcherHost {
   workloadsSynced(kind: WorkloadKind): void {
     this.backlog.start(
       this.watchers.get(kind)?.firstListVersion,
-      this.options.replayRevisions,
+      {
+        revisions: this.options.replayRevisions,
+        named: this.options.namedEventList,
+        replicaSets: [...this.subs.all].some((sub) => kindOfSub(sub) === 'Deployment'),
+      },
       !!this.watchers.get('Event')?.isSynced,
-      [...this.subs.all].some((sub) => kindOfSub(sub) === 'Deployment'),
     );
     this.scoped.ensurePvcWatch();
     this.scoped.widen();
@@ -266,7 +269,10 @@ export class NamespaceSource implements WatcherHost {
     const how = this.watchers.syncFor(sub);
     const subscribed = () => !this.closed && this.subs.all.has(sub);
     if (how === 'listed') return deliverSnapshot(sub, this.now(), subscribed);
-    if (how !== 'replayable' || !this.backlog.caughtUp) return;
+    if (how !== 'replayable') return;
+    // Its own Events listed by name: as good as the Event list for it.
+    if (this.backlog.namedCovers(sub.s.workloadName)) return deliverSnapshot(sub, this.now(), subscribed);
+    if (!this.backlog.caughtUp) return;
     sub.replayed = true;
     deliverSnapshot(sub, this.now(), subscribed, { type: 'event-backlog', events: 'replayed', at: this.now() });
   }

@@ -44,9 +44,15 @@ export interface SourceOptions extends KindWatcherOptions {
   now?: () => number;
   /**
    * Revisions before the Deployment list's that the Event backlog's replay starts at (see
-   * backlog-replay.ts); 0: no replay, every verdict waits for the Event list. Default 5000.
+   * backlog-replay.ts); 0: no replay. Default 5000.
    */
   replayRevisions?: number;
+  /**
+   * Whether the traced workloads' own Events are listed by name while the Event list is under way
+   * (named-events.ts). Default true; with `replayRevisions: 0`, false makes every verdict wait
+   * for the Event list.
+   */
+  namedEventList?: boolean;
   /** Called before each back-off pause of a list or watch (diagnostics and tests). */
   onRetry?: (kind: WatchedKind, what: string, err: unknown, delayMs: number) => void;
 }

@@ -50,6 +50,9 @@ export async function startHoldingProxy(base: KubeConfig, hold: (method: string,
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
+        // As kube-apiserver flushes a watch's headers before its first event (a quiet watch is
+        // open at once; Node would hold them until the first byte of the body).
+        res.flushHeaders();
         answer.pipe(res);
       },
     );

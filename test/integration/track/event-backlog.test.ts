@@ -12,6 +12,7 @@ import type { TrackOptions } from '../../../src/track/index.js';
 import { type TrackInternals, trackRolloutWith } from '../../../src/track/tracker.js';
 import { kubeConfigWith } from '../../helpers/fault-endpoint.js';
 import { type HoldingProxy, startHoldingProxy } from '../../helpers/holding-proxy.js';
+import { writeLivenessFailure } from '../../helpers/kubelet-events.js';
 import { createJob, createStatefulSet } from '../../helpers/workloads.js';
 import {
   assertStillRunning,
@@ -165,29 +166,7 @@ describe('a verdict before the Event backlog is listed', { concurrency: true }, 
     await waitRolledOut(ns, 'web');
     const pods = await clients().core.listNamespacedPod({ namespace: ns });
     const old = pods.items[0]!;
-    // What the kubelet writes when a liveness probe fails (the pod stays Ready until the kill).
-    const now = new Date();
-    await clients().core.createNamespacedEvent({
-      namespace: ns,
-      body: {
-        metadata: { name: `${old.metadata?.name}.liveness` },
-        involvedObject: {
-          kind: 'Pod',
-          namespace: ns,
-          name: old.metadata?.name,
-          uid: old.metadata?.uid,
-          apiVersion: 'v1',
-          fieldPath: 'spec.containers{app}',
-        },
-        reason: 'Unhealthy',
-        message: 'Liveness probe failed: HTTP probe failed with statuscode: 500',
-        type: 'Warning',
-        source: { component: 'kubelet', host: old.spec?.nodeName },
-        firstTimestamp: now,
-        lastTimestamp: now,
-        count: 1,
-      },
-    });
+    await writeLivenessFailure(ns, old);
     const proxy = await holdingEventList(t, ns);
     // The replay starts 1 revision before the Deployment list: the two pods are older. The failure
     // holds success for settleSeconds after it was written (5 s by default): 60 s, so that it
