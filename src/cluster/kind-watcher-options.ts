@@ -47,6 +47,13 @@ export interface KindWatcherOptions {
   pageSize?: number;
   /** Kubernetes label selector of lists and watches (default: every object of the namespace). */
   labelSelector?: string;
+  /**
+   * The first list takes any version (`resourceVersion=0`, from the apiserver's watch cache, in
+   * memory) instead of reading etcd; every later list (a re-list, a new scope) reads etcd, so a
+   * list never takes back what a watch already delivered. See docs/performance.md, "Pods listed
+   * from the watch cache".
+   */
+  firstListFromCache?: boolean;
   /** A watch without any byte (event or bookmark) for this long is presumed dead and re-opened. Default 150. */
   inactivitySeconds?: number;
   /** Consecutive silent watches (see `inactivitySeconds`) before a re-list. Default 4. */

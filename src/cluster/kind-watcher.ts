@@ -210,7 +210,8 @@ export class KindWatcher<K extends WatchedKind> {
     this.listsStarted = this.lists + 1;
     const intake = new ListIntake(this.cache, this.handlers, this.api.listed, (n) => (this.received += n));
     const limit = this.options.pageSize ?? this.api.listPageSize ?? 500;
-    const request = { namespace: this.namespace, limit, signal, labelSelector: this.labelSelector };
+    const anyVersion = this.lists === 0 && this.options.firstListFromCache === true;
+    const request = { namespace: this.namespace, limit, signal, labelSelector: this.labelSelector, anyVersion };
     const resourceVersion = await listPages(this.api, request, intake, () => this.stopped);
     if (resourceVersion === undefined) return;
     this.lists++;

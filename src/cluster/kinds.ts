@@ -22,6 +22,8 @@ export interface ListPageOptions {
   labelSelector?: string | undefined;
   /** Kubernetes field selector ({@link KindApi.listFieldSelector}). */
   fieldSelector?: string | undefined;
+  /** Any version will do (`resourceVersion=0`): the apiserver's watch cache answers, from memory. */
+  anyVersion?: boolean | undefined;
 }
 
 /** How to list and watch one kind. */
@@ -60,7 +62,7 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
       resource,
       path,
       listPage: async (namespace, o) => {
-        const fromCache = extra.listFieldSelector !== undefined && !o.continueToken;
+        const fromCache = (o.anyVersion || extra.listFieldSelector !== undefined) && !o.continueToken;
         const list = await rawGet<ListBody<K>>(
           kc,
           path(namespace),

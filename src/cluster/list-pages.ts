@@ -18,6 +18,8 @@ export interface ListRequest {
   signal: AbortSignal;
   /** Kubernetes label selector (undefined: every object). */
   labelSelector?: string | undefined;
+  /** Any version will do: see ListPageOptions.anyVersion. */
+  anyVersion?: boolean | undefined;
 }
 
 /** Receives a list's pages. */

@@ -24,7 +24,7 @@ import { NodeReadinessFilter } from './node-readiness-filter.js';
 import { deliverSnapshot, deliverTo, SubscriberIndex, type Subscription } from './routing.js';
 import { ScopedWatches } from './scoped-watches.js';
 import { type WatcherHost, watcherHandlers } from './source-handlers.js';
-import { isWorkloadKind, kindOfSub } from './source-kinds.js';
+import { isWorkloadKind, kindOfSub, SCOPED_KINDS } from './source-kinds.js';
 import { type AnyWatcher, SourceWatchers } from './source-watchers.js';
 import type { SourceOptions, SourceSubscriber } from './subscriber.js';
 import type { WatchStats } from './watch-stats.js';
@@ -183,7 +183,11 @@ export class NamespaceSource implements WatcherHost {
   private startWatcher(kind: WatchedKind, labelSelector?: string): void {
     if (this.watchers.has(kind) || this.closed) return;
     const api = kindApis(this.kc)[kind];
-    const options = { ...this.options, ...(labelSelector !== undefined ? { labelSelector } : {}) };
+    const options = {
+      ...this.options,
+      ...(labelSelector !== undefined ? { labelSelector } : {}),
+      firstListFromCache: (SCOPED_KINDS as readonly WatchedKind[]).includes(kind),
+    };
     const watcher = new KindWatcher(this.kc, this.namespace, api as never, watcherHandlers(kind, this), options) as AnyWatcher;
     this.watchers.add(watcher);
     watcher.start();

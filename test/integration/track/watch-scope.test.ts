@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { acquireNamespaceSource, KindWatcher, kindApis, type NamespaceSource } from '../../../src/cluster/index.js';
 import type { Observation, WatchedKind } from '../../../src/core/types.js';
+import { startHoldingProxy } from '../../helpers/holding-proxy.js';
 import { clients, createDeployment, deploymentOf, kubeConfig, namespaceFor, waitRolledOut, waitUntil } from './helpers.js';
 
 const OTHERS = Array.from({ length: 6 }, (_, i) => `other-${i}`);
@@ -112,5 +113,35 @@ it('a traced Deployment re-created with another selector: the scope widens and i
     t.diagnostic(`received ${JSON.stringify(source.stats().received)}`);
   } finally {
     unsub();
+  }
+});
+
+it("the first Pod and ReplicaSet lists come from the watch cache; a later subscriber's re-list reads etcd", async (t) => {
+  const ns = await namespaceFor(t, 'scope-cache');
+  await Promise.all([createDeployment(ns, 'web', { replicas: 2 }), createDeployment(ns, 'other', { replicas: 1 })]);
+  await Promise.all([waitRolledOut(ns, 'web'), waitRolledOut(ns, 'other')]);
+  // Forwards everything to the apiserver and records each request.
+  const proxy = await startHoldingProxy(kubeConfig(), () => false);
+  t.after(() => proxy.close());
+  const lists = (kind: 'pods' | 'replicasets') =>
+    proxy.seen.filter((r) => r.includes(`/namespaces/${ns}/${kind}?`) && !r.includes('watch=true'));
+  const source = acquireNamespaceSource(proxy.kc, ns);
+  const seen: Observation[] = [];
+  const unsubWeb = source.subscribe({ workloadName: 'web', onObservation: (o) => seen.push(o), onError: () => undefined });
+  t.after(unsubWeb);
+  await waitUntil(() => seen.some((o) => o.type === 'synced'), { what: 'web synced', timeoutMs: 60_000 });
+  assert.equal(upserted(seen, 'Pod', 'web').length, 2, "web's pods, from the cache's list");
+  for (const kind of ['pods', 'replicasets'] as const) {
+    assert.equal(lists(kind).length, 1, `${kind}: ${lists(kind).join(' ')}`);
+    assert.match(lists(kind)[0]!, /[?&]resourceVersion=0(&|$)/, `the first ${kind} list takes any version`);
+  }
+  const late: Observation[] = [];
+  const unsubLate = source.subscribe({ workloadName: 'other', onObservation: (o) => late.push(o), onError: () => undefined });
+  t.after(unsubLate);
+  await waitUntil(() => late.some((o) => o.type === 'synced'), { what: 'other synced', timeoutMs: 60_000 });
+  assert.equal(upserted(late, 'Pod', 'other').length, 1, "other's pod, from the re-list");
+  for (const kind of ['pods', 'replicasets'] as const) {
+    assert.equal(lists(kind).length, 2, `${kind}: ${lists(kind).join(' ')}`);
+    assert.doesNotMatch(lists(kind)[1]!, /resourceVersion=/, `the ${kind} re-list reads etcd (no version asked)`);
   }
 });
