@@ -21,6 +21,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KindToObject } from '../core/index.js';
 import { statusOf } from './api-errors.js';
+import { etcdRevision } from './backlog-replay.js';
 import { sleep } from './backoff.js';
 import { kindApis } from './kinds.js';
 import { type LineSkip, LineWatch } from './line-watch.js';
@@ -147,8 +148,7 @@ export class NamedEvents {
           live: () => !this.stopped,
           heard: () => undefined,
           event: (type, obj) => {
-            const rv = obj?.metadata?.resourceVersion;
-            if (rv && /^\d+$/.test(rv)) version = BigInt(rv);
+            version = etcdRevision(obj?.metadata?.resourceVersion) ?? version;
             if (type === 'ADDED' || type === 'MODIFIED') this.handlers.event('upsert', obj);
             else if (type === 'DELETED') this.handlers.event('delete', obj);
           },

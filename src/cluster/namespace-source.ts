@@ -183,11 +183,8 @@ export class NamespaceSource implements WatcherHost {
   private startWatcher(kind: WatchedKind, labelSelector?: string): void {
     if (this.watchers.has(kind) || this.closed) return;
     const api = kindApis(this.kc)[kind];
-    const options = {
-      ...this.options,
-      ...(labelSelector !== undefined ? { labelSelector } : {}),
-      firstListFromCache: (SCOPED_KINDS as readonly WatchedKind[]).includes(kind),
-    };
+    const firstListFromCache = (SCOPED_KINDS as readonly WatchedKind[]).includes(kind);
+    const options = { ...this.options, ...(labelSelector !== undefined ? { labelSelector } : {}), firstListFromCache };
     const watcher = new KindWatcher(this.kc, this.namespace, api as never, watcherHandlers(kind, this), options) as AnyWatcher;
     this.watchers.add(watcher);
     watcher.start();
@@ -272,11 +269,10 @@ export class NamespaceSource implements WatcherHost {
     if (sub.synced || this.closed || !this.ready) return;
     const how = this.watchers.syncFor(sub);
     const subscribed = () => !this.closed && this.subs.all.has(sub);
-    if (how === 'listed') return deliverSnapshot(sub, this.now(), subscribed);
-    if (how !== 'replayable') return;
-    // Its own Events listed by name: as good as the Event list for it.
-    if (this.backlog.namedCovers(sub.s.workloadName)) return deliverSnapshot(sub, this.now(), subscribed);
-    if (!this.backlog.caughtUp) return;
+    // Its own Events listed by name are as good as the Event list for it.
+    const named = how === 'replayable' && this.backlog.namedCovers(sub.s.workloadName);
+    if (how === 'listed' || named) return deliverSnapshot(sub, this.now(), subscribed);
+    if (how !== 'replayable' || !this.backlog.caughtUp) return;
     sub.replayed = true;
     deliverSnapshot(sub, this.now(), subscribed, { type: 'event-backlog', events: 'replayed', at: this.now() });
   }
