@@ -16,16 +16,13 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KindToObject } from '../core/index.js';
-import { statusOf } from './api-errors.js';
-import { sleep } from './backoff.js';
 import { type LineSkip, LineWatch } from './line-watch.js';
 import { isControlled, notAddedLineVersion } from './relevance.js';
+import { abortWith, runSideWatch } from './side-watch.js';
 import { streamOnce, type WatchEnd, type WatchEventType } from './watch-stream.js';
 
 /** How far back (in etcd revisions) the replay starts before the Deployment list's revision. */
 export const REPLAY_REVISIONS = 1000;
-/** Times in a row a replay watch that ended without a line is re-opened before it counts as broken. */
-const RESUMES = 3;
 
 type ReplayKind = 'Event' | 'Pod' | 'ReplicaSet';
 
@@ -126,27 +123,23 @@ export class BacklogReplay {
 
   private async run(kind: ReplayKind, path: string, from: bigint, skip: LineSkip): Promise<void> {
     let version = from;
-    let resumes = 0;
     let expiries = 0;
-    while (!this.stopped && !this.givenUp.has(kind)) {
-      const end = await this.watchOnce(kind, path, version, skip, (rv) => {
-        version = rv;
-      });
-      if (this.stopped || this.givenUp.has(kind)) return;
-      if (this.resuming.delete(kind)) continue;
-      const later = end.kind === 'gone' && kind !== 'Event' ? this.laterStart(end.message, expiries++) : undefined;
-      if (later !== undefined && later > version) {
+    const ended = await runSideWatch({
+      stopped: () => this.stopped || this.givenUp.has(kind),
+      once: () =>
+        this.watchOnce(kind, path, version, skip, (rv) => {
+          version = rv;
+        }),
+      takeResume: () => this.resuming.delete(kind),
+      retryGone: (end) => {
+        const later = kind === 'Event' ? undefined : this.laterStart(end.message, expiries++);
+        if (later === undefined || later <= version) return false;
         version = later;
-        continue;
-      }
-      if (end.kind === 'gone' || end.kind === 'stream-error') break;
-      if (end.kind === 'error' && [401, 403, 410].includes(statusOf(end.err) ?? 0)) break;
-      // A watch that delivered lines worked: only consecutive ends without any count.
-      if ('events' in end && end.events > 0) resumes = 0;
-      if (++resumes > RESUMES) break;
-      if (end.kind === 'error') await sleep(200 * resumes, this.lifetime.signal);
-    }
-    if (kind === 'Event' && !this.stopped) {
+        return true;
+      },
+      signal: this.lifetime.signal,
+    });
+    if (ended === 'gave-up' && kind === 'Event') {
       this.broken = true;
       this.handlers.changed();
     }
@@ -186,8 +179,7 @@ export class BacklogReplay {
         accepted: (controller) => {
           this.opened[kind]++;
           this.watches.set(kind, controller);
-          if (this.lifetime.signal.aborted) controller.abort();
-          else this.lifetime.signal.addEventListener('abort', () => controller.abort(), { once: true });
+          abortWith(controller, this.lifetime.signal);
         },
         ended: () => {
           this.watches.delete(kind);

@@ -20,11 +20,10 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KindToObject } from '../core/index.js';
-import { statusOf } from './api-errors.js';
 import { etcdRevision } from './backlog-replay.js';
-import { sleep } from './backoff.js';
 import { kindApis } from './kinds.js';
 import { type LineSkip, LineWatch } from './line-watch.js';
+import { abortWith, runSideWatch } from './side-watch.js';
 import { streamOnce } from './watch-stream.js';
 
 /** The longest name prefix a generated name keeps (kube-apiserver: 63 minus 5 random characters). */
@@ -36,8 +35,6 @@ export const NAME_PREFIX_MAX = 58;
 export const MAX_PREFIXES = 20;
 /** Events per page of a named list. */
 const PAGE = 500;
-/** Times in a row the watch that ended without a line is re-opened before it gives up. */
-const RESUMES = 3;
 
 type Event = KindToObject['Event'];
 
@@ -134,13 +131,12 @@ export class NamedEvents {
     return found;
   }
 
-  /** Watches the namespace's Events from `from` until stopped. */
+  /** Watches the namespace's Events from `from` until stopped (or it gives up: the Event list decides). */
   private async watchFrom(from: bigint): Promise<void> {
     const path = `/api/v1/namespaces/${encodeURIComponent(this.namespace)}/events`;
     let version = from;
-    let resumes = 0;
-    while (!this.stopped) {
-      const end = await streamOnce<'Event'>(
+    const once = () =>
+      streamOnce<'Event'>(
         this.watch,
         path,
         { resourceVersion: version.toString(), timeoutSeconds: 60, skip: this.skip },
@@ -155,24 +151,18 @@ export class NamedEvents {
           accepted: (controller) => {
             this.opened++;
             this.controller = controller;
-            if (this.lifetime.signal.aborted) controller.abort();
-            else this.lifetime.signal.addEventListener('abort', () => controller.abort(), { once: true });
+            abortWith(controller, this.lifetime.signal);
           },
           ended: () => {
             this.controller = undefined;
           },
         },
       );
-      if (this.stopped) return;
-      if (this.resuming) {
-        this.resuming = false;
-        continue;
-      }
-      if (end.kind === 'gone' || end.kind === 'stream-error') return;
-      if (end.kind === 'error' && [401, 403, 410].includes(statusOf(end.err) ?? 0)) return;
-      if ('events' in end && end.events > 0) resumes = 0;
-      if (++resumes > RESUMES) return;
-      if (end.kind === 'error') await sleep(200 * resumes, this.lifetime.signal);
-    }
+    const takeResume = () => {
+      const resuming = this.resuming;
+      this.resuming = false;
+      return resuming;
+    };
+    await runSideWatch({ stopped: () => this.stopped, once, takeResume, signal: this.lifetime.signal });
   }
 }
