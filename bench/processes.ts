@@ -39,6 +39,8 @@ export interface ProcessRun {
     /** Peaks of process.memoryUsage() sampled every 250 ms (MB). */
     peak?: { heapUsedMB: number; heapTotalMB: number; externalMB: number; rssMB: number };
     stalls?: ProbeStalls;
+    /** The first 100 requests: when each was sent and answered (its response headers), ms from the process start. */
+    requests?: Array<{ path: string; sentMs: number; answeredMs?: number }>;
   };
 }
 

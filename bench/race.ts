@@ -74,6 +74,23 @@ export function ourVerdictAt(run: ProcessRun, name: string): number | undefined 
   return run.lines.find((l) => VERDICT.test(l.text) && l.text.includes(`"name":"${name}"`))?.t;
 }
 
+/**
+ * Where our time to a verdict went: our first request (ms from our process start, the probe's
+ * clock: start-up), the last list answered, and each tool's verdict from its spawn.
+ */
+function requestNote(ours: ProcessRun, peers: ProcessRun[], startedAt: number): string {
+  const requests = ours.probe?.requests ?? [];
+  const lists = requests.filter((r) => !r.path.includes('watch=true') && r.answeredMs !== undefined);
+  const verdictAt = ours.lines.find((l) => VERDICT.test(l.text))?.t;
+  const peerAt = peers.map((p) => lineAt(p, KUBECTL_DONE)).find((t) => t !== undefined);
+  const since = (t: number | undefined) => (t === undefined ? '?' : `${Math.round(t - startedAt)} ms`);
+  return (
+    `our first request ${requests[0]!.sentMs} ms after our process started, the last list answered at ` +
+    `${lists.length ? Math.max(...lists.map((r) => r.answeredMs!)) : '?'} ms (${lists.length} answered); ` +
+    `verdicts from the spawn: ours ${since(verdictAt)}, kubectl's ${since(peerAt)}`
+  );
+}
+
 /** Runs both tools on `names` in `ns` at once and measures them against the raw watch. */
 export async function race(
   ctx: BenchContext,
@@ -124,6 +141,7 @@ export async function race(
       ...(ours.probe?.threadCpuS ? [threadNote(ours.probe.threadCpuS)] : []),
       ...(ours.probe?.stdoutWrites ? [`our stdout writes: ${JSON.stringify(ours.probe.stdoutWrites)}`] : []),
       ...(ours.probe?.stalls ? [stallNote('our', ours.probe.stalls)] : []),
+      ...(ours.probe?.requests?.length ? [requestNote(ours, peers, startedAt)] : []),
       ...(floor ? [floorNote(floor)] : []),
       ...(probeCost && floor ? [probeNote(probeCost, ours, floor)] : []),
       ...(floor?.probe?.stalls ? [stallNote("the bare watcher's", floor.probe.stalls)] : []),
