@@ -33,7 +33,13 @@ export const NAME_PREFIX_MAX = 58;
  * the Event list decide, as one list costs less than that many requests.
  */
 export const MAX_PREFIXES = 20;
-/** Events per page of a named list. */
+/**
+ * Events asked for by a named list's first page, then by each later one. A page runs on past the
+ * workload's own Events into those of every name after its own (a namespace's Events sort by
+ * name), which are read and dropped: the first page is small, as most workloads have a few dozen
+ * Events; one with more reads on in larger pages.
+ */
+export const FIRST_PAGE = 100;
 const PAGE = 500;
 
 type Event = KindToObject['Event'];
@@ -121,9 +127,10 @@ export class NamedEvents {
     const api = kindApis(this.kc).Event;
     const found: Event[] = [];
     let continueToken: string | undefined = continueAt(prefix, this.at);
-    while (continueToken && !this.stopped) {
+    for (let pages = 0; continueToken && !this.stopped; pages++) {
       this.lists++;
-      const page = await api.listPage(this.namespace, { continueToken, limit: PAGE, signal: this.lifetime.signal });
+      const limit = pages === 0 ? FIRST_PAGE : PAGE;
+      const page = await api.listPage(this.namespace, { continueToken, limit, signal: this.lifetime.signal });
       const mine = page.items.filter((e) => e.metadata?.name?.startsWith(prefix));
       found.push(...mine.filter((e) => api.listed?.(e) ?? true));
       continueToken = mine.length === page.items.length ? page.continueToken : undefined;

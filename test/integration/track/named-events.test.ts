@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { BatchV1Api } from '@kubernetes/client-node';
+import { FIRST_PAGE } from '../../../src/cluster/named-events.js';
 import type { RolloutEvent, WorkloadKind } from '../../../src/core/types.js';
 import type { TrackOptions } from '../../../src/track/index.js';
 import { trackRolloutWith } from '../../../src/track/tracker.js';
@@ -36,6 +37,27 @@ function namedLists(proxy: HoldingProxy, ns: string): string[] {
     const url = new URL(r.replace(/^GET /, ''), 'https://x');
     return isEventList(url, ns) && !url.searchParams.has('fieldSelector') && url.searchParams.has('continue');
   });
+}
+
+/** Writes `count` routine Events named `<prefix>.<n>` (about a pod of that name, which need not exist). */
+async function writeRoutineEvents(ns: string, prefix: string, count: number): Promise<void> {
+  const names = Array.from({ length: count }, (_, n) => `${prefix}.${n}`);
+  for (let i = 0; i < names.length; i += 25) {
+    await Promise.all(
+      names.slice(i, i + 25).map((name) =>
+        clients().core.createNamespacedEvent({
+          namespace: ns,
+          body: {
+            metadata: { name },
+            involvedObject: { kind: 'Pod', namespace: ns, name: prefix },
+            reason: 'Pulled',
+            message: 'Container image "nginx:1.19" already present on machine',
+            type: 'Normal',
+          },
+        }),
+      ),
+    );
+  }
 }
 
 /** Whether every Event list sent so far is still held. */
@@ -116,6 +138,39 @@ describe('a verdict from the Events listed by name while the Event list is held'
     const held = await eventSeen(events, (e) => e.type === 'held' && /liveness/.test(e.message), 'the liveness failure holds success');
     assert.ok(held.type === 'held' && held.pods.includes(old?.metadata?.name ?? ''), JSON.stringify(held));
     assert.equal(verdict(), undefined, 'no success over the listed liveness failure');
+    assert.ok(fullListUnanswered(proxy), 'the hold came from the named Events alone');
+  });
+
+  it("a namespace whose other Events sort after the workload's: the named list reads one small page of them", async (t) => {
+    const ns = await namespaceFor(t, 'named-page');
+    await createDeployment(ns, 'web', { replicas: 1 });
+    await waitRolledOut(ns, 'web');
+    await writeRoutineEvents(ns, 'x', 2 * FIRST_PAGE);
+    const proxy = await holdingFullEventList(t, ns);
+    const { verdict } = tracing(t, ns, proxy);
+    const v = await waitUntil(verdict, { what: 'a verdict', timeoutMs: 60_000, intervalMs: 50 });
+    assert.equal(v.outcome, 'succeeded', v.summary);
+    assert.ok(fullListUnanswered(proxy), 'the verdict came while the Event list was unanswered');
+    const pages = namedLists(proxy, ns);
+    assert.equal(pages.length, 1, pages.join('\n'));
+    const limit = Number(new URL(pages[0]!.replace(/^GET /, ''), 'https://x').searchParams.get('limit'));
+    assert.ok(limit > 0 && limit <= 100, `the first named page asks for ${limit} Events: at most 100 of the others' are read`);
+  });
+
+  it('a workload with more Events than a first page: the named list reads on, and a liveness failure past it holds the success', async (t) => {
+    const ns = await namespaceFor(t, 'named-more');
+    await createDeployment(ns, 'web', { replicas: 1 });
+    await waitRolledOut(ns, 'web');
+    const [pod] = (await clients().core.listNamespacedPod({ namespace: ns })).items;
+    // Named after the workload and sorting after its pod's Events: the failure comes past them.
+    await writeRoutineEvents(ns, 'web-aaa', FIRST_PAGE + 20);
+    await writeLivenessFailure(ns, pod!, 'web-zzz.liveness');
+    const proxy = await holdingFullEventList(t, ns);
+    const { events, verdict } = tracing(t, ns, proxy, { policy: { settleSeconds: 60 } });
+    const held = await eventSeen(events, (e) => e.type === 'held' && /liveness/.test(e.message), 'the liveness failure holds success');
+    assert.ok(held.type === 'held' && held.pods.includes(pod?.metadata?.name ?? ''), JSON.stringify(held));
+    assert.equal(verdict(), undefined, 'no success over the liveness failure on the second page');
+    assert.ok(namedLists(proxy, ns).length >= 2, proxy.seen.join('\n'));
     assert.ok(fullListUnanswered(proxy), 'the hold came from the named Events alone');
   });
 
