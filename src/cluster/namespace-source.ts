@@ -156,8 +156,7 @@ export class NamespaceSource implements WatcherHost {
     // Pods (and ReplicaSets) start once the traced kinds' lists tell the traced selectors.
     this.startWorkloadWatchers();
     this.startWatcher('Event');
-    // Nodes (read-only, cluster-scoped) diagnose pods stuck on a NotReady node; optional: the
-    // trace does not wait for them, and RBAC refusing them only costs that diagnosis.
+    // Nodes diagnose pods on a NotReady node; optional (not waited for; RBAC may refuse them).
     this.startWatcher('Node');
   }
 
@@ -196,9 +195,7 @@ export class NamespaceSource implements WatcherHost {
     if (kind === 'Event' && type === 'upsert' && this.backlog.delivered(object as KindToObject['Event'])) return;
     this.route(kind, type, object);
     if (type !== 'upsert' || !isWorkloadKind(kind) || !this.subs.traces(object.metadata?.name)) return;
-    // Only this workload can be new to the scope (a re-created one may have another selector):
-    // looking at every traced Deployment on each of their status updates made 200 traced
-    // Deployments cost O(n^2) (a third of many200's CPU).
+    // Only this workload can be new to the scope (all of them on each update: O(n^2) for many200).
     const workload = object as KindToObject[WorkloadKind];
     this.scoped.ensurePvcWatch([workload]);
     this.scoped.widen([workload]);
