@@ -31,6 +31,8 @@ const open = new Map<string, RecordingFile>();
 const tracesIn = new Map<string, number>();
 /** Recordings closed and still being written out. */
 const flushing = new Set<Promise<void>>();
+/** Per path, when the last file opened on it is on disk: a later one appends only after it. */
+const lastWritten = new Map<string, Promise<void>>();
 
 /** The recording at `path` (opened, or created and truncated): one per path in the process. */
 function recordingAt(path: string): RecordingFile {
@@ -77,7 +79,12 @@ class RecordingFile {
       out.on('close', resolve);
       out.on('error', () => resolve());
     });
-    this.gzip.pipe(out);
+    // The gzip member before this one may still be compressing: this one's bytes follow its last
+    // (buffered meanwhile), or the two would interleave into a file no one can read.
+    const before = lastWritten.get(path);
+    if (before) void before.then(() => this.gzip.pipe(out));
+    else this.gzip.pipe(out);
+    lastWritten.set(path, this.written);
     if (earlier === undefined)
       this.write({ format: RECORDING_FORMAT, version: RECORDING_VERSION, tool: packageVersion(), startedAt: Date.now() });
   }
@@ -121,7 +128,10 @@ class RecordingFile {
   }
 }
 
-/** Settles once every recording closed so far reached the disk (the CLI waits before it exits). */
-export function recordingsFlushed(): Promise<void> {
-  return Promise.all([...flushing]).then(() => undefined);
+/**
+ * Settles once every closed recording reached the disk, those closed while it waits included
+ * (the CLI waits before it exits).
+ */
+export async function recordingsFlushed(): Promise<void> {
+  while (flushing.size > 0) await Promise.all([...flushing]);
 }
