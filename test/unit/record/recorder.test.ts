@@ -21,7 +21,7 @@ const setup = (name: string) => ({
 });
 const noMask = (text: string) => text;
 
-/** One trace with `events` events, each carrying `size` bytes of incompressible text. */
+/** One trace with `events` events, each carrying about `size` bytes of text. */
 function traceInto(path: string, name: string, events: number, size: number): void {
   const rec = recordTrace(path, setup(name) as never, noMask);
   rec.started(1);
