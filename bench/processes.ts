@@ -96,6 +96,8 @@ export function runProcess(argv: string[], env: Record<string, string> = {}, std
 
 /** The lag probe, preloaded into our measured processes. */
 const PROBE = new URL('./lag-probe.mjs', import.meta.url).pathname;
+/** Sets `ROLLOUT_TRACE_BENCH_V8_FLAGS` in our process (`--v8-flags`). */
+const V8_FLAGS = new URL('./v8-flags.mjs', import.meta.url).pathname;
 
 /** CPU seconds the lag probe costs per delay sample; set by {@link calibrateProbe}. */
 let probeCostPerSampleS = 0;
@@ -168,6 +170,7 @@ export function rolloutTrace(
   const profile = process.env.ROLLOUT_TRACE_BENCH_CPU_PROF;
   const nodeOptions = [
     ...(process.env.ROLLOUT_TRACE_BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+    ...(process.env.ROLLOUT_TRACE_BENCH_V8_FLAGS ? [`--import=${V8_FLAGS}`] : []),
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
     ...(o.probe === false ? [] : [`--import=${PROBE}`]),
   ];

@@ -16,6 +16,7 @@
  * 20 / 10 / 50 / 10)
  * --cpu-prof DIR (a CPU profile of each rollout-trace process, for Chrome DevTools or speedscope)
  * --node-flags "..." (Node flags for the rollout-trace processes only, e.g. GC experiments)
+ * --v8-flags "..." (V8 flags NODE_OPTIONS refuses, set as our processes start: bench/v8-flags.mjs)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,8 @@ const cpuProfDir = opt('cpu-prof');
 if (cpuProfDir) process.env.ROLLOUT_TRACE_BENCH_CPU_PROF = cpuProfDir;
 const nodeFlags = opt('node-flags');
 if (nodeFlags) process.env.ROLLOUT_TRACE_BENCH_NODE_FLAGS = nodeFlags;
+const v8Flags = opt('v8-flags');
+if (v8Flags) process.env.ROLLOUT_TRACE_BENCH_V8_FLAGS = v8Flags;
 const num = (name: string, full: number, small: number) => Number(opt(name) ?? (quick ? small : full));
 const sizes = {
   big: num('big', 2000, 200),
