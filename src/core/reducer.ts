@@ -18,6 +18,7 @@ import { emitProblemChanges, reportClassifierFailures } from './problem-events.j
 import { currentProblems, failingProblems, orderedProblems, type PodScope, trackNotReady } from './problems.js';
 import { initialPulumiState } from './pulumi-await.js';
 import type { EmittedMemo, RolloutState } from './state.js';
+import { timeReadyPods } from './timings.js';
 import type { Observation, Policy, Problem, RolloutEvent, TrackTarget, Verdict } from './types.js';
 import { buildVerdict, replicaCounts } from './verdict.js';
 import { kindOf } from './workloads.js';
@@ -137,6 +138,7 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observ
   if (kind.podsRunOn) trackEndedPods(s, memo, at, scope, emit);
   const opened = kind.emitRows(s, memo, touched, emit);
   trackNotReady(s, memo, at, scope);
+  if (scope !== 'all') timeReadyPods(s, scope);
   const succeeded = kind.criterionMet(s);
   kind.emitPhases(s, memo, emit, succeeded);
   kind.emitProgress(s, memo, emit);

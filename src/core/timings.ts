@@ -7,9 +7,10 @@
  * time, with the node where it did.
  */
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import { isPodReady } from './k8s.js';
 import type { RolloutState } from './state.js';
 import type { PodTiming, RolloutTimings, StartPhase } from './timing-types.js';
-import { currentPods } from './workloads.js';
+import { currentPod, currentPods } from './workloads.js';
 
 const PHASES: readonly StartPhase[] = ['scheduling', 'image-pull', 'container-start', 'readiness'];
 /** How each phase is named in a sentence. */
@@ -78,11 +79,58 @@ export function podTiming(pod: V1Pod, events: readonly CoreV1Event[], pullsKnown
 
 const round = (s: number) => Math.round(s * 10) / 10;
 
+/** A pod's timing and what it was computed from: its object (the key), its Events and the trace's start. */
+interface Computed {
+  events: readonly CoreV1Event[];
+  from: number;
+  timing: PodTiming;
+}
+/**
+ * Timings already computed, by pod object (each watch update is a new object; a replaced one is
+ * forgotten with it). A memo of a pure function: the same pod, Events and start give the same timing.
+ */
+const computed = new WeakMap<V1Pod, Computed>();
+
+/** The Events about the pod `name`, in arrival order. */
+function eventsOf(state: RolloutState, name: string): CoreV1Event[] {
+  return (state.kubeEventsByObject.get(name) ?? []).map((uid) => state.kubeEvents.get(uid)).filter((e) => e !== undefined);
+}
+
+/** Whether the Events `uids` are still `events` (the same objects, in the same order). */
+function sameEvents(state: RolloutState, uids: readonly string[] | undefined, events: readonly CoreV1Event[]): boolean {
+  const n = uids?.length ?? 0;
+  if (n !== events.length) return false;
+  for (let i = 0; i < n; i++) if (state.kubeEvents.get(uids![i]!) !== events[i]) return false;
+  return true;
+}
+
+/** {@link podTiming} of a current pod, computed again only when the pod, its Events or the trace's start changed. */
+function timingOf(state: RolloutState, pod: V1Pod): PodTiming {
+  const name = pod.metadata?.name ?? '';
+  const from = state.startedAt;
+  const known = computed.get(pod);
+  if (known && known.from === from && sameEvents(state, state.kubeEventsByObject.get(name), known.events)) return known.timing;
+  const events = eventsOf(state, name);
+  const timing = podTiming(pod, events, from);
+  computed.set(pod, { events, from, timing });
+  return timing;
+}
+
+/**
+ * Computes ahead the timings of the pods `names` that are Ready (a Ready pod's phases are over), so
+ * that a verdict, which lists every current pod's, finds them computed instead of computing
+ * thousands at the moment it is due.
+ */
+export function timeReadyPods(state: RolloutState, names: readonly string[]): void {
+  for (const name of names) {
+    const pod = currentPod(state, name);
+    if (pod && isPodReady(pod)) timingOf(state, pod);
+  }
+}
+
 /** The timings of the current template's pods, and the phase that took most of their time. */
 export function rolloutTimings(state: RolloutState): RolloutTimings | undefined {
-  const eventsOf = (pod: string) =>
-    (state.kubeEventsByObject.get(pod) ?? []).map((uid) => state.kubeEvents.get(uid)).filter((e) => e !== undefined);
-  const pods = currentPods(state).map((p) => podTiming(p, eventsOf(p.metadata?.name ?? ''), state.startedAt));
+  const pods = currentPods(state).map((p) => timingOf(state, p));
   if (pods.length === 0) return undefined;
   const totals = Object.fromEntries(PHASES.map((ph) => [ph, round(pods.reduce((sum, p) => sum + (p[ph] ?? 0), 0))])) as Record<
     StartPhase,
@@ -94,8 +142,13 @@ export function rolloutTimings(state: RolloutState): RolloutTimings | undefined 
   const phase = PHASES.reduce((best, ph) => (totals[ph] > totals[best] ? ph : best), PHASES[0]!);
   // The node where that phase took longest, its pods, and their mean.
   const byNode = new Map<string, number[]>();
-  for (const p of pods)
-    if (p[phase] !== undefined && p[phase]! > 0) byNode.set(p.node ?? '', [...(byNode.get(p.node ?? '') ?? []), p[phase]!]);
+  for (const p of pods) {
+    const took = p[phase];
+    if (took === undefined || took <= 0) continue;
+    const onNode = byNode.get(p.node ?? '');
+    if (onNode) onNode.push(took);
+    else byNode.set(p.node ?? '', [took]);
+  }
   const [node, took] = [...byNode.entries()].sort((a, b) => sum(b[1]) - sum(a[1]))[0] ?? ['', []];
   timings.dominant = {
     phase,

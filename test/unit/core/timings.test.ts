@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
-import { dominantWords, goDurationSeconds, podTiming } from '../../../src/core/index.js';
+import { dominantWords, goDurationSeconds, podTiming, rolloutTimings } from '../../../src/core/index.js';
 import { formatVerdict } from '../../../src/report/index.js';
-import { run, statefulSetObject, T0, up, verdictOf, workloadPod } from './builders.js';
+import { event, run, statefulSetObject, T0, up, verdictOf, workloadPod } from './builders.js';
 
 /** A pod created at `c`, scheduled at `s`, its container started at `st`, Ready at `r` (seconds after T0). */
 function timedPod(name: string, node: string, c: number, s?: number, st?: number, r?: number): V1Pod {
@@ -126,4 +126,48 @@ test("the phase that took most of the pods' time, and the node where it did; the
     /\n {2}where the time went: image pulls: 89 % of the pods' time, 2 pods × 11 s on node-2 \(waiting for a node 0 s, image pulls 24 s, container starts 0 s, readiness 3 s\)/,
   );
   assert.doesNotMatch(formatVerdict({ ...slow, timings: { ...t, dominant: undefined } }), /where the time went/);
+});
+
+test("a pod's timing, computed once it is Ready, is computed again when an Event about it comes later", () => {
+  const STS = { kind: 'StatefulSet' as const, name: 'db' };
+  const pod = workloadPod('StatefulSet', 'db', { name: 'db-0', revision: 'db-1' });
+  const status = (ready: number) => ({
+    readyReplicas: ready,
+    currentRevision: 'db-1',
+    updateRevision: 'db-1',
+    updatedReplicas: 1,
+    currentReplicas: 1,
+  });
+  const pull = (message: string) =>
+    up('Event', event({ kind: 'Pod', name: 'db-0', reason: 'Pulled', message, type: 'Normal', uid: 'pull', at: 2 }), 2);
+  const { events } = run(
+    [
+      up('StatefulSet', statefulSetObject('db', { replicas: 1 }, status(0)), 1),
+      { type: 'synced', at: T0 + 1000 },
+      // Ready: its timing is computed now, without a pull.
+      up('Pod', pod, 2),
+      pull('Successfully pulled image "x" in 3s'),
+      // The same Event again, its message changed (a newer version of it).
+      pull('Successfully pulled image "x" in 4s'),
+      up('StatefulSet', statefulSetObject('db', { replicas: 1 }, status(1)), 3),
+    ],
+    STS,
+  );
+  const verdict = verdictOf(events);
+  assert.equal(verdict?.outcome, 'succeeded', verdict?.summary);
+  assert.equal(verdict.timings?.pods[0]?.['image-pull'], 4, JSON.stringify(verdict.timings?.pods));
+});
+
+test('the same pod object in two traces that started at different times: each its own timing', () => {
+  const pod = workloadPod('StatefulSet', 'db', { name: 'db-0', revision: 'db-1' });
+  const timed = timedPod('db-0', 'node-1', 0, 1, 5, 6);
+  pod.metadata!.creationTimestamp = timed.metadata!.creationTimestamp;
+  pod.status = timed.status;
+  const sts = statefulSetObject('db', { replicas: 1 }, { readyReplicas: 1, currentRevision: 'db-1', updateRevision: 'db-1' });
+  const { state } = run([up('StatefulSet', sts, 1), up('Pod', pod, 7)], { kind: 'StatefulSet', name: 'db' });
+  // Started 5 s after the first trace began: its Pulled Event would have come, none did (none pulled).
+  assert.deepEqual(rolloutTimings(state)?.pods, [{ pod: 'db-0', node: 'sim-node-1', scheduling: 1, 'container-start': 4, readiness: 1 }]);
+  // A trace that began after it started: the Event list leaves its Pulled Event out, its pull is unknown.
+  const later = { ...state, startedAt: T0 + 10_000 };
+  assert.deepEqual(rolloutTimings(later)?.pods, [{ pod: 'db-0', node: 'sim-node-1', scheduling: 1, readiness: 1 }]);
 });
