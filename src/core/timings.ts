@@ -8,6 +8,7 @@
  */
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { isPodReady } from './k8s.js';
+import { kubeEventsNamed } from './relations.js';
 import type { RolloutState } from './state.js';
 import type { PodTiming, RolloutTimings, StartPhase } from './timing-types.js';
 import { currentPod, currentPods } from './workloads.js';
@@ -91,11 +92,6 @@ interface Computed {
  */
 const computed = new WeakMap<V1Pod, Computed>();
 
-/** The Events about the pod `name`, in arrival order. */
-function eventsOf(state: RolloutState, name: string): CoreV1Event[] {
-  return (state.kubeEventsByObject.get(name) ?? []).map((uid) => state.kubeEvents.get(uid)).filter((e) => e !== undefined);
-}
-
 /** Whether the Events `uids` are still `events` (the same objects, in the same order). */
 function sameEvents(state: RolloutState, uids: readonly string[] | undefined, events: readonly CoreV1Event[]): boolean {
   const n = uids?.length ?? 0;
@@ -110,7 +106,7 @@ function timingOf(state: RolloutState, pod: V1Pod): PodTiming {
   const from = state.startedAt;
   const known = computed.get(pod);
   if (known && known.from === from && sameEvents(state, state.kubeEventsByObject.get(name), known.events)) return known.timing;
-  const events = eventsOf(state, name);
+  const events = kubeEventsNamed(state, name);
   const timing = podTiming(pod, events, from);
   computed.set(pod, { events, from, timing });
   return timing;
