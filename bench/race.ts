@@ -105,6 +105,11 @@ export async function race(
     floor?: string;
     /** The workloads' kind (default Deployment): the raw watch's completion test, both tools' commands. */
     kind?: BenchKind;
+    /**
+     * false: no lag samples in ours and the floor (the probe's counters only), so each one's CPU
+     * is measured whole, with no probe cost to estimate and subtract; no lag or stall figures.
+     */
+    lag?: boolean;
   } = {},
 ): Promise<ScenarioResult & { raw: RawWatch; ours: ProcessRun; peers: ProcessRun[]; startedAt: number }> {
   const kind = o.kind ?? 'Deployment';
@@ -114,11 +119,13 @@ export async function race(
   await o.before?.();
   const startedAt = performance.now();
   const timeoutS = o.timeoutS ?? 600;
-  const oursP = rolloutTrace(ctx.kubeconfigPath, ns, [...(o.ourArgs ?? names), '--timeout', `${timeoutS}s`], { kind });
+  const lag = o.lag ?? true;
+  const probe = lag ? true : 'counters';
+  const oursP = rolloutTrace(ctx.kubeconfigPath, ns, [...(o.ourArgs ?? names), '--timeout', `${timeoutS}s`], { kind, probe });
   const peersP = Promise.all(names.map((n) => kubectl(ctx.kubeconfigPath, ns, n, timeoutS, kind)));
-  const floorP = o.floor ? bareWatch(ctx.kc, ns, o.floor, kind, oursP) : undefined;
+  const floorP = o.floor ? bareWatch(ctx.kc, ns, o.floor, kind, oursP, lag) : undefined;
   // Beside a floor, the probe's cost is measured in this scenario, on the same busy machine.
-  const probeCostP = o.floor ? probeCostBeside(oursP) : undefined;
+  const probeCostP = o.floor && lag ? probeCostBeside(oursP) : undefined;
   const [oursRun, peers, floorRun, probeCost] = await Promise.all([oursP, peersP, floorP, probeCostP]);
   const ours = probeCost ? withProbeCost(oursRun, probeCost.perSampleS) : oursRun;
   const floor = floorRun && probeCost ? withProbeCost(floorRun, probeCost.perSampleS) : floorRun;
@@ -144,6 +151,11 @@ export async function race(
       ...(ours.probe?.requests?.length ? [requestNote(ours, peers, startedAt)] : []),
       ...(floor ? [floorNote(floor)] : []),
       ...(probeCost && floor ? [probeNote(probeCost, ours, floor)] : []),
+      ...(!lag && floor
+        ? [
+            'no lag samples in this scenario (ours and the bare watcher: the probe counts, it does not sample): each CPU measured whole, nothing subtracted',
+          ]
+        : []),
       ...(floor?.probe?.stalls ? [stallNote("the bare watcher's", floor.probe.stalls)] : []),
     ],
     rolloutTrace: {

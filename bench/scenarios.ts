@@ -136,7 +136,10 @@ export async function fillBusy(ctx: BenchContext, ns: string, pods: number, even
   await waitComplete(ctx, ns, ['filler']);
 }
 
-/** A rollout that waits quietly (a pod pulling for an hour); each tool alone for `seconds`. */
+/**
+ * A rollout that waits quietly (a pod pulling for an hour); each tool alone for `seconds`. Ours with
+ * the probe's counters only (no lag samples): its CPU is measured whole, nothing estimated.
+ */
 export async function quiet(ctx: BenchContext, seconds: number): Promise<ScenarioResult> {
   const ns = await ctx.namespace('bench-quiet');
   await ctx.apps.createNamespacedDeployment({
@@ -148,7 +151,7 @@ export async function quiet(ctx: BenchContext, seconds: number): Promise<Scenari
     const before = await requestCounts(ctx.kc);
     const run =
       tool === 'ours'
-        ? await rolloutTrace(ctx.kubeconfigPath, ns, ['quiet', '--timeout', `${seconds}s`])
+        ? await rolloutTrace(ctx.kubeconfigPath, ns, ['quiet', '--timeout', `${seconds}s`], { probe: 'counters' })
         : await kubectl(ctx.kubeconfigPath, ns, 'quiet', seconds);
     const after = await requestCounts(ctx.kc);
     return { run, lists: after.lists - before.lists, watches: after.watches - before.watches };

@@ -56,6 +56,7 @@ export async function job(ctx: BenchContext, completions: number, parallelism: n
     kind: 'Job',
     timeoutS: 1800,
     floor: 'batch',
+    lag: false,
     before: async () => void (await ctx.kc.makeApiClient(BatchV1Api).createNamespacedJob({ namespace: ns, body })),
   });
   return withTargets(r, `${completions} completions, parallelism ${parallelism}`);
@@ -186,6 +187,7 @@ function raceUpdate(ctx: BenchContext, ns: string, kind: 'StatefulSet' | 'Daemon
     minGeneration: 2,
     timeoutS: 1800,
     floor: name,
+    lag: false,
     before: () => updateImage(ctx, ns, kind, name),
   });
 }
