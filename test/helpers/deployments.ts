@@ -14,13 +14,15 @@ export async function createDeployment(namespace: string, name: string, shape: D
   return clients().apps.createNamespacedDeployment({ namespace, body: deploymentOf(name, shape) });
 }
 
-/** Replaces the Deployment's spec with the given shape (a new template → a new revision). */
+/**
+ * Replaces the Deployment's spec with the given shape (a new template → a new revision), retrying
+ * on 409 Conflict like {@link editDeployment}: the controller writes its status meanwhile.
+ */
 export async function updateDeployment(namespace: string, name: string, shape: DeploymentShape): Promise<V1Deployment> {
-  const { apps } = clients();
-  const cur = await apps.readNamespacedDeployment({ name, namespace });
-  const next = deploymentOf(name, shape);
-  cur.spec = next.spec;
-  return apps.replaceNamespacedDeployment({ name, namespace, body: cur });
+  const spec = deploymentOf(name, shape).spec;
+  return editDeployment(namespace, name, (cur) => {
+    cur.spec = spec;
+  });
 }
 
 /**

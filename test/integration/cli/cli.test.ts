@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AppsV1Api, type V1Deployment } from '@kubernetes/client-node';
 import { clients, kubeConfig, kubeconfigPath, waitUntil, withNamespace } from '../../helpers/cluster.js';
-import { deploymentOf } from '../../helpers/deployments.js';
+import { deploymentOf, editDeployment } from '../../helpers/deployments.js';
 import { isOneParagraph, runCli } from './run-cli.js';
 
 /** {@link deploymentOf} with these tests' positional shorthand. */
@@ -212,15 +212,14 @@ describe('rollout-trace CLI', () => {
   test('--watch-for follows a later broken rollout: the new revision, the pull failure and its Warning event', async (t) => {
     const ns = await withNamespace(t, 'cli-watch-broken');
     await create(ns, deployment('web', 'nginx:1.15-alpine', {}, 1));
-    const apps = kubeConfig().makeApiClient(AppsV1Api);
     let updating: Promise<unknown> | undefined;
     const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', kubeconfigPath(), '-o', 'plain', '--watch-for', '25s'], {
       onStderr: (err) => {
         if (!updating && err.includes('watching for changes')) {
           updating = Promise.resolve().then(async () => {
-            const live = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
-            live.spec!.template.spec!.containers[0]!.image = 'nginx:1.99-does-not-exist';
-            await apps.replaceNamespacedDeployment({ name: 'web', namespace: ns, body: live });
+            await editDeployment(ns, 'web', (live) => {
+              live.spec!.template.spec!.containers[0]!.image = 'nginx:1.99-does-not-exist';
+            });
           });
         }
       },

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { deploymentOf, waitRolledOut } from '../../helpers/deployments.js';
+import { deploymentOf, editDeployment, waitRolledOut } from '../../helpers/deployments.js';
 import { clients, report, took, waitEvent, waitUntil, withNamespace } from './support.js';
 
 async function replicaSets(namespace: string, app: string) {
@@ -54,9 +54,9 @@ test('a template change rolls out revision 2 and drains the old ReplicaSet to 0'
   });
   await waitRolledOut(ns, 'web');
   const t0 = Date.now();
-  const d = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
-  d.spec!.template.spec!.containers[0].image = 'nginx:1.20';
-  await apps.replaceNamespacedDeployment({ name: 'web', namespace: ns, body: d });
+  await editDeployment(ns, 'web', (d) => {
+    d.spec!.template.spec!.containers[0]!.image = 'nginx:1.20';
+  });
   const done = await waitRolledOut(ns, 'web');
   report(t, `revision 2 rolled out in ${took(t0)}`);
   assert.equal(done.metadata?.annotations?.['deployment.kubernetes.io/revision'], '2');

@@ -10,6 +10,7 @@ import {
   clients,
   createDeployment,
   describeVerdict,
+  editDeployment,
   eventSeen,
   namespaceFor,
   trace,
@@ -138,10 +139,9 @@ describe('rollout scenarios', { concurrency: true }, () => {
     const ns = await namespaceFor(t, 'scale');
     await createDeployment(ns, 'web', { replicas: 1 });
     const before = await waitRolledOut(ns, 'web');
-    const { apps } = clients();
-    const d = await apps.readNamespacedDeployment({ name: 'web', namespace: ns });
-    d.spec!.replicas = 3;
-    const scaled = await apps.replaceNamespacedDeployment({ name: 'web', namespace: ns, body: d });
+    const scaled = await editDeployment(ns, 'web', (d) => {
+      d.spec!.replicas = 3;
+    });
     const r = await trace(ns, 'web', { baselineRevision: revisionOf(before), minGeneration: scaled.metadata?.generation });
     t.diagnostic(describeVerdict(r));
     assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
