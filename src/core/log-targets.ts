@@ -33,11 +33,13 @@ export function logTargets(state: RolloutState, containers?: readonly string[]):
   const out: LogTarget[] = [];
   // The pods of the current template (its kind's `current`: a Deployment's new ReplicaSet's).
   for (const pod of currentPods(state)) {
-    if (pod.metadata?.deletionTimestamp) continue;
+    // A pod being deleted (a failed Job's others, a scaled-down replica) offers only its ended
+    // instances: their logs are served until the pod is gone, and a stream of a running one would be cut.
+    const leaving = pod.metadata?.deletionTimestamp !== undefined;
     for (const s of statusesOf(pod)) {
       if (wanted && !wanted.has(s.name)) continue;
       const latest = latestInstance(s);
-      if (latest) out.push({ pod: pod.metadata?.name ?? '', container: s.name, revision, ...latest });
+      if (latest && (!leaving || latest.finished)) out.push({ pod: pod.metadata?.name ?? '', container: s.name, revision, ...latest });
     }
   }
   return out;
