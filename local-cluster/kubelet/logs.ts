@@ -60,10 +60,10 @@ export function startupLines(container: V1Container, podIP: string, now = new Da
   }
 }
 
-/** The last line a crashing container prints before exiting. */
+/** The last line a container prints as its program exits: none when it ends normally (0) or is killed (137). */
 export function crashLine(exitCode: number, message: string | undefined): string | undefined {
   if (message) return message;
-  return exitCode === 137 ? undefined : `fatal: exiting with status ${exitCode}`;
+  return exitCode === 0 || exitCode === 137 ? undefined : `fatal: exiting with status ${exitCode}`;
 }
 
 /**

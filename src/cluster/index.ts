@@ -8,7 +8,7 @@ export { KindWatcher, type KindWatcherOptions } from './kind-watcher.js';
 export { type KindApi, kindApis } from './kinds.js';
 export { contextNamespace, describeTarget, type KubeConfigSource, loadKubeConfig } from './kubeconfig.js';
 export { type FollowLogOptions, followLog, type LogStream } from './log-stream.js';
-export { fetchLogTail, type LogTailOptions } from './logs.js';
+export { fetchLogTail, type LogTailOptions, POD_GONE_UNREAD } from './logs.js';
 export { NamespaceSource } from './namespace-source.js';
 export { rawGet } from './raw-get.js';
 export { checkReachable } from './reachability.js';

@@ -3,8 +3,11 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { LogTail } from '../core/index.js';
-import { describeFailure } from './api-errors.js';
+import { describeFailure, serverMessage, statusOf } from './api-errors.js';
 import { rawGetText } from './raw-get.js';
+
+/** Why a log tail has no lines when its pod was deleted before the read. */
+export const POD_GONE_UNREAD = 'the pod was deleted before its log was read';
 
 /** Options of {@link fetchLogTail}. */
 export interface LogTailOptions {
@@ -41,7 +44,9 @@ export async function fetchLogTail(
       .filter((line, i, all) => !(i === all.length - 1 && line === ''))
       .slice(-tailLines);
   } catch (err) {
-    tail.error = describeFailure(err);
+    // The pod is gone (404 `pods "x" not found`): said as such, not as an HTTP error.
+    const gone = statusOf(err) === 404 && serverMessage(err) === `pods "${pod}" not found`;
+    tail.error = gone ? POD_GONE_UNREAD : describeFailure(err);
   }
   return tail;
 }

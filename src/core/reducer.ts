@@ -151,6 +151,7 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observ
   const failing = failingProblems(s, at);
   // Until the Event backlog is in, only a success whose Events are all known is judged.
   if (failing.length > 0 && s.eventBacklog !== 'listed') return;
+  if (failing.length > 0 && kind.failureAwaitsCause?.(s, failing, at)) return;
   if (failing.length > 0) return finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
   if (!succeeded) {
     memo.held = undefined;

@@ -4,6 +4,7 @@
  * was seen.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { POD_GONE_UNREAD } from '../cluster/index.js';
 import type { LogTail, Problem, Verdict } from '../core/index.js';
 import { isLogged, type LogCapture, MAX_LOGGED_PODS, readTails, wantsPrevious } from './log-capture.js';
 
@@ -47,7 +48,7 @@ async function tailsOf(p: Problem, ns: string, source: TailSource): Promise<LogT
   const later = await source.capture?.captured(p.object.name, container);
   if (later) return later;
   if (!p.podDeleted) return fresh;
-  return [{ pod: p.object.name, container, previous: false, lines: [], error: 'the pod was deleted before its log was read' }];
+  return [{ pod: p.object.name, container, previous: false, lines: [], error: POD_GONE_UNREAD }];
 }
 
 /**

@@ -3,7 +3,8 @@
  * success counts (succeeded completions) and its words (succeeded, running, failed).
  */
 import type { V1Job, V1JobCondition } from '@kubernetes/client-node';
-import { type Emit, phase } from '../emit.js';
+import { departedProblems } from '../departed.js';
+import { type Emit, phase, phaseEmitted } from '../emit.js';
 import type { EmittedMemo, RolloutState } from '../state.js';
 import { requiredOf } from '../success.js';
 import type { Problem, Verdict } from '../types.js';
@@ -112,6 +113,26 @@ const RETRIED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-con
 
 const rule = (s: RolloutState): JobRuleResult | undefined => (s.workload ? jobRule(s.workload as V1Job) : undefined);
 
+/** How long a Job's failure waits for a failure of its pods to be seen (ms). */
+export const CAUSE_WAIT_MS = 5000;
+/** The `Failed` reasons that pods' failures cause (not `DeadlineExceeded`: the Job's own deadline). */
+const POD_CAUSED = new Set(['BackoffLimitExceeded', 'PodFailurePolicy', 'FailedIndexes', 'MaxFailedIndexesExceeded']);
+
+/**
+ * A Job seen running that fails for its pods decides after the Job controller saw them fail, but
+ * its status and its pods' come on separate watches, and on a loaded machine the Job's can come
+ * first: the verdict would name no container, exit code or log. It waits for a pod's cause, at most
+ * {@link CAUSE_WAIT_MS} after the failure was seen. A Job already failed when the trace began came
+ * with its pods in the same lists: it never waits.
+ */
+function failureAwaitsCause(s: RolloutState, failing: readonly Problem[], at: number): boolean {
+  const failed = failing.find((p) => p.class === 'job-failed');
+  if (!failed || !POD_CAUSED.has(failed.reason) || at >= failed.firstSeen + CAUSE_WAIT_MS) return false;
+  if (!phaseEmitted(s.memo, 'running')) return false;
+  for (const p of Object.values(s.problems)) if (p.object.kind === 'Pod') return false;
+  return departedProblems(s).length === 0;
+}
+
 let built: KindModule | undefined;
 
 /** The Job's module (built on first use: the modules and the core's shared code import each other). */
@@ -127,6 +148,7 @@ export function jobModule(): KindModule {
     objectRule: (w) => jobRule(w as V1Job),
     criterionMet,
     emitPhases,
+    failureAwaitsCause,
     // Its succeeded pods may be gone (a TTL, a clean-up): its count is its record, not a readiness.
     staleCount: () => undefined,
     replicas: (s) => jobReplicas(rule(s)?.progress),

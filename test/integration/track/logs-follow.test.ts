@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clients, createDeployment, describeVerdict, namespaceFor, trace, waitUntil } from './helpers.js';
+import { fetchLogTail, POD_GONE_UNREAD } from '../../../src/cluster/index.js';
+import { clients, createDeployment, describeVerdict, kubeConfig, namespaceFor, trace, waitUntil } from './helpers.js';
 
 /** Never Ready (its readiness probe fails), crashes after 6 s: a rollout that fails as a crash loop. */
 const PROBE = { readinessProbe: { httpGet: { path: '/ready', port: 80 }, periodSeconds: 1 } };
@@ -87,5 +88,13 @@ describe('live log stream', { concurrency: true }, () => {
       'only matching lines of the chosen container',
     );
     assert.equal(plain.of('log').length, 0, 'the stream is opt-in');
+  });
+
+  it('a log read of a pod that is gone says the pod was deleted before its log was read, not HTTP 404', async (t) => {
+    const ns = await namespaceFor(t, 'logs-gone');
+    const gone = await fetchLogTail(kubeConfig(), ns, 'web-0', 'app');
+    assert.deepEqual(gone, { pod: 'web-0', container: 'app', previous: false, lines: [], error: POD_GONE_UNREAD });
+    const invalid = await fetchLogTail(kubeConfig(), 'kube-system', 'web-0', 'app', { tailLines: -1 });
+    assert.match(invalid.error ?? '', /^HTTP 422: PodLogOptions "web-0" is invalid/, 'another failure keeps its own words');
   });
 });
