@@ -10,7 +10,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { kubeConfigWith } from '../../helpers/fault-endpoint.js';
 import { startPrivateNode } from '../../helpers/private-node.js';
 import { TcpProxy } from '../track/tcp-proxy.js';
-import { clients, createPod, report, took, waitPod, waitUntil, withNamespace } from './support.js';
+import { clients, createPod, report, took, waitEvent, waitPod, waitUntil, withNamespace } from './support.js';
 
 it('a pod-status write lost in an apiserver outage is retried until it lands: the pod does not stay ContainerCreating', async (t) => {
   const ns = await withNamespace(t, 'status-retry');
@@ -26,12 +26,15 @@ it('a pod-status write lost in an apiserver outage is retried until it lands: th
     { ...node.podSpec, containers: [{ name: 'app', image: 'nginx:1.19' }] },
     { 'sim.rollout-trace.dev/app': 'slow-start;seconds=8' },
   );
+  // The outage starts once the pull has begun: the volumes are mounted by then (the kubelet reads
+  // their Secret through the apiserver, which an outage would hold up: no container would start).
   await waitPod(
     ns,
     'web',
     (p) => p.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ContainerCreating',
     'ContainerCreating written',
   );
+  await waitEvent(ns, 'web', 'Pulling', undefined, 30_000);
   const t0 = Date.now();
   proxy.mode = 'refuse';
   proxy.resetAll();
