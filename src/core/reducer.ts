@@ -232,11 +232,18 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
   return [s, events];
 }
 
-/** The verdict of the tracker's `timeout` or `cancel`: the rollout ends now, whatever its state. */
+/**
+ * The verdict of the tracker's `timeout` or `cancel`: the rollout ends now, whatever its state. A
+ * timeout while a decided failure only waits for its pods' cause (`failureAwaitsCause`) gives that
+ * failure: the rollout did not run out of time, it had failed.
+ */
 function stopped(s: Draft, obs: Extract<Observation, { type: 'timeout' | 'cancel' }>): Verdict {
   const { at } = obs;
-  const problems = orderedProblems(s, failingProblems(s, at));
+  const failing = failingProblems(s, at);
+  const problems = orderedProblems(s, failing);
   if (obs.type === 'cancel') return buildVerdict(s, { outcome: 'cancelled', at, problems, ...(obs.reason ? { reason: obs.reason } : {}) });
+  if (s.synced && s.eventBacklog === 'listed' && failing.length > 0 && moduleOf(s).failureAwaitsCause?.(s, failing, at))
+    return buildVerdict(s, { outcome: 'failed', at, problems });
   return buildVerdict(s, {
     outcome: 'timed-out',
     at,

@@ -72,3 +72,23 @@ describe("a Job's failure waits for its pods' cause", () => {
     assert.equal(verdictAt(late.events), T0 + 2000, 'no pod failure to wait for');
   });
 });
+
+describe('a timeout during the wait for the cause', () => {
+  it('gives the failure the Job condition already decided, not a timeout', () => {
+    const timeout: Observation = { type: 'timeout', at: T0 + 4000, timeoutSeconds: 4 };
+    const { events } = run([up('Job', running, 1), synced(1), up('Job', backoff, 2), tick(3), timeout], JOB);
+    const v = verdictOf(events);
+    assert.equal(v?.outcome, 'failed');
+    assert.equal(verdictAt(events), T0 + 4000);
+    assert.deepEqual(
+      v?.problems.map((p) => p.class),
+      ['job-failed'],
+    );
+  });
+
+  it('a timeout before anything failed is still a timeout', () => {
+    const timeout: Observation = { type: 'timeout', at: T0 + 4000, timeoutSeconds: 4 };
+    const { events } = run([up('Job', running, 1), synced(1), tick(3), timeout], JOB);
+    assert.equal(verdictOf(events)?.outcome, 'timed-out');
+  });
+});
