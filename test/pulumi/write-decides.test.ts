@@ -103,7 +103,7 @@ for (const mode of modes) {
       const lib = await import('../../src/pulumi/index.js');
       const args = nginxArgs(namespace, image, 1, 'web');
       const declare = mode === 'gate' ? lib.gatedDeployment : lib.tracedDeployment;
-      const { trace } = declare('web', { ...args, spec: { ...args.spec, paused } } as never, {}, { timeoutSeconds: 8 });
+      const { trace } = declare('web', { ...args, spec: { ...args.spec, paused } } as never, {}, { timeoutSeconds: 30 });
       trace.outcome.apply((o) => (seen.outcome = o));
       trace.revision.apply((r) => (seen.revision = r));
     };
