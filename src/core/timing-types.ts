@@ -28,9 +28,10 @@ export interface RolloutTimings {
     phase: StartPhase;
     /** Its share of the pods' time, in percent. */
     share: number;
-    /** Pods on `node` that spent time in it, and their mean seconds there. */
+    /** Pods that spent time in it (only those on `node`, when it is given), and their mean seconds there. */
     pods: number;
     meanSeconds: number;
+    /** The node that holds more than half of the phase's time, when one does. */
     node?: string;
   };
 }

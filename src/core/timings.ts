@@ -136,24 +136,35 @@ export function rolloutTimings(state: RolloutState): RolloutTimings | undefined 
   const timings: RolloutTimings = { pods, phases: totals };
   if (all <= 0) return timings;
   const phase = PHASES.reduce((best, ph) => (totals[ph] > totals[best] ? ph : best), PHASES[0]!);
-  // The node where that phase took longest, its pods, and their mean.
+  timings.dominant = dominantPhase(pods, phase, Math.round((totals[phase] / all) * 100));
+  return timings;
+}
+
+/**
+ * The pods in which `phase` took time, and their mean; named after a node only when that node
+ * holds more than half of the phase's time (a phase spread evenly over nodes names none).
+ */
+export function dominantPhase(pods: readonly PodTiming[], phase: StartPhase, share: number): NonNullable<RolloutTimings['dominant']> {
   const byNode = new Map<string, number[]>();
+  const all: number[] = [];
   for (const p of pods) {
     const took = p[phase];
     if (took === undefined || took <= 0) continue;
+    all.push(took);
     const onNode = byNode.get(p.node ?? '');
     if (onNode) onNode.push(took);
     else byNode.set(p.node ?? '', [took]);
   }
-  const [node, took] = [...byNode.entries()].sort((a, b) => sum(b[1]) - sum(a[1]))[0] ?? ['', []];
-  timings.dominant = {
+  const [node, onNode] = [...byNode.entries()].sort((a, b) => sum(b[1]) - sum(a[1]))[0] ?? ['', []];
+  const concentrated = node !== '' && sum(onNode) * 2 > sum(all);
+  const took = concentrated ? onNode : all;
+  return {
     phase,
-    share: Math.round((totals[phase] / all) * 100),
+    share,
     pods: took.length,
     meanSeconds: took.length > 0 ? round(sum(took) / took.length) : 0,
-    ...(node ? { node } : {}),
+    ...(concentrated ? { node } : {}),
   };
-  return timings;
 }
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);

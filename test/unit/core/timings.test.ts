@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
-import { dominantWords, goDurationSeconds, podTiming, rolloutTimings } from '../../../src/core/index.js';
+import { dominantWords, goDurationSeconds, type PodTiming, podTiming, rolloutTimings } from '../../../src/core/index.js';
+import { dominantPhase } from '../../../src/core/timings.js';
 import { formatVerdict } from '../../../src/report/index.js';
 import { event, run, statefulSetObject, T0, up, verdictOf, workloadPod } from './builders.js';
 
@@ -170,4 +171,21 @@ test('the same pod object in two traces that started at different times: each it
   // A trace that began after it started: the Event list leaves its Pulled Event out, its pull is unknown.
   const later = { ...state, startedAt: T0 + 10_000 };
   assert.deepEqual(rolloutTimings(later)?.pods, [{ pod: 'db-0', node: 'sim-node-1', scheduling: 1, readiness: 1 }]);
+});
+
+test('the dominant phase names a node only when that node holds more than half of its time', () => {
+  const pulls = (...rows: [string, number][]): PodTiming[] => rows.map(([node, s], i) => ({ pod: `p${i}`, node, 'image-pull': s }));
+  const rows: [string, PodTiming[], Record<string, unknown>][] = [
+    ['one slow node', pulls(['node-2', 11], ['node-2', 11], ['node-1', 2]), { pods: 2, meanSeconds: 11, node: 'node-2' }],
+    ['spread evenly: every pod, no node', pulls(['node-1', 4], ['node-2', 4]), { pods: 2, meanSeconds: 4 }],
+    ['exactly half is not most', pulls(['node-1', 6], ['node-2', 3], ['node-3', 3]), { pods: 3, meanSeconds: 4 }],
+    ['one node', pulls(['node-1', 3], ['node-1', 5]), { pods: 2, meanSeconds: 4, node: 'node-1' }],
+    [
+      'pods with no time in it are not counted',
+      [...pulls(['node-1', 4], ['node-2', 4]), { pod: 'x', node: 'node-3' }],
+      { pods: 2, meanSeconds: 4 },
+    ],
+  ];
+  for (const [what, pods, want] of rows)
+    assert.deepEqual(dominantPhase(pods, 'image-pull', 80), { phase: 'image-pull', share: 80, ...want }, what);
 });
