@@ -147,7 +147,7 @@ export function staleReadiness(
   const plural = (n: number) => (n === 1 ? '' : 's');
   return {
     key: `stale|${owner.uid}|${counted}|${ready}`,
-    message: `${owner.kind} ${owner.name} counts ${counted} Ready pod${plural(counted)}, but ${ready} of its live pods ${ready === 1 ? 'is' : 'are'} Ready (a pod it counted was deleted or is no longer Ready); success waits until its pods are`,
+    message: `${owner.kind} ${owner.name} counts ${counted} Ready pod${plural(counted)}, but ${ready} of its live pods ${ready === 1 ? 'is' : 'are'} Ready (a pod it counted was deleted or is no longer Ready); success waits until its count and its pods agree`,
     pods: [],
   };
 }

@@ -213,7 +213,7 @@ function withOrderedReadyWait(state: RolloutState, problem: Problem): Problem {
   const waiting = Array.from({ length: replicas }, (_, i) => `${name}-${i}`).filter((n, i) => i !== ordinal && !current.has(n));
   if (waiting.length === 0) return problem;
   const wait = `; ${waiting.join(', ')} ${waiting.length === 1 ? 'waits' : 'wait'} for it: podManagementPolicy OrderedReady creates or updates one pod at a time, each once the previous one is Ready`;
-  return { ...problem, explanation: `${problem.explanation}${wait}` };
+  return { ...problem, explanation: `${problem.explanation.replace(/\.$/, '')}${wait}` };
 }
 
 /** The claims of its `volumeClaimTemplates`, one per ordinal: `<template>-<name>-<ordinal>`. */

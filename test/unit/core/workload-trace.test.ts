@@ -201,6 +201,19 @@ describe('StatefulSets', () => {
     assert.ok(!v?.problems.some((p) => p.object.name === 'db-9'), 'a pod of another revision is not the rollout');
   });
 
+  it("OrderedReady: the scheduler's message and the ordinals that wait are one sentence after another, not '.;'", () => {
+    const sts = statefulSetObject('db', { replicas: 2 }, { readyReplicas: 0, currentRevision: 'db-1', updateRevision: 'db-1' });
+    const msg = '0/2 nodes are available: 2 pod has unbound immediate PersistentVolumeClaims.';
+    const pending = workloadPod('StatefulSet', 'db', {
+      name: 'db-0',
+      revision: 'db-1',
+      scheduled: { status: 'False', reason: 'Unschedulable', message: msg },
+    });
+    const { events } = run([up('StatefulSet', sts, 1), { type: 'synced', at: T0 + 1000 }, up('Pod', pending, 2), tick(3)], STS);
+    const problem = ofType(events, 'problem').find((e) => e.problem.object.name === 'db-0')?.problem;
+    assert.match(problem?.explanation ?? '', /PersistentVolumeClaims; db-1 waits for it: podManagementPolicy OrderedReady/);
+  });
+
   it('a volumeClaimTemplates claim that does not bind is pvc-pending, naming the StorageClass and the provisioner Warning', () => {
     const sts = statefulSetObject(
       'db',
