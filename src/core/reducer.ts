@@ -4,7 +4,7 @@
  */
 
 import type { ClassifierFailure } from './diagnose/index.js';
-import { type Emit, emitK8sEvents } from './emit.js';
+import { type Emit, emitK8sEvents, phaseEmitted } from './emit.js';
 import { trackEndedPods } from './ended-pods.js';
 import { successEventsKnown, takeSync } from './event-backlog.js';
 import { kubectlHints } from './hints.js';
@@ -140,7 +140,8 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observ
   trackNotReady(s, memo, at, scope);
   if (scope !== 'all') timeReadyPods(s, scope);
   const succeeded = kind.criterionMet(s);
-  kind.emitPhases(s, memo, emit, succeeded);
+  // Watched on after its success, the revision's pods replaced or rescaled are not its phases again.
+  if (!phaseEmitted(memo, 'complete')) kind.emitPhases(s, memo, emit, succeeded);
   kind.emitProgress(s, memo, emit);
   emitK8sEvents(s, memo, s.ownedPods, opened, touched, emit);
   trackSettling(s, memo, updateProblems(s, memo, at, emit, scope), at);
