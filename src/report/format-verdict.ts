@@ -79,7 +79,7 @@ export function formatVerdict(raw: Verdict, options: FormatVerdictOptions = {}):
     return lines.join('\n');
   }
 
-  const groups = groupProblems(verdict.problems);
+  const groups = causeFirst(groupProblems(verdict.problems));
   for (const group of groups) {
     lines.push('', ...formatProblem(group[0]!, group.slice(1), c));
   }
@@ -136,6 +136,16 @@ function timeLine(v: Verdict): string | undefined {
   if (v.finishedAt - v.startedAt < SLOW_ROLLOUT_MS || t.phases[t.dominant.phase] < SLOW_PHASE_SECONDS) return undefined;
   const sums = (Object.keys(PHASE_WORDS) as (keyof typeof PHASE_WORDS)[]).map((ph) => `${PHASE_WORDS[ph]} ${t.phases[ph]} s`);
   return `where the time went: ${lead} (${sums.join(', ')})`;
+}
+
+/**
+ * A failed Job's details lead with the pod that says why (its exit code, message and log), as its
+ * summary does; the Job's condition follows.
+ */
+function causeFirst(groups: Problem[][]): Problem[][] {
+  if (groups[0]?.[0]?.class !== 'job-failed') return groups;
+  const cause = groups.findIndex((g) => g[0]!.object.kind === 'Pod');
+  return cause < 1 ? groups : [groups[cause]!, ...groups.filter((_, i) => i !== cause)];
 }
 
 /** Problems with the same cause (e.g. three pods with the same bad image) print once. */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { stripAnsi } from '../../../src/report/colors.js';
 import { formatVerdict } from '../../../src/report/index.js';
+import { failedJobPod, jobObject, run, up, verdictOf } from '../core/builders.js';
 import { crashProblem, failedVerdict, imageProblem, successVerdict } from './fixtures.js';
 
 test('formatVerdict - success names revision, ready/desired and duration', () => {
@@ -112,4 +113,31 @@ test("the figures line is in the kind's words: a Job's succeeded, running and fa
   assert.match(ds ?? '', /^ {2}revision 2 · \d+\/\d+ nodes ready · /);
   const deployment = stripAnsi(formatVerdict(base)).split('\n')[1];
   assert.match(deployment ?? '', /^ {2}revision \d+ · \d+\/\d+ ready · \d+ updated · \d+ available · took /);
+});
+
+test("formatVerdict - a failed Job's details lead with the pod that says why, the Job's condition after it", () => {
+  const job = jobObject('migrate', { backoffLimit: 0 }, { active: 1 });
+  const failed = jobObject(
+    'migrate',
+    { backoffLimit: 0 },
+    {
+      failed: 1,
+      conditions: [
+        { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' },
+      ],
+    },
+  );
+  const { events } = run([up('Job', job, 1), up('Pod', failedJobPod('migrate-a', 3, 'no table'), 2), up('Job', failed, 3)], {
+    kind: 'Job',
+    name: 'migrate',
+  });
+  const verdict = verdictOf(events);
+  assert.deepEqual(
+    verdict?.problems.map((p) => p.class),
+    ['job-failed', 'job-pod-failed'],
+    'the JSON keeps the failing problem first',
+  );
+  const text = formatVerdict(verdict!, { color: false });
+  const pod = text.indexOf('● Pod/migrate-a');
+  assert.ok(pod > 0 && pod < text.indexOf('● Job/migrate'), text);
 });
