@@ -479,6 +479,17 @@ export function jobObject(name: string, spec: Partial<V1Job['spec']>, status: Pa
   };
 }
 
+/** Job `name` failed by its controller: `failed` pods and a `Failed` condition (BackoffLimitExceeded unless `reason`). */
+export function failedJobObject(
+  name: string,
+  spec: Partial<V1Job['spec']>,
+  failed: number,
+  reason = 'BackoffLimitExceeded',
+  message = 'Job has reached the specified backoff limit',
+): V1Job {
+  return jobObject(name, spec, { failed, conditions: [{ type: 'Failed', status: 'True', reason, message }] });
+}
+
 /** A DaemonSet with its status and template generation (uid `DaemonSet-<name>`). */
 export function daemonSetObject(
   name: string,

@@ -8,16 +8,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Observation } from '../../../src/core/index.js';
 import { CAUSE_WAIT_MS } from '../../../src/core/kinds/job.js';
-import { failedJobPod, jobObject, ofType, run, T0, tick, up, verdictOf } from './builders.js';
+import { failedJobObject, failedJobPod, jobObject, ofType, run, T0, tick, up, verdictOf } from './builders.js';
 
 const JOB = { kind: 'Job' as const, name: 'migrate' };
 const running = jobObject('migrate', { backoffLimit: 0, parallelism: 3 }, { active: 3 });
-const failedBy = (reason: string, message: string) =>
-  jobObject(
-    'migrate',
-    { backoffLimit: 0, parallelism: 3 },
-    { failed: 1, conditions: [{ type: 'Failed', status: 'True', reason, message }] },
-  );
+const failedBy = (reason: string, message: string) => failedJobObject('migrate', { backoffLimit: 0, parallelism: 3 }, 1, reason, message);
 const backoff = failedBy('BackoffLimitExceeded', 'Job has reached the specified backoff limit');
 const synced = (s: number): Observation => ({ type: 'synced', at: T0 + s * 1000 });
 const WAIT_S = CAUSE_WAIT_MS / 1000;

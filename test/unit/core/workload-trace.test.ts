@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import {
   daemonSetObject,
   event,
+  failedJobObject,
   failedJobPod,
   jobObject,
   ofType,
@@ -30,16 +31,7 @@ const DS = { kind: 'DaemonSet' as const, name: 'agent' };
 describe('Jobs', () => {
   it('a failed pod is reported while the Job retries; Failed fails with job-failed then each pod exit code', () => {
     const running = jobObject('migrate', { backoffLimit: 1 }, { active: 1, failed: 1 });
-    const failed = jobObject(
-      'migrate',
-      { backoffLimit: 1 },
-      {
-        failed: 2,
-        conditions: [
-          { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' },
-        ],
-      },
-    );
+    const failed = failedJobObject('migrate', { backoffLimit: 1 }, 2);
     const early = run(
       [up('Job', running, 1), { type: 'synced', at: T0 + 1000 }, up('Pod', failedJobPod('migrate-a', 3, 'no table'), 2), tick(3)],
       JOB,

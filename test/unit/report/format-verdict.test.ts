@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { stripAnsi } from '../../../src/report/colors.js';
 import { formatVerdict } from '../../../src/report/index.js';
-import { failedJobPod, jobObject, run, up, verdictOf } from '../core/builders.js';
+import { failedJobObject, failedJobPod, jobObject, run, up, verdictOf } from '../core/builders.js';
 import { crashProblem, failedVerdict, imageProblem, successVerdict } from './fixtures.js';
 
 test('formatVerdict - success names revision, ready/desired and duration', () => {
@@ -117,16 +117,7 @@ test("the figures line is in the kind's words: a Job's succeeded, running and fa
 
 test("formatVerdict - a failed Job's details lead with the pod that says why, the Job's condition after it", () => {
   const job = jobObject('migrate', { backoffLimit: 0 }, { active: 1 });
-  const failed = jobObject(
-    'migrate',
-    { backoffLimit: 0 },
-    {
-      failed: 1,
-      conditions: [
-        { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' },
-      ],
-    },
-  );
+  const failed = failedJobObject('migrate', { backoffLimit: 0 }, 1);
   const { events } = run([up('Job', job, 1), up('Pod', failedJobPod('migrate-a', 3, 'no table'), 2), up('Job', failed, 3)], {
     kind: 'Job',
     name: 'migrate',
