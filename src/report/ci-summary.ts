@@ -7,7 +7,7 @@
 import type { Problem, Verdict } from '../core/index.js';
 import { cleanedVerdict, dominantWords, workloadOf } from '../core/index.js';
 import { formatDuration } from './format-time.js';
-import { formatVerdict, outcomeLabel } from './format-verdict.js';
+import { causeFirst, formatVerdict, outcomeLabel } from './format-verdict.js';
 
 const SYMBOL: Record<Verdict['outcome'], string> = { succeeded: '✅', failed: '❌', 'timed-out': '⏱️', cancelled: '⏹️' };
 
@@ -50,7 +50,7 @@ export function markdownSummary(raw: readonly Verdict[], title = 'rollout-trace'
       continue;
     }
     lines.push('', `#### ${SYMBOL[v.outcome]} ${cell(named(v))}`, '');
-    for (const p of v.problems) lines.push(...problemLines(p));
+    for (const p of causeFirst(v.problems, (x) => x)) lines.push(...problemLines(p));
     if (time) lines.push('', `Where the time went: ${cell(time)}`);
     if (v.hints.length > 0) lines.push('', '<details><summary>To dig further</summary>', '', fenced(v.hints.join('\n')), '', '</details>');
   }

@@ -79,7 +79,7 @@ export function formatVerdict(raw: Verdict, options: FormatVerdictOptions = {}):
     return lines.join('\n');
   }
 
-  const groups = causeFirst(groupProblems(verdict.problems));
+  const groups = causeFirst(groupProblems(verdict.problems), (g) => g[0]!);
   for (const group of groups) {
     lines.push('', ...formatProblem(group[0]!, group.slice(1), c));
   }
@@ -140,12 +140,12 @@ function timeLine(v: Verdict): string | undefined {
 
 /**
  * A failed Job's details lead with the pod that says why (its exit code, message and log), as its
- * summary does; the Job's condition follows.
+ * summary does; the Job's condition follows. `problemOf` reads an item's problem.
  */
-function causeFirst(groups: Problem[][]): Problem[][] {
-  if (groups[0]?.[0]?.class !== 'job-failed') return groups;
-  const cause = groups.findIndex((g) => g[0]!.object.kind === 'Pod');
-  return cause < 1 ? groups : [groups[cause]!, ...groups.filter((_, i) => i !== cause)];
+export function causeFirst<T>(items: T[], problemOf: (item: T) => Problem): T[] {
+  if (items[0] === undefined || problemOf(items[0]).class !== 'job-failed') return items;
+  const cause = items.findIndex((item) => problemOf(item).object.kind === 'Pod');
+  return cause < 1 ? items : [items[cause]!, ...items.filter((_, i) => i !== cause)];
 }
 
 /** Problems with the same cause (e.g. three pods with the same bad image) print once. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { stripAnsi } from '../../../src/report/colors.js';
-import { formatVerdict } from '../../../src/report/index.js';
+import { formatVerdict, markdownSummary } from '../../../src/report/index.js';
 import { failedJobObject, failedJobPod, jobObject, run, up, verdictOf } from '../core/builders.js';
 import { crashProblem, failedVerdict, imageProblem, successVerdict } from './fixtures.js';
 
@@ -131,4 +131,8 @@ test("formatVerdict - a failed Job's details lead with the pod that says why, th
   const text = formatVerdict(verdict!, { color: false });
   const pod = text.indexOf('● Pod/migrate-a');
   assert.ok(pod > 0 && pod < text.indexOf('● Job/migrate'), text);
+  // The CI job summary reads the same way.
+  const summary = markdownSummary([verdict!]);
+  const podItem = summary.indexOf('- **Pod/migrate-a**');
+  assert.ok(podItem > 0 && podItem < summary.indexOf('- **Job/migrate**'), summary);
 });
