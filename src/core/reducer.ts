@@ -243,8 +243,9 @@ function stopped(s: Draft, obs: Extract<Observation, { type: 'timeout' | 'cancel
   const failing = failingProblems(s, at);
   const problems = orderedProblems(s, failing);
   if (obs.type === 'cancel') return buildVerdict(s, { outcome: 'cancelled', at, problems, ...(obs.reason ? { reason: obs.reason } : {}) });
-  if (s.synced && s.eventBacklog === 'listed' && failing.length > 0 && moduleOf(s).failureAwaitsCause?.(s, failing, at))
-    return buildVerdict(s, { outcome: 'failed', at, problems });
+  // Whether it awaits the cause, its time bound aside: a wait that ran out with no tick since is decided too.
+  const decided = moduleOf(s).failureAwaitsCause?.(s, failing, Number.NEGATIVE_INFINITY) === true;
+  if (s.synced && s.eventBacklog === 'listed' && failing.length > 0 && decided) return buildVerdict(s, { outcome: 'failed', at, problems });
   return buildVerdict(s, {
     outcome: 'timed-out',
     at,

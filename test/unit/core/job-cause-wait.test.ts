@@ -81,6 +81,12 @@ describe('a timeout during the wait for the cause', () => {
     );
   });
 
+  it('a timeout after the wait ran out, before a tick ended it: the failure too', () => {
+    const timeout: Observation = { type: 'timeout', at: T0 + (2 + WAIT_S + 0.5) * 1000, timeoutSeconds: 8 };
+    const { events } = run([up('Job', running, 1), synced(1), up('Job', backoff, 2), tick(3), timeout], JOB);
+    assert.equal(verdictOf(events)?.outcome, 'failed');
+  });
+
   it('a timeout before anything failed is still a timeout', () => {
     const timeout: Observation = { type: 'timeout', at: T0 + 4000, timeoutSeconds: 4 };
     const { events } = run([up('Job', running, 1), synced(1), tick(3), timeout], JOB);
