@@ -152,7 +152,7 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observ
   const failing = failingProblems(s, at);
   // Until the Event backlog is in, only a success whose Events are all known is judged.
   if (failing.length > 0 && s.eventBacklog !== 'listed') return;
-  if (failing.length > 0 && kind.failureAwaitsCause?.(s, failing, at)) return;
+  if (failing.length > 0 && at < (kind.causeWaitUntil?.(s, failing) ?? at)) return;
   if (failing.length > 0) return finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
   if (!succeeded) {
     memo.held = undefined;
@@ -235,7 +235,7 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
 
 /**
  * The verdict of the tracker's `timeout` or `cancel`: the rollout ends now, whatever its state. A
- * timeout while a decided failure only waits for its pods' cause (`failureAwaitsCause`) gives that
+ * timeout while a decided failure only waits for its pods' cause (`causeWaitUntil`) gives that
  * failure: the rollout did not run out of time, it had failed.
  */
 function stopped(s: Draft, obs: Extract<Observation, { type: 'timeout' | 'cancel' }>): Verdict {
@@ -243,9 +243,9 @@ function stopped(s: Draft, obs: Extract<Observation, { type: 'timeout' | 'cancel
   const failing = failingProblems(s, at);
   const problems = orderedProblems(s, failing);
   if (obs.type === 'cancel') return buildVerdict(s, { outcome: 'cancelled', at, problems, ...(obs.reason ? { reason: obs.reason } : {}) });
-  // Whether it awaits the cause, its time bound aside: a wait that ran out with no tick since is decided too.
-  const decided = moduleOf(s).failureAwaitsCause?.(s, failing, Number.NEGATIVE_INFINITY) === true;
-  if (s.synced && s.eventBacklog === 'listed' && failing.length > 0 && decided) return buildVerdict(s, { outcome: 'failed', at, problems });
+  // Waiting for its cause, or done waiting with no tick since: decided either way.
+  const decided = failing.length > 0 && moduleOf(s).causeWaitUntil?.(s, failing) !== undefined;
+  if (s.synced && s.eventBacklog === 'listed' && decided) return buildVerdict(s, { outcome: 'failed', at, problems });
   return buildVerdict(s, {
     outcome: 'timed-out',
     at,

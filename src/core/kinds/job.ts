@@ -121,16 +121,15 @@ const POD_CAUSED = new Set(['BackoffLimitExceeded', 'PodFailurePolicy', 'FailedI
 /**
  * A Job seen running that fails for its pods decides after the Job controller saw them fail, but
  * its status and its pods' come on separate watches, and on a loaded machine the Job's can come
- * first: the verdict would name no container, exit code or log. It waits for a pod's cause, at most
+ * first: the verdict would name no container, exit code or log. It waits for a pod's cause, until
  * {@link CAUSE_WAIT_MS} after the failure was seen. A Job already failed when the trace began came
  * with its pods in the same lists: it never waits.
  */
-function failureAwaitsCause(s: RolloutState, failing: readonly Problem[], at: number): boolean {
+function causeWaitUntil(s: RolloutState, failing: readonly Problem[]): number | undefined {
   const failed = failing.find((p) => p.class === 'job-failed');
-  if (!failed || !POD_CAUSED.has(failed.reason) || at >= failed.firstSeen + CAUSE_WAIT_MS) return false;
-  if (!phaseEmitted(s.memo, 'running')) return false;
-  for (const p of Object.values(s.problems)) if (p.object.kind === 'Pod') return false;
-  return departedProblems(s).length === 0;
+  if (!failed || !POD_CAUSED.has(failed.reason) || !phaseEmitted(s.memo, 'running')) return undefined;
+  for (const p of Object.values(s.problems)) if (p.object.kind === 'Pod') return undefined;
+  return departedProblems(s).length === 0 ? failed.firstSeen + CAUSE_WAIT_MS : undefined;
 }
 
 let built: KindModule | undefined;
@@ -148,7 +147,7 @@ export function jobModule(): KindModule {
     objectRule: (w) => jobRule(w as V1Job),
     criterionMet,
     emitPhases,
-    failureAwaitsCause,
+    causeWaitUntil,
     // Its succeeded pods may be gone (a TTL, a clean-up): its count is its record, not a readiness.
     staleCount: () => undefined,
     replicas: (s) => jobReplicas(rule(s)?.progress),

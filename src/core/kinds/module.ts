@@ -93,10 +93,10 @@ export interface KindModule {
   /** Whether the pods with a problem are diagnosed again on every observation (their words name the other pods). */
   rediagnosesProblemPods?: boolean;
   /**
-   * Whether the failure `failing` waits, at `at`, for its cause to be seen: a Job failed for its
-   * pods, whose status came before theirs (another watch). Bounded; absent: a failure never waits.
+   * Until when (ms) the failure `failing` waits for its cause to be seen: a Job failed for its pods,
+   * whose status came before theirs (another watch). Undefined, or the member absent: it never waits.
    */
-  failureAwaitsCause?(s: RolloutState, failing: readonly Problem[], at: number): boolean;
+  causeWaitUntil?(s: RolloutState, failing: readonly Problem[]): number | undefined;
   /** Causes a verdict lists for leaving pods whose failure the trace never saw (a Job's, deleted as it failed). */
   unseenExits?(s: RolloutState, known: Problem[]): Problem[];
   /** `hints` without those that cannot work any more (`kubectl logs job/` with no pod left). */
