@@ -4,9 +4,13 @@
  */
 import type { NamespacedName, Problem, ProblemClass, Verdict, WorkloadKind } from '../core/index.js';
 import { workloadOf } from '../core/index.js';
-import { formatVerdict, outcomeLabel } from './format-verdict.js';
+import { causeFirst, formatVerdict, outcomeLabel } from './format-verdict.js';
 
-/** Why one Deployment did not roll out: its verdict's main problem, flattened. */
+/**
+ * Why one workload did not roll out: its verdict's main problem, flattened. For a failed Job that is
+ * the pod that says why (its class, pod, container and reason), as the verdict's summary reads; the
+ * Job's own condition stays in the verdict's problems.
+ */
 export interface RolloutFailure {
   /** Namespace and name of the workload (a Deployment unless {@link RolloutFailure.kind} says otherwise). */
   deployment: NamespacedName;
@@ -33,10 +37,13 @@ export interface RolloutFailure {
 // failed beats timed-out beats cancelled, as for the CLI's exit code.
 const SEVERITY: Record<RolloutFailure['outcome'], number> = { failed: 0, 'timed-out': 1, cancelled: 2 };
 
-/** The verdict's main problem as a {@link RolloutFailure} (call it for a verdict that did not succeed). */
+/**
+ * The verdict's main problem as a {@link RolloutFailure} (call it for a verdict that did not
+ * succeed): its first problem, or for a failed Job the failing pod's.
+ */
 export function rolloutFailureOf(v: Verdict): RolloutFailure {
   const outcome = v.outcome as RolloutFailure['outcome'];
-  const p = v.problems[0];
+  const p = causeFirst(v.problems, (x) => x)[0];
   const hint = p?.hints[0] ?? v.hints[0];
   const base: RolloutFailure = {
     deployment: v.deployment,

@@ -1,5 +1,6 @@
-/** Hand-built events and verdicts for rendering tests (never used to test tracking itself). */
+/** Events and verdicts for rendering tests, hand-built or traced through the reducer (never used to test tracking itself). */
 import type { Problem, RolloutEvent, Verdict } from '../../../src/core/types.js';
+import { failedJobObject, failedJobPod, jobObject, run, up, verdictOf } from '../core/builders.js';
 
 export const T0 = Date.UTC(2026, 10, 22, 4, 0, 0);
 export const NGINX = { namespace: 'demo', name: 'nginx' };
@@ -199,4 +200,20 @@ export function failedRollout(): RolloutEvent[] {
     { ...d, at: T0 + 2000, type: 'problem', problem: p, failsAt: T0 + 2000 },
     { ...d, at: T0 + 9500, type: 'verdict', verdict: failedVerdict([p]) },
   ];
+}
+
+/**
+ * The verdict of Job apps/migrate (backoffLimit 0), traced through the reducer: its one pod exited
+ * with code 3 ("no table"), and the Job failed (BackoffLimitExceeded).
+ */
+export function failedJobVerdict(): Verdict {
+  const job = jobObject('migrate', { backoffLimit: 0 }, { active: 1 });
+  const failed = failedJobObject('migrate', { backoffLimit: 0 }, 1);
+  const { events } = run([up('Job', job, 1), up('Pod', failedJobPod('migrate-a', 3, 'no table'), 2), up('Job', failed, 3)], {
+    kind: 'Job',
+    name: 'migrate',
+  });
+  const verdict = verdictOf(events);
+  if (!verdict) throw new Error('the failed Job reached no verdict');
+  return verdict;
 }

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { stripAnsi } from '../../../src/report/colors.js';
 import { formatVerdict, markdownSummary } from '../../../src/report/index.js';
-import { failedJobObject, failedJobPod, jobObject, run, up, verdictOf } from '../core/builders.js';
-import { crashProblem, failedVerdict, imageProblem, successVerdict } from './fixtures.js';
+import { crashProblem, failedJobVerdict, failedVerdict, imageProblem, successVerdict } from './fixtures.js';
 
 test('formatVerdict - success names revision, ready/desired and duration', () => {
   const text = formatVerdict(successVerdict(), { color: false });
@@ -116,23 +115,17 @@ test("the figures line is in the kind's words: a Job's succeeded, running and fa
 });
 
 test("formatVerdict - a failed Job's details lead with the pod that says why, the Job's condition after it", () => {
-  const job = jobObject('migrate', { backoffLimit: 0 }, { active: 1 });
-  const failed = failedJobObject('migrate', { backoffLimit: 0 }, 1);
-  const { events } = run([up('Job', job, 1), up('Pod', failedJobPod('migrate-a', 3, 'no table'), 2), up('Job', failed, 3)], {
-    kind: 'Job',
-    name: 'migrate',
-  });
-  const verdict = verdictOf(events);
+  const verdict = failedJobVerdict();
   assert.deepEqual(
-    verdict?.problems.map((p) => p.class),
+    verdict.problems.map((p) => p.class),
     ['job-failed', 'job-pod-failed'],
     'the JSON keeps the failing problem first',
   );
-  const text = formatVerdict(verdict!, { color: false });
+  const text = formatVerdict(verdict, { color: false });
   const pod = text.indexOf('● Pod/migrate-a');
   assert.ok(pod > 0 && pod < text.indexOf('● Job/migrate'), text);
   // The CI job summary reads the same way.
-  const summary = markdownSummary([verdict!]);
+  const summary = markdownSummary([verdict]);
   const podItem = summary.indexOf('- **Pod/migrate-a**');
   assert.ok(podItem > 0 && podItem < summary.indexOf('- **Job/migrate**'), summary);
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Verdict } from '../../../src/index.js';
 import { assertSucceeded, isRolloutFailedError, type RolloutFailedError } from '../../../src/index.js';
-import { crashProblem, failedVerdict, NGINX, successVerdict, T0 } from './fixtures.js';
+import { crashProblem, failedJobVerdict, failedVerdict, NGINX, successVerdict, T0 } from './fixtures.js';
 
 function thrown(fn: () => void): RolloutFailedError {
   try {
@@ -65,4 +65,18 @@ it('several verdicts: successes are left out, failed comes before timed-out, eve
   assert.match(err.message, /\n\nDeployment demo\/slow: TIMED OUT \(after 30s\) - timed out after 30s/);
   assert.equal(err.verdicts.length, 2);
   assert.ok(err.verdicts.every((v) => v.finishedAt >= T0));
+});
+
+it("a failed Job's RolloutFailure names the pod that says why, as its summary does", () => {
+  const verdict = failedJobVerdict();
+  assert.equal(verdict.problems[0]?.class, 'job-failed', "the verdict's problems keep the Job's condition first");
+  const err = thrown(() => assertSucceeded(verdict));
+  const { class: cls, kind, pod, container, reason, explanation, resource } = err.failures[0]!;
+  assert.deepEqual(
+    { cls, kind, pod, container, reason },
+    { cls: 'job-pod-failed', kind: 'Job', pod: 'migrate-a', container: 'app', reason: 'Error' },
+  );
+  assert.deepEqual(resource, { kind: 'Pod', namespace: verdict.deployment.namespace, name: 'migrate-a' });
+  assert.match(explanation ?? '', /exited with code 3/);
+  assert.equal(err.pod, 'migrate-a');
 });
