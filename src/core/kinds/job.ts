@@ -132,6 +132,16 @@ function causeWaitUntil(s: RolloutState, failing: readonly Problem[]): number | 
   return departedProblems(s).length === 0 ? failed.firstSeen + CAUSE_WAIT_MS : undefined;
 }
 
+/**
+ * The rule as its progress line says it: a failure names the Job, its reason and its counts (the
+ * condition's own message, "Job has reached the specified backoff limit", is in its problem).
+ */
+function progressShown(s: RolloutState): JobRuleResult | undefined {
+  const r = rule(s);
+  if (r?.state !== 'failed') return r;
+  return { ...r, message: `job "${s.target.name}" failed (${r.reason}): ${jobCounts(r.progress)}` };
+}
+
 let built: KindModule | undefined;
 
 /** The Job's module (built on first use: the modules and the core's shared code import each other). */
@@ -142,7 +152,7 @@ export function jobModule(): KindModule {
     emitRows: (s, memo, touched, emit) => emitOwnedRows(s, memo, touched, emit, { readyIsRunning: true }),
     facts: KIND_FACTS.Job,
     emitChanges: () => {},
-    emitProgress: (s, memo, emit) => emitRuleProgress(memo, emit, rule(s), jobReplicas(rule(s)?.progress)),
+    emitProgress: (s, memo, emit) => emitRuleProgress(memo, emit, progressShown(s), jobReplicas(rule(s)?.progress)),
     rule,
     objectRule: (w) => jobRule(w as V1Job),
     criterionMet,

@@ -60,6 +60,11 @@ describe('Jobs', () => {
       ['job-failed migrate ', 'job-pod-failed migrate-a 3', 'job-pod-failed migrate-b 3'],
     );
     assert.equal(v?.problems[0]?.reason, 'BackoffLimitExceeded');
+    assert.equal(
+      ofType(events, 'progress').at(-1)?.message,
+      'job "migrate" failed (BackoffLimitExceeded): 0/1 succeeded, 0 running, 2 failed',
+      "the progress line names the Job's failure (not the condition's bare message)",
+    );
   });
 
   it('a crash-looping Job pod (restartPolicy OnFailure) is reported, and never fails the trace by itself', () => {
