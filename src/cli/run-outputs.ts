@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import type { RolloutEvent, Verdict } from '../core/index.js';
 import { junitReport, markdownSummary } from '../report/ci-summary.js';
 import { htmlReport } from '../report/html-report.js';
-import type { CliIo } from './run.js';
+import type { CliIo } from './io.js';
 import { UsageError } from './usage-error.js';
 
 /** The files asked for. */

@@ -13,34 +13,9 @@ import { type CliOptions, parseCli } from './args.js';
 import { type BatchedStream, batchedStream } from './batched-stream.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { helpText } from './help.js';
+import { type CliIo, processIo } from './io.js';
 import { openSink } from './sink.js';
 import { UsageError } from './usage-error.js';
-
-/** The process facilities the CLI uses (injectable for tests). */
-export interface CliIo {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream;
-  env: Record<string, string | undefined>;
-  /** Registers an interrupt handler (SIGINT/SIGTERM); returns its removal. */
-  onInterrupt(handler: () => void): () => void;
-}
-
-/** The real process. */
-export function processIo(): CliIo {
-  return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: process.env,
-    onInterrupt(handler) {
-      process.on('SIGINT', handler);
-      process.on('SIGTERM', handler);
-      return () => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
-      };
-    },
-  };
-}
 
 /** Runs the CLI and resolves with its exit code. */
 export async function runCli(argv: string[], io: CliIo = processIo()): Promise<ExitCode> {
@@ -90,17 +65,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   const { trackRolloutsReplaying, resolveTrackOptions } = await import('../track/index.js');
   const options = asked.selector !== undefined ? await selected(asked, io, resolveTrackOptions) : asked;
   const common = sharedTrackOptions(options);
-  // --pulumi-messages is the sink's, not the tracker's: refused here for a kind it says nothing of.
-  for (const { kind, name } of options.targets) {
-    const refused = kindRefusal(kind, name, { pulumiMessages: options.pulumiMessages });
-    if (refused) throw new UsageError(refused);
-  }
-  // The tracker's own validation, before anything is opened: a bad name or namespace is its
-  // 'bad-input' error (exit 2) with its wording, and the namespace default is its default.
-  const resolved = options.targets.map(({ kind, name }) =>
-    resolveTrackOptions({ ...common, kind, name, namespace: options.namespace, kubeconfig: options.kubeconfig, context: options.context }),
-  );
-  const { kc, namespace } = resolved[0]!;
+  const { kc, namespace } = validatedTargets(options, common, resolveTrackOptions);
   const outputs = (await import('./run-outputs.js')).runOutputs(options, io.env);
   let batched: BatchedStream | undefined;
   const { sink, tty } = await openSink({
@@ -130,20 +95,8 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
   };
   const unsubscribe = tracking.subscribe(write);
 
-  let interrupts = 0;
-  let wakeWatch: (() => void) | undefined;
-  const removeInterrupt = io.onInterrupt(() => {
-    interrupts++;
-    if (interrupts === 1) {
-      tracking.stop();
-      wakeWatch?.();
-    } else {
-      // A second Ctrl-C means "now": no more waiting for a graceful end (what is printed so far still goes out).
-      batched?.flushNow();
-      io.stderr.write('\nrollout-trace: interrupted\n');
-      process.exit(EXIT.interrupted);
-    }
-  });
+  const interrupts: Interrupts = { count: 0 };
+  const removeInterrupt = onInterrupts(io, interrupts, tracking, () => batched?.flushNow());
 
   try {
     let verdicts: Verdict[];
@@ -154,7 +107,8 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
         if (!seenVerdicts.has(verdictKey(v)))
           write({ type: 'verdict', at: v.finishedAt, workload: v.workload, deployment: v.deployment, kind: v.workload.kind, verdict: v });
       }
-      if (options.watch && interrupts === 0) await watchAfterVerdict(options, tty, io, watchEnded, (wake) => (wakeWatch = wake));
+      if (options.watch && interrupts.count === 0)
+        await watchAfterVerdict(options, tty, io, watchEnded, (wake) => (interrupts.wake = wake));
     } finally {
       tracking.stop(); // ends the watch (nothing else is still running)
       unsubscribe();
@@ -162,13 +116,58 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     await closeWithin(sink);
     await recordingsFlushed();
     outputs.finish(verdicts, `rollout-trace ${options.targets.map((t) => `${t.kind}/${t.name}`).join(' ')} -n ${namespace}`, io);
-    return exitCodeOf(verdicts, interrupts > 0);
+    return exitCodeOf(verdicts, interrupts.count > 0);
   } catch (err) {
     await closeWithin(sink).catch(() => undefined);
     throw err;
   } finally {
     removeInterrupt();
   }
+}
+
+/**
+ * The targets checked before anything is opened: a flag refused for a kind (--pulumi-messages is
+ * the sink's, not the tracker's), then the tracker's own validation (a bad name or namespace is its
+ * 'bad-input' error, exit 2, in its words). Returns the first target's kubeconfig and namespace.
+ */
+function validatedTargets(
+  options: CliOptions,
+  common: ReturnType<typeof sharedTrackOptions>,
+  resolve: typeof import('../track/index.js').resolveTrackOptions,
+) {
+  for (const { kind, name } of options.targets) {
+    const refused = kindRefusal(kind, name, { pulumiMessages: options.pulumiMessages });
+    if (refused) throw new UsageError(refused);
+  }
+  const { kubeconfig, context } = options;
+  const resolved = options.targets.map(({ kind, name }) =>
+    resolve({ ...common, kind, name, namespace: options.namespace, kubeconfig, context }),
+  );
+  return resolved[0]!;
+}
+
+/** Ctrl-C so far, and what wakes a `--watch` wait. */
+interface Interrupts {
+  count: number;
+  wake?: () => void;
+}
+
+/**
+ * The first Ctrl-C stops the trackers (their verdicts say cancelled) and ends a `--watch`; a second
+ * means "now": no more waiting for a graceful end, what is printed so far still goes out.
+ */
+function onInterrupts(io: CliIo, interrupts: Interrupts, tracking: { stop(): void }, flush: () => void): () => void {
+  return io.onInterrupt(() => {
+    interrupts.count++;
+    if (interrupts.count === 1) {
+      tracking.stop();
+      interrupts.wake?.();
+      return;
+    }
+    flush();
+    io.stderr.write('\nrollout-trace: interrupted\n');
+    process.exit(EXIT.interrupted);
+  });
 }
 
 /** Which traced workload a verdict is about: `Kind/namespace/name`. */

@@ -35,12 +35,7 @@ export function followLog(kc: KubeConfig, namespace: string, pod: string, contai
   let ended = false;
   let partial = '';
   let request: http.ClientRequest | undefined;
-  const deliver = (raw: string) => {
-    const line = raw.replace(/\r$/, '');
-    const m = options.timestamps ? /^(\d{4}-\d\d-\d\dT\S+) (.*)$/s.exec(line) : null;
-    if (m) options.onLine(m[2]!, m[1]!);
-    else options.onLine(line);
-  };
+  const deliver = (raw: string) => deliverLine(raw, options);
   const end = (error?: string) => {
     if (ended) return;
     ended = true;
@@ -60,14 +55,7 @@ export function followLog(kc: KubeConfig, namespace: string, pod: string, contai
   async function open(): Promise<void> {
     const server = kc.getCurrentCluster()?.server;
     if (!server) throw new Error('the kubeconfig has no current cluster');
-    const url = new URL(
-      `${server.replace(/\/$/, '')}/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`,
-    );
-    url.searchParams.set('container', container);
-    url.searchParams.set('follow', 'true');
-    if (options.tailLines !== undefined) url.searchParams.set('tailLines', String(options.tailLines));
-    if (options.timestamps) url.searchParams.set('timestamps', 'true');
-    if (options.sinceTime !== undefined) url.searchParams.set('sinceTime', options.sinceTime);
+    const url = logUrl(server, namespace, pod, container, options);
     const opts: https.RequestOptions = { method: 'GET', headers: {} };
     await kc.applyToHTTPSOptions(opts);
     if (stopped) return end();
@@ -102,6 +90,27 @@ export function followLog(kc: KubeConfig, namespace: string, pod: string, contai
       end();
     },
   };
+}
+
+/** The followed log's URL: its container, from its tail or a time, with timestamps if asked. */
+function logUrl(server: string, namespace: string, pod: string, container: string, options: FollowLogOptions): URL {
+  const url = new URL(
+    `${server.replace(/\/$/, '')}/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`,
+  );
+  url.searchParams.set('container', container);
+  url.searchParams.set('follow', 'true');
+  if (options.tailLines !== undefined) url.searchParams.set('tailLines', String(options.tailLines));
+  if (options.timestamps) url.searchParams.set('timestamps', 'true');
+  if (options.sinceTime !== undefined) url.searchParams.set('sinceTime', options.sinceTime);
+  return url;
+}
+
+/** One line to `onLine`, without its CR, its timestamp apart when asked for. */
+function deliverLine(raw: string, options: FollowLogOptions): void {
+  const line = raw.replace(/\r$/, '');
+  const m = options.timestamps ? /^(\d{4}-\d\d-\d\dT\S+) (.*)$/s.exec(line) : null;
+  if (m) options.onLine(m[2]!, m[1]!);
+  else options.onLine(line);
 }
 
 function messageOf(body: string): string {

@@ -25,11 +25,8 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
       return revisionLine(e);
     case 'superseded':
       return { subject: 'revision', text: `revision ${e.revision} superseded by revision ${e.by}`, level: 'warn' };
-    case 'phase': {
-      const step = PHASE_STEP[e.phase];
-      const text = step !== undefined ? `phase ${step}/3 (${phaseLabel(e.phase)}): ${e.message}` : e.message;
-      return { subject: 'phase', text, level: e.phase === 'complete' ? 'good' : 'info' };
-    }
+    case 'phase':
+      return phaseLine(e);
     case 'replicaset': {
       // (`created` means first seen by this trace, not created in the cluster: not worth a word.)
       return {
@@ -48,11 +45,8 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
         text: `pod ${e.name} orphaned: its labels no longer match, ReplicaSet ${e.replicaSet} released it (ownerReference removed) and will replace it`,
         level: 'warn',
       };
-    case 'condition': {
-      const reason = e.reason !== undefined ? ` (${e.reason})` : '';
-      const message = e.message !== undefined && e.message !== '' ? `: ${e.message}` : '';
-      return { subject: `condition/${e.condition}`, text: `condition ${e.condition}=${e.status}${reason}${message}`, level: 'info' };
-    }
+    case 'condition':
+      return conditionLine(e);
     case 'paused':
       return { subject: 'paused', text: 'rollout paused (spec.paused=true)', level: 'warn' };
     case 'resumed':
@@ -69,23 +63,8 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
       return warningEventLine(e);
     case 'problem':
       return problemLine(e);
-    case 'problem-cleared': {
-      const p = e.problem;
-      if (p.podDeleted) {
-        // Not solved: the pod went with its problem (a failed Job's pods, an eviction, a delete).
-        const text = `deleted with its problem open: ${p.object.kind}/${p.object.name}: ${p.explanation}`;
-        return { subject: `problem/${e.id}`, text, level: 'warn' };
-      }
-      if (p.exitCode !== undefined) {
-        // The container runs again: it may end the same way, so this is no good news yet.
-        return {
-          subject: `problem/${e.id}`,
-          text: `running again after: ${p.object.kind}/${p.object.name}: ${p.explanation}`,
-          level: 'info',
-        };
-      }
-      return { subject: `problem/${e.id}`, text: `cleared: ${p.object.kind}/${p.object.name}: ${p.explanation}`, level: 'good' };
-    }
+    case 'problem-cleared':
+      return problemClearedLine(e);
     case 'held':
       return { subject: 'held', text: `holding success: ${e.message}`, level: 'warn' };
     case 'note':
@@ -98,6 +77,29 @@ export function describeEvent(e: RolloutEvent): EventLine | undefined {
 }
 
 type EventOf<T extends RolloutEvent['type']> = Extract<RolloutEvent, { type: T }>;
+
+function phaseLine(e: EventOf<'phase'>): EventLine {
+  const step = PHASE_STEP[e.phase];
+  const text = step !== undefined ? `phase ${step}/3 (${phaseLabel(e.phase)}): ${e.message}` : e.message;
+  return { subject: 'phase', text, level: e.phase === 'complete' ? 'good' : 'info' };
+}
+
+function conditionLine(e: EventOf<'condition'>): EventLine {
+  const reason = e.reason !== undefined ? ` (${e.reason})` : '';
+  const message = e.message !== undefined && e.message !== '' ? `: ${e.message}` : '';
+  return { subject: `condition/${e.condition}`, text: `condition ${e.condition}=${e.status}${reason}${message}`, level: 'info' };
+}
+
+function problemClearedLine(e: EventOf<'problem-cleared'>): EventLine {
+  const p = e.problem;
+  const subject = `problem/${e.id}`;
+  const what = `${p.object.kind}/${p.object.name}: ${p.explanation}`;
+  // Not solved: the pod went with its problem (a failed Job's pods, an eviction, a delete).
+  if (p.podDeleted) return { subject, text: `deleted with its problem open: ${what}`, level: 'warn' };
+  // The container runs again: it may end the same way, so this is no good news yet.
+  if (p.exitCode !== undefined) return { subject, text: `running again after: ${what}`, level: 'info' };
+  return { subject, text: `cleared: ${what}`, level: 'good' };
+}
 
 function revisionLine(e: EventOf<'revision'>): EventLine {
   const restores = e.restores !== undefined ? `the template of revision ${e.restores}` : undefined;

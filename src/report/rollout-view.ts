@@ -100,68 +100,33 @@ export class RolloutView {
         v.waiting = undefined;
         break;
       case 'replicaset':
-        v.replicaSets.set(e.name, {
-          name: e.name,
-          revision: e.revision,
-          role: e.role,
-          desired: e.desired,
-          ready: e.ready,
-          available: e.available,
-        });
-        // Only one ReplicaSet is "new": a newer template demotes the previous one.
-        if (e.role === 'new') {
-          for (const rs of v.replicaSets.values()) if (rs.name !== e.name && rs.role === 'new') rs.role = 'old';
-        }
-        break;
       case 'pod':
-        v.pods.set(e.name, {
-          name: e.name,
-          replicaSet: e.replicaSet,
-          revision: e.revision,
-          state: e.state,
-          detail: e.detail,
-          lastLog: v.pods.get(e.name)?.lastLog,
-        });
-        break;
-      case 'log': {
-        const pod = v.pods.get(e.pod);
-        if (pod) pod.lastLog = `${e.container}: ${e.line}`;
-        break;
-      }
+      case 'log':
       case 'pod-deleted':
       case 'pod-orphaned':
-        // kubespy's view: a pod that left the ReplicaSet leaves the tree (a note says why).
-        v.pods.delete(e.name);
-        note(
-          v,
-          e.type === 'pod-deleted' ? `pod ${e.name} deleted` : `pod ${e.name} orphaned: relabeled, released by ReplicaSet ${e.replicaSet}`,
-        );
+        applyTree(v, e);
         break;
       case 'scaled':
-        note(v, `scaled from ${e.from} to ${e.to} replicas`);
-        break;
       case 'superseded':
-        note(v, `revision ${e.revision} superseded by revision ${e.by}`);
-        break;
       case 'note':
-        note(v, e.message);
+        note(v, noteOf(e));
         break;
       case 'paused':
-        v.paused = true;
-        break;
       case 'resumed':
-        v.paused = false;
+        v.paused = e.type === 'paused';
         break;
-      case 'progress':
+      case 'progress': {
         // The old pods still terminating (1.33+) belong on the progress line.
+        const { desired, ready, updated, available } = e;
         v.progress = {
-          desired: e.desired,
-          ready: e.ready,
-          updated: e.updated,
-          available: e.available,
+          desired,
+          ready,
+          updated,
+          available,
           message: e.message === '' ? '' : `${e.message}${terminatingText(e.terminating)}`,
         };
         break;
+      }
       case 'problem':
         v.problems.set(e.problem.id, e.problem);
         break;
@@ -173,10 +138,55 @@ export class RolloutView {
         v.verdict = e.verdict;
         v.watchingAfterVerdict = false;
         break;
-      default:
-        break;
     }
     return v;
+  }
+}
+
+type EventOf<T extends RolloutEvent['type']> = Extract<RolloutEvent, { type: T }>;
+
+/** The tree's rows: a ReplicaSet, a pod, a pod's last log line, a pod that left. */
+function applyTree(v: WorkloadView, e: EventOf<'replicaset' | 'pod' | 'log' | 'pod-deleted' | 'pod-orphaned'>): void {
+  switch (e.type) {
+    case 'replicaset': {
+      const { name, revision, role, desired, ready, available } = e;
+      v.replicaSets.set(name, { name, revision, role, desired, ready, available });
+      // Only one ReplicaSet is "new": a newer template demotes the previous one.
+      if (role === 'new') {
+        for (const rs of v.replicaSets.values()) if (rs.name !== name && rs.role === 'new') rs.role = 'old';
+      }
+      return;
+    }
+    case 'pod': {
+      const { name, replicaSet, revision, state, detail } = e;
+      v.pods.set(name, { name, replicaSet, revision, state, detail, lastLog: v.pods.get(name)?.lastLog });
+      return;
+    }
+    case 'log': {
+      const pod = v.pods.get(e.pod);
+      if (pod) pod.lastLog = `${e.container}: ${e.line}`;
+      return;
+    }
+    default:
+      // kubespy's view: a pod that left the ReplicaSet leaves the tree (a note says why).
+      v.pods.delete(e.name);
+      note(v, noteOf(e));
+  }
+}
+
+/** What the view's notes say of a pod that left, a scale, a superseded revision or a note. */
+function noteOf(e: EventOf<'pod-deleted' | 'pod-orphaned' | 'scaled' | 'superseded' | 'note'>): string {
+  switch (e.type) {
+    case 'pod-deleted':
+      return `pod ${e.name} deleted`;
+    case 'pod-orphaned':
+      return `pod ${e.name} orphaned: relabeled, released by ReplicaSet ${e.replicaSet}`;
+    case 'scaled':
+      return `scaled from ${e.from} to ${e.to} replicas`;
+    case 'superseded':
+      return `revision ${e.revision} superseded by revision ${e.by}`;
+    case 'note':
+      return e.message;
   }
 }
 

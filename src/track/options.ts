@@ -119,36 +119,12 @@ export function sharedKubeConfigLoader(): KubeConfigLoader {
  */
 export function resolveTrackOptions(opts: TrackOptions, load: KubeConfigLoader = loadKubeConfig): ResolvedTrackOptions {
   if (opts === null || typeof opts !== 'object') bad(`options must be an object like { name: "my-app" }; got ${String(opts)}.`);
-  const { name } = opts;
-  const kind = opts.kind ?? 'Deployment';
-  if (!WORKLOAD_KINDS.includes(kind)) {
-    bad(`kind ${JSON.stringify(kind)} is not a traced workload kind: it must be one of ${WORKLOAD_KINDS.join(', ')} (default Deployment).`);
-  }
-  if (typeof name !== 'string' || name === '') bad(`name must be the ${kind}'s name (a non-empty string); got ${JSON.stringify(name)}.`);
-  if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
-    bad(
-      `name ${JSON.stringify(name)} is not a valid ${kind} name: it must be a DNS-1123 subdomain (at most 253 ` +
-        `characters of lower-case letters, digits, '-' and '.', starting and ending with a letter or digit), e.g. "my-app".`,
-    );
-  }
+  const { kind, name } = checkedWorkload(opts);
   if (opts.namespace !== undefined) checkNamespace(opts.namespace);
   const logsOnSuccess = typeof opts.logs === 'object' && opts.logs !== null ? opts.logs.onSuccess : undefined;
   const refused = kindRefusal(kind, name, { policy: opts.policy, baselineRevision: opts.baselineRevision, logsOnSuccess });
   if (refused) bad(refused);
-  const timeoutSeconds = opts.timeoutSeconds ?? 600;
-  if (durationProblem(timeoutSeconds) || timeoutSeconds <= 0) {
-    bad(`timeoutSeconds must be a positive number of seconds of at most ${MAX_SECONDS} (default 600); got ${String(timeoutSeconds)}.`);
-  }
-  const noProgress = opts.noProgressTimeoutSeconds;
-  if (noProgress !== undefined && (durationProblem(noProgress) || noProgress <= 0)) {
-    bad(
-      `noProgressTimeoutSeconds must be a positive number of seconds of at most ${MAX_SECONDS}, or left out to turn it off (the default); got ${String(noProgress)}.`,
-    );
-  }
-  const grace = opts.notFoundGraceSeconds ?? 30;
-  if (durationProblem(grace) || grace < 0) {
-    bad(`notFoundGraceSeconds must be a number of seconds from 0 to ${MAX_SECONDS} (default 30); got ${String(grace)}.`);
-  }
+  const { timeoutSeconds, noProgress, grace } = checkedDurations(opts);
   if (opts.minGeneration !== undefined && (!Number.isInteger(opts.minGeneration) || opts.minGeneration < 0)) {
     bad(`minGeneration must be a non-negative integer (the ${kind}'s metadata.generation); got ${String(opts.minGeneration)}.`);
   }
@@ -188,6 +164,42 @@ export function resolveTrackOptions(opts: TrackOptions, load: KubeConfigLoader =
     notFoundGraceSeconds: grace,
     ...(opts.record !== undefined ? { record: opts.record } : {}),
   };
+}
+
+/** The workload's kind (default Deployment) and name, checked. */
+function checkedWorkload(opts: TrackOptions): { kind: WorkloadKind; name: string } {
+  const { name } = opts;
+  const kind = opts.kind ?? 'Deployment';
+  if (!WORKLOAD_KINDS.includes(kind)) {
+    bad(`kind ${JSON.stringify(kind)} is not a traced workload kind: it must be one of ${WORKLOAD_KINDS.join(', ')} (default Deployment).`);
+  }
+  if (typeof name !== 'string' || name === '') bad(`name must be the ${kind}'s name (a non-empty string); got ${JSON.stringify(name)}.`);
+  if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
+    bad(
+      `name ${JSON.stringify(name)} is not a valid ${kind} name: it must be a DNS-1123 subdomain (at most 253 ` +
+        `characters of lower-case letters, digits, '-' and '.', starting and ending with a letter or digit), e.g. "my-app".`,
+    );
+  }
+  return { kind, name };
+}
+
+/** The timeout (default 600 s), the no-progress timeout (default off) and the not-found grace (default 30 s), checked. */
+function checkedDurations(opts: TrackOptions): { timeoutSeconds: number; noProgress: number | undefined; grace: number } {
+  const timeoutSeconds = opts.timeoutSeconds ?? 600;
+  if (durationProblem(timeoutSeconds) || timeoutSeconds <= 0) {
+    bad(`timeoutSeconds must be a positive number of seconds of at most ${MAX_SECONDS} (default 600); got ${String(timeoutSeconds)}.`);
+  }
+  const noProgress = opts.noProgressTimeoutSeconds;
+  if (noProgress !== undefined && (durationProblem(noProgress) || noProgress <= 0)) {
+    bad(
+      `noProgressTimeoutSeconds must be a positive number of seconds of at most ${MAX_SECONDS}, or left out to turn it off (the default); got ${String(noProgress)}.`,
+    );
+  }
+  const grace = opts.notFoundGraceSeconds ?? 30;
+  if (durationProblem(grace) || grace < 0) {
+    bad(`notFoundGraceSeconds must be a number of seconds from 0 to ${MAX_SECONDS} (default 30); got ${String(grace)}.`);
+  }
+  return { timeoutSeconds, noProgress, grace };
 }
 
 /** The core's {@link TrackTarget} for validated options: the Deployment and what to judge it against. */
