@@ -31,8 +31,8 @@ Flags:
                             state change) for DURATION (default: off); exit code 70 too
   -o, --output FORMAT       auto | tty | plain | json (default auto: tty on a terminal, plain in CI or a pipe)
       --wait-for-creation DURATION
-                            wait this long for a Deployment that does not exist yet (default 5s)
-      --min-generation N    ignore the Deployment until metadata.generation >= N (start tracing
+                            wait this long for a workload that does not exist yet (default 5s)
+      --min-generation N    ignore the workload until metadata.generation >= N (start tracing
                             before applying a change: N = current generation + 1)
       --no-logs             do not fetch the last log lines of failing containers
       --log-lines N         how many log lines to fetch per container (default 20)
@@ -70,7 +70,7 @@ Exit codes:
   0   every rollout succeeded
   1   a rollout failed
   2   bad command line
-  3   cannot trace: kubeconfig/context, cluster unreachable, forbidden, Deployment or namespace not found
+  3   cannot trace: kubeconfig/context, cluster unreachable, forbidden, workload or namespace not found
   4   internal error (a bug: please report it)
   70  a rollout timed out (and none failed)
   130 interrupted (Ctrl-C) before the verdict

@@ -55,6 +55,11 @@ export interface Verdict {
    */
   kind?: WorkloadKind;
   revision?: string;
+  /**
+   * True for a timeout or cancel before the workload was ever found (a timeout shorter than the
+   * not-found grace); its counts are then zeros. Absent otherwise.
+   */
+  notFound?: true;
   /** One line, e.g. `revision 2 rolled out: 3/3 pods ready` or `pod x: image "y" not found`. */
   summary: string;
   problems: Problem[];

@@ -57,6 +57,7 @@ export interface VerdictInput {
 /** Builds the verdict with its one-line summary. */
 export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict {
   const kind = kindOf(state);
+  if (input.outcome !== 'succeeded' && input.outcome !== 'failed' && neverFound(state)) return notFoundVerdict(state, input);
   const module = moduleOf(state);
   const ref = { namespace: state.target.namespace, name: state.target.name };
   const replicas = module.replicas(state);
@@ -168,6 +169,42 @@ export function notReadyLines(state: RolloutState, problems: Problem[]): string[
   if (lines.length === 0 && moduleOf(state).facts.ownedVia.includes('ReplicaSet') && !newReplicaSet(state))
     lines.push('no ReplicaSet of the new revision yet');
   return lines;
+}
+
+/** Whether the traced workload was never seen, at any generation (a stale one was). */
+function neverFound(state: RolloutState): boolean {
+  const seen = kindOf(state) === 'Deployment' ? state.deployment : state.workload;
+  return seen === undefined && state.staleGeneration === undefined && !state.deleted;
+}
+
+/**
+ * A timeout or cancel before the workload was ever found (a `--timeout` shorter than the
+ * not-found grace): it says so, with no counts, and hints at what the namespace has.
+ */
+function notFoundVerdict(state: RolloutState, input: VerdictInput): Verdict {
+  const kind = kindOf(state);
+  const ref = { namespace: state.target.namespace, name: state.target.name };
+  const what = `${kind} ${ref.namespace}/${ref.name} ${state.synced ? 'not found' : 'not seen: the first lists had not answered'}`;
+  const summary =
+    input.outcome === 'cancelled'
+      ? `cancelled${input.reason ? ` (${input.reason})` : ''} while waiting: ${what}`
+      : `${input.timeoutKind === 'no-progress' ? 'no progress' : 'timed out'} after ${input.timeoutSeconds ?? '?'}s: ${what}`;
+  return {
+    outcome: input.outcome,
+    workload: { kind, ...ref },
+    deployment: ref,
+    ...(kind !== 'Deployment' ? { kind } : {}),
+    notFound: true,
+    summary,
+    problems: input.problems,
+    replicas: { desired: 0, ready: 0, updated: 0, available: 0 },
+    startedAt: state.startedAt,
+    finishedAt: input.at,
+    ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: input.timeoutSeconds } : {}),
+    ...(input.outcome === 'timed-out' && input.timeoutKind ? { timeoutKind: input.timeoutKind } : {}),
+    pulumiMessages: [],
+    hints: [`kubectl -n ${ref.namespace} get ${moduleOf(state).facts.resource}`],
+  };
 }
 
 function timingsOf(state: RolloutState): { timings?: RolloutTimings } {

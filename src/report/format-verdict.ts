@@ -104,6 +104,7 @@ export function formatVerdict(raw: Verdict, options: FormatVerdictOptions = {}):
 function figuresLine(v: Verdict): string {
   const r = v.replicas;
   const took = `took ${formatDuration(v.finishedAt - v.startedAt)}`;
+  if (v.notFound) return `never found · ${took}`;
   if (v.job) {
     const j = v.job;
     const done = j.completions === undefined ? `${j.succeeded} succeeded` : `${j.succeeded}/${j.completions} succeeded`;
