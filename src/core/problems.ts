@@ -170,7 +170,7 @@ function earlierPullSighting(problems: Readonly<Record<string, Problem>>, p: Pro
 /** The deadline of a problem in this state (readiness windows use the probe and notReadySince). */
 export function deadlineOf(state: RolloutState, p: Problem): number | undefined {
   // A class the kind's controller retries itself (a Job's crashes): its own condition decides.
-  if (moduleOf(state).retried?.has(p.class)) return undefined;
+  if (moduleOf(state).retries?.(p)) return undefined;
   if (p.class !== 'readiness-probe') return failDeadline(p, state.policy);
   const pod = state.pods.get(p.object.name);
   const spec = [...(pod?.spec?.initContainers ?? []), ...(pod?.spec?.containers ?? [])].find((c) => c.name === p.container);

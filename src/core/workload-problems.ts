@@ -1,24 +1,33 @@
 /**
  * The problems of the traced workload object itself, read from its kind's rule: a rollout nobody
- * will finish (`rollout-blocked`), a failed Job (`job-failed`) and a suspended Job waiting to be
- * admitted (`job-suspended`). What only a kind's pods have is its module's (kinds/).
+ * will finish (`rollout-blocked`), a failed Job (`job-failed`), a suspended Job waiting to be
+ * admitted (`job-suspended`), and pods its controller cannot create (`replica-failure`, from its
+ * FailedCreate Events). What only a kind's pods have is its module's (kinds/).
  */
 import type { Finding } from './diagnose/index.js';
+import { diagnoseWorkloadCreates } from './diagnose/workload.js';
 import { moduleOf } from './kinds/index.js';
 import { jobCounts } from './kinds/job.js';
 import { kubeEventsAbout } from './relations.js';
 import type { RolloutState } from './state.js';
 import { kindOf } from './workloads.js';
 
-/** The traced workload's own findings: blocked, or (a Job) failed or suspended. */
+/** The traced workload's own findings: blocked, (a Job) failed or suspended, or pods it cannot create. */
 export function workloadFindings(state: RolloutState): Finding[] {
-  const rule = moduleOf(state).rule(state);
+  const module = moduleOf(state);
+  const rule = module.rule(state);
   if (!rule) return [];
   const object = { kind: kindOf(state), name: state.target.name };
   if (rule.state === 'blocked') {
     return [{ class: 'rollout-blocked', object, reason: rule.reason, message: rule.message, explanation: rule.message }];
   }
   if (rule.reason === 'Suspended') return [suspendedFinding(state, object, rule.message)];
+  if (rule.state === 'progressing') {
+    const created = module.podsShort?.(state)
+      ? diagnoseWorkloadCreates(object, kubeEventsAbout(state, object.kind, object.name))
+      : undefined;
+    return created ? [created] : [];
+  }
   if (rule.state !== 'failed') return [];
   const counts = 'parallelism' in rule.progress ? jobCounts(rule.progress) : '';
   return [

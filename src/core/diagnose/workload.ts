@@ -1,6 +1,6 @@
-/** Diagnosis of the Deployment, its ReplicaSets and its PVCs. */
+/** Diagnosis of the Deployment, its ReplicaSets, its PVCs, and the pod creates the other kinds report. */
 import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1ReplicaSet } from '@kubernetes/client-node';
-import { deploymentCondition, replicaSetCondition } from '../k8s.js';
+import { deploymentCondition, eventTime, replicaSetCondition } from '../k8s.js';
 import { rolloutGap } from '../rolled-out.js';
 import type { Finding } from './container.js';
 import { latestEvent } from './events.js';
@@ -9,8 +9,9 @@ import { latestEvent } from './events.js';
  * A create the API server failed for a reason of its own, which the controller's retry may get
  * past: the messages apimachinery's errors.go gives the InternalError, ServerTimeout, Timeout,
  * TooManyRequests, ServiceUnavailable and Conflict statuses, etcd's own timeouts, an admission
- * webhook that could not be called, and a new namespace's "default" ServiceAccount (or its token)
- * not created yet. The bench's 2,000-pod rollouts met the first two.
+ * webhook that could not be called, a new namespace's "default" ServiceAccount (or its token)
+ * not created yet, and a name still taken (a StatefulSet's pod or claim created again before the
+ * old one is gone from the controller's cache). The bench's 2,000-pod rollouts met the first two.
  */
 const TRANSIENT_CREATE_ERROR = new RegExp(
   [
@@ -31,6 +32,7 @@ const TRANSIENT_CREATE_ERROR = new RegExp(
     'failed calling webhook',
     'error looking up service account',
     'No API token found for service account',
+    'already exists', // AlreadyExists
   ]
     .map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
     .join('|'),
@@ -63,6 +65,38 @@ export function diagnoseReplicaSet(rs: V1ReplicaSet, events: CoreV1Event[]): Fin
     explanation: transient
       ? `pods cannot be created yet (the API server failed the request; the ReplicaSet controller retries it): ${message}`
       : `pods cannot be created: ${message}`,
+    ...(transient ? { transient: true } : {}),
+  };
+}
+
+/** How the StatefulSet controller words a failed create: `create Pod db-1 in StatefulSet db failed error: ...`. */
+const STS_CREATE = /^create (Pod|Claim) (\S+) (?:for Pod \S+ )?in StatefulSet \S+ failed error: ([\s\S]*)$/;
+/** How the DaemonSet and Job controllers word it (controller_utils.go: `Error creating: ...`). */
+const POD_CONTROL_CREATE = /^Error creating: ([\s\S]*)$/;
+
+/**
+ * A StatefulSet's, DaemonSet's or Job's FailedCreate Events (their controllers create the pods
+ * and report on the workload, with no condition): current when newer than its last
+ * SuccessfulCreate (the caller checks the controller still lacks pods). Refusals (quota,
+ * LimitRange, Pod Security admission, a webhook that denies) and the API server's own failures
+ * (`transient`), as for a ReplicaSet.
+ */
+export function diagnoseWorkloadCreates(object: Finding['object'], events: CoreV1Event[]): Finding | undefined {
+  const failed = latestEvent(events, (e) => e.reason === 'FailedCreate' && e.type === 'Warning');
+  if (!failed) return undefined;
+  const created = latestEvent(events, (e) => e.reason === 'SuccessfulCreate');
+  if (created && eventTime(created) > eventTime(failed)) return undefined;
+  const raw = (failed.message ?? '').replace(/^\(combined from similar events\): /, '');
+  const sts = STS_CREATE.exec(raw);
+  const message = sts ? sts[3]! : (POD_CONTROL_CREATE.exec(raw)?.[1] ?? raw);
+  const what = sts ? `${sts[1] === 'Pod' ? 'pod' : 'claim'} ${sts[2]} cannot be created` : 'pods cannot be created';
+  const transient = isTransientCreateError(message);
+  return {
+    class: 'replica-failure',
+    object,
+    reason: 'FailedCreate',
+    message,
+    explanation: `${what}${transient ? ' yet (the API server failed the request; the controller retries it)' : ''}: ${message}`,
     ...(transient ? { transient: true } : {}),
   };
 }

@@ -22,7 +22,7 @@ import {
 } from '../workloads.js';
 import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
-import { currentReady, emitOwnedRevision, ownedPodMembers, podRuleMembers } from './owned-pods.js';
+import { currentReady, emitOwnedRevision, fewerLivePods, ownedPodMembers, podRuleMembers } from './owned-pods.js';
 import { observed, type PodProgress, type PodRuleResult, type RuleReason } from './rule.js';
 
 /**
@@ -135,6 +135,15 @@ function withDaemonNode(state: RolloutState, problem: Problem): Problem {
 
 const rule = (s: RolloutState): PodRuleResult | undefined => (s.workload ? daemonSetRule(s.workload as V1DaemonSet) : undefined);
 
+/**
+ * Whether the DaemonSet lacks pods on the nodes it wants: fewer live pods than it schedules, or a
+ * status not written for its generation (its controller writes none while its creates fail).
+ */
+function podsShort(s: RolloutState): boolean {
+  const ds = s.workload as V1DaemonSet;
+  return (ds.status?.observedGeneration ?? 0) < (ds.metadata?.generation ?? 0) || fewerLivePods(s, ds.status?.desiredNumberScheduled ?? 0);
+}
+
 let built: KindModule | undefined;
 
 /** The DaemonSet's module (built on first use: the modules and the core's shared code import each other). */
@@ -161,6 +170,7 @@ export function daemonSetModule(): KindModule {
     podRevision: (pod) => pod.metadata?.labels?.[POD_TEMPLATE_GENERATION_LABEL] ?? '',
     explainProblem: withDaemonNode,
     keepsNodes: true,
+    podsShort,
   };
   return built;
 }

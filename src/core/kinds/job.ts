@@ -11,7 +11,7 @@ import type { Problem, Verdict } from '../types.js';
 import { KIND_FACTS } from './facts.js';
 import { deadLogHintsGone, failedJobPodFindings, succeededJobContainers, unseenJobExits } from './job-pods.js';
 import type { KindModule } from './module.js';
-import { emitOwnedRows, emitRuleProgress, ownedPodMembers, ownedPodsFresh } from './owned-pods.js';
+import { emitOwnedRows, emitRuleProgress, fewerLivePods, ownedPodMembers, ownedPodsFresh } from './owned-pods.js';
 import type { JobProgress, JobRuleResult, RuleReason } from './rule.js';
 
 /** A Job condition with status True, by type. */
@@ -111,6 +111,24 @@ function emitPhases(s: RolloutState, memo: EmittedMemo, emit: Emit, succeeded: b
  */
 const RETRIED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container']);
 
+/**
+ * What a Job's controller retries itself: {@link RETRIED}, and a pod create its namespace's quota
+ * refuses (`exceeded quota`), which its own pods free as they end (a Job of parallelism 10 under a
+ * quota of 5 pods runs 5 at a time) and a batch namespace's other Jobs free as theirs do.
+ */
+function retries(p: Problem): boolean {
+  return RETRIED.has(p.class) || (p.class === 'replica-failure' && /exceeded quota/.test(p.message));
+}
+
+/** Whether the Job has fewer live pods than its controller wants running: parallelism, or the completions left. */
+function podsShort(s: RolloutState): boolean {
+  const job = s.workload as V1Job;
+  const parallelism = job.spec?.parallelism ?? 1;
+  const completions = job.spec?.completions;
+  const left = completions === undefined || completions === null ? parallelism : completions - (job.status?.succeeded ?? 0);
+  return fewerLivePods(s, Math.min(parallelism, left));
+}
+
 const rule = (s: RolloutState): JobRuleResult | undefined => (s.workload ? jobRule(s.workload as V1Job) : undefined);
 
 /** How long a Job's failure waits for a failure of its pods to be seen (ms). */
@@ -180,7 +198,8 @@ export function jobModule(): KindModule {
     subject: (s) => `job ${s.target.name}`,
     stillWaitingFor: (s) => rule(s)?.message,
     podFindings: failedJobPodFindings,
-    retried: RETRIED,
+    retries,
+    podsShort,
     unseenExits: unseenJobExits,
     liveHints: deadLogHintsGone,
     successLogContainers: succeededJobContainers,

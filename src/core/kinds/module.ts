@@ -86,8 +86,14 @@ export interface KindModule {
   stillWaitingFor(s: RolloutState): string | undefined;
   /** Findings only this kind's pods have, beside the diagnosis every pod gets (a Job's failed pod). */
   podFindings?(pod: V1Pod): Finding[];
-  /** Problem classes the kind's controller retries itself: reported, never failing on their window. */
-  retried?: ReadonlySet<Problem['class']>;
+  /** Whether the kind's controller retries this problem itself: reported, never failing on its window. */
+  retries?(p: Problem): boolean;
+  /**
+   * Whether the kind's controller has fewer live pods than it wants now (a StatefulSet's replicas,
+   * a DaemonSet's scheduled nodes, a Job's active pods): its FailedCreate Events are then current.
+   * Absent (a Deployment): its ReplicaSets say so themselves.
+   */
+  podsShort?(s: RolloutState): boolean;
   /** A problem in the kind's words (a DaemonSet pod's node, a StatefulSet's `OrderedReady` wait). */
   explainProblem?(s: RolloutState, p: Problem): Problem;
   /** Whether the pods with a problem are diagnosed again on every observation (their words name the other pods). */

@@ -114,6 +114,14 @@ export function ownedPodsFresh(s: RolloutState, o: { endedToo?: boolean } = {}):
   return true;
 }
 
+/** Whether the workload owns fewer live pods (not ended, not being deleted) than `wanted`. */
+export function fewerLivePods(s: RolloutState, wanted: number): boolean {
+  let live = 0;
+  for (const p of s.podsByOwner.get(s.workload?.metadata?.uid ?? '')?.values() ?? [])
+    if (canBecomeReady(p) && ++live >= wanted) return false;
+  return live < wanted;
+}
+
 /** Whether `pod` runs `revision` (the object's current one; '' while not known, and for a Job: every pod does). */
 function runsRevision(s: RolloutState, pod: V1Pod, revision: string): boolean {
   return revision === '' || podRevision(s, pod) === revision;

@@ -12,7 +12,7 @@ import type { Problem } from '../types.js';
 import { CONTROLLER_REVISION_HASH_LABEL, currentPods, workloadPods, workloadRevision } from '../workloads.js';
 import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
-import { currentReady, emitOwnedRevision, ownedPodMembers, podRuleMembers } from './owned-pods.js';
+import { currentReady, emitOwnedRevision, fewerLivePods, ownedPodMembers, podRuleMembers } from './owned-pods.js';
 import { observed, type PodProgress, type PodRuleResult, type RuleReason } from './rule.js';
 
 const DEFAULT_ORDERED = 'OrderedReady';
@@ -258,6 +258,7 @@ export function statefulSetModule(): KindModule {
     // Their OrderedReady wait names the ordinals that exist, and the replicas.
     rediagnosesProblemPods: true,
     templateClaims: (w) => templateClaims(w as V1StatefulSet),
+    podsShort: (s) => fewerLivePods(s, (s.workload as V1StatefulSet).spec?.replicas ?? 1),
   };
   return built;
 }

@@ -6,16 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import type { FailureClass } from '../../../src/core/types.js';
-import {
-  clients,
-  createDeployment,
-  type DeploymentShape,
-  describeVerdict,
-  namespaceFor,
-  type Traced,
-  trace,
-  waitUntil,
-} from './helpers.js';
+import { clients, createDeployment, type DeploymentShape, describeVerdict, namespaceFor, podQuota, type Traced, trace } from './helpers.js';
 
 async function failing(t: TestContext, prefix: string, shape: DeploymentShape, setup?: (ns: string) => Promise<void>): Promise<Traced> {
   const ns = await namespaceFor(t, prefix);
@@ -125,20 +116,10 @@ describe('failure verdicts', { concurrency: true }, () => {
   });
 
   it('ResourceQuota: FailedCreate from admission', async (t) => {
-    const r = await failing(t, 'quota', { replicas: 2 }, async (ns) => {
-      await clients().core.createNamespacedResourceQuota({
-        namespace: ns,
-        body: { metadata: { name: 'no-pods' }, spec: { hard: { pods: '0' } } },
-      });
-      // Admission enforces a quota only once the quota controller has computed its usage.
-      await waitUntil(async () => (await clients().core.readNamespacedResourceQuota({ name: 'no-pods', namespace: ns })).status?.used, {
-        what: 'quota usage computed',
-        timeoutMs: 20_000,
-      });
-    });
+    const r = await failing(t, 'quota', { replicas: 2 }, (ns) => podQuota(ns, 0));
     const p = mainProblem(r, 'replica-failure');
     assert.equal(p.reason, 'FailedCreate');
-    assert.match(p.message, /exceeded quota: no-pods/);
+    assert.match(p.message, /exceeded quota: pods-0/);
     assert.ok(r.ms < 45_000);
   });
 

@@ -75,3 +75,16 @@ export function describeVerdict(r: Traced): string {
   const p = r.verdict.problems[0];
   return `${r.verdict.outcome} in ${(r.ms / 1000).toFixed(1)} s${p ? ` — ${p.class} ${p.reason}: ${p.explanation}` : ''}`;
 }
+
+/**
+ * A ResourceQuota of `pods` pods in `namespace`, once the quota controller has computed its usage
+ * (admission enforces a quota only then).
+ */
+export async function podQuota(namespace: string, pods: number): Promise<void> {
+  const name = `pods-${pods}`;
+  await clients().core.createNamespacedResourceQuota({ namespace, body: { metadata: { name }, spec: { hard: { pods: String(pods) } } } });
+  await waitUntil(async () => (await clients().core.readNamespacedResourceQuota({ name, namespace })).status?.used, {
+    what: 'quota usage computed',
+    timeoutMs: 20_000,
+  });
+}

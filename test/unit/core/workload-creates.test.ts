@@ -1,0 +1,159 @@
+/**
+ * Pods a StatefulSet's, DaemonSet's or Job's controller cannot create: their FailedCreate Events
+ * (quota, Pod Security admission, LimitRange) are a `replica-failure` on the workload, as a
+ * ReplicaSet's are for a Deployment, while the controller lacks pods and no SuccessfulCreate came
+ * since. A Job's quota refusal waits: its own pods free the quota as they end.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Observation, TrackTarget } from '../../../src/core/index.js';
+import {
+  daemonSetObject,
+  event,
+  jobObject,
+  ofType,
+  run,
+  running,
+  statefulSetObject,
+  T0,
+  tick,
+  up,
+  verdictOf,
+  workloadPod,
+} from './builders.js';
+
+const STS: Partial<TrackTarget> = { kind: 'StatefulSet', name: 'db' };
+const DS: Partial<TrackTarget> = { kind: 'DaemonSet', name: 'agent' };
+const JOB: Partial<TrackTarget> = { kind: 'Job', name: 'migrate' };
+const quota = (pod: string) => `pods "${pod}" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1`;
+const psa =
+  'pods "agent-x7k2p" is forbidden: violates PodSecurity "restricted:latest": privileged (container "agent" must not set privileged=true)';
+
+const created = (kind: string, name: string, message: string, s: number): Observation =>
+  up('Event', event({ kind, name, reason: 'SuccessfulCreate', message, type: 'Normal', at: s }), s);
+const failedCreate = (kind: string, name: string, message: string, s: number): Observation =>
+  up('Event', event({ kind, name, reason: 'FailedCreate', message, at: s }), s);
+
+/** StatefulSet db of 2 replicas whose db-0 runs and Ready. */
+const stsWithOnePod = (): Observation[] => [
+  up('StatefulSet', statefulSetObject('db', { replicas: 2 }, { readyReplicas: 1, currentRevision: 'db-1', updateRevision: 'db-1' }), 1),
+  up('Pod', workloadPod('StatefulSet', 'db', { name: 'db-0', revision: 'db-1' }), 1),
+  { type: 'synced', at: T0 + 1000 },
+];
+
+describe('pods a workload controller cannot create', () => {
+  it('StatefulSet: the pod and the quota are named, and the rollout fails after the replica-failure window', () => {
+    const refused = failedCreate('StatefulSet', 'db', `create Pod db-1 in StatefulSet db failed error: ${quota('db-1')}`, 2);
+    const early = run([...stsWithOnePod(), refused, tick(5)], STS);
+    const problem = ofType(early.events, 'problem').find((e) => e.problem.class === 'replica-failure');
+    assert.deepEqual(problem?.problem.object, { kind: 'StatefulSet', name: 'db' });
+    assert.equal(problem.problem.explanation, `pod db-1 cannot be created: ${quota('db-1')}`);
+    assert.ok(problem.failsAt !== undefined, 'it has a window');
+    assert.equal(verdictOf(early.events), undefined, 'not before its window');
+    const v = verdictOf(run([...stsWithOnePod(), refused, tick(5), tick(13)], STS).events);
+    assert.equal(v?.outcome, 'failed');
+    assert.match(v.summary, /^statefulset db: pod db-1 cannot be created: pods "db-1" is forbidden: exceeded quota/);
+  });
+
+  it('StatefulSet: a claim it cannot create is named as a claim', () => {
+    const refused = failedCreate(
+      'StatefulSet',
+      'db',
+      'create Claim data-db-1 for Pod db-1 in StatefulSet db failed error: persistentvolumeclaims "data-db-1" is forbidden: exceeded quota: storage',
+      2,
+    );
+    const problem = ofType(run([...stsWithOnePod(), refused], STS).events, 'problem')[0];
+    assert.match(problem?.problem.explanation ?? '', /^claim data-db-1 cannot be created: persistentvolumeclaims "data-db-1" is forbidden/);
+  });
+
+  it('StatefulSet: nothing once a SuccessfulCreate came after it, or while it has all its pods', () => {
+    const refused = failedCreate('StatefulSet', 'db', `create Pod db-1 in StatefulSet db failed error: ${quota('db-1')}`, 2);
+    const since = run(
+      [...stsWithOnePod(), refused, created('StatefulSet', 'db', 'create Pod db-1 in StatefulSet db successful', 3), tick(20)],
+      STS,
+    );
+    assert.deepEqual(
+      Object.values(since.state.problems).map((p) => p.class),
+      [],
+      'cleared by the SuccessfulCreate since',
+    );
+    assert.equal(verdictOf(since.events), undefined);
+    const full = [
+      ...stsWithOnePod(),
+      up(
+        'Pod',
+        workloadPod('StatefulSet', 'db', { name: 'db-1', revision: 'db-1', ready: false, containers: [running('app', { ready: false })] }),
+        2,
+      ),
+    ];
+    const whole = run([...full, refused, tick(20)], STS);
+    assert.deepEqual(ofType(whole.events, 'problem'), [], 'an older refusal while every pod exists is history');
+  });
+
+  it('DaemonSet: a Pod Security refusal fails the rollout', () => {
+    const ds = daemonSetObject('agent', {
+      desiredNumberScheduled: 2,
+      currentNumberScheduled: 0,
+      updatedNumberScheduled: 0,
+      numberReady: 0,
+    });
+    const v = verdictOf(
+      run(
+        [
+          up('DaemonSet', ds, 1),
+          { type: 'synced', at: T0 + 1000 },
+          failedCreate('DaemonSet', 'agent', `Error creating: ${psa}`, 2),
+          tick(13),
+        ],
+        DS,
+      ).events,
+    );
+    assert.equal(v?.outcome, 'failed');
+    assert.equal(v.problems[0]?.class, 'replica-failure');
+    assert.equal(v.problems[0]?.explanation, `pods cannot be created: ${psa}`);
+  });
+
+  it('DaemonSet: a refusal while its controller never wrote a status (it writes none while its creates fail)', () => {
+    const ds = daemonSetObject('agent', { observedGeneration: undefined, desiredNumberScheduled: 0 });
+    const running = up('Pod', workloadPod('DaemonSet', 'agent', { name: 'agent-a', revision: '1' }), 1);
+    const refused = failedCreate('DaemonSet', 'agent', `Error creating: ${quota('agent-b')}`, 2);
+    const v = verdictOf(run([up('DaemonSet', ds, 1), running, { type: 'synced', at: T0 + 1000 }, refused, tick(13)], DS).events);
+    assert.equal(v?.outcome, 'failed');
+    assert.match(v.summary, /pods cannot be created: pods "agent-b" is forbidden: exceeded quota/);
+  });
+
+  it('Job: a quota refusal is reported and waits; a Pod Security refusal fails', () => {
+    const job = jobObject('migrate', { completions: 2, parallelism: 2 }, { active: 1 });
+    const pod = up('Pod', workloadPod('Job', 'migrate', { name: 'migrate-a' }), 1);
+    const waits = run(
+      [
+        up('Job', job, 1),
+        pod,
+        { type: 'synced', at: T0 + 1000 },
+        failedCreate('Job', 'migrate', `Error creating: ${quota('migrate-b')}`, 2),
+        tick(200),
+      ],
+      JOB,
+    );
+    const reported = ofType(waits.events, 'problem').find((e) => e.problem.class === 'replica-failure');
+    assert.ok(reported, 'reported');
+    assert.equal(reported.failsAt, undefined, 'no window: its own pods free the quota as they end');
+    assert.equal(verdictOf(waits.events), undefined);
+    const none = jobObject('migrate', { completions: 1, parallelism: 1 }, {});
+    const refused = failedCreate('Job', 'migrate', `Error creating: ${psa.replaceAll('agent', 'migrate')}`, 2);
+    const v = verdictOf(run([up('Job', none, 1), { type: 'synced', at: T0 + 1000 }, refused, tick(13)], JOB).events);
+    assert.equal(v?.outcome, 'failed');
+    assert.equal(v.problems[0]?.class, 'replica-failure');
+  });
+
+  for (const error of ['Internal error occurred: resource quota evaluation timed out', 'pods "db-1" already exists']) {
+    it(`a create the controller retries is transient, at least 120 s: ${error}`, () => {
+      const refused = failedCreate('StatefulSet', 'db', `create Pod db-1 in StatefulSet db failed error: ${error}`, 2);
+      const { events } = run([...stsWithOnePod(), refused, tick(60)], STS);
+      const problem = ofType(events, 'problem').find((e) => e.problem.class === 'replica-failure');
+      assert.equal(problem?.problem.transient, true);
+      assert.match(problem.problem.explanation, /cannot be created yet \(the API server failed the request; the controller retries it\)/);
+      assert.equal(verdictOf(events), undefined);
+    });
+  }
+});
