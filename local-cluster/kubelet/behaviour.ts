@@ -22,11 +22,21 @@ export interface Behaviour {
   logs: string[];
   /** Prints `tick N` every this many seconds while running (`tick=1`); 0: never. */
   tickSeconds: number;
+  /** Never exits on its own (`waits`): an init container waiting for something that never comes. */
+  waits: boolean;
 }
 
 /** Reads the behaviour for `container` from the pod's annotations (a plain container when absent). */
 export function behaviourFor(annotations: Record<string, string> | undefined, container: string): Behaviour {
-  const result: Behaviour = { notReady: false, notLive: false, slowStartSeconds: 0, transientPullFailures: 0, logs: [], tickSeconds: 0 };
+  const result: Behaviour = {
+    notReady: false,
+    notLive: false,
+    slowStartSeconds: 0,
+    transientPullFailures: 0,
+    logs: [],
+    tickSeconds: 0,
+    waits: false,
+  };
   const raw = annotations?.[`${BEHAVIOUR_ANNOTATION_PREFIX}${container}`];
   if (!raw) return result;
   const parts = raw
@@ -71,6 +81,9 @@ export function behaviourFor(annotations: Record<string, string> | undefined, co
         break;
       case 'pull-transient':
         result.transientPullFailures = num('failures', 1);
+        break;
+      case 'waits':
+        result.waits = true;
         break;
       default:
         break;

@@ -14,6 +14,8 @@ export function scheduleLifecycle(host: WorkerHost, c: ContainerRuntime, instanc
   const exit = c.behaviour.exit;
   if (exit) {
     host.timer(c, exit.afterSeconds * 1000, () => host.onExit(c, instance, exit.code, exit.reason, exit.message));
+  } else if (c.behaviour.waits) {
+    // Runs until the pod is deleted, as a real `until nc -z db 5432; do sleep 2; done` does.
   } else if (scriptExit(c.spec) !== undefined) {
     const code = scriptExit(c.spec)!;
     host.timer(c, 200 + (hashNumber(c.name) % 300), () =>

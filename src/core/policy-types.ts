@@ -14,6 +14,7 @@ export type FailureClass =
   | 'config-error'
   | 'mount-failed'
   | 'init-container'
+  | 'init-running'
   | 'unschedulable'
   | 'pvc-pending'
   | 'storage-class-not-found'

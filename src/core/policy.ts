@@ -40,6 +40,9 @@
  * - job-failed: immediately: the Job's `Failed` condition is final.
  * - job-pod-failed: `warn`: a Job pod that failed while the Job retries is reported; the Job's own
  *   `Failed` condition (its backoffLimit, activeDeadlineSeconds) decides.
+ * - init-running: `warn`: an init container still running 30 s after it started may be waiting for
+ *   something that never comes (`until nc -z db 5432`) or doing long work (a migration); it is
+ *   reported with its log, and a window of its own (`--fail-after init-running=300`) fails it.
  *
  * Settle: a new-revision pod that had a failing-class problem (or restarted after a crash) must
  * stay Ready for `settleSeconds` (5 s: the simulated and real crash loops that were briefly Ready
@@ -81,6 +84,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   'storage-class-not-found',
   'readiness-probe',
   'image-pull-transient',
+  'init-running',
   'progress-deadline',
   'paused',
   'rollout-blocked',
@@ -131,6 +135,7 @@ export function defaultPolicy(): Policy {
       'job-failed': fail(0),
       'job-pod-failed': { action: 'warn', afterSeconds: 0, scope: 'any-pod' },
       'job-suspended': { action: 'warn', afterSeconds: 0, scope: 'any-pod' },
+      'init-running': { action: 'warn', afterSeconds: 0, scope: 'any-pod' },
     },
     success: { mode: 'full' },
     settleSeconds: DEFAULT_SETTLE_SECONDS,

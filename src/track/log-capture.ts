@@ -10,7 +10,14 @@ import { fetchLogTail } from '../cluster/index.js';
 import type { LogTail, Problem } from '../core/index.js';
 
 /** Classes whose container ran, so its log says something. */
-const LOGGED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container', 'readiness-probe', 'job-pod-failed']);
+const LOGGED = new Set<Problem['class']>([
+  'crash-loop',
+  'oom-killed',
+  'init-container',
+  'init-running',
+  'readiness-probe',
+  'job-pod-failed',
+]);
 /** Classes where the crashed (previous) instance holds the interesting lines. */
 const CRASHED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container']);
 /**

@@ -28,6 +28,9 @@ export interface ContainerContext {
 
 const RECENT_RESTART_MS = 60_000;
 
+/** How long an init container runs before it is reported (`init-running`): most take a second or two. */
+export const INIT_RUNNING_REPORT_MS = 30_000;
+
 function pullFinding(ctx: ContainerContext, reason: string, message: string): Finding {
   const image = ctx.status.image || ctx.spec?.image || '';
   let kind = classifyPull(reason, message);
@@ -135,6 +138,25 @@ function readinessFinding(ctx: ContainerContext): Finding | undefined {
   };
 }
 
+/**
+ * An init container (not a sidecar) that has been running for {@link INIT_RUNNING_REPORT_MS}: the
+ * pod's containers start only once it ends, and its log says what it waits for.
+ */
+function initRunningFinding(ctx: ContainerContext): Finding | undefined {
+  if (!ctx.init || ctx.sidecar) return undefined;
+  const startedAt = timeOf(ctx.status.state?.running?.startedAt);
+  if (startedAt === undefined || ctx.now - startedAt < INIT_RUNNING_REPORT_MS) return undefined;
+  return {
+    class: 'init-running',
+    object: { kind: 'Pod', name: ctx.pod.metadata?.name ?? '' },
+    container: ctx.status.name,
+    initContainer: true,
+    reason: 'PodInitializing',
+    message: '',
+    explanation: `init container still running after ${INIT_RUNNING_REPORT_MS / 1000} s: the pod's containers start only once it ends`,
+  };
+}
+
 /** The problem one container has right now, if any. */
 export function diagnoseContainer(ctx: ContainerContext): Finding | undefined {
   const waiting = ctx.status.state?.waiting;
@@ -156,5 +178,5 @@ export function diagnoseContainer(ctx: ContainerContext): Finding | undefined {
       ...(missing ? { missing } : {}),
     };
   }
-  return crashFinding(ctx) ?? readinessFinding(ctx);
+  return crashFinding(ctx) ?? readinessFinding(ctx) ?? initRunningFinding(ctx);
 }

@@ -107,6 +107,27 @@ describe('failure verdicts', { concurrency: true }, () => {
     assert.ok(r.ms < 120_000);
   });
 
+  it('an init container that keeps waiting: reported after 30 s with its log, and the timeout names it', async (t) => {
+    const ns = await namespaceFor(t, 'init-wait');
+    await createDeployment(ns, 'app', {
+      podSpec: {
+        initContainers: [{ name: 'wait-db', image: 'busybox:1.32', command: ['sh', '-c', 'until nc -z db 5432; do sleep 2; done'] }],
+      },
+      behaviour: { 'wait-db': 'waits;logs=waiting for db:5432' },
+    });
+    const r = await trace(ns, 'app', { timeoutSeconds: 45 });
+    t.diagnostic(describeVerdict(r));
+    assert.equal(r.verdict.outcome, 'timed-out', 'it warns: an init container may be doing long work');
+    const p = r.verdict.problems.find((x) => x.class === 'init-running');
+    assert.ok(p, JSON.stringify(r.verdict.problems.map((x) => x.class)));
+    assert.deepEqual([p.container, p.initContainer], ['wait-db', true]);
+    assert.ok(
+      p.logs?.some((l) => l.lines.includes('waiting for db:5432')),
+      JSON.stringify(p.logs),
+    );
+    assert.match(r.verdict.summary, /init container "wait-db": init container still running after 30 s/);
+  });
+
   it("unschedulable: the real scheduler's message", async (t) => {
     const r = await failing(t, 'sched', { container: { resources: { requests: { cpu: '500' } } } });
     const p = mainProblem(r, 'unschedulable');
