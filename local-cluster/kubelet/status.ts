@@ -102,6 +102,21 @@ export function podPhase(pod: V1Pod, init: Status[], main: Status[]): string {
   return unknown > 0 ? 'Unknown' : 'Pending';
 }
 
+/**
+ * Why each readiness gate of `pod` holds it not Ready, in the kubelet's words (status/generate.go
+ * `GeneratePodReadyCondition`): a gate's condition is set by another controller (a load
+ * balancer's), and the pod is Ready only once every one of them is True.
+ */
+export function unreadyGates(pod: V1Pod): string[] {
+  const out: string[] = [];
+  for (const gate of pod.spec?.readinessGates ?? []) {
+    const c = (pod.status?.conditions ?? []).find((x) => x.type === gate.conditionType);
+    if (!c) out.push(`corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.`);
+    else if (c.status !== 'True') out.push(`the status of pod readiness gate "${gate.conditionType}" is not "True", but ${c.status}`);
+  }
+  return out;
+}
+
 /** The full status the kubelet would PATCH (conditions keep lastTransitionTime when unchanged). */
 export function buildPodStatus(view: PodRuntimeView, now = new Date()): Record<string, unknown> {
   const { pod } = view;
@@ -136,12 +151,18 @@ export function buildPodStatus(view: PodRuntimeView, now = new Date()): Record<s
   const completed = phase === 'Succeeded';
   const unreadyReason = completed ? 'PodCompleted' : 'ContainersNotReady';
   const unreadyMessage = completed ? undefined : `containers with unready status: [${unready.join(' ')}]`;
+  const containersReady = unready.length === 0 && !completed;
+  const gates = containersReady ? unreadyGates(pod) : [];
   const conditions: V1PodCondition[] = [
     incompleteInit.length === 0
       ? cond('Initialized', true)
       : cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: [${incompleteInit.join(' ')}]`),
-    unready.length === 0 && !completed ? cond('Ready', true) : cond('Ready', false, unreadyReason, unreadyMessage),
-    unready.length === 0 && !completed ? cond('ContainersReady', true) : cond('ContainersReady', false, unreadyReason, unreadyMessage),
+    !containersReady
+      ? cond('Ready', false, unreadyReason, unreadyMessage)
+      : gates.length > 0
+        ? cond('Ready', false, 'ReadinessGatesNotReady', gates.join(', '))
+        : cond('Ready', true),
+    containersReady ? cond('ContainersReady', true) : cond('ContainersReady', false, unreadyReason, unreadyMessage),
   ];
   // Conditions the kubelet does not own (PodScheduled from the scheduler, readiness gates) are kept.
   for (const c of pod.status?.conditions ?? []) {

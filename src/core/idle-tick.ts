@@ -1,5 +1,6 @@
 /** Which ticks can change nothing, so the reducer skips them (the hot path of many traced rollouts). */
 import type { V1Pod } from '@kubernetes/client-node';
+import { heldByGate } from './diagnose/pod.js';
 import { canBecomeReady, longRunningStatuses } from './k8s.js';
 import type { RolloutState } from './state.js';
 import { currentPodsUnordered } from './workloads.js';
@@ -7,8 +8,8 @@ import { currentPodsUnordered } from './workloads.js';
 /**
  * Whether a tick can change nothing: nothing in the state depends on time. Time enters the core
  * only through open problems (their windows), the success hold and settling pods (their ends),
- * restarted new pods (a restart is a crash loop for RECENT_RESTART_MS), running init containers
- * (reported after INIT_RUNNING_REPORT_MS) and user classifiers (they get `now`); everything else is a function of the objects, already derived by the observation
+ * restarted new pods (a restart is a crash loop for RECENT_RESTART_MS), running init containers and
+ * ready containers behind a readiness gate (reported after INIT_RUNNING_REPORT_MS, GATE_REPORT_MS) and user classifiers (they get `now`); everything else is a function of the objects, already derived by the observation
  * that brought them. A tracker ticks every second: on 200 Deployments those derives were ~2 s of
  * CPU that changed nothing (bench many200).
  */
@@ -16,13 +17,17 @@ export function idleTick(s: RolloutState): boolean {
   if ((s.policy.classifiers?.length ?? 0) > 0 || s.memo.held !== undefined) return false;
   for (const _ in s.problems) return false;
   for (const _ in s.memo.settling) return false;
-  for (const pod of currentPodsUnordered(s)) if (hasRestarted(pod) || initRunning(pod)) return false;
+  for (const pod of currentPodsUnordered(s)) if (hasRestarted(pod) || reportedLater(pod)) return false;
   return true;
 }
 
-/** An init container of `pod` runs: it is reported once it ran long enough (`init-running`), a matter of time. */
-export function initRunning(pod: V1Pod): boolean {
-  return pod.status?.phase === 'Pending' && (pod.status.initContainerStatuses ?? []).some((c) => c.state?.running !== undefined);
+/**
+ * Whether `pod` waits in a state reported once it lasted long enough, a matter of time alone: an
+ * init container running (`init-running`), or ready containers behind a readiness gate (`readiness-gate`).
+ */
+export function reportedLater(pod: V1Pod): boolean {
+  if (pod.status?.phase === 'Pending') return (pod.status.initContainerStatuses ?? []).some((c) => c.state?.running !== undefined);
+  return heldByGate(pod);
 }
 
 /** A container of `pod` restarted: its diagnosis depends on time (RECENT_RESTART_MS, the settle hold). */

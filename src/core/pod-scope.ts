@@ -4,7 +4,7 @@
  * change, for every kind.
  */
 
-import { hasRestarted, initRunning } from './idle-tick.js';
+import { hasRestarted, reportedLater } from './idle-tick.js';
 import type { Touched } from './intake.js';
 import { moduleOf } from './kinds/index.js';
 import type { PodScope } from './problems.js';
@@ -18,7 +18,7 @@ import { currentPodSetKey, currentPodsUnordered, kindOf } from './workloads.js';
  *   revision), after a sync, or when the workload changed and user classifiers (which see it)
  *   depend on it;
  * - on a tick, those whose diagnosis depends on time: restarted containers, running init
- *   containers and current problems (all of them with user classifiers);
+ *   containers, ready containers behind a readiness gate and current problems (all of them with user classifiers);
  * - when a node went NotReady or Ready again, the pods bound to it;
  * - else the pod the observation touched (or whose Event it is), and the pods with problems when
  *   the kind says so (`rediagnosesProblemPods`: a StatefulSet's `OrderedReady` wait names the
@@ -35,7 +35,7 @@ export function podScope(s: RolloutState, memo: EmittedMemo, obs: Observation, t
   if (obs.type === 'tick') {
     if (classifiers) return 'all';
     const names = problemPods(s);
-    for (const pod of currentPodsUnordered(s)) if (hasRestarted(pod) || initRunning(pod)) names.add(pod.metadata?.name ?? '');
+    for (const pod of currentPodsUnordered(s)) if (hasRestarted(pod) || reportedLater(pod)) names.add(pod.metadata?.name ?? '');
     return [...names];
   }
   if (touched?.kind === 'Node') return touched.readinessChanged ? podsOnNode(s, touched.name) : [];

@@ -11,6 +11,7 @@ export type FailureClass =
   | 'crash-loop'
   | 'oom-killed'
   | 'readiness-probe'
+  | 'readiness-gate'
   | 'config-error'
   | 'mount-failed'
   | 'init-container'

@@ -43,6 +43,9 @@
  * - init-running: `warn`: an init container still running 30 s after it started may be waiting for
  *   something that never comes (`until nc -z db 5432`) or doing long work (a migration); it is
  *   reported with its log, and a window of its own (`--fail-after init-running=300`) fails it.
+ * - readiness-gate: `warn`: a pod whose containers have been ready for 30 s but whose readiness
+ *   gate (a load balancer controller's target health) is not True yet; registration and health
+ *   checks take minutes on some load balancers, so it only fails on a window of its own.
  *
  * Settle: a new-revision pod that had a failing-class problem (or restarted after a crash) must
  * stay Ready for `settleSeconds` (5 s: the simulated and real crash loops that were briefly Ready
@@ -83,6 +86,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   'pvc-pending',
   'storage-class-not-found',
   'readiness-probe',
+  'readiness-gate',
   'image-pull-transient',
   'init-running',
   'progress-deadline',
@@ -136,6 +140,7 @@ export function defaultPolicy(): Policy {
       'job-pod-failed': { action: 'warn', afterSeconds: 0, scope: 'any-pod' },
       'job-suspended': { action: 'warn', afterSeconds: 0, scope: 'any-pod' },
       'init-running': { action: 'warn', afterSeconds: 0, scope: 'any-pod' },
+      'readiness-gate': { action: 'warn', afterSeconds: 0, scope: 'any-pod' },
     },
     success: { mode: 'full' },
     settleSeconds: DEFAULT_SETTLE_SECONDS,

@@ -62,6 +62,45 @@ function mountFailed(pod: V1Pod, events: CoreV1Event[]): Finding | undefined {
   };
 }
 
+/** How long a pod's containers are ready behind a readiness gate before it is reported (`readiness-gate`). */
+export const GATE_REPORT_MS = 30_000;
+
+/**
+ * Containers ready for {@link GATE_REPORT_MS} while a readiness gate holds the pod not Ready: the
+ * gate's condition is another controller's (a load balancer's target health, on EKS and GKE), and
+ * nothing marks the pod Ready until it sets it True. Its own reason and message say why, when set.
+ */
+function readinessGateHeld(pod: V1Pod, now: number): Finding | undefined {
+  const gates = pod.spec?.readinessGates ?? [];
+  const containersReady = podCondition(pod, 'ContainersReady');
+  if (gates.length === 0 || containersReady?.status !== 'True' || podCondition(pod, 'Ready')?.status === 'True') return undefined;
+  const since = timeOf(containersReady.lastTransitionTime);
+  if (since === undefined || now - since < GATE_REPORT_MS) return undefined;
+  const held = gates.map((g) => ({ type: g.conditionType, c: podCondition(pod, g.conditionType) })).filter((g) => g.c?.status !== 'True');
+  if (held.length === 0) return undefined;
+  const words = held.map(({ type, c }) => {
+    if (!c) return `readiness gate "${type}" is not set`;
+    const why = [c.reason, c.message].filter(Boolean).join(': ');
+    return `readiness gate "${type}" is ${c.status}${why ? ` (${why})` : ''}`;
+  });
+  return {
+    class: 'readiness-gate',
+    object: { kind: 'Pod', name: pod.metadata?.name ?? '' },
+    reason: 'ReadinessGatesNotReady',
+    message: podCondition(pod, 'Ready')?.message ?? '',
+    explanation: `its containers are ready, but ${words.join('; ')}: the controller that owns the gate has not marked the pod ready`,
+  };
+}
+
+/** Whether a pod's containers are ready and a readiness gate holds it not Ready (reported after {@link GATE_REPORT_MS}). */
+export function heldByGate(pod: V1Pod): boolean {
+  return (
+    (pod.spec?.readinessGates?.length ?? 0) > 0 &&
+    podCondition(pod, 'ContainersReady')?.status === 'True' &&
+    podCondition(pod, 'Ready')?.status !== 'True'
+  );
+}
+
 /**
  * Everything wrong with a pod right now, as findings (no timing yet). Events are the pod's own.
  */
@@ -92,6 +131,8 @@ export function diagnosePodFindings(pod: V1Pod, events: CoreV1Event[], now: numb
     });
     if (f) out.push(f);
   }
+  const gate = readinessGateHeld(pod, now);
+  if (gate) out.push(gate);
   return out;
 }
 
