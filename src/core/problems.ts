@@ -23,7 +23,7 @@ import { claimNames, kubeEventsAbout, newReplicaSet } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
 import { workloadFindings } from './workload-problems.js';
-import { currentPod, currentPods, kindOf } from './workloads.js';
+import { currentPod, currentPods, kindOf, podsTerminating } from './workloads.js';
 
 function previousPulls(problems: Readonly<Record<string, Problem>>, pod: string): Record<string, PullKind> {
   const out: Record<string, PullKind> = {};
@@ -111,7 +111,7 @@ export function currentProblems(
   if (state.workload) found.push(...workloadFound(state));
   if (rs) {
     const events = kubeEventsAbout(state, 'ReplicaSet', rs.metadata?.name ?? '');
-    const f = diagnoseReplicaSet(rs, events);
+    const f = diagnoseReplicaSet(rs, events, () => podsTerminating(state));
     if (f) found.push({ f, events });
   }
   const ended = diagnoseEndings(state, at);
@@ -137,7 +137,7 @@ export function currentProblems(
     const p = kind.explainProblem?.(state, raw) ?? raw;
     if (classPolicyOf(state.policy, p.class).action === 'ignore') continue;
     const prev = state.problems[p.id] ?? earlierPullSighting(state.problems, p);
-    out[p.id] = prev ? { ...p, firstSeen: prev.firstSeen } : p;
+    out[p.id] = prev ? { ...p, firstSeen: prev.firstSeen, ...stillTransient(prev, p) } : p;
   }
   return out;
 }
@@ -146,6 +146,14 @@ export function currentProblems(
 function workloadFound(state: RolloutState): Array<{ f: Finding; events: ReturnType<typeof kubeEventsAbout> }> {
   const events = kubeEventsAbout(state, kindOf(state), state.target.name);
   return workloadFindings(state).map((f) => ({ f, events }));
+}
+
+/**
+ * A create the controller retries (`transient`) stays so until it passes: a quota that terminating
+ * pods held is free once they are gone, but the refusal stands until the controller's next retry.
+ */
+function stillTransient(prev: Problem, p: Problem): { transient?: true } {
+  return p.class === 'replica-failure' && prev.transient === true ? { transient: true } : {};
 }
 
 const PULL_CLASSES = new Set<Problem['class']>(['image-pull-not-found', 'image-pull-transient']);

@@ -8,7 +8,9 @@
 
 export { WORKLOAD_KINDS } from './kinds/facts.js';
 
+import { hasEnded } from './k8s.js';
 import { kindModule, moduleOf } from './kinds/index.js';
+import { ownedReplicaSets } from './relations.js';
 import type { RolloutState } from './state.js';
 import type { WorkloadKind } from './types.js';
 
@@ -82,4 +84,17 @@ export const SUCCESS_LOG_PODS = 3;
 /** The containers whose logs a succeeded verdict shows (a Job's last {@link SUCCESS_LOG_PODS} succeeded pods); none for other kinds. */
 export function successLogContainers(state: RolloutState): Array<{ pod: string; container: string }> {
   return moduleOf(state).successLogContainers?.(state) ?? [];
+}
+
+/**
+ * Whether pods of the traced workload are terminating: under a quota they still count, and free it
+ * as they go (a rolling update's old pods, scaled down while a surge pod waits for the quota).
+ */
+export function podsTerminating(state: RolloutState): boolean {
+  const owners =
+    kindOf(state) === 'Deployment' ? ownedReplicaSets(state).map((rs) => rs.metadata?.uid ?? '') : [state.workload?.metadata?.uid ?? ''];
+  for (const owner of owners) {
+    for (const pod of state.podsByOwner.get(owner)?.values() ?? []) if (pod.metadata?.deletionTimestamp && !hasEnded(pod)) return true;
+  }
+  return false;
 }

@@ -29,8 +29,15 @@ export function privateNodePrefix(): string {
 /**
  * Starts a one-node kubelet through `kubeconfig` (default: the test cluster's admin kubeconfig).
  * Its Node is `${prefix}-1`, tainted `rollout-trace.dev/test-node=${prefix}:NoSchedule`.
+ * `maxGraceSeconds`: how long a terminating pod's containers may take (the shared nodes cut every
+ * grace period to 2 s).
  */
-export async function startPrivateNode(t: TestContext, kubeconfig?: KubeConfig, prefix = privateNodePrefix()): Promise<PrivateNode> {
+export async function startPrivateNode(
+  t: TestContext,
+  kubeconfig?: KubeConfig,
+  prefix = privateNodePrefix(),
+  o: { maxGraceSeconds?: number } = {},
+): Promise<PrivateNode> {
   const { core, kc } = clients();
   const name = `${prefix}-1`;
   const kubelet = await startKubelet({
@@ -38,6 +45,7 @@ export async function startPrivateNode(t: TestContext, kubeconfig?: KubeConfig, 
     nodes: 1,
     namePrefix: prefix,
     taints: [{ key: TAINT_KEY, value: prefix, effect: 'NoSchedule' }],
+    ...(o.maxGraceSeconds !== undefined ? { maxGraceSeconds: o.maxGraceSeconds } : {}),
   });
   t.after(async () => {
     // Stop first: a running kubelet re-registers a deleted Node, as a real one does.

@@ -46,8 +46,29 @@ export function isTransientCreateError(message: string): boolean {
   return TRANSIENT_CREATE_ERROR.test(message) && !REFUSAL.test(message);
 }
 
-/** ReplicaFailure condition / FailedCreate events: pods cannot even be created (quota, admission...). */
-export function diagnoseReplicaSet(rs: V1ReplicaSet, events: CoreV1Event[]): Finding | undefined {
+const QUOTA_REFUSAL = /exceeded quota/;
+
+/**
+ * Why a failed create will pass on the controller's retry without anyone acting, if it will: the
+ * API server failed it ({@link isTransientCreateError}), or a quota refused it while pods of the
+ * workload are terminating, which still count against it and free it as they go (a rolling
+ * update's surge pod waits for an old one under a quota sized for the replicas). Such a
+ * `replica-failure` is `transient`: at least 120 s, and stays so (problems.ts) once the pods are
+ * gone, until the controller's next retry.
+ */
+function retryPasses(message: string, podsTerminating: (() => boolean) | undefined): string | undefined {
+  if (isTransientCreateError(message)) return 'the API server failed the request; the controller retries it';
+  if (QUOTA_REFUSAL.test(message) && podsTerminating?.()) {
+    return 'pods of this workload that are terminating still count against the quota and free it as they go; the controller retries it';
+  }
+  return undefined;
+}
+
+/**
+ * ReplicaFailure condition / FailedCreate events: pods cannot even be created (quota, admission...).
+ * `podsTerminating`: whether pods of the Deployment are terminating (they still count against a quota).
+ */
+export function diagnoseReplicaSet(rs: V1ReplicaSet, events: CoreV1Event[], podsTerminating?: () => boolean): Finding | undefined {
   const cond = replicaSetCondition(rs, 'ReplicaFailure');
   const failedCreate = latestEvent(events, (e) => e.reason === 'FailedCreate' && e.type === 'Warning');
   const active = cond?.status === 'True';
@@ -56,16 +77,14 @@ export function diagnoseReplicaSet(rs: V1ReplicaSet, events: CoreV1Event[]): Fin
   const ready = (rs.status?.replicas ?? 0) >= (rs.spec?.replicas ?? 1);
   if (!active && ready) return undefined;
   const message = ((failedCreate?.message || cond?.message) ?? '').replace(/^\(combined from similar events\): /, '');
-  const transient = isTransientCreateError(message);
+  const retry = retryPasses(message, podsTerminating);
   return {
     class: 'replica-failure',
     object: { kind: 'ReplicaSet', name: rs.metadata?.name ?? '' },
     reason: active ? (cond?.reason ?? 'FailedCreate') : 'FailedCreate',
     message,
-    explanation: transient
-      ? `pods cannot be created yet (the API server failed the request; the ReplicaSet controller retries it): ${message}`
-      : `pods cannot be created: ${message}`,
-    ...(transient ? { transient: true } : {}),
+    explanation: retry ? `pods cannot be created yet (${retry}): ${message}` : `pods cannot be created: ${message}`,
+    ...(retry ? { transient: true } : {}),
   };
 }
 
@@ -81,7 +100,11 @@ const POD_CONTROL_CREATE = /^Error creating: ([\s\S]*)$/;
  * LimitRange, Pod Security admission, a webhook that denies) and the API server's own failures
  * (`transient`), as for a ReplicaSet.
  */
-export function diagnoseWorkloadCreates(object: Finding['object'], events: CoreV1Event[]): Finding | undefined {
+export function diagnoseWorkloadCreates(
+  object: Finding['object'],
+  events: CoreV1Event[],
+  podsTerminating?: () => boolean,
+): Finding | undefined {
   const failed = latestEvent(events, (e) => e.reason === 'FailedCreate' && e.type === 'Warning');
   if (!failed) return undefined;
   const created = latestEvent(events, (e) => e.reason === 'SuccessfulCreate');
@@ -90,14 +113,14 @@ export function diagnoseWorkloadCreates(object: Finding['object'], events: CoreV
   const sts = STS_CREATE.exec(raw);
   const message = sts ? sts[3]! : (POD_CONTROL_CREATE.exec(raw)?.[1] ?? raw);
   const what = sts ? `${sts[1] === 'Pod' ? 'pod' : 'claim'} ${sts[2]} cannot be created` : 'pods cannot be created';
-  const transient = isTransientCreateError(message);
+  const retry = retryPasses(message, podsTerminating);
   return {
     class: 'replica-failure',
     object,
     reason: 'FailedCreate',
     message,
-    explanation: `${what}${transient ? ' yet (the API server failed the request; the controller retries it)' : ''}: ${message}`,
-    ...(transient ? { transient: true } : {}),
+    explanation: `${what}${retry ? ` yet (${retry})` : ''}: ${message}`,
+    ...(retry ? { transient: true } : {}),
   };
 }
 

@@ -10,8 +10,22 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
 import { AdmissionregistrationV1Api } from '@kubernetes/client-node';
+import { startPrivateNode } from '../../helpers/private-node.js';
 import { assertRolledOut } from '../../helpers/rolled-out.js';
-import { clients, createDeployment, describeVerdict, eventSeen, kubeConfig, namespaceFor, trace, waitUntil } from './helpers.js';
+import {
+  clients,
+  createDeployment,
+  type DeploymentShape,
+  describeVerdict,
+  eventSeen,
+  kubeConfig,
+  namespaceFor,
+  podQuota,
+  trace,
+  updateDeployment,
+  waitRolledOut,
+  waitUntil,
+} from './helpers.js';
 
 /** A loopback port nothing listens on (the webhook call is refused at once). */
 async function closedPort(): Promise<number> {
@@ -78,6 +92,30 @@ describe('a create the API server fails, then retries', () => {
       r.of('problem-cleared').some((e) => e.problem.class === 'replica-failure'),
       'the problem was cleared',
     );
+    await assertRolledOut(ns, 'web', r.verdict, r.events);
+  });
+
+  it('a quota sized for the replicas: the new pod waits while the old one it replaces takes its grace period to stop, then SUCCEEDED', async (t) => {
+    const ns = await namespaceFor(t, 'quota-surge');
+    // Old pods take their 20 s grace period to stop (busybox ignores SIGTERM), on a node that honours it.
+    const node = await startPrivateNode(t, undefined, undefined, { maxGraceSeconds: 20 });
+    const shape = (image: string): DeploymentShape => ({
+      replicas: 2,
+      image,
+      container: { command: ['sleep', '3600'] },
+      podSpec: { ...node.podSpec, terminationGracePeriodSeconds: 20 },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
+    });
+    await createDeployment(ns, 'web', shape('busybox:1.32'));
+    await waitRolledOut(ns, 'web', 90_000);
+    await podQuota(ns, 2);
+    await updateDeployment(ns, 'web', shape('busybox:1.33'));
+    const r = await trace(ns, 'web', { timeoutSeconds: 240, minGeneration: 2 });
+    t.diagnostic(describeVerdict(r));
+    const refused = r.of('problem').find((e) => e.problem.class === 'replica-failure');
+    assert.match(refused?.problem.explanation ?? '', /exceeded quota/, 'the quota refused the surge pod');
+    assert.equal(refused?.problem.transient, true, 'while old pods terminate, it waits');
+    assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
     await assertRolledOut(ns, 'web', r.verdict, r.events);
   });
 });

@@ -9,9 +9,12 @@ import { describe, it } from 'node:test';
 import type { Observation, TrackTarget } from '../../../src/core/index.js';
 import {
   daemonSetObject,
+  del,
   event,
   jobObject,
   ofType,
+  pod,
+  replicaSet,
   run,
   running,
   statefulSetObject,
@@ -21,6 +24,7 @@ import {
   verdictOf,
   workloadPod,
 } from './builders.js';
+import { rollingTo2, UPDATE } from './scenario.js';
 
 const STS: Partial<TrackTarget> = { kind: 'StatefulSet', name: 'db' };
 const DS: Partial<TrackTarget> = { kind: 'DaemonSet', name: 'agent' };
@@ -156,4 +160,49 @@ describe('pods a workload controller cannot create', () => {
       assert.equal(verdictOf(events), undefined);
     });
   }
+});
+
+describe('a quota that pods being removed still hold', () => {
+  const refusal = quota('web-2-x');
+  /** Revision 2 rolling out: its ReplicaSet cannot create its surge pod, refused by the quota. */
+  const refused = (s: number): Observation[] => [
+    up(
+      'ReplicaSet',
+      replicaSet({
+        name: 'web-2',
+        revision: '2',
+        replicas: 1,
+        ready: 0,
+        statusReplicas: 0,
+        failure: { reason: 'FailedCreate', message: refusal },
+      }),
+      s,
+    ),
+    up('Event', event({ kind: 'ReplicaSet', name: 'web-2', reason: 'FailedCreate', message: `Error creating: ${refusal}`, at: s }), s),
+  ];
+  const terminating = (s: number) => up('Pod', pod({ name: 'web-1-a', rs: 'web-1', deleting: true }), s);
+
+  it('waits at least 120 s while an old pod terminates, and still after it is gone, until the retry', () => {
+    const obs = [
+      ...rollingTo2(),
+      terminating(1),
+      ...refused(2),
+      tick(15),
+      del('Pod', pod({ name: 'web-1-a', rs: 'web-1', deleting: true }), 20),
+      tick(60),
+    ];
+    const { events } = run(obs, UPDATE);
+    const p = ofType(events, 'problem')
+      .filter((e) => e.problem.class === 'replica-failure')
+      .at(-1);
+    assert.equal(p?.problem.transient, true);
+    assert.equal(verdictOf(events), undefined, 'not after 10 s: the quota frees as the old pod goes');
+    assert.equal(verdictOf(run([...obs, tick(125)], UPDATE).events)?.outcome, 'failed', 'still refused after 120 s');
+  });
+
+  it('with no pod terminating (maxUnavailable 0: the old pods wait for the new one), fails after 10 s', () => {
+    const v = verdictOf(run([...rollingTo2(), ...refused(2), tick(13)], UPDATE).events);
+    assert.equal(v?.outcome, 'failed');
+    assert.equal(v.problems[0]?.transient, undefined);
+  });
 });
