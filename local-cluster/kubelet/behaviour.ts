@@ -14,6 +14,8 @@ export interface Behaviour {
   notReady: boolean;
   /** The liveness probe keeps failing (the kubelet kills and restarts the container). */
   notLive: boolean;
+  /** The startup probe keeps failing (`not-started`): never started, killed and restarted. */
+  notStarted: boolean;
   /** Extra seconds the container stays ContainerCreating (`slow-start`). */
   slowStartSeconds: number;
   /** How many pulls fail with a transient error before one succeeds (`pull-transient`). */
@@ -31,6 +33,7 @@ export function behaviourFor(annotations: Record<string, string> | undefined, co
   const result: Behaviour = {
     notReady: false,
     notLive: false,
+    notStarted: false,
     slowStartSeconds: 0,
     transientPullFailures: 0,
     logs: [],
@@ -75,6 +78,9 @@ export function behaviourFor(annotations: Record<string, string> | undefined, co
         break;
       case 'not-live':
         result.notLive = true;
+        break;
+      case 'not-started':
+        result.notStarted = true;
         break;
       case 'slow-start':
         result.slowStartSeconds = num('seconds', 20);

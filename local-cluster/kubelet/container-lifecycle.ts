@@ -27,12 +27,14 @@ export function scheduleLifecycle(host: WorkerHost, c: ContainerRuntime, instanc
   if (c.behaviour.tickSeconds > 0) scheduleTicks(host, c, instance, c.behaviour.tickSeconds * 1000);
   if (c.init) return;
   if (c.spec.startupProbe) {
+    // Never started: no liveness or readiness probe runs, and the container is not ready.
+    if (c.behaviour.notStarted) return scheduleKillingProbe(host, c, instance, 'startup');
     host.timer(c, (c.spec.startupProbe.initialDelaySeconds ?? 0) * 1000 + 100, () => {
       c.started = true;
       void host.writeStatus();
     });
   }
-  scheduleLiveness(host, c, instance);
+  if (c.behaviour.notLive) scheduleKillingProbe(host, c, instance, 'liveness');
   const probe = c.spec.readinessProbe;
   if (!probe) {
     c.ready = true;
@@ -70,12 +72,16 @@ function scheduleTicks(host: WorkerHost, c: ContainerRuntime, instance: Instance
   host.timer(c, periodMs, tick);
 }
 
-/** `not-live`: the liveness probe fails failureThreshold times, then the kubelet kills the container. */
-function scheduleLiveness(host: WorkerHost, c: ContainerRuntime, instance: Instance): void {
-  const probe = c.spec.livenessProbe;
-  if (!probe || !c.behaviour.notLive) return;
+/**
+ * `not-live` / `not-started`: the liveness or startup probe fails failureThreshold times, then the
+ * kubelet kills the container ("Container x failed liveness probe, will be restarted").
+ */
+function scheduleKillingProbe(host: WorkerHost, c: ContainerRuntime, instance: Instance, kind: 'liveness' | 'startup'): void {
+  const probe = kind === 'liveness' ? c.spec.livenessProbe : c.spec.startupProbe;
+  if (!probe) return;
   const period = Math.max(1, probe.periodSeconds ?? 10) * 1000;
   const threshold = Math.max(1, probe.failureThreshold ?? 3);
+  const Kind = kind === 'liveness' ? 'Liveness' : 'Startup';
   let failures = 0;
   const run = (): void => {
     if (instance.finishedAt || host.isTerminating) return;
@@ -84,13 +90,13 @@ function scheduleLiveness(host: WorkerHost, c: ContainerRuntime, instance: Insta
       host.containerRef(c),
       'Warning',
       'Unhealthy',
-      `Liveness probe failed: ${probeFailure(probe, host.podIP ?? '', c.spec)}`,
+      `${Kind} probe failed: ${probeFailure(probe, host.podIP ?? '', c.spec)}`,
     );
     if (failures < threshold) {
       host.timer(c, period, run);
       return;
     }
-    host.ctx.recorder.event(host.containerRef(c), 'Normal', 'Killing', `Container ${c.name} failed liveness probe, will be restarted`);
+    host.ctx.recorder.event(host.containerRef(c), 'Normal', 'Killing', `Container ${c.name} failed ${kind} probe, will be restarted`);
     const grace = Math.min((host.pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000, host.ctx.maxGraceMs);
     const graceful = handlesSigterm(c.spec);
     host.timer(c, grace, () => host.onExit(c, instance, graceful ? 0 : 137, graceful ? 'Completed' : 'Error', undefined, true));

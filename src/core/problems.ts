@@ -180,6 +180,8 @@ export function deadlineOf(state: RolloutState, p: Problem): number | undefined 
   // A class the kind's controller retries itself (a Job's crashes): its own condition decides.
   if (moduleOf(state).retries?.(p)) return undefined;
   if (p.class !== 'readiness-probe') return failDeadline(p, state.policy);
+  // A startup probe's failures restart the container: its restarts are the crash loop's to judge.
+  if (p.probe?.kind === 'startup') return undefined;
   const pod = state.pods.get(p.object.name);
   const spec = [...(pod?.spec?.initContainers ?? []), ...(pod?.spec?.containers ?? [])].find((c) => c.name === p.container);
   const since = state.memo.notReadySince[p.object.name]?.[p.container ?? ''];

@@ -23,10 +23,9 @@ export function workloadFindings(state: RolloutState): Finding[] {
   }
   if (rule.reason === 'Suspended') return [suspendedFinding(state, object, rule.message)];
   if (rule.state === 'progressing') {
-    const created = module.podsShort?.(state)
-      ? diagnoseWorkloadCreates(object, kubeEventsAbout(state, object.kind, object.name), () => podsTerminating(state))
-      : undefined;
-    return created ? [created] : [];
+    // The Events first: the pods are counted only when a create failed.
+    const created = diagnoseWorkloadCreates(object, kubeEventsAbout(state, object.kind, object.name), () => podsTerminating(state));
+    return created && module.podsShort?.(state) ? [created] : [];
   }
   if (rule.state !== 'failed') return [];
   const counts = 'parallelism' in rule.progress ? jobCounts(rule.progress) : '';

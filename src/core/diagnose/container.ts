@@ -1,6 +1,6 @@
 /** Diagnosis of one container status (regular or init). */
-import type { CoreV1Event, V1Container, V1ContainerStateTerminated, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
-import { timeOf } from '../k8s.js';
+import type { CoreV1Event, V1Container, V1ContainerStateTerminated, V1ContainerStatus, V1Pod, V1Probe } from '@kubernetes/client-node';
+import { eventTime, timeOf } from '../k8s.js';
 import type { FailureClass, Problem } from '../types.js';
 import { explainMissing, parseMissing } from './config.js';
 import { latestEvent } from './events.js';
@@ -92,7 +92,7 @@ function crashFinding(ctx: ContainerContext): Finding | undefined {
   } else {
     explanation = `${who} exited with code ${exitCode ?? '?'}${termMsg ? ` ("${firstLine(termMsg, 120)}")` : ''}, ${restartsText}`;
   }
-  const liveness = latestEvent(ctx.events, (e) => e.reason === 'Unhealthy' && /^Liveness probe failed/.test(e.message ?? ''));
+  const probe = killingProbe(ctx);
   return {
     class: cls,
     object: { kind: 'Pod', name: ctx.pod.metadata?.name ?? '' },
@@ -104,10 +104,27 @@ function crashFinding(ctx: ContainerContext): Finding | undefined {
     ...(exitCode !== undefined ? { exitCode } : {}),
     restartCount: restarts,
     ...(termMsg ? { terminationMessage: termMsg } : {}),
-    ...(liveness && ctx.spec?.livenessProbe
-      ? { probe: { kind: 'liveness' as const, handler: probeHandler(ctx.spec.livenessProbe), failures: liveness.count ?? 1 } }
-      : {}),
+    ...(probe ? { probe } : {}),
   };
+}
+
+/**
+ * The probe whose failures made the kubelet restart a container, from its newest `Unhealthy`
+ * Event: the liveness probe, or the startup probe of a container that never started.
+ */
+function killingProbe(ctx: ContainerContext): Problem['probe'] {
+  let found: { kind: 'liveness' | 'startup'; event: CoreV1Event } | undefined;
+  for (const [kind, words] of [
+    ['liveness', /^Liveness probe failed/],
+    ['startup', /^Startup probe failed/],
+  ] as const) {
+    if (!(kind === 'liveness' ? ctx.spec?.livenessProbe : ctx.spec?.startupProbe)) continue;
+    const event = latestEvent(ctx.events, (e) => e.reason === 'Unhealthy' && words.test(e.message ?? ''));
+    if (event && (!found || eventTime(event) > eventTime(found.event))) found = { kind, event };
+  }
+  if (!found) return undefined;
+  const spec = found.kind === 'liveness' ? ctx.spec?.livenessProbe : ctx.spec?.startupProbe;
+  return { kind: found.kind, handler: probeHandler(spec!), failures: found.event.count ?? 1 };
 }
 
 /**
@@ -122,19 +139,25 @@ function crashed(t: V1ContainerStateTerminated | undefined): boolean {
 function readinessFinding(ctx: ContainerContext): Finding | undefined {
   const cs = ctx.status;
   if ((ctx.init && !ctx.sidecar) || !cs.state?.running || cs.ready || !ctx.spec?.readinessProbe) return undefined;
-  const unhealthy = latestEvent(ctx.events, (e) => e.reason === 'Unhealthy' && /^Readiness probe failed/.test(e.message ?? ''));
+  return failingProbe(ctx, 'readiness', ctx.spec.readinessProbe);
+}
+
+/** A `readiness-probe` finding from the probe's newest `Unhealthy` Event (`after` ends its explanation). */
+function failingProbe(ctx: ContainerContext, kind: 'readiness' | 'startup', probe: V1Probe, after = ''): Finding | undefined {
+  const words = `${kind === 'readiness' ? 'Readiness' : 'Startup'} probe failed`;
+  const unhealthy = latestEvent(ctx.events, (e) => e.reason === 'Unhealthy' && (e.message ?? '').startsWith(words));
   if (!unhealthy) return undefined;
-  const handler = probeHandler(ctx.spec.readinessProbe);
+  const handler = probeHandler(probe);
   const failures = unhealthy.count ?? 1;
-  const output = (unhealthy.message ?? '').replace(/^Readiness probe failed:\s*/, '');
+  const output = (unhealthy.message ?? '').slice(words.length).replace(/^:\s*/, '');
   return {
     class: 'readiness-probe',
     object: { kind: 'Pod', name: ctx.pod.metadata?.name ?? '' },
-    container: cs.name,
+    container: ctx.status.name,
     reason: 'Unhealthy',
     message: unhealthy.message ?? '',
-    explanation: `readiness probe ${handler} is failing (${failures} ${failures === 1 ? 'failure' : 'failures'})${output ? `: ${firstLine(output, 120)}` : ''}`,
-    probe: { kind: 'readiness', handler, failures },
+    explanation: `${kind} probe ${handler} is failing (${failures} ${failures === 1 ? 'failure' : 'failures'})${output ? `: ${firstLine(output, 120)}` : ''}${after}`,
+    probe: { kind, handler, failures },
   };
 }
 
@@ -155,6 +178,19 @@ function initRunningFinding(ctx: ContainerContext): Finding | undefined {
     message: '',
     explanation: `init container still running after ${INIT_RUNNING_REPORT_MS / 1000} s: the pod's containers start only once it ends`,
   };
+}
+
+/**
+ * A container whose startup probe is failing, not started yet: reported with the probe's output
+ * (class `readiness-probe`, probe kind `startup`). It has no window of its own (problems.ts): the
+ * kubelet restarts the container once the probe failed `failureThreshold` times, and the restarts
+ * are the crash loop's to judge, so a slow first start that passes on its second try never fails.
+ */
+function startupFinding(ctx: ContainerContext): Finding | undefined {
+  const cs = ctx.status;
+  const probe = ctx.spec?.startupProbe;
+  if ((ctx.init && !ctx.sidecar) || !cs.state?.running || cs.started === true || !probe) return undefined;
+  return failingProbe(ctx, 'startup', probe, `; the kubelet restarts the container after ${probe.failureThreshold ?? 3} failures in a row`);
 }
 
 /** The problem one container has right now, if any. */
@@ -178,5 +214,5 @@ export function diagnoseContainer(ctx: ContainerContext): Finding | undefined {
       ...(missing ? { missing } : {}),
     };
   }
-  return crashFinding(ctx) ?? readinessFinding(ctx) ?? initRunningFinding(ctx);
+  return crashFinding(ctx) ?? startupFinding(ctx) ?? readinessFinding(ctx) ?? initRunningFinding(ctx);
 }

@@ -128,6 +128,18 @@ describe('failure verdicts', { concurrency: true }, () => {
     assert.match(r.verdict.summary, /init container "wait-db": init container still running after 30 s/);
   });
 
+  it('a startup probe that never passes: reported before the restarts, and the crash loop names it', async (t) => {
+    const r = await failing(t, 'startup', {
+      container: { startupProbe: { httpGet: { path: '/started', port: 8080 }, periodSeconds: 2, failureThreshold: 2 } },
+      behaviour: { app: 'not-started' },
+    });
+    const early = r.of('problem').find((e) => e.problem.probe?.kind === 'startup' && e.problem.class === 'readiness-probe');
+    assert.match(early?.problem.explanation ?? '', /^startup probe GET http:\/\/:8080\/started is failing/);
+    const p = mainProblem(r, 'crash-loop');
+    assert.equal(p.probe?.kind, 'startup');
+    assert.ok(r.ms < 120_000);
+  });
+
   it("unschedulable: the real scheduler's message", async (t) => {
     const r = await failing(t, 'sched', { container: { resources: { requests: { cpu: '500' } } } });
     const p = mainProblem(r, 'unschedulable');
