@@ -80,19 +80,26 @@ function crashFinding(ctx: ContainerContext): Finding | undefined {
   const termMsg = term?.message?.trim() || undefined;
   const who = sidecar ? 'sidecar container' : init ? 'init container' : 'container';
   const restartsText = restarts === 1 ? '1 restart' : `${restarts} restarts`;
+  const probe = killingProbe(ctx);
+  // A failing probe and an exit a kill gives (0: a server that stops on SIGTERM, 143, 137: SIGKILL
+  // after the grace period): the kubelet killed it for its probe, the exit is not the cause. (Its
+  // `Killing` Event says so too, but a pod's routine Normal Events are not read: relevance.ts.)
+  const killedBy = exitCode === 0 || exitCode === 137 || exitCode === 143;
   let explanation: string;
   if (waiting?.reason === 'RunContainerError') {
     explanation = `${who} cannot start: ${firstLine(waiting.message) ?? 'run error'}`;
   } else if (oom) {
     const limit = ctx.spec?.resources?.limits?.memory;
     explanation = `${who} was killed for running out of memory${limit ? ` (limit ${limit})` : ''}, ${restartsText}`;
+  } else if (probe && killedBy) {
+    const failures = `${probe.failures} ${probe.failures === 1 ? 'failure' : 'failures'}`;
+    explanation = `${who} was restarted by the kubelet: its ${probe.kind} probe ${probe.handler} is failing (${failures}), ${restartsText}`;
   } else if (exitCode === 0 && !init) {
     // A main process that ends normally: under restartPolicy Always the kubelet restarts it for ever.
     explanation = `${who}'s main process exited with code 0 (it ended normally), ${restartsText}: a Deployment's containers must keep running, so the kubelet restarts it (restartPolicy Always)`;
   } else {
     explanation = `${who} exited with code ${exitCode ?? '?'}${termMsg ? ` ("${firstLine(termMsg, 120)}")` : ''}, ${restartsText}`;
   }
-  const probe = killingProbe(ctx);
   return {
     class: cls,
     object: { kind: 'Pod', name: ctx.pod.metadata?.name ?? '' },

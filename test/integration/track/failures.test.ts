@@ -137,6 +137,7 @@ describe('failure verdicts', { concurrency: true }, () => {
     assert.match(early?.problem.explanation ?? '', /^startup probe GET http:\/\/:8080\/started is failing/);
     const p = mainProblem(r, 'crash-loop');
     assert.equal(p.probe?.kind, 'startup');
+    assert.match(p.explanation, /^container was restarted by the kubelet: its startup probe GET http:\/\/:8080\/started is failing/);
     assert.ok(r.ms < 120_000);
   });
 

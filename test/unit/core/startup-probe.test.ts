@@ -56,5 +56,20 @@ describe('a failing startup probe', () => {
     assert.equal(v?.outcome, 'failed');
     assert.equal(v.problems[0]?.class, 'crash-loop');
     assert.deepEqual(v.problems[0]?.probe, { kind: 'startup', handler: 'GET http://:8080/started', failures: 3 });
+    assert.equal(
+      v.problems[0]?.explanation,
+      'container was restarted by the kubelet: its startup probe GET http://:8080/started is failing (3 failures), 2 restarts',
+    );
+  });
+
+  it('a server that stops cleanly when killed for its probe (exit 0) is not said to have ended on its own', () => {
+    const looping = withStartupProbe(
+      waiting('CrashLoopBackOff', 'back-off 20s restarting failed container', { restarts: 2, last: terminatedLast(0, 'Completed') }),
+    );
+    // (The kubelet's Normal `Killing` Event is not read: a pod's routine Events are passed over.)
+    const { state } = run([...rollingTo2(), failed(15, 3), up('Pod', looping, 20)], UPDATE);
+    const p = Object.values(state.problems).find((x) => x.class === 'crash-loop');
+    assert.match(p?.explanation ?? '', /^container was restarted by the kubelet: its startup probe/);
+    assert.doesNotMatch(p?.explanation ?? '', /ended normally/);
   });
 });
