@@ -7,7 +7,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { PodWorker } from './pod-worker.js';
-import { buildPodStatus } from './status.js';
+import { buildPodStatus, unreadyGates } from './status.js';
 import { StatusWriter } from './status-writer.js';
 
 /** What this kubelet last wrote to one pod's status, and the writes still owed. */
@@ -39,12 +39,21 @@ export class PodStatusSync {
   }
 
   /**
+   * A newer pod from the watch: a readiness gate's condition another controller set changes Ready,
+   * so the status is written again at once; any other change another writer made is reconciled.
+   */
+  podUpdated(previous: V1Pod, pod: V1Pod): void {
+    if (unreadyGates(pod).join() !== unreadyGates(previous).join()) void this.write();
+    this.reconcileIfOverwritten(pod);
+  }
+
+  /**
    * The status manager's reconcile (status_manager.go `needsReconcile`, run by its 10 s syncBatch):
    * when the stored status differs from what this kubelet wrote, e.g. the node lifecycle controller
    * set `Ready=False` (NodeNotReady) while the node missed its heartbeats, the kubelet writes its own
    * status again. Without it a pod stays not Ready for ever after its node came back.
    */
-  reconcileIfOverwritten(pod: V1Pod): void {
+  private reconcileIfOverwritten(pod: V1Pod): void {
     const w = this.worker;
     if (w.isStopped || w.isTerminating || this.writtenConditions.size === 0 || this.reconcileTimer) return;
     const stored = new Map((pod.status?.conditions ?? []).map((c) => [c.type, c.status]));

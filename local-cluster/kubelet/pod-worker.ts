@@ -19,7 +19,6 @@ import { ObjectLookup } from './references.js';
 import type { ContainerRuntime, Instance } from './runtime.js';
 import { appendLogs, clearTimers, current, finish, isRunning, killRunning, newContainerRuntime } from './runtime.js';
 import { Sleeps } from './sleeps.js';
-import { unreadyGates } from './status.js';
 import { VolumeMounts } from './volume-mounts.js';
 import type { WorkerContext } from './worker-context.js';
 
@@ -114,11 +113,9 @@ export class PodWorker {
   /** A newer version of the pod arrived from the watch. */
   update(pod: V1Pod): void {
     if (isNewer(pod, this.pod)) {
-      // A readiness gate's condition another controller set changes Ready: written again at once.
-      const gatesChanged = unreadyGates(pod).join() !== unreadyGates(this.pod).join();
+      const previous = this.pod;
       this.pod = pod;
-      this.status.reconcileIfOverwritten(pod);
-      if (gatesChanged) void this.writeStatus();
+      this.status.podUpdated(previous, pod);
     }
     if (pod.metadata?.deletionTimestamp && !this.terminating) {
       // Cut a pull or slow start short so the pod can be killed at once.
