@@ -232,7 +232,8 @@ export function failDeadline(problem: Problem, policy: Policy, ctx: DeadlineCont
     seconds += ctx.probeBudgetSeconds ?? 0;
     start = Math.min(start, ctx.notReadySince ?? start);
   }
-  return start + seconds * 1000;
+  // A quota refusal while pods that hold the quota terminate: until the controller's retry after they are gone.
+  return Math.max(start + seconds * 1000, problem.retryBy ?? 0);
 }
 
 /**

@@ -72,6 +72,12 @@ export interface Problem {
    * a denying webhook). The controller retries it, so it gets a longer window.
    */
   transient?: boolean;
+  /**
+   * A `transient` `replica-failure` that a quota refused while pods of the workload were
+   * terminating: the latest time (ms since the epoch) the controller's retry after those pods are
+   * gone is due. Its window lasts at least until then.
+   */
+  retryBy?: number;
   /** `node-not-ready` only: the pod's node and its Ready condition. */
   node?: NodeProblem;
   /**

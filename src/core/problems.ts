@@ -23,7 +23,7 @@ import { claimNames, kubeEventsAbout, newReplicaSet } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
 import { workloadFindings } from './workload-problems.js';
-import { currentPod, currentPods, kindOf, podsTerminating } from './workloads.js';
+import { currentPod, currentPods, kindOf, terminatingUntil } from './workloads.js';
 
 function previousPulls(problems: Readonly<Record<string, Problem>>, pod: string): Record<string, PullKind> {
   const out: Record<string, PullKind> = {};
@@ -111,7 +111,7 @@ export function currentProblems(
   if (state.workload) found.push(...workloadFound(state));
   if (rs) {
     const events = kubeEventsAbout(state, 'ReplicaSet', rs.metadata?.name ?? '');
-    const f = diagnoseReplicaSet(rs, events, () => podsTerminating(state));
+    const f = diagnoseReplicaSet(rs, events, () => terminatingUntil(state));
     if (f) found.push({ f, events });
   }
   const ended = diagnoseEndings(state, at);
@@ -152,8 +152,10 @@ function workloadFound(state: RolloutState): Array<{ f: Finding; events: ReturnT
  * A create the controller retries (`transient`) stays so until it passes: a quota that terminating
  * pods held is free once they are gone, but the refusal stands until the controller's next retry.
  */
-function stillTransient(prev: Problem, p: Problem): { transient?: true } {
-  return p.class === 'replica-failure' && prev.transient === true ? { transient: true } : {};
+function stillTransient(prev: Problem, p: Problem): Pick<Problem, 'transient' | 'retryBy'> {
+  if (p.class !== 'replica-failure' || prev.transient !== true) return {};
+  const retryBy = Math.max(prev.retryBy ?? 0, p.retryBy ?? 0);
+  return retryBy > 0 ? { transient: true, retryBy } : { transient: true };
 }
 
 const PULL_CLASSES = new Set<Problem['class']>(['image-pull-not-found', 'image-pull-transient']);

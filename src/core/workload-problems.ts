@@ -10,7 +10,7 @@ import { moduleOf } from './kinds/index.js';
 import { jobCounts } from './kinds/job.js';
 import { kubeEventsAbout } from './relations.js';
 import type { RolloutState } from './state.js';
-import { kindOf, podsTerminating } from './workloads.js';
+import { kindOf, terminatingUntil } from './workloads.js';
 
 /** The traced workload's own findings: blocked, (a Job) failed or suspended, or pods it cannot create. */
 export function workloadFindings(state: RolloutState): Finding[] {
@@ -24,7 +24,7 @@ export function workloadFindings(state: RolloutState): Finding[] {
   if (rule.reason === 'Suspended') return [suspendedFinding(state, object, rule.message)];
   if (rule.state === 'progressing') {
     // The Events first: the pods are counted only when a create failed.
-    const created = diagnoseWorkloadCreates(object, kubeEventsAbout(state, object.kind, object.name), () => podsTerminating(state));
+    const created = diagnoseWorkloadCreates(object, kubeEventsAbout(state, object.kind, object.name), () => terminatingUntil(state));
     return created && module.podsShort?.(state) ? [created] : [];
   }
   if (rule.state !== 'failed') return [];

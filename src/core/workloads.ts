@@ -8,7 +8,7 @@
 
 export { WORKLOAD_KINDS } from './kinds/facts.js';
 
-import { hasEnded } from './k8s.js';
+import { hasEnded, timeOf } from './k8s.js';
 import { kindModule, moduleOf } from './kinds/index.js';
 import { ownedReplicaSets } from './relations.js';
 import type { RolloutState } from './state.js';
@@ -87,14 +87,20 @@ export function successLogContainers(state: RolloutState): Array<{ pod: string; 
 }
 
 /**
- * Whether pods of the traced workload are terminating: under a quota they still count, and free it
- * as they go (a rolling update's old pods, scaled down while a surge pod waits for the quota).
+ * When the traced workload's terminating pods are due to be gone (ms), or undefined when none is
+ * terminating: the latest of their `deletionTimestamp`s, which the API server sets to the deletion
+ * plus the pod's grace period. Under a quota they still count, and free it as they go (a rolling
+ * update's old pods, scaled down while a surge pod waits for the quota).
  */
-export function podsTerminating(state: RolloutState): boolean {
+export function terminatingUntil(state: RolloutState): number | undefined {
   const owners =
     kindOf(state) === 'Deployment' ? ownedReplicaSets(state).map((rs) => rs.metadata?.uid ?? '') : [state.workload?.metadata?.uid ?? ''];
+  let until: number | undefined;
   for (const owner of owners) {
-    for (const pod of state.podsByOwner.get(owner)?.values() ?? []) if (pod.metadata?.deletionTimestamp && !hasEnded(pod)) return true;
+    for (const pod of state.podsByOwner.get(owner)?.values() ?? []) {
+      if (!pod.metadata?.deletionTimestamp || hasEnded(pod)) continue;
+      until = Math.max(until ?? 0, timeOf(pod.metadata.deletionTimestamp) ?? 0);
+    }
   }
-  return false;
+  return until;
 }

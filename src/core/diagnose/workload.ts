@@ -1,6 +1,6 @@
 /** Diagnosis of the Deployment, its ReplicaSets, its PVCs, and the pod creates the other kinds report. */
 import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1ReplicaSet } from '@kubernetes/client-node';
-import { deploymentCondition, eventTime, replicaSetCondition } from '../k8s.js';
+import { deploymentCondition, eventTime, replicaSetCondition, timeOf } from '../k8s.js';
 import { rolloutGap } from '../rolled-out.js';
 import type { Finding } from './container.js';
 import { latestEvent } from './events.js';
@@ -54,21 +54,65 @@ const QUOTA_REFUSAL = /exceeded quota/;
  * workload are terminating, which still count against it and free it as they go (a rolling
  * update's surge pod waits for an old one under a quota sized for the replicas). Such a
  * `replica-failure` is `transient`: at least 120 s, and stays so (problems.ts) once the pods are
- * gone, until the controller's next retry.
+ * gone, until the controller's next retry. `refusedSince`: when the refusals began (ms).
  */
-function retryPasses(message: string, podsTerminating: (() => boolean) | undefined): string | undefined {
-  if (isTransientCreateError(message)) return 'the API server failed the request; the controller retries it';
-  if (QUOTA_REFUSAL.test(message) && podsTerminating?.()) {
-    return 'pods of this workload that are terminating still count against the quota and free it as they go; the controller retries it';
-  }
-  return undefined;
+function retryPasses(
+  message: string,
+  refusedSince: number | undefined,
+  terminatingUntil: (() => number | undefined) | undefined,
+): Retry | undefined {
+  if (isTransientCreateError(message)) return { why: 'the API server failed the request; the controller retries it' };
+  const freedBy = QUOTA_REFUSAL.test(message) ? terminatingUntil?.() : undefined;
+  if (freedBy === undefined) return undefined;
+  return {
+    why: 'pods of this workload that are terminating still count against the quota and free it as they go; the controller retries it',
+    retryBy: quotaRetryBy(refusedSince ?? freedBy, freedBy),
+  };
+}
+
+/** The longest delay between a controller's retries (client-go's default controller rate limiter). */
+const MAX_RETRY_DELAY_MS = 1_000_000;
+/** Time for a pod's removal after its grace period, and for the quota's recount. */
+const QUOTA_RETRY_MARGIN_MS = 30_000;
+
+/**
+ * When a create a quota refused is retried at the latest once the pods that hold the quota are
+ * gone (due at `freedBy`, the latest of their `deletionTimestamp`s: the deletion plus the grace
+ * period). The controller retries a failed create after a delay that doubles (5 ms, 10 ms, ...,
+ * up to 1,000 s: client-go's default controller rate limiter), so its next retry comes at most as
+ * long after the quota frees as the refusals had lasted by then.
+ */
+function quotaRetryBy(refusedSince: number, freedBy: number): number {
+  return freedBy + Math.min(Math.max(0, freedBy - refusedSince), MAX_RETRY_DELAY_MS) + QUOTA_RETRY_MARGIN_MS;
+}
+
+/** A create the controller's retry will pass: why, and (a quota) by when that retry is due. */
+interface Retry {
+  why: string;
+  retryBy?: number;
+}
+
+/** The fields of a retried create's finding. */
+function retried(retry: Retry | undefined): Pick<Finding, 'transient' | 'retryBy'> {
+  if (!retry) return {};
+  return retry.retryBy === undefined ? { transient: true } : { transient: true, retryBy: retry.retryBy };
+}
+
+/** When a FailedCreate Event's refusals began (ms): its first occurrence, if it says. */
+function firstOccurrence(e: CoreV1Event | undefined): number | undefined {
+  return e && (timeOf(e.firstTimestamp) ?? timeOf(e.eventTime));
 }
 
 /**
  * ReplicaFailure condition / FailedCreate events: pods cannot even be created (quota, admission...).
- * `podsTerminating`: whether pods of the Deployment are terminating (they still count against a quota).
+ * `terminatingUntil`: when the Deployment's terminating pods are due to be gone, if any (they
+ * still count against a quota).
  */
-export function diagnoseReplicaSet(rs: V1ReplicaSet, events: CoreV1Event[], podsTerminating?: () => boolean): Finding | undefined {
+export function diagnoseReplicaSet(
+  rs: V1ReplicaSet,
+  events: CoreV1Event[],
+  terminatingUntil?: () => number | undefined,
+): Finding | undefined {
   const cond = replicaSetCondition(rs, 'ReplicaFailure');
   const failedCreate = latestEvent(events, (e) => e.reason === 'FailedCreate' && e.type === 'Warning');
   const active = cond?.status === 'True';
@@ -77,14 +121,14 @@ export function diagnoseReplicaSet(rs: V1ReplicaSet, events: CoreV1Event[], pods
   const ready = (rs.status?.replicas ?? 0) >= (rs.spec?.replicas ?? 1);
   if (!active && ready) return undefined;
   const message = ((failedCreate?.message || cond?.message) ?? '').replace(/^\(combined from similar events\): /, '');
-  const retry = retryPasses(message, podsTerminating);
+  const retry = retryPasses(message, firstOccurrence(failedCreate) ?? timeOf(cond?.lastTransitionTime), terminatingUntil);
   return {
     class: 'replica-failure',
     object: { kind: 'ReplicaSet', name: rs.metadata?.name ?? '' },
     reason: active ? (cond?.reason ?? 'FailedCreate') : 'FailedCreate',
     message,
-    explanation: retry ? `pods cannot be created yet (${retry}): ${message}` : `pods cannot be created: ${message}`,
-    ...(retry ? { transient: true } : {}),
+    explanation: retry ? `pods cannot be created yet (${retry.why}): ${message}` : `pods cannot be created: ${message}`,
+    ...retried(retry),
   };
 }
 
@@ -103,7 +147,7 @@ const POD_CONTROL_CREATE = /^Error creating: ([\s\S]*)$/;
 export function diagnoseWorkloadCreates(
   object: Finding['object'],
   events: CoreV1Event[],
-  podsTerminating?: () => boolean,
+  terminatingUntil?: () => number | undefined,
 ): Finding | undefined {
   const failed = latestEvent(events, (e) => e.reason === 'FailedCreate' && e.type === 'Warning');
   if (!failed) return undefined;
@@ -113,14 +157,14 @@ export function diagnoseWorkloadCreates(
   const sts = STS_CREATE.exec(raw);
   const message = sts ? sts[3]! : (POD_CONTROL_CREATE.exec(raw)?.[1] ?? raw);
   const what = sts ? `${sts[1] === 'Pod' ? 'pod' : 'claim'} ${sts[2]} cannot be created` : 'pods cannot be created';
-  const retry = retryPasses(message, podsTerminating);
+  const retry = retryPasses(message, firstOccurrence(failed), terminatingUntil);
   return {
     class: 'replica-failure',
     object,
     reason: 'FailedCreate',
     message,
-    explanation: `${what}${retry ? ` yet (${retry})` : ''}: ${message}`,
-    ...(retry ? { transient: true } : {}),
+    explanation: `${what}${retry ? ` yet (${retry.why})` : ''}: ${message}`,
+    ...retried(retry),
   };
 }
 

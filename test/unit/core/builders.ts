@@ -202,7 +202,8 @@ export interface PodOpts {
   initContainers?: V1ContainerStatus[];
   initSpecs?: Array<{ name: string; image: string; restartPolicy?: string }>;
   readinessProbe?: NonNullable<V1Pod['spec']>['containers'][number]['readinessProbe'];
-  deleting?: boolean;
+  /** Being deleted: true, or when its grace period ends (seconds after T0; true: 30). */
+  deleting?: boolean | number;
   ownerless?: boolean;
   image?: string;
   memoryLimit?: string;
@@ -307,7 +308,7 @@ export function pod(o: PodOpts): V1Pod {
       uid: `pod-${o.name}`,
       creationTimestamp: iso(1) as unknown as Date,
       labels: { app: 'web' },
-      ...(o.deleting ? { deletionTimestamp: iso(30) as unknown as Date } : {}),
+      ...(o.deleting ? { deletionTimestamp: iso(o.deleting === true ? 30 : o.deleting) as unknown as Date } : {}),
       ...(o.ownerless
         ? {}
         : {

@@ -200,6 +200,39 @@ describe('a quota that pods being removed still hold', () => {
     assert.equal(verdictOf(run([...obs, tick(125)], UPDATE).events)?.outcome, 'failed', 'still refused after 120 s');
   });
 
+  it('a long grace period: waits until the retry after the old pod is due to be gone (retry delays double)', () => {
+    // Its grace period ends 200 s in, the refusals began 2 s in: the retry is due by 200 + 198 + 30 s.
+    const old = pod({ name: 'web-1-a', rs: 'web-1', deleting: 200 });
+    const obs = [...rollingTo2(), up('Pod', old, 1), ...refused(2), tick(150), del('Pod', old, 205), tick(300)];
+    const { events } = run(obs, UPDATE);
+    const p = ofType(events, 'problem')
+      .filter((e) => e.problem.class === 'replica-failure')
+      .at(-1);
+    assert.equal(p?.problem.retryBy, T0 + 428_000);
+    assert.equal(verdictOf(events), undefined, 'not at 122 s: the old pod holds the quota for 200 s');
+    assert.equal(verdictOf(run([...obs, tick(420)], UPDATE).events), undefined, 'the retry may come up to 428 s in');
+    assert.equal(verdictOf(run([...obs, tick(429)], UPDATE).events)?.outcome, 'failed', 'still refused after the retry was due');
+  });
+
+  it('refusals that began before the trace: the retry is due as long after the pods go as they had lasted', () => {
+    const refusedEarly: Observation[] = refused(2).map((o, i) =>
+      i === 1
+        ? up(
+            'Event',
+            event({ kind: 'ReplicaSet', name: 'web-2', reason: 'FailedCreate', message: `Error creating: ${quota('web-2-x')}`, at: -100 }),
+            2,
+          )
+        : o,
+    );
+    const old = pod({ name: 'web-1-a', rs: 'web-1', deleting: 200 });
+    const { events } = run([...rollingTo2(), up('Pod', old, 1), ...refusedEarly, tick(500)], UPDATE);
+    const p = ofType(events, 'problem')
+      .filter((e) => e.problem.class === 'replica-failure')
+      .at(-1);
+    assert.equal(p?.problem.retryBy, T0 + 530_000, '200 + 300 + 30 s');
+    assert.equal(verdictOf(events), undefined);
+  });
+
   it('with no pod terminating (maxUnavailable 0: the old pods wait for the new one), fails after 10 s', () => {
     const v = verdictOf(run([...rollingTo2(), ...refused(2), tick(13)], UPDATE).events);
     assert.equal(v?.outcome, 'failed');
