@@ -7,6 +7,7 @@ import type { PolicyOverrides, WorkloadKind } from '../core/index.js';
 import { compileLogFilter } from '../core/index.js';
 import type { LogOptions } from '../track/index.js';
 import { durationInRange, parseDuration, positiveDurationFlag } from './duration.js';
+import { ambiguousValueMessage, joinDashValues } from './flag-values.js';
 import { POLICY_OPTIONS, policyFromFlags } from './policy-flags.js';
 import { parseTargets, type Target } from './targets.js';
 import { UsageError } from './usage-error.js';
@@ -90,7 +91,7 @@ function checkPattern(flag: string, pattern: string, compile: () => unknown): vo
 
 function parseOrUsageError(argv: string[]) {
   try {
-    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    return parseArgs({ args: joinDashValues(argv, OPTIONS), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
     throw new UsageError(rephraseParseError((err as Error).message));
   }
@@ -198,5 +199,7 @@ function rephraseParseError(message: string): string {
   if (unknown) return `unknown flag ${unknown[1]}; see rollout-trace --help for the flags.`;
   const missing = /Option '([^']+)' argument missing/.exec(message);
   if (missing) return `flag ${missing[1]!.replace(/^-\w, /, '').replace(/ <value>$/, '')} needs a value; see rollout-trace --help.`;
+  const ambiguous = ambiguousValueMessage(message, 'rollout-trace');
+  if (ambiguous) return ambiguous;
   return `${message.replace(/\.$/, '')}; see rollout-trace --help.`;
 }

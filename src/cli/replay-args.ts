@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { PolicyOverrides } from '../core/index.js';
+import { ambiguousValueMessage, joinDashValues } from './flag-values.js';
 import { POLICY_OPTIONS, policyFromFlags } from './policy-flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -42,11 +43,12 @@ export function parseReplayArgs(argv: string[]): ReplayOptions | 'help' {
   try {
     parsed = parse(argv);
   } catch (err) {
-    const unknown = /Unknown option '([^']+)'/.exec((err as Error).message);
+    const message = (err as Error).message;
+    const unknown = /Unknown option '([^']+)'/.exec(message);
     throw new UsageError(
       unknown
         ? `rollout-trace replay does not take ${unknown[1]}; it takes -o, --speed N or --instant, --report FILE.html and the policy flags.`
-        : `${(err as Error).message.replace(/\.$/, '')}; see rollout-trace --help.`,
+        : (ambiguousValueMessage(message, 'rollout-trace replay') ?? `${message.replace(/\.$/, '')}; see rollout-trace --help.`),
     );
   }
   const { values, positionals } = parsed;
@@ -77,5 +79,5 @@ export function parseReplayArgs(argv: string[]): ReplayOptions | 'help' {
 }
 
 function parse(argv: string[]) {
-  return parseArgs({ args: argv, options: REPLAY_OPTIONS, allowPositionals: true, strict: true });
+  return parseArgs({ args: joinDashValues(argv, REPLAY_OPTIONS), options: REPLAY_OPTIONS, allowPositionals: true, strict: true });
 }

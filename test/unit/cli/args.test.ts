@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { parseCli } from '../../../src/cli/args.js';
+import { parseReplayArgs } from '../../../src/cli/replay-args.js';
 import { UsageError } from '../../../src/cli/usage-error.js';
 
 function options(argv: string[]) {
@@ -148,5 +149,30 @@ it('durations: any length works (597h, 600h, 10000h); absurd ones are one-paragr
   assert.throws(
     () => parseCli(['deploy', 'web', '--fail-after', 'crash-loop=99999999999999999999h']),
     /--fail-after crash-loop "99999999999999999999h" cannot be used/,
+  );
+});
+
+it('a value that starts with a dash: a negative number reaches its flag check; another flag means no value', () => {
+  const cases: [string[], RegExp][] = [
+    [['deploy', 'web', '--success', '-1'], /^--success "-1" is not supported; use full/],
+    [['deploy', 'web', '--timeout', '-5m'], /^--timeout "-5m" is not a duration/],
+    [['deploy', 'web', '--fail-after', '-3'], /^--fail-after "-3"/],
+    [['deploy', 'web', '--timeout', '--no-logs'], /^flag --timeout needs a value and was followed by another flag; write --timeout VALUE/],
+  ];
+  for (const [argv, message] of cases) {
+    assert.throws(
+      () => parseCli(argv),
+      (err: unknown) => err instanceof UsageError && message.test(err.message) && !err.message.includes('\n'),
+      argv.join(' '),
+    );
+  }
+  assert.throws(
+    () => parseReplayArgs(['trace.jsonl', '--speed', '-2']),
+    (err: unknown) => err instanceof UsageError && /^--speed "-2" must be a number above 0/.test(err.message),
+  );
+  assert.deepEqual(
+    options(['deploy', 'web', '--', '-1']).targets.map((t) => t.name),
+    ['web', '-1'],
+    'after --, nothing is joined: a name',
   );
 });
