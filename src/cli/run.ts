@@ -102,11 +102,7 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     let verdicts: Verdict[];
     try {
       verdicts = await tracking.verdicts;
-      // The verdict event normally precedes the promise; make sure every verdict was rendered.
-      for (const v of verdicts) {
-        if (!seenVerdicts.has(verdictKey(v)))
-          write({ type: 'verdict', at: v.finishedAt, workload: v.workload, deployment: v.deployment, kind: v.workload.kind, verdict: v });
-      }
+      writeUnseenVerdicts(verdicts, seenVerdicts, write);
       if (options.watch && interrupts.count === 0)
         await watchAfterVerdict(options, tty, io, watchEnded, (wake) => (interrupts.wake = wake));
     } finally {
@@ -122,6 +118,14 @@ async function trace(asked: CliOptions, io: CliIo): Promise<ExitCode> {
     throw err;
   } finally {
     removeInterrupt();
+  }
+}
+
+/** The verdict event normally precedes the promise: writes each verdict that was not written yet. */
+function writeUnseenVerdicts(verdicts: Verdict[], seen: ReadonlySet<string>, write: (e: RolloutEvent) => void): void {
+  for (const v of verdicts) {
+    if (seen.has(verdictKey(v))) continue;
+    write({ type: 'verdict', at: v.finishedAt, workload: v.workload, deployment: v.deployment, kind: v.workload.kind, verdict: v });
   }
 }
 

@@ -60,24 +60,7 @@ export function followLog(kc: KubeConfig, namespace: string, pod: string, contai
     await kc.applyToHTTPSOptions(opts);
     if (stopped) return end();
     const client = url.protocol === 'http:' ? http : https;
-    request = client.request(url, opts, (res) => {
-      res.setEncoding('utf8');
-      if (res.statusCode !== 200) {
-        let body = '';
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => end(`HTTP ${res.statusCode}${messageOf(body)}`));
-        res.on('error', () => end(`HTTP ${res.statusCode}`));
-        return;
-      }
-      res.on('data', onText);
-      res.on('end', () => end());
-      res.on('error', (err) => end(err.message));
-      // A connection cut mid-body: 'aborted' (and 'close' without 'end'), not always 'error'.
-      res.on('aborted', () => end('the connection was cut'));
-      res.on('close', () => {
-        if (!res.complete) end('the connection was cut');
-      });
-    });
+    request = client.request(url, opts, (res) => readLogBody(res, onText, end));
     request.on('error', (err) => end(err.message));
     request.end();
   }
@@ -90,6 +73,29 @@ export function followLog(kc: KubeConfig, namespace: string, pod: string, contai
       end();
     },
   };
+}
+
+/**
+ * Hands a log response's text to `onText` and calls `end` once: with nothing at its end, with the
+ * error, or with the status and the apiserver's message for an answer other than 200.
+ */
+function readLogBody(res: http.IncomingMessage, onText: (text: string) => void, end: (error?: string) => void): void {
+  res.setEncoding('utf8');
+  if (res.statusCode !== 200) {
+    let body = '';
+    res.on('data', (chunk: string) => (body += chunk));
+    res.on('end', () => end(`HTTP ${res.statusCode}${messageOf(body)}`));
+    res.on('error', () => end(`HTTP ${res.statusCode}`));
+    return;
+  }
+  res.on('data', onText);
+  res.on('end', () => end());
+  res.on('error', (err) => end(err.message));
+  // A connection cut mid-body: 'aborted' (and 'close' without 'end'), not always 'error'.
+  res.on('aborted', () => end('the connection was cut'));
+  res.on('close', () => {
+    if (!res.complete) end('the connection was cut');
+  });
 }
 
 /** The followed log's URL: its container, from its tail or a time, with timestamps if asked. */

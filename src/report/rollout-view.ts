@@ -115,18 +115,9 @@ export class RolloutView {
       case 'resumed':
         v.paused = e.type === 'paused';
         break;
-      case 'progress': {
-        // The old pods still terminating (1.33+) belong on the progress line.
-        const { desired, ready, updated, available } = e;
-        v.progress = {
-          desired,
-          ready,
-          updated,
-          available,
-          message: e.message === '' ? '' : `${e.message}${terminatingText(e.terminating)}`,
-        };
+      case 'progress':
+        v.progress = progressOf(e);
         break;
-      }
       case 'problem':
         v.problems.set(e.problem.id, e.problem);
         break;
@@ -235,4 +226,10 @@ export function describeWaitingFor(v: WorkloadView): string {
   }
   for (const p of v.problems.values()) parts.push(`problem: ${p.object.kind}/${p.object.name}: ${p.explanation}`);
   return parts.length > 0 ? parts.join('; ') : `the ${v.kind} to report status`;
+}
+
+/** A progress event as the view shows it: the old pods still terminating (1.33+) belong on its line. */
+function progressOf(e: Extract<RolloutEvent, { type: 'progress' }>): WorkloadView['progress'] {
+  const { desired, ready, updated, available } = e;
+  return { desired, ready, updated, available, message: e.message === '' ? '' : `${e.message}${terminatingText(e.terminating)}` };
 }
