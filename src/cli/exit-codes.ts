@@ -1,3 +1,5 @@
+import type { Verdict } from '../core/index.js';
+
 /**
  * Process exit codes of `rollout-trace` (krane's 0 / 1 / 70 plus codes for what is not a rollout
  * outcome). Documented in README.md (CLI quick start) and docs/cli.md; scripts may rely on them.
@@ -21,3 +23,11 @@ export const EXIT = {
 
 /** One of {@link EXIT}'s values. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Failure beats timeout beats interruption beats success (krane's order, plus Ctrl-C). */
+export function exitCodeOf(verdicts: Verdict[], interrupted: boolean): ExitCode {
+  if (verdicts.some((v) => v.outcome === 'failed')) return EXIT.failed;
+  if (verdicts.some((v) => v.outcome === 'timed-out')) return EXIT.timeout;
+  if (verdicts.some((v) => v.outcome === 'cancelled') || (interrupted && verdicts.length === 0)) return EXIT.interrupted;
+  return EXIT.success;
+}

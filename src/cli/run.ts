@@ -11,7 +11,7 @@ import type { Sink } from '../report/index.js';
 import { packageVersion } from '../version.js';
 import { type CliOptions, parseCli } from './args.js';
 import { type BatchedStream, batchedStream } from './batched-stream.js';
-import { EXIT, type ExitCode } from './exit-codes.js';
+import { EXIT, type ExitCode, exitCodeOf } from './exit-codes.js';
 import { helpText } from './help.js';
 import { type CliIo, processIo } from './io.js';
 import { openSink } from './sink.js';
@@ -262,14 +262,6 @@ async function closeWithin(sink: Sink): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Failure beats timeout beats interruption beats success (krane's order, plus Ctrl-C). */
-export function exitCodeOf(verdicts: Verdict[], interrupted: boolean): ExitCode {
-  if (verdicts.some((v) => v.outcome === 'failed')) return EXIT.failed;
-  if (verdicts.some((v) => v.outcome === 'timed-out')) return EXIT.timeout;
-  if (verdicts.some((v) => v.outcome === 'cancelled') || (interrupted && verdicts.length === 0)) return EXIT.interrupted;
-  return EXIT.success;
 }
 
 const CLUSTER_CODES: ReadonlySet<RolloutTraceError['code']> = new Set([

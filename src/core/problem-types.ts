@@ -67,9 +67,10 @@ export interface Problem {
   /** Unschedulable only: the cluster-autoscaler triggered a scale-up for this pod (wait longer). */
   autoscaling?: boolean;
   /**
-   * `replica-failure` only: the API server failed the create for a reason of its own (an internal
-   * error, a timeout, overload, an unreachable admission webhook), not a refusal (quota, LimitRange,
-   * a denying webhook). The controller retries it, so it gets a longer window.
+   * `replica-failure` only: the controller's retry will pass without anyone acting. The API server
+   * failed the create for a reason of its own (an internal error, a timeout, overload, an
+   * unreachable admission webhook), or a quota refused it while pods of the workload that still
+   * hold it are terminating. Such a refusal gets a longer window.
    */
   transient?: boolean;
   /**
