@@ -80,18 +80,7 @@ export async function observeUpdate(a: ObserveUpdateArgs): Promise<ObservedEnd> 
   try {
     live = await followTarget(a, name, waitTarget('unchanged', b.liveFacts), liveLines.say, (e) => showsDelete(e) && sawDelete());
     const liveVerdict = live.tracking.verdict;
-    const never = new Promise<never>(() => {});
-    const winner = await Promise.race([
-      deleteSeen.then(() => 'replaced' as const),
-      writeSeen.then(() => 'write' as const),
-      // The write's trace ended first (cancelled, timed out): it reports.
-      write.tracking.verdict.then(() => 'write' as const),
-      a.written.then(
-        (w) => (w === null || writeEffect(b.change, b.liveFacts, w) === 'nothing-changed' ? ('live' as const) : never),
-        () => 'live' as const,
-      ),
-      liveVerdict.then(() => (liveLines.announced() ? ('live' as const) : never)),
-    ]);
+    const winner = await firstEvidence(a, { deleteSeen, writeSeen, write, liveVerdict, announced: liveLines.announced });
     if (winner === 'replaced') {
       live.tracking.stop('the object was replaced');
       write.tracking.stop('the object was replaced');
@@ -119,6 +108,36 @@ export async function observeUpdate(a: ObserveUpdateArgs): Promise<ObservedEnd> 
     write.unsubscribe();
     live?.unsubscribe();
   }
+}
+
+/** What {@link firstEvidence} races: the two traces' signals and verdicts. */
+interface Evidence {
+  deleteSeen: Promise<void>;
+  writeSeen: Promise<void>;
+  write: Followed;
+  liveVerdict: Promise<Verdict>;
+  /** Whether the live check announced a rollout not done (then its verdict decides). */
+  announced: () => boolean;
+}
+
+/**
+ * Which trace decides, on the first evidence: the object deleted (`replaced`); the write seen, or
+ * the write's trace ended first, cancelled or timed out (`write`); the provider returning with
+ * nothing written, or the live check's verdict once it announced itself (`live`).
+ */
+function firstEvidence(a: ObserveUpdateArgs, e: Evidence): Promise<'replaced' | 'write' | 'live'> {
+  const b = a.baseline;
+  const never = new Promise<never>(() => {});
+  return Promise.race([
+    e.deleteSeen.then(() => 'replaced' as const),
+    e.writeSeen.then(() => 'write' as const),
+    e.write.tracking.verdict.then(() => 'write' as const),
+    a.written.then(
+      (w) => (w === null || writeEffect(b.change, b.liveFacts, w) === 'nothing-changed' ? ('live' as const) : never),
+      () => 'live' as const,
+    ),
+    e.liveVerdict.then(() => (e.announced() ? ('live' as const) : never)),
+  ]);
 }
 
 /**
