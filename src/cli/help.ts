@@ -1,9 +1,8 @@
 /** The `--help` text. */
 import { FAILURE_CLASSES } from '../core/index.js';
 
-/** Usage, flags, exit codes and examples. */
-export function helpText(): string {
-  return `rollout-trace - trace a Kubernetes rollout (Deployment, StatefulSet, DaemonSet, Job) and explain why it fails
+/** The command lines, and what a trace does. */
+const USAGE = `rollout-trace - trace a Kubernetes rollout (Deployment, StatefulSet, DaemonSet, Job) and explain why it fails
 
 Usage:
   rollout-trace KIND NAME [NAME...] [flags]          KIND: deploy, sts, ds or job (kubectl's names)
@@ -20,7 +19,10 @@ when Complete), fails (a failing pod is diagnosed within seconds), or times out.
 a live tree on a terminal, timestamped lines in CI, or JSON lines; ends with a summary naming
 the failing pod/container, the reason in plain words, last log lines, events and kubectl hints.
 
-Flags:
+`;
+
+/** Every flag, one entry each. */
+const FLAGS = `Flags:
   -n, --namespace NS        namespace (default: the kubeconfig context's, else "default")
   -l, --selector SELECTOR   trace every workload of KIND (all: of every kind) matching this label selector
       --context NAME        kubeconfig context to use
@@ -63,10 +65,10 @@ Flags:
   -h, --help                show this help
       --version             show the version
 
-Failure classes:
-  ${FAILURE_CLASSES.join(', ')}
+`;
 
-Exit codes:
+/** Exit codes, environment variables and examples. */
+const CODES_AND_EXAMPLES = `Exit codes:
   0   every rollout succeeded
   1   a rollout failed
   2   bad command line
@@ -93,4 +95,11 @@ Examples:
   rollout-trace deploy nginx --watch          # then kubectl delete pod ... in another terminal
   rollout-trace deploy nginx --record web.rtrec.gz && rollout-trace replay web.rtrec.gz --fail-after crash-loop=60s
 `;
+
+/** Usage, flags, failure classes, exit codes and examples. */
+export function helpText(): string {
+  return `${USAGE}${FLAGS}Failure classes:
+  ${FAILURE_CLASSES.join(', ')}
+
+${CODES_AND_EXAMPLES}`;
 }
