@@ -15,4 +15,5 @@ export { checkReachable } from './reachability.js';
 export { workloadsMatching } from './select.js';
 export { acquireNamespaceSource, openSourceCount, watchStats } from './source-registry.js';
 export type { SourceOptions, SourceSubscriber } from './subscriber.js';
+export { listTerminatingPods } from './terminating-pods.js';
 export type { WatchStats } from './watch-stats.js';

@@ -48,6 +48,7 @@ export { type PodView, podView } from './pod-state.js';
 export { AUTOSCALER_GRACE_SECONDS, defaultPolicy, FAILURE_CLASSES, failDeadline, failureClassNamed, resolvePolicy } from './policy.js';
 export { pulumiProgressMessage, pulumiSucceeded } from './pulumi-await.js';
 export { pulumiErrorMessages, pulumiPodMessage, trimImagePullMsg } from './pulumi-messages.js';
+export { isQuotaRefusal } from './quota-holders.js';
 export { initialState, problemsOf, reduce } from './reducer.js';
 export { type EmittedMemo, type PulumiAwaitState, type RolloutState, watchedOn } from './state.js';
 export { resolveMaxUnavailable } from './success.js';

@@ -17,6 +17,7 @@ import { podScope } from './pod-scope.js';
 import { emitProblemChanges, reportClassifierFailures } from './problem-events.js';
 import { currentProblems, failingProblems, orderedProblems, type PodScope, trackNotReady } from './problems.js';
 import { initialPulumiState } from './pulumi-await.js';
+import { quotaListWaitUntil } from './quota-holders.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import { timeReadyPods } from './timings.js';
 import type { Observation, Policy, Problem, RolloutEvent, TrackTarget, Verdict } from './types.js';
@@ -153,6 +154,7 @@ function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observ
   // Until the Event backlog is in, only a success whose Events are all known is judged.
   if (failing.length > 0 && s.eventBacklog !== 'listed') return;
   if (failing.length > 0 && at < (kind.causeWaitUntil?.(s, failing) ?? at)) return;
+  if (failing.length > 0 && at < (quotaListWaitUntil(s, failing) ?? at)) return;
   if (failing.length > 0) return finish(s, emit, buildVerdict(s, { outcome: 'failed', at, problems: orderedProblems(s, failing) }));
   if (!succeeded) {
     memo.held = undefined;
@@ -220,6 +222,9 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
       break;
     case 'tick':
       if (idleTick(s)) return [s, events];
+      break;
+    case 'terminating-pods':
+      s.terminatingListed = { at, pods: obs.pods };
       break;
     case 'timeout':
     case 'cancel':

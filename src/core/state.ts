@@ -14,7 +14,7 @@ import type {
   V1ReplicaSet,
   V1StatefulSet,
 } from '@kubernetes/client-node';
-import type { Policy, Problem, TrackTarget, Verdict } from './types.js';
+import type { Policy, Problem, TerminatingPod, TrackTarget, Verdict } from './types.js';
 
 /**
  * Pulumi's Deployment awaiter flags, updated by the same rules and on the same kinds of events as
@@ -178,6 +178,8 @@ export interface RolloutState {
   readonly pvcs: Map<string, V1PersistentVolumeClaim>;
   /** Every node by name (taints, labels): kept for a DaemonSet trace only (daemonset-nodes.ts). */
   readonly nodes: Map<string, V1Node>;
+  /** The namespace's terminating pods, from the tracker's last list (quota-holders.ts); undefined if it never listed. */
+  readonly terminatingListed?: { at: number; pods: readonly TerminatingPod[] };
   /** Nodes that are not Ready, by name (Ready nodes are not kept). */
   readonly notReadyNodes: Record<string, NodeReadiness>;
   readonly pulumi: PulumiAwaitState;

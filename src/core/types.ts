@@ -85,6 +85,8 @@ export type ObjectObservation = {
  * - `fresh`: the Pod or ReplicaSet of this `uid` was created after that revision, so every Event
  *   about it is among the replayed ones.
  * - `tick`: time passed; lets the reducer apply policy windows and grace periods.
+ * - `terminating-pods`: the namespace's terminating pods, as a list at `at` found them (the tracker
+ *   lists them while a quota refuses the workload's pods: pods of other workloads free it too).
  * - `timeout` / `cancel`: the tracker's deadline fired, or the caller aborted.
  */
 export type Observation =
@@ -93,6 +95,7 @@ export type Observation =
   | { type: 'event-backlog'; at: number; events: 'replayed' | 'missing' | 'listed' }
   | { type: 'fresh'; at: number; uid: string }
   | { type: 'tick'; at: number }
+  | { type: 'terminating-pods'; at: number; pods: TerminatingPod[] }
   | {
       type: 'timeout';
       at: number;
@@ -101,6 +104,15 @@ export type Observation =
       timeoutKind?: 'overall' | 'no-progress';
     }
   | { type: 'cancel'; at: number; reason?: string };
+
+/** A pod of the namespace with a `deletionTimestamp`, as a list found it (a `terminating-pods` observation). */
+export interface TerminatingPod {
+  name: string;
+  /** Its `metadata.deletionTimestamp`: the deletion plus its grace period. */
+  deletionTimestamp: string;
+  /** Its `status.phase`: a pod that ended (Succeeded, Failed) no longer counts against a quota. */
+  phase?: string;
+}
 
 /** What is being tracked, and against what. */
 export interface TrackTarget extends NamespacedName {

@@ -87,10 +87,12 @@ export function successLogContainers(state: RolloutState): Array<{ pod: string; 
 }
 
 /**
- * When the traced workload's terminating pods are due to be gone (ms), or undefined when none is
+ * When the terminating pods that hold a quota are due to be gone (ms), or undefined when none is
  * terminating: the latest of their `deletionTimestamp`s, which the API server sets to the deletion
- * plus the pod's grace period. Under a quota they still count, and free it as they go (a rolling
- * update's old pods, scaled down while a surge pod waits for the quota).
+ * plus the pod's grace period. Under a quota they still count, and free it as they go: the traced
+ * workload's own (a rolling update's old pods, scaled down while a surge pod waits for the quota)
+ * and, from the tracker's last list, any other pod of the namespace (another workload's rollout, a
+ * Deployment deleted to be replaced).
  */
 export function terminatingUntil(state: RolloutState): number | undefined {
   const owners =
@@ -101,6 +103,11 @@ export function terminatingUntil(state: RolloutState): number | undefined {
       if (!pod.metadata?.deletionTimestamp || hasEnded(pod)) continue;
       until = Math.max(until ?? 0, timeOf(pod.metadata.deletionTimestamp) ?? 0);
     }
+  }
+  for (const pod of state.terminatingListed?.pods ?? []) {
+    if (pod.phase === 'Succeeded' || pod.phase === 'Failed') continue;
+    const due = timeOf(pod.deletionTimestamp);
+    if (due !== undefined) until = Math.max(until ?? 0, due);
   }
   return until;
 }

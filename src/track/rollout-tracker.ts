@@ -25,6 +25,7 @@ import { EventHub, type HubReplay } from './event-hub.js';
 import { NoProgressWatchdog } from './no-progress.js';
 import { type ResolvedTrackOptions, trackTarget } from './options.js';
 import { apiServerWaiting, logLine, trackerWarning } from './own-events.js';
+import { QuotaHolders, terminatingPodsOf } from './quota-holders.js';
 import { TickSchedule } from './tick-schedule.js';
 import { TrackerLogs } from './tracker-logs.js';
 import { type Tracking, trackingOf } from './tracking.js';
@@ -59,6 +60,8 @@ export class RolloutTracker {
   private graceTimer: LongTimer | undefined;
   private watchdog: NoProgressWatchdog | undefined;
   private logs: TrackerLogs | undefined;
+  /** Lists the namespace's terminating pods while a quota refuses ours. */
+  private readonly quota: QuotaHolders;
   /** The verdict is being published (log reads under way): a second one is not. */
   private concluding = false;
   private readonly ref: WorkloadRef;
@@ -86,6 +89,7 @@ export class RolloutTracker {
     internals.recorder?.started(this.state.startedAt);
     this.tracking = trackingOf(this.hub, verdict, (reason) => this.cancel(reason ?? 'stopped'));
     this.ticks = new TickSchedule(internals.tickMs ?? MAX_TICK_MS, () => this.observe({ type: 'tick', at: Date.now() }));
+    this.quota = new QuotaHolders(terminatingPodsOf(opts.kc, opts.namespace), (obs) => this.observe(obs));
     // Start on the next turn so a caller can attach listeners first (they replay anyway).
     setImmediate(() => this.start());
   }
@@ -186,6 +190,7 @@ export class RolloutTracker {
         return;
       }
       this.ticks.saw(e);
+      this.quota.saw(e);
       this.watchdog?.saw(e);
       this.publish(e);
     }
@@ -220,6 +225,7 @@ export class RolloutTracker {
   private release(keepSource = false): void {
     this.finished = true;
     this.ticks.stop();
+    this.quota.stop();
     for (const t of [this.timeoutTimer, this.graceTimer]) t?.cancel();
     this.watchdog?.stop();
     this.logs?.stop();

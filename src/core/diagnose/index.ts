@@ -14,7 +14,7 @@ export { diagnoseNode, evictionSeconds } from './node.js';
 export { diagnosePodFindings, problemId } from './pod.js';
 export { probeBudgetSeconds, probeHandler } from './probe.js';
 export { classifyPull, type PullKind } from './pull.js';
-export { diagnoseDeployment, diagnosePaused, diagnosePvc, diagnoseReplicaSet } from './workload.js';
+export { diagnoseDeployment, diagnosePaused, diagnosePvc, diagnoseReplicaSet, QUOTA_REFUSAL } from './workload.js';
 
 /** Turns a finding into a Problem first seen at `now`, with its warning events and kubectl hints. */
 export function toProblem(f: Finding, ref: NamespacedName & { kind?: WorkloadKind }, events: CoreV1Event[], now: number): Problem {

@@ -46,13 +46,14 @@ export function isTransientCreateError(message: string): boolean {
   return TRANSIENT_CREATE_ERROR.test(message) && !REFUSAL.test(message);
 }
 
-const QUOTA_REFUSAL = /exceeded quota/;
+/** A quota's refusal of a create, as the API server words it. */
+export const QUOTA_REFUSAL = /exceeded quota/;
 
 /**
  * Why a failed create will pass on the controller's retry without anyone acting, if it will: the
- * API server failed it ({@link isTransientCreateError}), or a quota refused it while pods of the
- * workload are terminating, which still count against it and free it as they go (a rolling
- * update's surge pod waits for an old one under a quota sized for the replicas). Such a
+ * API server failed it ({@link isTransientCreateError}), or a quota refused it while pods are
+ * terminating, which still count against it and free it as they go (a rolling update's surge pod
+ * waits for an old one under a quota sized for the replicas; another workload's old pods). Such a
  * `replica-failure` is `transient`: at least 120 s, and stays so (problems.ts) once the pods are
  * gone, until the controller's next retry. `refusedSince`: when the refusals began (ms).
  */
@@ -65,7 +66,7 @@ function retryPasses(
   const freedBy = QUOTA_REFUSAL.test(message) ? terminatingUntil?.() : undefined;
   if (freedBy === undefined) return undefined;
   return {
-    why: 'pods of this workload that are terminating still count against the quota and free it as they go; the controller retries it',
+    why: 'terminating pods still count against the quota and free it as they go; the controller retries it',
     retryBy: quotaRetryBy(refusedSince ?? freedBy, freedBy),
   };
 }

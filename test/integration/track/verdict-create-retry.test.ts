@@ -4,7 +4,8 @@
  * rollout got "Internal error occurred: resource quota evaluation timed out" for over 10 s, and
  * rollout-trace said FAILED while `kubectl rollout status` went on to succeed. Here the real
  * apiserver cannot call an admission webhook (a closed port) for longer than the old 10 s window,
- * then the webhook goes away and the rollout completes.
+ * then the webhook goes away and the rollout completes. A quota refusal waits while pods that
+ * hold the quota terminate, the workload's own or another's, and fails when none does.
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
@@ -117,5 +118,48 @@ describe('a create the API server fails, then retries', () => {
     assert.equal(refused?.problem.transient, true, 'while old pods terminate, it waits');
     assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
     await assertRolledOut(ns, 'web', r.verdict, r.events);
+  });
+
+  it("a quota another workload's terminating pod holds (a Deployment deleted to be replaced): waits for it, then SUCCEEDED", async (t) => {
+    const ns = await namespaceFor(t, 'quota-other');
+    const node = await startPrivateNode(t, undefined, undefined, { maxGraceSeconds: 20 });
+    const slowToStop: DeploymentShape = {
+      replicas: 1,
+      image: 'busybox:1.32',
+      container: { command: ['sleep', '3600'] },
+      podSpec: { ...node.podSpec, terminationGracePeriodSeconds: 20 },
+    };
+    await createDeployment(ns, 'api', slowToStop);
+    await waitRolledOut(ns, 'api', 90_000);
+    await podQuota(ns, 1);
+    // api's pod holds the quota for its 20 s grace period; web's trace does not watch it.
+    await clients().apps.deleteNamespacedDeployment({ name: 'api', namespace: ns });
+    await createDeployment(ns, 'web', { replicas: 1 });
+    const r = await trace(ns, 'web', { timeoutSeconds: 240 });
+    t.diagnostic(describeVerdict(r));
+    const refused = r.of('problem').filter((e) => e.problem.class === 'replica-failure');
+    assert.match(refused[0]?.problem.explanation ?? '', /exceeded quota/, "the quota refused web's pod");
+    assert.ok(
+      refused.some((e) => e.problem.transient === true),
+      "api's pod terminating made it wait",
+    );
+    assert.equal(r.verdict.outcome, 'succeeded', r.verdict.summary);
+    await assertRolledOut(ns, 'web', r.verdict, r.events);
+  });
+
+  it('a quota another running workload fills: FAILED once a list after the window found no pod terminating', async (t) => {
+    const ns = await namespaceFor(t, 'quota-full');
+    await createDeployment(ns, 'api', { replicas: 1 });
+    await waitRolledOut(ns, 'api', 90_000);
+    await podQuota(ns, 1);
+    await createDeployment(ns, 'web', { replicas: 1 });
+    const r = await trace(ns, 'web', { timeoutSeconds: 120 });
+    t.diagnostic(describeVerdict(r));
+    assert.equal(r.verdict.outcome, 'failed', r.verdict.summary);
+    const p = r.verdict.problems[0];
+    assert.equal(p?.class, 'replica-failure');
+    assert.equal(p.transient, undefined, 'no pod frees the quota');
+    const after = r.verdict.finishedAt - p.firstSeen;
+    assert.ok(after >= 10_000 && after < 25_000, `failed ${after} ms after the first refusal: its 10 s window, then a list`);
   });
 });

@@ -11,6 +11,7 @@ import {
   daemonSetObject,
   del,
   event,
+  iso,
   jobObject,
   ofType,
   pod,
@@ -57,6 +58,18 @@ describe('pods a workload controller cannot create', () => {
     const v = verdictOf(run([...stsWithOnePod(), refused, tick(5), tick(13)], STS).events);
     assert.equal(v?.outcome, 'failed');
     assert.match(v.summary, /^statefulset db: pod db-1 cannot be created: pods "db-1" is forbidden: exceeded quota/);
+  });
+
+  it("StatefulSet: another workload's pod terminating (the namespace's list) makes its quota refusal wait", () => {
+    const refused = failedCreate('StatefulSet', 'db', `create Pod db-1 in StatefulSet db failed error: ${quota('db-1')}`, 2);
+    const list: Observation = {
+      type: 'terminating-pods',
+      at: T0 + 3000,
+      pods: [{ name: 'cache-0', deletionTimestamp: iso(30), phase: 'Running' }],
+    };
+    const { events } = run([...stsWithOnePod(), refused, list, tick(60), { ...list, at: T0 + 61_000, pods: [] }], STS);
+    assert.equal(ofType(events, 'problem').at(-1)?.problem.transient, true);
+    assert.equal(verdictOf(events), undefined, 'not after 10 s: cache-0 frees the quota 30 s in');
   });
 
   it('StatefulSet: a claim it cannot create is named as a claim', () => {
@@ -231,6 +244,45 @@ describe('a quota that pods being removed still hold', () => {
       .at(-1);
     assert.equal(p?.problem.retryBy, T0 + 530_000, '200 + 300 + 30 s');
     assert.equal(verdictOf(events), undefined);
+  });
+
+  /** The tracker's list of the namespace's terminating pods at `s`: name -> when due to be gone (s). */
+  const listed = (s: number, pods: Record<string, number> = {}): Observation => ({
+    type: 'terminating-pods',
+    at: T0 + s * 1000,
+    pods: Object.entries(pods).map(([name, due]) => ({ name, deletionTimestamp: iso(due), phase: 'Running' })),
+  });
+
+  it("another workload's pods terminating (the namespace's list): waits until the retry after they are gone", () => {
+    // A Deployment deleted to be replaced: its pod holds the quota until 80 s in; refusals from 2 s.
+    const obs = [...rollingTo2(), ...refused(2), listed(3, { 'old-web-a': 80 }), tick(15), tick(150), listed(151)];
+    const { events } = run(obs, UPDATE);
+    const p = ofType(events, 'problem')
+      .filter((e) => e.problem.class === 'replica-failure')
+      .at(-1);
+    assert.equal(p?.problem.transient, true);
+    assert.equal(p.problem.retryBy, T0 + 188_000, '80 + 78 + 30 s');
+    assert.equal(verdictOf(events), undefined, 'not after 10 s: the quota frees as that pod goes');
+    assert.equal(verdictOf(run([...obs, tick(187)], UPDATE).events), undefined, 'the retry may come up to 188 s in');
+    assert.equal(verdictOf(run([...obs, tick(189)], UPDATE).events), undefined, 'no list since the retry was due');
+    assert.equal(verdictOf(run([...obs, tick(189), listed(190)], UPDATE).events)?.outcome, 'failed', 'refused after the retry');
+    const ended = [...rollingTo2(), ...refused(2), listed(3), tick(15)];
+    assert.equal(verdictOf(run([...ended, listed(14)], UPDATE).events)?.outcome, 'failed', 'none terminating: 10 s');
+  });
+
+  it('a refusal the lists found no terminating pod for fails on a list taken after its window, or 10 s after it', () => {
+    const before = [...rollingTo2(), ...refused(2), listed(3), tick(13)];
+    assert.equal(verdictOf(run(before, UPDATE).events), undefined, 'its window ended at 12 s, the last list was at 3 s');
+    const v = verdictOf(run([...before, listed(14)], UPDATE).events);
+    assert.equal(v?.outcome, 'failed', 'a list at 14 s finds none');
+    assert.equal(v.finishedAt, T0 + 14_000);
+    const began = verdictOf(run([...before, listed(14, { 'api-b': 44 }), tick(30)], UPDATE).events);
+    assert.equal(began, undefined, 'a pod that began terminating at 11 s frees the quota');
+    assert.equal(verdictOf(run([...before, tick(21)], UPDATE).events), undefined);
+    assert.equal(verdictOf(run([...before, tick(23)], UPDATE).events)?.outcome, 'failed', 'no list for 10 s: decided without it');
+    const done = [...rollingTo2(), ...refused(2), listed(3, { 'job-x': 20 }), tick(13)];
+    const endedPod = { ...listed(14, { 'job-x': 20 }), pods: [{ name: 'job-x', deletionTimestamp: iso(20), phase: 'Succeeded' }] };
+    assert.equal(verdictOf(run([...done, endedPod], UPDATE).events), undefined, 'transient since 3 s: 120 s at least');
   });
 
   it('with no pod terminating (maxUnavailable 0: the old pods wait for the new one), fails after 10 s', () => {
