@@ -72,7 +72,11 @@ export function podCondition(pod: V1Pod, type: string) {
  * admission, shut down with its node. Its containers never run again and it never becomes Ready.
  */
 export function hasEnded(pod: V1Pod): boolean {
-  const phase = pod.status?.phase;
+  return isTerminalPhase(pod.status?.phase);
+}
+
+/** Whether a pod's `status.phase` is terminal (`Failed` or `Succeeded`). */
+export function isTerminalPhase(phase: string | undefined): boolean {
   return phase === 'Failed' || phase === 'Succeeded';
 }
 

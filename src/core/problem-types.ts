@@ -69,8 +69,9 @@ export interface Problem {
   /**
    * `replica-failure` only: the controller's retry will pass without anyone acting. The API server
    * failed the create for a reason of its own (an internal error, a timeout, overload, an
-   * unreachable admission webhook), or a quota refused it while pods of the workload that still
-   * hold it are terminating. Such a refusal gets a longer window.
+   * unreachable admission webhook), or a quota refused it while pods that still hold it (the
+   * workload's, or the namespace's as the tracker lists them) are terminating. Such a refusal gets
+   * a longer window.
    */
   transient?: boolean;
   /**

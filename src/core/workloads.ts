@@ -8,7 +8,7 @@
 
 export { WORKLOAD_KINDS } from './kinds/facts.js';
 
-import { hasEnded, timeOf } from './k8s.js';
+import { hasEnded, isTerminalPhase, timeOf } from './k8s.js';
 import { kindModule, moduleOf } from './kinds/index.js';
 import { ownedReplicaSets } from './relations.js';
 import type { RolloutState } from './state.js';
@@ -105,7 +105,7 @@ export function terminatingUntil(state: RolloutState): number | undefined {
     }
   }
   for (const pod of state.terminatingListed?.pods ?? []) {
-    if (pod.phase === 'Succeeded' || pod.phase === 'Failed') continue;
+    if (isTerminalPhase(pod.phase)) continue;
     const due = timeOf(pod.deletionTimestamp);
     if (due !== undefined) until = Math.max(until ?? 0, due);
   }
