@@ -235,6 +235,7 @@ export class KindWatcher<K extends WatchedKind> {
         timeoutSeconds: this.options.watchTimeoutSeconds ?? jitteredWatchTimeout(),
         labelSelector: this.labelSelector,
         skip: this.handlers.skipLine,
+        batched: this.api.batchedWatch === true,
       },
       {
         live: () => !this.stopped,

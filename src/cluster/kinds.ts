@@ -52,6 +52,11 @@ export interface KindApi<K extends WatchedKind> {
   listed?(object: KindToObject[K]): boolean;
   /** Drops what the core never reads before an object is cached (large node image lists). */
   slim?(object: KindToObject[K]): KindToObject[K];
+  /**
+   * Its watch lines are handled in batches (read-batches.ts): the kinds that come by the thousand
+   * in a rollout (Pods, Events), not the workloads, whose status brings the verdict.
+   */
+  batchedWatch?: boolean;
 }
 
 /** Builds the {@link KindApi} of every watched kind for one kubeconfig (plain JSON, see raw-get.ts). */
@@ -85,9 +90,11 @@ export function kindApis(kc: KubeConfig): { [K in WatchedKind]: KindApi<K> } {
     Deployment: workload('Deployment'),
     ReplicaSet: kind('ReplicaSet', 'replicasets', (ns) => `/apis/apps/v1/namespaces/${ns}/replicasets`),
     Pod: kind('Pod', 'pods', pods, {
+      batchedWatch: true,
       read: (namespace, name, signal) => rawGet(kc, `${pods(namespace)}/${encodeURIComponent(name)}`, {}, signal),
     }),
     Event: kind('Event', 'events', (ns) => `/api/v1/namespaces/${ns}/events`, {
+      batchedWatch: true,
       listFieldSelector: EVENT_LIST_SELECTOR,
       listPageSize: EVENT_LIST_PAGE,
       listed: (e) => !UNLISTED_EVENT_REASONS.includes(e.reason ?? ''),

@@ -10,6 +10,7 @@ import { STATUS_CODES } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parseWithoutManagedFields } from './managed-fields.js';
 import { authenticatedGet, type Query, sendGet } from './raw-get.js';
+import { deliverLater, deliverNow } from './read-batches.js';
 
 /**
  * Receives one watch event: its type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) and object, or
@@ -32,8 +33,9 @@ export class LineWatch {
 
   /**
    * Opens a watch on `path`; resolves with its AbortController once the apiserver answered 200.
-   * `done` is called once: with null when the server ended the stream, else with the error
-   * (a `TimeoutError` DOMException after `requestTimeoutMs` of silence).
+   * `done` is called once, after every line before it: with null when the server ended the
+   * stream, else with the error (a `TimeoutError` DOMException after `requestTimeoutMs` of silence).
+   * `batched`: its lines are handled in batches (read-batches.ts).
    */
   async watch(
     path: string,
@@ -41,6 +43,7 @@ export class LineWatch {
     callback: WatchCallback,
     done: (err: unknown) => void,
     skip?: LineSkip,
+    batched = false,
   ): Promise<AbortController> {
     const get = await authenticatedGet(this.kc, path, { ...query, watch: true });
     const controller = new AbortController();
@@ -75,11 +78,13 @@ export class LineWatch {
         throw Object.assign(new Error(STATUS_CODES[status] ?? 'Internal Server Error'), { statusCode: status });
       }
       resetTimer();
-      readLines(res, resetTimer, callback, skip);
-      res.on('error', finish);
-      res.on('end', () => finish(null));
+      readLines(res, resetTimer, callback, skip, batched);
+      // The end comes after every line before it (read-batches.ts).
+      res.on('error', (err) => deliverNow(() => finish(err)));
+      res.on('end', () => deliverNow(() => finish(null)));
       // A connection cut mid-stream closes the body without 'end' (and not always with 'error').
-      res.on('close', () => finish(res.complete ? null : Object.assign(new Error('the watch connection was cut'), { code: 'ECONNRESET' })));
+      const cut = () => finish(res.complete ? null : Object.assign(new Error('the watch connection was cut'), { code: 'ECONNRESET' }));
+      res.on('close', () => deliverNow(cut));
     } catch (err) {
       finish(err);
     }
@@ -94,12 +99,13 @@ function timeoutError(): DOMException {
 /**
  * Splits `body` into lines and hands each parsed event to `callback` (a line that is not JSON is
  * skipped; a line `skip` passes over comes as SKIPPED with its resourceVersion, unparsed).
+ * `heard` is told of each chunk at once; its lines are handled in the next batch when `batched`,
+ * else at once after the batch before them (read-batches.ts).
  */
-export function readLines(body: NodeJS.ReadableStream, heard: () => void, callback: WatchCallback, skip?: LineSkip): void {
+export function readLines(body: NodeJS.ReadableStream, heard: () => void, callback: WatchCallback, skip?: LineSkip, batched = false): void {
   let rest = '';
   body.setEncoding('utf8');
-  body.on('data', (chunk: string) => {
-    heard();
+  const split = (chunk: string) => {
     let start = 0;
     for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
       const line = rest + chunk.slice(start, nl);
@@ -118,5 +124,10 @@ export function readLines(body: NodeJS.ReadableStream, heard: () => void, callba
       } catch {}
     }
     rest += chunk.slice(start);
+  };
+  body.on('data', (chunk: string) => {
+    heard();
+    if (batched) deliverLater(() => split(chunk));
+    else deliverNow(() => split(chunk));
   });
 }

@@ -47,6 +47,8 @@ export interface WatchParams {
   labelSelector?: string | undefined;
   /** Lines to pass over unparsed (see LineSkip). */
   skip?: LineSkip | undefined;
+  /** Lines handled in batches (read-batches.ts): the busy kinds, Pods and Events. */
+  batched?: boolean;
 }
 
 /** Opens one watch on `path` and resolves with how it ended (never rejects). */
@@ -92,7 +94,7 @@ export function streamOnce<K extends WatchedKind>(
       timeoutSeconds: params.timeoutSeconds,
       ...(params.labelSelector ? { labelSelector: params.labelSelector } : {}),
     };
-    watch.watch(path, query, onEvent, onDone, params.skip).then(
+    watch.watch(path, query, onEvent, onDone, params.skip, params.batched).then(
       (controller) => {
         if (finished) return;
         if (!listener.live()) {

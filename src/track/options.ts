@@ -3,12 +3,15 @@
  * anything is opened.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { contextNamespace, type KubeConfigSource, loadKubeConfig } from '../cluster/index.js';
+import { contextNamespace, type KubeConfigSource, loadKubeConfig, type SourceOptions } from '../cluster/index.js';
 import type { Policy, PolicyOverrides, TrackTarget, WorkloadKind } from '../core/index.js';
 import { clusterTextCleaner, compileLogFilter, kindRefusal, resolvePolicy, WORKLOAD_KINDS } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { durationProblem, MAX_DURATION_MS } from '../long-timer.js';
+import type { TraceRecorder } from '../record/index.js';
+import type { HubReplay } from './event-hub.js';
 import { checkPatterns, compiled, type LogOptions, type ResolvedLogOptions, resolveLogOptions } from './log-options.js';
+import type { WatchAfterVerdict } from './verdict-watch.js';
 
 /** What to track and how. */
 export interface TrackOptions {
@@ -224,4 +227,17 @@ function checkNamespace(ns: unknown, what = 'namespace'): asserts ns is string {
 
 function bad(message: string): never {
   throw new RolloutTraceError('bad-input', message);
+}
+
+/** Internal knobs for tests (not part of the public API: see `trackRolloutWith` in tracker.ts). */
+export interface TrackInternals {
+  source?: SourceOptions;
+  /** Tick period (ms). Default 1000. */
+  tickMs?: number;
+  /** What the event stream replays to a late consumer (default `all`, see HubReplay). */
+  replay?: HubReplay;
+  /** Watch on after the verdict (the CLI's `--watch`): see {@link WatchAfterVerdict}. */
+  watchAfterVerdict?: WatchAfterVerdict;
+  /** Records the trace (the `record` option, tracker.ts). */
+  recorder?: TraceRecorder;
 }

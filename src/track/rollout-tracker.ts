@@ -5,11 +5,10 @@
  * what to do with a verdict, a missing Deployment or the next tick is decided in decisions.ts
  * (pure, tested from tables).
  */
-import { acquireNamespaceSource, describeTarget, type NamespaceSource, type SourceOptions, unreachableError } from '../cluster/index.js';
+import { acquireNamespaceSource, describeTarget, drainReadBatches, type NamespaceSource, unreachableError } from '../cluster/index.js';
 import type { Observation, RolloutEvent, Verdict, WorkloadRef } from '../core/index.js';
 import { cleanEvent, initialState, type RolloutState, reduce } from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
-import type { TraceRecorder } from '../record/index.js';
 import {
   abortReason,
   admit,
@@ -21,28 +20,15 @@ import {
   type TimedVerdict,
   trackingError,
 } from './decisions.js';
-import { EventHub, type HubReplay } from './event-hub.js';
+import { EventHub } from './event-hub.js';
 import { NoProgressWatchdog } from './no-progress.js';
-import { type ResolvedTrackOptions, trackTarget } from './options.js';
+import { type ResolvedTrackOptions, type TrackInternals, trackTarget } from './options.js';
 import { apiServerWaiting, logLine, trackerWarning } from './own-events.js';
 import { QuotaHolders, terminatingPodsOf } from './quota-holders.js';
 import { TickSchedule } from './tick-schedule.js';
 import { TrackerLogs } from './tracker-logs.js';
 import { type Tracking, trackingOf } from './tracking.js';
-import { VerdictWatch, type WatchAfterVerdict } from './verdict-watch.js';
-
-/** Internal knobs for tests (not part of the public API: see `trackRolloutWith` in tracker.ts). */
-export interface TrackInternals {
-  source?: SourceOptions;
-  /** Tick period (ms). Default 1000. */
-  tickMs?: number;
-  /** What the event stream replays to a late consumer (default `all`, see HubReplay). */
-  replay?: HubReplay;
-  /** Watch on after the verdict (the CLI's `--watch`): see {@link WatchAfterVerdict}. */
-  watchAfterVerdict?: WatchAfterVerdict;
-  /** Records the trace (the `record` option, tracker.ts). */
-  recorder?: TraceRecorder;
-}
+import { VerdictWatch } from './verdict-watch.js';
 
 const MAX_TICK_MS = 1000;
 
@@ -139,7 +125,7 @@ export class RolloutTracker {
     if (!this.finished) this.record(this.publish(e));
   }
 
-  /** Records one of the tracker's own events (`?.` would skip evaluating its argument: publish first). */
+  /** Records one of the tracker's own events (publish first: `?.` would skip evaluating it). */
   private record(e: RolloutEvent): void {
     this.internals.recorder?.event(e);
   }
@@ -160,15 +146,18 @@ export class RolloutTracker {
       return this.watch.observe(obs);
     }
     if (this.finished) return;
-    this.observe(obs);
+    this.take(obs);
     if (this.logs && !this.finished && refreshesLogTargets(this.gate, obs)) this.logs.targetsChanged(this.state);
   }
 
-  /**
-   * Feeds one observation to the core (admitted first, see decisions.ts) and publishes what it
-   * says; the verdict is held back for enrichment.
-   */
+  /** An observation the tracker makes (a tick, a timeout, a list): it comes after every line read before it. */
   private observe(obs: Observation): void {
+    drainReadBatches();
+    this.take(obs);
+  }
+
+  /** Feeds one observation to the core (admitted first: decisions.ts), publishes what it says; holds the verdict. */
+  private take(obs: Observation): void {
     if (this.finished) return;
     this.internals.recorder?.observation(obs);
     const admitted = admit(this.gate, obs);

@@ -4,8 +4,8 @@
  */
 
 import { recordTrace, type TraceRecorder } from '../record/index.js';
-import { type ResolvedTrackOptions, resolveTrackOptions, type TrackOptions, trackTarget } from './options.js';
-import { RolloutTracker, type TrackInternals } from './rollout-tracker.js';
+import { type ResolvedTrackOptions, resolveTrackOptions, type TrackInternals, type TrackOptions, trackTarget } from './options.js';
+import { RolloutTracker } from './rollout-tracker.js';
 import { failedTracking, type Tracking } from './tracking.js';
 
 export type { TrackInternals };

@@ -8,11 +8,12 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { BacklogSync } from '../../../src/cluster/backlog-sync.js';
 import { SubscriberIndex, type Subscription } from '../../../src/cluster/routing.js';
 import type { Observation } from '../../../src/core/types.js';
 import { waitUntil } from '../../helpers/cluster.js';
+import { localKubeConfig } from '../../helpers/local-kubeconfig.js';
 
 async function failingServer(): Promise<{ kc: KubeConfig; requests: string[]; close(): Promise<void> }> {
   const requests: string[] = [];
@@ -21,13 +22,7 @@ async function failingServer(): Promise<{ kc: KubeConfig; requests: string[]; cl
     res.writeHead(500, { 'content-type': 'application/json' }).end('{"kind":"Status","code":500}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'local', server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, skipTLSVerify: true }],
-    users: [{ name: 'nobody' }],
-    contexts: [{ name: 'local', cluster: 'local', user: 'nobody' }],
-    currentContext: 'local',
-  });
+  const kc = localKubeConfig(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   return { kc, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 

@@ -10,8 +10,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { KubeConfig } from '@kubernetes/client-node';
 import { type LineSkip, LineWatch, readLines } from '../../../src/cluster/line-watch.js';
+import { localKubeConfig } from '../../helpers/local-kubeconfig.js';
 
 function feed(chunks: string[], callback: (type: string, object: never) => void, skip?: LineSkip): Promise<number> {
   const body = new PassThrough();
@@ -69,18 +69,6 @@ describe('readLines with a skip', () => {
   });
 });
 
-/** A kubeconfig for `http://127.0.0.1:port` (no TLS, no credentials). */
-function localKubeConfig(port: number): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'local', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
-    users: [{ name: 'nobody' }],
-    contexts: [{ name: 'local', cluster: 'local', user: 'nobody' }],
-    currentContext: 'local',
-  });
-  return kc;
-}
-
 describe('LineWatch inactivity timeout', () => {
   it('keeps a watch that speaks more often than the timeout, for longer than it, then aborts it once silent', async () => {
     const TIMEOUT_MS = 1000;
@@ -96,7 +84,7 @@ describe('LineWatch inactivity timeout', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const watch = new LineWatch(localKubeConfig((server.address() as AddressInfo).port));
+      const watch = new LineWatch(localKubeConfig(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
       watch.requestTimeoutMs = TIMEOUT_MS;
       const seen: string[] = [];
       const ended = new Promise<unknown>((resolve) => {

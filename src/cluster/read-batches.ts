@@ -1,0 +1,55 @@
+/**
+ * Watch lines handled in batches. A busy watch delivers about one object per read, and each read
+ * wakes the process on a core whose caches another process (the apiserver, etcd) has just filled:
+ * handling one object then costs several times what handling it right after another does
+ * (docs/performance.md, "Watch lines in batches"). Lines of the busy kinds (Pods, Events) wait here
+ * up to {@link BATCH_MS}, and are then parsed, routed and reduced together, in the order they came.
+ * Everything that must not wait (a line of a workload's own watch, a tick, the end of a watch)
+ * drains the queue first, so the order of all deliveries is the order of arrival.
+ */
+
+/**
+ * How long the first line of a batch waits at most (ms): the CLI prints at most every 100 ms
+ * anyway (cli/batched-stream.ts), and a verdict comes with a workload's own line, which never waits.
+ */
+export const BATCH_MS = 100;
+
+const queue: (() => void)[] = [];
+let timer: NodeJS.Timeout | undefined;
+let draining = false;
+
+/** Runs every queued delivery now, in order (also those a delivery queues meanwhile). */
+export function drainReadBatches(): void {
+  if (timer) {
+    clearTimeout(timer);
+    timer = undefined;
+  }
+  if (draining) return;
+  draining = true;
+  try {
+    for (let i = 0; i < queue.length; i++) {
+      try {
+        queue[i]!();
+      } catch {}
+    }
+  } finally {
+    queue.length = 0;
+    draining = false;
+  }
+}
+
+/** Queues `deliver` behind the lines that came before it; a batch is drained within {@link BATCH_MS}. */
+export function deliverLater(deliver: () => void): void {
+  queue.push(deliver);
+  timer ??= setTimeout(drainReadBatches, BATCH_MS);
+}
+
+/** Runs `deliver` now, after everything queued before it. */
+export function deliverNow(deliver: () => void): void {
+  if (queue.length > 0 || draining) {
+    queue.push(deliver);
+    drainReadBatches();
+    return;
+  }
+  deliver();
+}
