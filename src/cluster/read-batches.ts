@@ -18,7 +18,10 @@ const queue: (() => void)[] = [];
 let timer: NodeJS.Timeout | undefined;
 let draining = false;
 
-/** Runs every queued delivery now, in order (also those a delivery queues meanwhile). */
+/**
+ * Runs every queued delivery now, in order (also those a delivery queues meanwhile). A delivery
+ * that throws does not keep the later ones from running; the first error is thrown at the end.
+ */
 export function drainReadBatches(): void {
   if (timer) {
     clearTimeout(timer);
@@ -26,16 +29,17 @@ export function drainReadBatches(): void {
   }
   if (draining) return;
   draining = true;
-  try {
-    for (let i = 0; i < queue.length; i++) {
-      try {
-        queue[i]!();
-      } catch {}
+  let failure: { error: unknown } | undefined;
+  for (let i = 0; i < queue.length; i++) {
+    try {
+      queue[i]!();
+    } catch (error) {
+      failure ??= { error };
     }
-  } finally {
-    queue.length = 0;
-    draining = false;
   }
+  queue.length = 0;
+  draining = false;
+  if (failure) throw failure.error;
 }
 
 /** Queues `deliver` behind the lines that came before it; a batch is drained within {@link BATCH_MS}. */

@@ -50,14 +50,17 @@ describe('read batches', () => {
     assert.equal(ran.length, 4, 'nothing runs twice');
   });
 
-  it('a delivery that throws does not keep the others from running', () => {
+  it('a delivery that throws does not keep the others from running, and its error is not lost', () => {
     const ran: string[] = [];
     deliverLater(() => {
       throw new Error('listener failed');
     });
     deliverLater(() => ran.push('after'));
-    mock.timers.tick(BATCH_MS);
+    assert.throws(() => mock.timers.tick(BATCH_MS), /listener failed/);
     assert.deepEqual(ran, ['after']);
+    deliverLater(() => ran.push('next batch'));
+    mock.timers.tick(BATCH_MS);
+    assert.deepEqual(ran, ['after', 'next batch']);
   });
 
   it("batched lines wait, and another stream's line comes after them: the order of arrival", () => {
