@@ -74,8 +74,8 @@ export class RolloutTracker {
     this.state = initialState(trackTarget(opts), opts.policy, Date.now());
     internals.recorder?.started(this.state.startedAt);
     this.tracking = trackingOf(this.hub, verdict, (reason) => this.cancel(reason ?? 'stopped'));
-    this.ticks = new TickSchedule(internals.tickMs ?? MAX_TICK_MS, () => this.observe({ type: 'tick', at: Date.now() }));
-    this.quota = new QuotaHolders(terminatingPodsOf(opts.kc, opts.namespace), (obs) => this.observe(obs));
+    this.ticks = new TickSchedule(internals.tickMs ?? MAX_TICK_MS, () => this.observeOwn({ type: 'tick', at: Date.now() }));
+    this.quota = new QuotaHolders(terminatingPodsOf(opts.kc, opts.namespace), (obs) => this.observeOwn(obs));
     // Start on the next turn so a caller can attach listeners first (they replay anyway).
     setImmediate(() => this.start());
   }
@@ -83,7 +83,7 @@ export class RolloutTracker {
   private start(): void {
     if (this.finished) return;
     const { signal } = this.opts;
-    this.observe({ type: 'tick', at: Date.now() }); // emits `started`
+    this.observeOwn({ type: 'tick', at: Date.now() }); // emits `started`
     if (signal?.aborted) return this.cancel(abortReason(signal.reason));
     signal?.addEventListener('abort', this.onAbort, { once: true });
     this.timeoutTimer = setLongTimeout(() => this.onTimeout(), this.opts.timeoutSeconds * 1000);
@@ -91,7 +91,7 @@ export class RolloutTracker {
     if (noProgress !== undefined) {
       this.watchdog = new NoProgressWatchdog(noProgress, (at) => {
         if (!noProgressMayFire(this.gate)) return false;
-        this.observe({ type: 'timeout', at, timeoutSeconds: noProgress, timeoutKind: 'no-progress' });
+        this.observeOwn({ type: 'timeout', at, timeoutSeconds: noProgress, timeoutKind: 'no-progress' });
         return true;
       });
       this.watchdog.start();
@@ -137,7 +137,7 @@ export class RolloutTracker {
   private onTimeout(): void {
     const failure = this.source?.firstContactFailure;
     if (failure !== undefined) return this.fail(unreachableError(this.opts.kc, this.opts.timeoutSeconds, failure));
-    this.observe({ type: 'timeout', at: Date.now(), timeoutSeconds: this.opts.timeoutSeconds });
+    this.observeOwn({ type: 'timeout', at: Date.now(), timeoutSeconds: this.opts.timeoutSeconds });
   }
 
   private fromSource(obs: Observation): void {
@@ -146,18 +146,18 @@ export class RolloutTracker {
       return this.watch.observe(obs);
     }
     if (this.finished) return;
-    this.take(obs);
+    this.observe(obs);
     if (this.logs && !this.finished && refreshesLogTargets(this.gate, obs)) this.logs.targetsChanged(this.state);
   }
 
   /** An observation the tracker makes (a tick, a timeout, a list): it comes after every line read before it. */
-  private observe(obs: Observation): void {
+  private observeOwn(obs: Observation): void {
     drainReadBatches();
-    this.take(obs);
+    this.observe(obs);
   }
 
   /** Feeds one observation to the core (admitted first: decisions.ts), publishes what it says; holds the verdict. */
-  private take(obs: Observation): void {
+  private observe(obs: Observation): void {
     if (this.finished) return;
     this.internals.recorder?.observation(obs);
     const admitted = admit(this.gate, obs);
@@ -188,7 +188,7 @@ export class RolloutTracker {
   private cancel(reason?: string): void {
     if (this.watch) return this.endWatch();
     if (this.finished) return;
-    this.observe({ type: 'cancel', at: Date.now(), ...(reason ? { reason } : {}) });
+    this.observeOwn({ type: 'cancel', at: Date.now(), ...(reason ? { reason } : {}) });
   }
 
   /** The not-found grace ran out: fail unless the Deployment appeared meanwhile. */
