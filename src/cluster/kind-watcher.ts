@@ -19,6 +19,7 @@ import type { KindWatcherHandlers, KindWatcherOptions } from './kind-watcher-opt
 import type { KindApi } from './kinds.js';
 import { LineWatch } from './line-watch.js';
 import { listPages } from './list-pages.js';
+import { drainReadBatches } from './read-batches.js';
 import {
   afterWatch,
   HEALTHY_WATCH_MS,
@@ -32,7 +33,7 @@ import {
 
 export type { KindWatcherHandlers, KindWatcherOptions };
 
-/** A self-healing list+watch of one kind in one namespace. */
+/** A self-healing list+watch of one kind in one namespace; its methods act after every line read before them (read-batches.ts). */
 export class KindWatcher<K extends WatchedKind> {
   /** Current objects by uid. */
   readonly cache = new Map<string, KindToObject[K]>();
@@ -89,6 +90,7 @@ export class KindWatcher<K extends WatchedKind> {
   /** Stops the loop and aborts the open watch and any in-flight list. */
   stop(): void {
     if (this.stopped) return;
+    drainReadBatches();
     this.stopped = true;
     this.lifetime.abort();
     this.currentWatch?.abort();
@@ -98,6 +100,7 @@ export class KindWatcher<K extends WatchedKind> {
   /** Re-lists now (e.g. a subscriber joined whose objects were not kept); the watch resumes after it. */
   relist(): void {
     if (this.stopped) return;
+    drainReadBatches();
     this.relistRequested = true;
     this.currentWatch?.abort();
   }
@@ -126,6 +129,7 @@ export class KindWatcher<K extends WatchedKind> {
 
   /** The resourceVersion the next watch resumes from (undefined: the next step is a list). */
   get resumeVersion(): string | undefined {
+    drainReadBatches();
     return this.resourceVersion;
   }
 
@@ -135,6 +139,7 @@ export class KindWatcher<K extends WatchedKind> {
    */
   resume(): void {
     if (this.stopped || !this.currentWatch) return;
+    drainReadBatches();
     this.resumeRequested = true;
     this.currentWatch.abort();
   }
@@ -144,6 +149,7 @@ export class KindWatcher<K extends WatchedKind> {
    * would (tests: an expired version forces 410 Gone; one far ahead, a watch that never speaks).
    */
   rewatchFrom(resourceVersion: string): void {
+    drainReadBatches();
     this.resourceVersion = resourceVersion;
     this.currentWatch?.abort();
   }
