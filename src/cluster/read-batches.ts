@@ -2,10 +2,10 @@
  * Watch lines handled in batches. A busy watch delivers about one object per read, and each read
  * wakes the process on a core whose caches another process (the apiserver, etcd) has just filled:
  * handling one object then costs several times what handling it right after another does
- * (docs/performance.md, "Watch lines in batches"). Lines of the busy kinds (Pods, Events) wait here
- * up to {@link BATCH_MS}, and are then parsed, routed and reduced together, in the order they came.
- * Everything that must not wait (a line of a workload's own watch, a tick, the end of a watch)
- * drains the queue first, so the order of all deliveries is the order of arrival.
+ * (docs/performance.md, "Pod and Event lines in batches"). Lines of the busy kinds (Pods, Events)
+ * wait here up to {@link BATCH_MS}, and are then parsed, routed and reduced together, in the order
+ * they came. Everything that must not wait (a line of another watch, the end of a watch, a
+ * watcher's act, the tracker's tick) drains the queue first: deliveries keep the order of arrival.
  */
 
 /**
