@@ -3,12 +3,11 @@
  * (line-watch.ts) because client-node's informer stops for good on the first non-410 error
  * (kubernetes-client/javascript #2385) and never asks for bookmarks (client-node src/cache.ts ListWatch).
  *
- * Loop: list (paged; record resourceVersion) → watch from that resourceVersion with bookmarks and
- * a server-side timeout (240-300 s) → on the server's clean close, re-watch from the last
- * resourceVersion (bookmarks included), so a quiet namespace costs one watch request per kind
- * every ~4-5 minutes and no list; on 410 Gone, re-list and emit the differences; on network
- * errors, 429 and 5xx, retry with jittered exponential back-off; on 401/403, give up with a
- * RolloutTraceError('forbidden').
+ * Loop: list (paged) → watch from its resourceVersion with bookmarks and a server-side timeout
+ * (240-300 s) → on a clean close, re-watch from the last resourceVersion (a quiet namespace: one
+ * watch request per kind every ~4-5 minutes, no list); on 410 Gone, re-list and emit the
+ * differences; on network errors, 429 and 5xx, jittered exponential back-off; on 401/403, give up
+ * with a RolloutTraceError('forbidden').
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/index.js';
@@ -144,10 +143,7 @@ export class KindWatcher<K extends WatchedKind> {
     this.currentWatch.abort();
   }
 
-  /**
-   * Cuts the open watch and resumes from `resourceVersion`, as a reconnect after a network cut
-   * would (tests: an expired version forces 410 Gone; one far ahead, a watch that never speaks).
-   */
+  /** Cuts the open watch and resumes from `resourceVersion`, as after a network cut (tests: 410 Gone, a mute watch). */
   rewatchFrom(resourceVersion: string): void {
     drainReadBatches();
     this.resourceVersion = resourceVersion;
