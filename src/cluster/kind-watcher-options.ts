@@ -4,7 +4,7 @@
 import type { KindToObject, WatchedKind } from '../core/index.js';
 import type { RolloutTraceError } from '../errors.js';
 import type { BackoffOptions } from './backoff.js';
-import type { LineSkip } from './line-watch.js';
+import type { LineMayWait, LineSkip } from './line-watch.js';
 
 /** Callbacks of a KindWatcher. */
 export interface KindWatcherHandlers<K extends WatchedKind> {
@@ -24,6 +24,8 @@ export interface KindWatcherHandlers<K extends WatchedKind> {
    * parse it (see {@link LineSkip}; the Event watch, when no tracker wants a pod's routine Events).
    */
   skipLine?: LineSkip;
+  /** Which lines of a watch not batched as a whole may wait for the next batch (a workload's or ReplicaSet's still in progress). */
+  lineMayWait?: LineMayWait;
   /** The apiserver answered (a list, a watch opening, or a watch event). */
   contact(): void;
   /** The first watch was accepted. */

@@ -237,7 +237,7 @@ export class KindWatcher<K extends WatchedKind> {
         timeoutSeconds: this.options.watchTimeoutSeconds ?? jitteredWatchTimeout(),
         labelSelector: this.labelSelector,
         skip: this.handlers.skipLine,
-        batched: this.api.batchedWatch === true,
+        batched: this.api.batchedWatch === true || (this.handlers.lineMayWait ?? false),
       },
       {
         live: () => !this.stopped,

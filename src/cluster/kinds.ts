@@ -54,7 +54,8 @@ export interface KindApi<K extends WatchedKind> {
   slim?(object: KindToObject[K]): KindToObject[K];
   /**
    * Its watch lines are handled in batches (read-batches.ts): the kinds that come by the thousand
-   * in a rollout (Pods, Events), not the workloads, whose status brings the verdict.
+   * in a rollout (Pods, Events). The workloads' and ReplicaSets' lines wait only while they cannot
+   * bring a verdict (waiting-lines.ts).
    */
   batchedWatch?: boolean;
 }

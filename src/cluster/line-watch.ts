@@ -24,6 +24,15 @@ export type WatchCallback = (type: string, object: never) => void;
  */
 export type LineSkip = (line: string) => string | undefined;
 
+/**
+ * Whether a parsed watch event of a watch whose lines are judged one by one may wait for the next
+ * batch (read-batches.ts): false delivers it at once, after everything read before it.
+ */
+export type LineMayWait = (type: string, object: unknown) => boolean;
+
+/** How a watch's lines are delivered: at once (false), all in batches (true), or as {@link LineMayWait} says. */
+export type LineBatching = boolean | LineMayWait;
+
 /** Watches with the kubeconfig's authentication and agent. */
 export class LineWatch {
   /** Aborts the request after this long without a byte (as client-node's `requestTimeoutMs`). */
@@ -35,7 +44,7 @@ export class LineWatch {
    * Opens a watch on `path`; resolves with its AbortController once the apiserver answered 200.
    * `done` is called once, after every line before it: with null when the server ended the
    * stream, else with the error (a `TimeoutError` DOMException after `requestTimeoutMs` of silence).
-   * `batched`: its lines are handled in batches (read-batches.ts).
+   * `batched`: its lines are handled in batches, or judged one by one (see {@link readLines}).
    */
   async watch(
     path: string,
@@ -43,7 +52,7 @@ export class LineWatch {
     callback: WatchCallback,
     done: (err: unknown) => void,
     skip?: LineSkip,
-    batched = false,
+    batched: LineBatching = false,
   ): Promise<AbortController> {
     const get = await authenticatedGet(this.kc, path, { ...query, watch: true });
     const controller = new AbortController();
@@ -99,12 +108,32 @@ function timeoutError(): DOMException {
 /**
  * Splits `body` into lines and hands each parsed event to `callback` (a line that is not JSON is
  * skipped; a line `skip` passes over comes as SKIPPED with its resourceVersion, unparsed).
- * `heard` is told of each chunk at once; its lines are handled in the next batch when `batched`,
- * else at once after the batch before them (read-batches.ts).
+ * `heard` is told of each chunk at once; its lines are handled in the next batch when `batched` is
+ * true, each in the next batch or at once as a {@link LineMayWait} says, else at once; at once is
+ * always after the batch before them (read-batches.ts).
  */
-export function readLines(body: NodeJS.ReadableStream, heard: () => void, callback: WatchCallback, skip?: LineSkip, batched = false): void {
+export function readLines(
+  body: NodeJS.ReadableStream,
+  heard: () => void,
+  callback: WatchCallback,
+  skip?: LineSkip,
+  batched: LineBatching = false,
+): void {
   let rest = '';
   body.setEncoding('utf8');
+  const mayWait = typeof batched === 'function' ? batched : undefined;
+  // Lines judged one by one are parsed as they are read; each waits or drains as `mayWait` says.
+  const route: WatchCallback = mayWait
+    ? (type, object) => {
+        const deliver = () => {
+          try {
+            callback(type, object);
+          } catch {}
+        };
+        if (mayWait(type, object)) deliverLater(deliver);
+        else deliverNow(deliver);
+      }
+    : callback;
   const split = (chunk: string) => {
     let start = 0;
     for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
@@ -114,20 +143,21 @@ export function readLines(body: NodeJS.ReadableStream, heard: () => void, callba
       if (line.trim() === '') continue;
       const skipped = skip?.(line);
       if (skipped !== undefined) {
-        callback('SKIPPED', { metadata: { resourceVersion: skipped } } as never);
+        route('SKIPPED', { metadata: { resourceVersion: skipped } } as never);
         continue;
       }
       // As client-node's Watch: a line that is not JSON, or a callback that throws, is skipped.
       try {
         const event = parseWithoutManagedFields(line) as { type?: unknown; object?: unknown };
-        callback(String(event.type), event.object as never);
+        route(String(event.type), event.object as never);
       } catch {}
     }
     rest += chunk.slice(start);
   };
   body.on('data', (chunk: string) => {
     heard();
-    if (batched) deliverLater(() => split(chunk));
+    if (mayWait) split(chunk);
+    else if (batched) deliverLater(() => split(chunk));
     else deliverNow(() => split(chunk));
   });
 }

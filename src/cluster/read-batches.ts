@@ -4,13 +4,15 @@
  * handling one object then costs several times what handling it right after another does
  * (docs/performance.md, "Pod and Event lines in batches"). Lines of the busy kinds (Pods, Events)
  * wait here up to {@link BATCH_MS}, and are then parsed, routed and reduced together, in the order
- * they came. Everything that must not wait (a line of another watch, the end of a watch, a
- * watcher's act, the tracker's tick) drains the queue first: deliveries keep the order of arrival.
+ * they came; so do the workload and ReplicaSet lines that cannot bring a verdict (waiting-lines.ts).
+ * Everything that must not wait (a line that can bring a verdict, a line of another watch, the end
+ * of a watch, a watcher's act, the tracker's tick) drains the queue first: deliveries keep the
+ * order of arrival.
  */
 
 /**
  * How long the first line of a batch waits at most (ms): the CLI prints at most every 100 ms
- * anyway (cli/batched-stream.ts), and a verdict comes with a workload's own line, which never waits.
+ * anyway (cli/batched-stream.ts), and a workload's line that can bring a verdict never waits.
  */
 export const BATCH_MS = 100;
 

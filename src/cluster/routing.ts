@@ -5,8 +5,10 @@
  */
 import type { KindToObject, ObjectObservation, Observation, WatchedKind } from '../core/index.js';
 import { ownsItsPods } from '../core/index.js';
+import type { LineMayWait } from './line-watch.js';
 import { isRoutinePodEvent, mayConcern, routinePodEventLineVersion } from './relevance.js';
 import type { SourceSubscriber } from './subscriber.js';
+import { mayWaitForBatch } from './waiting-lines.js';
 
 /** One subscriber of a source and its delivery state. */
 export interface Subscription {
@@ -27,12 +29,15 @@ export class SubscriberIndex {
   private readonly byName = new Map<string, Set<Subscription>>();
   /** Subscribers that asked for a pod's routine Normal Events. */
   private routine = 0;
+  /** Subscribers whose success criterion is partial: no workload or ReplicaSet line waits for them. */
+  private partial = 0;
 
   /** Adds `sub` under its Deployment name. */
   add(sub: Subscription): void {
     if (this.all.has(sub)) return;
     this.all.add(sub);
     if (sub.s.routinePodEvents === true) this.routine++;
+    if (sub.s.partialSuccess === true) this.partial++;
     const named = this.byName.get(sub.s.workloadName) ?? new Set();
     named.add(sub);
     this.byName.set(sub.s.workloadName, named);
@@ -42,6 +47,7 @@ export class SubscriberIndex {
   remove(sub: Subscription): void {
     if (!this.all.delete(sub)) return;
     if (sub.s.routinePodEvents === true) this.routine--;
+    if (sub.s.partialSuccess === true) this.partial--;
     const named = this.byName.get(sub.s.workloadName);
     named?.delete(sub);
     if (named?.size === 0) this.byName.delete(sub.s.workloadName);
@@ -51,6 +57,7 @@ export class SubscriberIndex {
   clear(): void {
     this.all.clear();
     this.routine = 0;
+    this.partial = 0;
     this.byName.clear();
   }
 
@@ -59,6 +66,14 @@ export class SubscriberIndex {
    * subscriber asked for them (see {@link routinePodEventLineVersion}).
    */
   readonly skipEventLine = (line: string): string | undefined => (this.routine > 0 ? undefined : routinePodEventLineVersion(line));
+
+  /**
+   * Which lines of `kind`'s watch may wait for the next batch ({@link mayWaitForBatch}), none
+   * while some subscriber's success criterion is partial.
+   */
+  lineMayWait(kind: WatchedKind): LineMayWait {
+    return (type, object) => this.partial === 0 && mayWaitForBatch(kind, type, object);
+  }
 
   /** The names of the Deployments traced right now. */
   names(): string[] {

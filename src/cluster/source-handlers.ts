@@ -44,6 +44,7 @@ export function watcherHandlers(kind: WatchedKind, host: WatcherHost): KindWatch
       host.resync();
     },
     ...(kind === 'Event' ? { skipLine: host.subs.skipEventLine } : {}),
+    ...(isWorkloadKind(kind) || kind === 'ReplicaSet' ? { lineMayWait: host.subs.lineMayWait(kind) } : {}),
     keep: (object) => FULLY_KEPT.has(kind) || host.subs.concernsSome('upsert', kind, object),
     watching: () => host.resync(),
     contact: () => host.heard(),

@@ -17,6 +17,11 @@ export interface SourceSubscriber {
    */
   readonly routinePodEvents?: boolean;
   /**
+   * True when the trace's success criterion is partial (`--success`): any line of its workload or
+   * its ReplicaSets can meet it, so none of them waits for a batch of Pod and Event lines.
+   */
+  readonly partialSuccess?: boolean;
+  /**
    * An observation: object upserts/deletes, and `synced` once every kind it needs was listed and
    * its watch accepted (so a permission problem surfaces before `synced`, never after).
    */

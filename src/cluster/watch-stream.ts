@@ -9,7 +9,7 @@
  */
 import type { KindToObject, WatchedKind } from '../core/index.js';
 import { statusOf } from './api-errors.js';
-import type { LineSkip, LineWatch } from './line-watch.js';
+import type { LineBatching, LineMayWait, LineSkip, LineWatch } from './line-watch.js';
 
 /** How one watch request ended. */
 export type WatchEnd =
@@ -47,8 +47,8 @@ export interface WatchParams {
   labelSelector?: string | undefined;
   /** Lines to pass over unparsed (see LineSkip). */
   skip?: LineSkip | undefined;
-  /** Lines handled in batches (read-batches.ts): the busy kinds, Pods and Events. */
-  batched?: boolean;
+  /** Lines handled in batches (read-batches.ts): all of them (Pods, Events), or those a {@link LineMayWait} lets wait. */
+  batched?: LineBatching;
 }
 
 /** Opens one watch on `path` and resolves with how it ended (never rejects). */

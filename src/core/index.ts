@@ -46,7 +46,7 @@ export { compileLogFilter, type LogFilter, type LogFilterOptions, REDACTED, reda
 export { type LogTarget, logTargets } from './log-targets.js';
 export { type PodView, podView } from './pod-state.js';
 export { AUTOSCALER_GRACE_SECONDS, defaultPolicy, FAILURE_CLASSES, failDeadline, failureClassNamed, resolvePolicy } from './policy.js';
-export { pulumiProgressMessage, pulumiSucceeded } from './pulumi-await.js';
+export { pulumiProgressMessage, pulumiSucceeded, replicaSetReadiness } from './pulumi-await.js';
 export { pulumiErrorMessages, pulumiPodMessage, trimImagePullMsg } from './pulumi-messages.js';
 export { isQuotaRefusal } from './quota-holders.js';
 export { initialState, problemsOf, reduce } from './reducer.js';
@@ -55,4 +55,5 @@ export { resolveMaxUnavailable } from './success.js';
 export { dominantWords, goDurationSeconds, PHASE_WORDS, podTiming, rolloutTimings } from './timings.js';
 export type * from './types.js';
 export { problemLine, problemSubject } from './verdict.js';
+export type { Workload } from './workloads.js';
 export { revisionOfWorkload, SUCCESS_LOG_PODS, successLogContainers, WORKLOAD_KINDS } from './workloads.js';

@@ -109,6 +109,7 @@ export class RolloutTracker {
         workloadName: this.opts.name,
         kind: this.opts.kind,
         routinePodEvents: (this.opts.policy?.classifiers?.length ?? 0) > 0,
+        partialSuccess: this.state.policy.success.mode !== 'full',
         onObservation: (obs) => this.fromSource(obs),
         onError: (err) => this.fail(err),
         onWaiting: (message) => this.say(apiServerWaiting(this.ref, message, Date.now())),
