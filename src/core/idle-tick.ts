@@ -2,7 +2,9 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { heldByGate } from './diagnose/pod.js';
 import { canBecomeReady, longRunningStatuses } from './k8s.js';
+import { moduleOf } from './kinds/index.js';
 import type { RolloutState } from './state.js';
+import type { Observation } from './types.js';
 import { currentPodsUnordered } from './workloads.js';
 
 /**
@@ -33,4 +35,26 @@ export function reportedLater(pod: V1Pod): boolean {
 /** A container of `pod` restarted: its diagnosis depends on time (RECENT_RESTART_MS, the settle hold). */
 export function hasRestarted(pod: V1Pod): boolean {
   return canBecomeReady(pod) && longRunningStatuses(pod).some((c) => (c.restartCount ?? 0) > 0);
+}
+
+/** The key of the workload's current pods (see {@link ticksMatterAfter}): it changes when the set does. */
+export function currentPodsKey(s: RolloutState): string | undefined {
+  return moduleOf(s).current.key(s);
+}
+
+/**
+ * Whether a tick may change something after `obs`, when a tick before it found nothing to do
+ * ({@link idleTick}) and the current pods' key was `keyBefore`: judged from what `obs` changed,
+ * without walking the pods. True wherever {@link idleTick} would be false: a pod's restarts and
+ * waits change only with its own observation, the current set only with its key; any other
+ * observation than an object's counts as a change.
+ */
+export function ticksMatterAfter(s: RolloutState, obs: Observation, keyBefore: string | undefined): boolean {
+  if ((s.policy.classifiers?.length ?? 0) > 0 || s.memo.held !== undefined) return true;
+  for (const _ in s.problems) return true;
+  for (const _ in s.memo.settling) return true;
+  if (obs.type !== 'upsert' && obs.type !== 'delete') return true;
+  if (obs.kind === 'Pod') return obs.type === 'upsert' && (hasRestarted(obs.object) || reportedLater(obs.object));
+  if (obs.kind === 'Event' || obs.kind === 'Node' || obs.kind === 'PersistentVolumeClaim') return false;
+  return currentPodsKey(s) !== keyBefore;
 }

@@ -25,6 +25,7 @@ export type { PullKind } from './diagnose/index.js';
 export { classifyPull, diagnosePod, parseMissing, probeBudgetSeconds, probeHandler } from './diagnose/index.js';
 export { formatDuration, formatWindow } from './format-duration.js';
 export { type HintSubject, kubectlHints } from './hints.js';
+export { currentPodsKey, idleTick, ticksMatterAfter } from './idle-tick.js';
 export { nodeReadiness } from './intake.js';
 export { ownerOfKind, REVISION_ANNOTATION, revisionOf } from './k8s.js';
 export {

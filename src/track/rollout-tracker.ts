@@ -7,7 +7,7 @@
  */
 import { acquireNamespaceSource, describeTarget, drainReadBatches, type NamespaceSource, unreachableError } from '../cluster/index.js';
 import type { Observation, RolloutEvent, Verdict, WorkloadRef } from '../core/index.js';
-import { cleanEvent, initialState, type RolloutState, reduce } from '../core/index.js';
+import { cleanEvent, currentPodsKey, idleTick, initialState, type RolloutState, reduce, ticksMatterAfter } from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import {
   abortReason,
@@ -169,8 +169,10 @@ export class RolloutTracker {
       this.graceTimer =
         admitted.grace === 'start' ? setLongTimeout(() => this.notFound(), this.opts.notFoundGraceSeconds * 1000) : undefined;
     }
+    const keyBefore = this.ticks.paused ? currentPodsKey(this.state) : undefined;
     const [next, events] = reduce(this.state, obs);
     this.state = next;
+    this.pauseOrResumeTicks(obs, keyBefore);
     this.logs?.observed(obs, events, this.state);
     for (const e of events) {
       if (e.type === 'verdict') {
@@ -184,6 +186,12 @@ export class RolloutTracker {
       this.watchdog?.saw(e);
       this.publish(e);
     }
+  }
+
+  /** Ticks pause while every tick would change nothing (idle-tick.ts), and resume as soon as one may. */
+  private pauseOrResumeTicks(obs: Observation, keyBefore: string | undefined): void {
+    if (obs.type === 'tick') return void (idleTick(this.state) && this.ticks.pause());
+    if (this.ticks.paused && ticksMatterAfter(this.state, obs, keyBefore)) this.ticks.resume();
   }
 
   private cancel(reason?: string): void {

@@ -13,6 +13,8 @@ export class TickSchedule {
   private timer: LongTimer | undefined;
   private nextTickAt = 0;
   private stopped = false;
+  /** No tick is scheduled until {@link resume}. */
+  private pausedNow = false;
   /** Problem id -> when its window runs out (ms). */
   private readonly deadlines = new Map<string, number>();
 
@@ -23,7 +25,7 @@ export class TickSchedule {
 
   /** Schedules the next tick (and drops a pending one). */
   start(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.pausedNow) return;
     this.timer?.cancel();
     const now = Date.now();
     const delay = tickDelay(now, this.periodMs, this.deadlines.values());
@@ -42,6 +44,28 @@ export class TickSchedule {
     this.deadlines.set(e.problem.id, e.failsAt);
     // A deadline before the next tick: tick exactly then instead.
     if (this.timer && e.failsAt < this.nextTickAt) queueMicrotask(() => this.start());
+  }
+
+  /**
+   * Stops ticking until {@link resume}: the core's state depends on no time now (idle-tick.ts), so
+   * every tick would change nothing, and each would still wake the process.
+   */
+  pause(): void {
+    this.pausedNow = true;
+    this.timer?.cancel();
+    this.timer = undefined;
+  }
+
+  /** Whether ticking is paused. */
+  get paused(): boolean {
+    return this.pausedNow;
+  }
+
+  /** Ticks again after {@link pause}: the next tick a period (or a nearer deadline) from now. */
+  resume(): void {
+    if (!this.pausedNow) return;
+    this.pausedNow = false;
+    this.start();
   }
 
   stop(): void {
