@@ -16,11 +16,17 @@ import { currentPodsUnordered } from './workloads.js';
  * CPU that changed nothing (bench many200).
  */
 export function idleTick(s: RolloutState): boolean {
-  if ((s.policy.classifiers?.length ?? 0) > 0 || s.memo.held !== undefined) return false;
-  for (const _ in s.problems) return false;
-  for (const _ in s.memo.settling) return false;
+  if (timeMattersBeyondPods(s)) return false;
   for (const pod of currentPodsUnordered(s)) if (hasRestarted(pod) || reportedLater(pod)) return false;
   return true;
+}
+
+/** Whether time matters through classifiers, the hold, an open problem or a settling pod (no pod walked). */
+function timeMattersBeyondPods(s: RolloutState): boolean {
+  if ((s.policy.classifiers?.length ?? 0) > 0 || s.memo.held !== undefined) return true;
+  for (const _ in s.problems) return true;
+  for (const _ in s.memo.settling) return true;
+  return false;
 }
 
 /**
@@ -50,9 +56,7 @@ export function currentPodsKey(s: RolloutState): string | undefined {
  * observation than an object's counts as a change.
  */
 export function ticksMatterAfter(s: RolloutState, obs: Observation, keyBefore: string | undefined): boolean {
-  if ((s.policy.classifiers?.length ?? 0) > 0 || s.memo.held !== undefined) return true;
-  for (const _ in s.problems) return true;
-  for (const _ in s.memo.settling) return true;
+  if (timeMattersBeyondPods(s)) return true;
   if (obs.type !== 'upsert' && obs.type !== 'delete') return true;
   if (obs.kind === 'Pod') return obs.type === 'upsert' && (hasRestarted(obs.object) || reportedLater(obs.object));
   if (obs.kind === 'Event' || obs.kind === 'Node' || obs.kind === 'PersistentVolumeClaim') return false;
