@@ -17,6 +17,8 @@
 export const BATCH_MS = 100;
 
 const queue: (() => void)[] = [];
+/** Run once the batch being delivered is: see {@link afterReadBatch}. */
+const flushes: (() => void)[] = [];
 let timer: NodeJS.Timeout | undefined;
 let draining = false;
 
@@ -32,16 +34,35 @@ export function drainReadBatches(): void {
   if (draining) return;
   draining = true;
   let failure: { error: unknown } | undefined;
-  for (let i = 0; i < queue.length; i++) {
+  const run = (f: () => void) => {
     try {
-      queue[i]!();
+      f();
     } catch (error) {
       failure ??= { error };
     }
-  }
+  };
+  let i = 0;
+  do {
+    for (; i < queue.length; i++) run(queue[i]!);
+    for (const flush of flushes.splice(0)) run(flush);
+  } while (i < queue.length);
   queue.length = 0;
   draining = false;
   if (failure) throw failure.error;
+}
+
+/** Whether a batch is being delivered now: the caller runs inside {@link drainReadBatches}. */
+export function deliveringReadBatch(): boolean {
+  return draining;
+}
+
+/**
+ * Runs `flush` once every line of the batch being delivered has been (before
+ * {@link drainReadBatches} returns, in the order registered): a subscriber that holds the batch's
+ * observations applies them there as one step.
+ */
+export function afterReadBatch(flush: () => void): void {
+  flushes.push(flush);
 }
 
 /** Queues `deliver` behind the lines that came before it; a batch is drained within {@link BATCH_MS}. */

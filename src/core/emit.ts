@@ -132,7 +132,7 @@ export function emitPod(memo: EmittedMemo, pod: V1Pod, row: Row, owned: Map<stri
 
 /**
  * replicaset rows and pod state transitions. The pods of a ReplicaSet are walked once, when it
- * is first seen owned; after that only the pod the observation touched is looked at.
+ * is first seen owned; after that only the pods the observations touched are looked at.
  *
  * @returns involved-object names newly ours (ReplicaSets and pods), whose Events are now news.
  */
@@ -140,7 +140,7 @@ export function emitRows(
   state: RolloutState,
   memo: EmittedMemo,
   owned: Map<string, string>,
-  touched: Touched | undefined,
+  touched: readonly Touched[],
   emit: Emit,
 ): string[] {
   const fresh = newReplicaSet(state);
@@ -166,9 +166,11 @@ export function emitRows(
       memo.walked[uid] = true;
       opened.push(row.name);
       for (const pod of podsOf(state, rs)) emitPod(memo, pod, row, owned, opened, emit);
-    } else if (touched?.kind === 'Pod') {
-      const pod = podOf(state, rs, touched.name);
-      if (pod) emitPod(memo, pod, row, owned, opened, emit);
+    } else {
+      for (const t of touched) {
+        const pod = t.kind === 'Pod' ? podOf(state, rs, t.name) : undefined;
+        if (pod) emitPod(memo, pod, row, owned, opened, emit);
+      }
     }
   }
   return opened;
@@ -239,15 +241,15 @@ function isOurs(state: RolloutState, owned: Map<string, string>, name: string): 
 }
 
 /**
- * Warning events (and a few Normal ones) about our objects, once per distinct message: the Event
- * this observation touched, and the backlog of objects that just became ours (`opened`).
+ * Warning events (and a few Normal ones) about our objects, once per distinct message: the Events
+ * the observations touched, and the backlog of objects that just became ours (`opened`).
  */
 export function emitK8sEvents(
   state: RolloutState,
   memo: EmittedMemo,
   owned: Map<string, string>,
   opened: string[],
-  touched: Touched | undefined,
+  touched: readonly Touched[],
   emit: Emit,
 ): void {
   const candidates: Array<[string, CoreV1Event]> = [];
@@ -259,9 +261,10 @@ export function emitK8sEvents(
       if (e) candidates.push([uid, e]);
     }
   }
-  if (touched?.kind === 'Event' && !candidates.some(([uid]) => uid === touched.uid) && isOurs(state, owned, touched.name)) {
-    const e = state.kubeEvents.get(touched.uid);
-    if (e) candidates.push([touched.uid, e]);
+  // Each version a step saw, in order: an Event updated twice within it says both messages.
+  const backlog = new Set(candidates.map(([uid]) => uid));
+  for (const t of touched) {
+    if (t.kind === 'Event' && !backlog.has(t.uid) && isOurs(state, owned, t.name)) candidates.push([t.uid, t.event]);
   }
   const fresh = candidates
     .filter(([, e]) => (e.type === 'Warning' || NORMAL_REASONS.has(e.reason ?? '')) && aboutCurrentTarget(state, e))

@@ -2,8 +2,8 @@
  * The pure rollout core: observations in, typed rollout events out. No I/O, no timers, no clock
  * (time is each observation's `at`).
  *
- * Feeding it (the tracker's job): call {@link reduce} for every list/watch object change, one
- * `synced` once the initial lists of every kind are complete, a `tick` about once a second (policy
+ * Feeding it (the tracker's job): call {@link reduce} for every list/watch object change (or
+ * {@link reduceBatch} for several that came together), one `synced` once the initial lists of every kind are complete, a `tick` about once a second (policy
  * windows only expire on an observation), and `timeout` / `cancel` when the deadline fires or the
  * caller aborts. Stop feeding once a `verdict` event came out.
  *
@@ -50,7 +50,7 @@ export { AUTOSCALER_GRACE_SECONDS, defaultPolicy, FAILURE_CLASSES, failDeadline,
 export { pulumiProgressMessage, pulumiSucceeded, replicaSetReadiness } from './pulumi-await.js';
 export { pulumiErrorMessages, pulumiPodMessage, trimImagePullMsg } from './pulumi-messages.js';
 export { isQuotaRefusal } from './quota-holders.js';
-export { initialState, problemsOf, reduce } from './reducer.js';
+export { initialState, problemsOf, reduce, reduceBatch } from './reducer.js';
 export { type EmittedMemo, type PulumiAwaitState, type RolloutState, watchedOn } from './state.js';
 export { resolveMaxUnavailable } from './success.js';
 export { dominantWords, goDurationSeconds, PHASE_WORDS, podTiming, rolloutTimings } from './timings.js';

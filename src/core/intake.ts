@@ -2,7 +2,7 @@
  * Applying one object observation to the caches (and to Pulumi's awaiter flags). Caches and
  * indexes are updated in place: the cost of an observation does not depend on what is cached.
  */
-import type { V1Pod } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { podDeparted } from './departed.js';
 import { isPodReady } from './k8s.js';
 import { moduleOf } from './kinds/index.js';
@@ -21,7 +21,8 @@ export type Touched =
   | { kind: 'Deployment' | 'ReplicaSet' | 'PersistentVolumeClaim' | 'StatefulSet' | 'DaemonSet' | 'Job' }
   | { kind: 'Pod'; name: string }
   | { kind: 'Node'; name: string; readinessChanged: boolean }
-  | { kind: 'Event'; uid: string; name: string };
+  /** `event`: the Event as this observation saw it (a later one in the same step may change it again). */
+  | { kind: 'Event'; uid: string; name: string; event: CoreV1Event };
 
 function recheckReplicaSet(s: Draft): void {
   if (!s.pulumi.reconciled) return;
@@ -165,7 +166,7 @@ function onEvent(s: Draft, obs: Extract<ObjectObservation, { kind: 'Event' }>): 
     if (uids.length > EVENTS_PER_OBJECT) forgetEvent(s, uids.shift() ?? '');
   }
   s.kubeEvents.set(uid, e);
-  return { kind: 'Event', uid, name };
+  return { kind: 'Event', uid, name, event: e };
 }
 
 function forgetEvent(s: Draft, uid: string): void {

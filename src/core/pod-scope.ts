@@ -20,11 +20,12 @@ import { currentPodSetKey, currentPodsUnordered, kindOf } from './workloads.js';
  * - on a tick, those whose diagnosis depends on time: restarted containers, running init
  *   containers, ready containers behind a readiness gate and current problems (all of them with user classifiers);
  * - when a node went NotReady or Ready again, the pods bound to it;
- * - else the pod the observation touched (or whose Event it is), and the pods with problems when
- *   the kind says so (`rediagnosesProblemPods`: a StatefulSet's `OrderedReady` wait names the
+ * - else the pods the observations touched (or whose Events they are), and the pods with problems
+ *   when the kind says so (`rediagnosesProblemPods`: a StatefulSet's `OrderedReady` wait names the
  *   ordinals that exist, and the replicas).
+ * `obs` is the last of the observations (`touched`: what each of them changed).
  */
-export function podScope(s: RolloutState, memo: EmittedMemo, obs: Observation, touched: Touched | undefined): PodScope {
+export function podScope(s: RolloutState, memo: EmittedMemo, obs: Observation, touched: readonly Touched[]): PodScope {
   const key = currentPodSetKey(s);
   const classifiers = (s.policy.classifiers?.length ?? 0) > 0;
   if (key !== memo.diagnosedPodSet || obs.type === 'synced') {
@@ -38,18 +39,20 @@ export function podScope(s: RolloutState, memo: EmittedMemo, obs: Observation, t
     for (const pod of currentPodsUnordered(s)) if (hasRestarted(pod) || reportedLater(pod)) names.add(pod.metadata?.name ?? '');
     return [...names];
   }
-  if (touched?.kind === 'Node') return touched.readinessChanged ? podsOnNode(s, touched.name) : [];
-  if (touched?.kind === kind && classifiers) return 'all';
-  const names = moduleOf(s).rediagnosesProblemPods ? problemPods(s) : new Set<string>();
-  if (touched?.kind === 'Pod' || touched?.kind === 'Event') names.add(touched.name);
+  if (classifiers && touched.some((t) => t.kind === kind)) return 'all';
+  // A node's change alone asks only for its pods.
+  const onlyNodes = touched.length > 0 && touched.every((t) => t.kind === 'Node');
+  const names = !onlyNodes && moduleOf(s).rediagnosesProblemPods ? problemPods(s) : new Set<string>();
+  for (const t of touched) {
+    if (t.kind === 'Node' && t.readinessChanged) podsOnNode(s, t.name, names);
+    else if (t.kind === 'Pod' || t.kind === 'Event') names.add(t.name);
+  }
   return [...names];
 }
 
-/** Names of the current template's pods bound to node `node`. */
-function podsOnNode(s: RolloutState, node: string): string[] {
-  const names: string[] = [];
-  for (const pod of currentPodsUnordered(s)) if (pod.spec?.nodeName === node) names.push(pod.metadata?.name ?? '');
-  return names;
+/** Adds to `names` the current template's pods bound to node `node`. */
+function podsOnNode(s: RolloutState, node: string, names: Set<string>): void {
+  for (const pod of currentPodsUnordered(s)) if (pod.spec?.nodeName === node) names.add(pod.metadata?.name ?? '');
 }
 
 /** Names of the pods that have a problem now. */

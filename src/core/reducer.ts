@@ -7,7 +7,6 @@ import type { ClassifierFailure } from './diagnose/index.js';
 import { type Emit, emitK8sEvents, phaseEmitted } from './emit.js';
 import { trackEndedPods } from './ended-pods.js';
 import { successEventsKnown, takeSync } from './event-backlog.js';
-import { kubectlHints } from './hints.js';
 import { emitHold, successHold, trackSettling } from './hold.js';
 import { idleTick } from './idle-tick.js';
 import { intake, type Touched } from './intake.js';
@@ -18,9 +17,10 @@ import { emitProblemChanges, reportClassifierFailures } from './problem-events.j
 import { currentProblems, failingProblems, orderedProblems, type PodScope, trackNotReady } from './problems.js';
 import { initialPulumiState } from './pulumi-await.js';
 import { quotaListWaitUntil } from './quota-holders.js';
+import { deletedProblem, stopped } from './rollout-ends.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import { timeReadyPods } from './timings.js';
-import type { Observation, Policy, Problem, RolloutEvent, TrackTarget, Verdict } from './types.js';
+import type { ObjectObservation, Observation, Policy, Problem, RolloutEvent, TrackTarget, Verdict } from './types.js';
 import { buildVerdict, replicaCounts } from './verdict.js';
 import { kindOf } from './workloads.js';
 
@@ -91,23 +91,6 @@ function finish(s: Draft, emit: Emit, v: Verdict): void {
   emit({ type: 'verdict', verdict: v });
 }
 
-function deletedProblem(s: Draft, at: number): Problem {
-  const kind = kindOf(s);
-  const ref = { namespace: s.target.namespace, name: s.target.name, kind };
-  return {
-    id: `workload-deleted/${kind}/${s.target.name}`,
-    class: 'workload-deleted',
-    object: { kind, name: s.target.name },
-    reason: 'Deleted',
-    message: `${kind} ${s.target.namespace}/${s.target.name} was deleted`,
-    explanation: `the ${kind} was deleted while its rollout was being tracked`,
-    firstSeen: at,
-    lastSeen: at,
-    events: [],
-    hints: kubectlHints(ref, { kind, name: ref.name, deleted: true }),
-  };
-}
-
 /** Replaces the current problems of the pods in `scope`; emits `problem` / `problem-cleared`. @returns the problems that cleared. */
 function updateProblems(s: Draft, memo: EmittedMemo, at: number, emit: Emit, scope: PodScope): Problem[] {
   const failures: ClassifierFailure[] = [];
@@ -128,10 +111,11 @@ function succeed(s: Draft, memo: EmittedMemo, at: number, emit: Emit, kind: Kind
 }
 
 /**
- * Everything an observation changed about the rollout, for every kind (its module says what
- * differs): events, problems, then a verdict or a hold.
+ * Everything the observations changed about the rollout, for every kind (its module says what
+ * differs): events, problems, then a verdict or a hold. `obs` is the last of them, `touched` what
+ * each of them changed (none for a tick or a sync).
  */
-function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observation, touched: Touched | undefined): void {
+function derive(s: Draft, memo: EmittedMemo, at: number, emit: Emit, obs: Observation, touched: readonly Touched[]): void {
   const kind = moduleOf(s);
   if (kind.waiting(s, memo, emit)) return;
   kind.emitChanges(s, memo, emit, touched);
@@ -234,30 +218,58 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
       if (!intaken) touched = intake(s, obs, emit);
   }
   if (s.deleted) failDeleted(s, at, emit);
-  else derive(s, memo, at, emit, obs, touched);
+  else derive(s, memo, at, emit, obs, touched ? [touched] : []);
   return [s, events];
 }
 
 /**
- * The verdict of the tracker's `timeout` or `cancel`: the rollout ends now, whatever its state. A
- * timeout while a decided failure only waits for its pods' cause (`causeWaitUntil`) gives that
- * failure: the rollout did not run out of time, it had failed.
+ * Applies observations that came together as one step. Object observations (upserts and
+ * deletes, in the order they came) are each taken into the caches in turn, then the rollout is
+ * derived once, at the last one's time: the tracker applies a batch of watch lines this way (they
+ * came within 100 ms), and deriving for several pods' changes costs about what it costs for one.
+ * Events of a change that a later one in the same batch undid are not emitted; a verdict is
+ * reached on the batch's end state. Any other observation among them (a tick, a sync), or a
+ * batch of one, is applied with {@link reduce} one by one. Same ownership as {@link reduce}.
  */
-function stopped(s: Draft, obs: Extract<Observation, { type: 'timeout' | 'cancel' }>): Verdict {
-  const { at } = obs;
-  const failing = failingProblems(s, at);
-  const problems = orderedProblems(s, failing);
-  if (obs.type === 'cancel') return buildVerdict(s, { outcome: 'cancelled', at, problems, ...(obs.reason ? { reason: obs.reason } : {}) });
-  // Waiting for its cause, or done waiting with no tick since: decided either way.
-  const decided = failing.length > 0 && moduleOf(s).causeWaitUntil?.(s, failing) !== undefined;
-  if (s.synced && s.eventBacklog === 'listed' && decided) return buildVerdict(s, { outcome: 'failed', at, problems });
-  return buildVerdict(s, {
-    outcome: 'timed-out',
-    at,
-    problems,
-    timeoutSeconds: obs.timeoutSeconds,
-    timeoutKind: obs.timeoutKind ?? 'overall',
-  });
+export function reduceBatch(state: RolloutState, observations: readonly Observation[]): [RolloutState, RolloutEvent[]] {
+  const last = observations.at(-1);
+  if (!last || observations.length === 1 || !state.memo.started || state.verdict || !observations.every(isObjectObservation)) {
+    return reduceEach(state, observations);
+  }
+  if (state.owner.seq !== state.seq) throw new Error(CONSUMED);
+  const events: RolloutEvent[] = [];
+  const s: Draft = { ...state, seq: state.seq + 1 };
+  state.owner.seq = s.seq;
+  const touched: Touched[] = [];
+  let at = state.now;
+  for (const obs of observations as readonly ObjectObservation[]) {
+    at = Math.max(at, obs.at);
+    const t = intake(s, obs, emitterInto(events, obs.at, state));
+    if (t) touched.push(t);
+    if (s.deleted) break;
+  }
+  s.now = at;
+  if (touched.length === 0) return [s, events];
+  const emit = emitterInto(events, at, state);
+  if (s.deleted) failDeleted(s, at, emit);
+  else derive(s, s.memo, at, emit, last, touched);
+  return [s, events];
+}
+
+function isObjectObservation(obs: Observation): obs is ObjectObservation {
+  return obs.type === 'upsert' || obs.type === 'delete';
+}
+
+/** Each observation reduced in turn. */
+function reduceEach(state: RolloutState, observations: readonly Observation[]): [RolloutState, RolloutEvent[]] {
+  let s = state;
+  const events: RolloutEvent[] = [];
+  for (const obs of observations) {
+    const [next, more] = reduce(s, obs);
+    s = next;
+    events.push(...more);
+  }
+  return [s, events];
 }
 
 /** The Deployment was deleted: the rollout fails at once. */

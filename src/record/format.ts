@@ -6,6 +6,7 @@
  *   {"trace":0,"target":{...},"policy":{...},"timeoutSeconds":600}        one per traced workload
  *   {"t":0,"started":<ms>}                                                when its state began
  *   {"t":0,"o":<observation>}                                             what the reducer was fed
+ *   {"t":0,"b":[<observation>,...]}                                       observations it was fed as one step (version 2)
  *   {"t":0,"e":<event>}                                                   the tracker's own events (log lines, warnings)
  *   {"t":0,"watch":true}                                                  --watch: what follows is seen after the verdict
  *   {"t":0,"v":<verdict>,"at":<ms>}  or  {"t":0,"error":"..."}           how the trace ended
@@ -16,8 +17,8 @@ import type { Observation, Policy, RolloutEvent, TrackTarget, Verdict } from '..
 
 /** The `format` of a recording's first line. */
 export const RECORDING_FORMAT = 'rollout-trace-recording';
-/** The version this build writes and reads. */
-export const RECORDING_VERSION = 1;
+/** The version this build writes, and the newest it reads (version 1 has no `b` lines). */
+export const RECORDING_VERSION = 2;
 
 /** The first line. */
 export interface RecordingHeader {
@@ -41,6 +42,8 @@ export interface RecordedTrace {
 /** What one trace saw, in order, and how it ended. */
 export type RecordedItem =
   | { kind: 'observation'; obs: Observation }
+  /** Observations that came together, applied as one step (core `reduceBatch`). */
+  | { kind: 'batch'; observations: Observation[] }
   | { kind: 'event'; event: RolloutEvent }
   /** The tracker watches on after its verdict (`--watch`) from here. */
   | { kind: 'watch' };
@@ -122,6 +125,16 @@ function readHeader(first: Record<string, unknown> | undefined, what: string): R
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const timed = (v: unknown): boolean => isObject(v) && typeof v.type === 'string' && typeof v.at === 'number' && Number.isFinite(v.at);
 
+/** `o` as an observation, checked; `bad` makes the error naming its line. */
+function observationIn(o: unknown, bad: (why: string) => RecordingError): Observation {
+  if (!timed(o)) throw bad('holds an observation without a type and a time');
+  const obs = o as Record<string, unknown>;
+  if ('object' in obs && (typeof obs.kind !== 'string' || !isObject(obs.object) || !isObject(obs.object.metadata))) {
+    throw bad('holds an observation whose object has no kind or metadata');
+  }
+  return o as Observation;
+}
+
 /** Reads a recording's text (already decompressed). Throws a {@link RecordingError} naming the first bad line. */
 export function parseRecording(text: string, what: string): Recording {
   const lines = text.split('\n');
@@ -142,12 +155,10 @@ export function parseRecording(text: string, what: string): Recording {
     const t = typeof line.t === 'number' ? traces[line.t] : undefined;
     if (!t) throw bad('names no traced workload declared before it');
     if ('o' in line) {
-      if (!timed(line.o)) throw bad('holds an observation without a type and a time');
-      const o = line.o as Record<string, unknown>;
-      if ('object' in o && (typeof o.kind !== 'string' || !isObject(o.object) || !isObject(o.object.metadata))) {
-        throw bad('holds an observation whose object has no kind or metadata');
-      }
-      t.items.push({ kind: 'observation', obs: line.o as Observation });
+      t.items.push({ kind: 'observation', obs: observationIn(line.o, bad) });
+    } else if ('b' in line) {
+      if (!Array.isArray(line.b) || line.b.length < 2) throw bad('holds a batch that is not a list of two observations or more');
+      t.items.push({ kind: 'batch', observations: line.b.map((o) => observationIn(o, bad)) });
     } else if ('e' in line) {
       if (!timed(line.e)) throw bad('holds an event without a type and a time');
       t.items.push({ kind: 'event', event: line.e as RolloutEvent });
@@ -162,7 +173,7 @@ export function parseRecording(text: string, what: string): Recording {
       t.startedAt = line.started;
     } else if ('error' in line) {
       t.error = String(line.error);
-    } else throw bad('is none of the known lines (trace, started, o, e, watch, v, error)');
+    } else throw bad('is none of the known lines (trace, started, o, b, e, watch, v, error)');
   }
   if (traces.length === 0) throw new RecordingError(`${what} holds no traced workload: it was cut short before the trace started`);
   return { header, traces };

@@ -14,7 +14,10 @@ import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedTrace, scrubObservati
 export interface TraceRecorder {
   /** When the trace's state began (its `startedAt`: durations count from it). */
   started(at: number): void;
+  /** An observation the reducer was fed (after the verdict, with `--watch`). */
   observation(obs: Observation): void;
+  /** Observations the reducer was fed as one step (core `reduceBatch`); one of them is an `observation`. */
+  batch(observations: readonly Observation[]): void;
   event(e: RolloutEvent): void;
   /** The tracker watches on after its verdict (`--watch`): what it sees next is recorded after this mark. */
   watching(): void;
@@ -105,6 +108,11 @@ class RecordingFile {
     return {
       started: (at) => this.write({ t, started: at }),
       observation: (obs) => !ended && this.write({ t, o: scrubObservation(obs, mask) }),
+      batch: (observations) => {
+        if (ended) return;
+        if (observations.length === 1) this.write({ t, o: scrubObservation(observations[0]!, mask) });
+        else this.write({ t, b: observations.map((obs) => scrubObservation(obs, mask)) });
+      },
       event: (e) => !ended && this.write({ t, e }),
       watching: () => {
         watching = true;

@@ -1,12 +1,12 @@
 /**
  * Replaying one recorded trace (pure): its observations go through the same admission and the
- * same reducer as in the live tracker (track/decisions.ts, core `reduce`), under the recorded
+ * same reducer as in the live tracker (track/decisions.ts, core `reduceBatch`), under the recorded
  * policy or other policy flags, so a replay says what the trace said, or what it would have said.
  * The tracker's own events (log lines, warnings) are replayed as recorded, before the verdict;
  * the verdict gets the log tails the live trace read, for the problems it still names.
  */
 import type { Observation, Policy, PolicyOverrides, RolloutEvent, RolloutState, Verdict } from '../core/index.js';
-import { initialState, reduce, resolvePolicy, watchedOn, workloadOf } from '../core/index.js';
+import { initialState, reduceBatch, resolvePolicy, watchedOn, workloadOf } from '../core/index.js';
 import type { Recording } from '../record/index.js';
 import { admit, INITIAL_GATE, onVerdict, type TimedVerdict } from './decisions.js';
 
@@ -53,19 +53,21 @@ function untilVerdict(trace: Recording['traces'][number], initial: RolloutState)
   for (let i = 0; i < trace.items.length; i++) {
     const item = trace.items[i]!;
     if (item.kind === 'event') events.push(item.event);
-    if (item.kind !== 'observation') continue;
-    const obs: Observation = item.obs;
-    const admitted = admit(gate, obs);
-    gate = admitted.gate;
-    if (admitted.release) return { events, state, reached: admitted.release, next: i + 1 };
-    const [next, out] = reduce(state, obs);
+    const batch = observationsOf(item);
+    if (batch.length === 0) continue;
+    for (const obs of batch) {
+      const admitted = admit(gate, obs);
+      gate = admitted.gate;
+      if (admitted.release) return { events, state, reached: admitted.release, next: i + 1 };
+    }
+    const [next, out] = reduceBatch(state, batch);
     state = next;
     for (const e of out) {
       if (e.type !== 'verdict') {
         events.push(e);
         continue;
       }
-      const decided = onVerdict(gate, obs, { verdict: e.verdict, at: e.at });
+      const decided = onVerdict(gate, batch.at(-1)!, { verdict: e.verdict, at: e.at });
       gate = decided.gate;
       if (decided.publish) return { events, state, reached: decided.publish, next: i + 1 };
       break;
@@ -87,8 +89,9 @@ function watchedAfter(items: Recording['traces'][number]['items'], final: Rollou
       state = watchedOn(state);
       watching = true;
     }
-    if (item.kind !== 'observation') continue;
-    const [next, out] = reduce(state, item.obs);
+    const batch = observationsOf(item);
+    if (batch.length === 0) continue;
+    const [next, out] = reduceBatch(state, batch);
     if (!watching) {
       state = next;
       continue;
@@ -97,6 +100,12 @@ function watchedAfter(items: Recording['traces'][number]['items'], final: Rollou
     events.push(...out.filter((e) => e.type !== 'verdict'));
   }
   return events;
+}
+
+/** The observations an item fed the reducer as one step (none for the tracker's events and marks). */
+function observationsOf(item: Recording['traces'][number]['items'][number]): readonly Observation[] {
+  if (item.kind === 'observation') return [item.obs];
+  return item.kind === 'batch' ? item.observations : [];
 }
 
 /** `verdict` with the log tails the live trace read (`recorded`), for the problems both name. */

@@ -5,9 +5,9 @@
  * what to do with a verdict, a missing Deployment or the next tick is decided in decisions.ts
  * (pure, tested from tables).
  */
-import { acquireNamespaceSource, describeTarget, drainReadBatches, type NamespaceSource, unreachableError } from '../cluster/index.js';
+import { acquireNamespaceSource, describeTarget, type NamespaceSource, unreachableError } from '../cluster/index.js';
 import type { Observation, RolloutEvent, Verdict, WorkloadRef } from '../core/index.js';
-import { cleanEvent, currentPodsKey, idleTick, initialState, type RolloutState, reduce, ticksMatterAfter } from '../core/index.js';
+import { cleanEvent, currentPodsKey, idleTick, initialState, type RolloutState, reduceBatch, ticksMatterAfter } from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import {
   abortReason,
@@ -22,6 +22,7 @@ import {
 } from './decisions.js';
 import { EventHub } from './event-hub.js';
 import { NoProgressWatchdog } from './no-progress.js';
+import { ObservationBatch } from './observation-batch.js';
 import { type ResolvedTrackOptions, type TrackInternals, trackTarget } from './options.js';
 import { apiServerWaiting, logLine, trackerWarning } from './own-events.js';
 import { QuotaHolders, terminatingPodsOf } from './quota-holders.js';
@@ -42,6 +43,8 @@ export class RolloutTracker {
   private source: NamespaceSource | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly ticks: TickSchedule;
+  /** Observations in order, a read batch's applied as one step. */
+  private readonly steps = new ObservationBatch((step) => this.apply(step));
   private timeoutTimer: LongTimer | undefined;
   private graceTimer: LongTimer | undefined;
   private watchdog: NoProgressWatchdog | undefined;
@@ -146,37 +149,38 @@ export class RolloutTracker {
       this.internals.recorder?.observation(obs);
       return this.watch.observe(obs);
     }
-    if (this.finished) return;
-    this.observe(obs);
-    if (this.logs && !this.finished && refreshesLogTargets(this.gate, obs)) this.logs.targetsChanged(this.state);
+    if (!this.finished) this.steps.fromSource(obs);
   }
 
-  /** An observation the tracker makes (a tick, a timeout, a list): it comes after every line read before it. */
   private observeOwn(obs: Observation): void {
-    drainReadBatches();
-    this.observe(obs);
+    this.steps.own(obs);
   }
 
-  /** Feeds one observation to the core (admitted first: decisions.ts), publishes what it says; holds the verdict. */
-  private observe(obs: Observation): void {
+  /**
+   * Feeds observations to the core as one step (admitted first: decisions.ts), publishes what it
+   * says, holds the verdict; re-targets the followed logs when the pods may have changed.
+   */
+  private apply(step: readonly Observation[]): void {
     if (this.finished) return;
-    this.internals.recorder?.observation(obs);
-    const admitted = admit(this.gate, obs);
-    this.gate = admitted.gate;
-    if (admitted.release) return void this.conclude(admitted.release);
-    if (admitted.grace) {
-      this.graceTimer?.cancel();
-      this.graceTimer =
-        admitted.grace === 'start' ? setLongTimeout(() => this.notFound(), this.opts.notFoundGraceSeconds * 1000) : undefined;
+    this.internals.recorder?.batch(step);
+    for (const obs of step) {
+      const admitted = admit(this.gate, obs);
+      this.gate = admitted.gate;
+      if (admitted.release) return void this.conclude(admitted.release);
+      if (admitted.grace) {
+        this.graceTimer?.cancel();
+        this.graceTimer =
+          admitted.grace === 'start' ? setLongTimeout(() => this.notFound(), this.opts.notFoundGraceSeconds * 1000) : undefined;
+      }
     }
     const keyBefore = this.ticks.paused ? currentPodsKey(this.state) : undefined;
-    const [next, events] = reduce(this.state, obs);
+    const [next, events] = reduceBatch(this.state, step);
     this.state = next;
-    this.pauseOrResumeTicks(obs, keyBefore);
-    this.logs?.observed(obs, events, this.state);
+    for (const obs of step) this.pauseOrResumeTicks(obs, keyBefore);
+    this.logs?.observed(step, events, this.state);
     for (const e of events) {
       if (e.type === 'verdict') {
-        const decided = onVerdict(this.gate, obs, { verdict: e.verdict, at: e.at });
+        const decided = onVerdict(this.gate, step.at(-1)!, { verdict: e.verdict, at: e.at });
         this.gate = decided.gate;
         if (decided.publish) void this.conclude(decided.publish);
         return;
@@ -186,6 +190,7 @@ export class RolloutTracker {
       this.watchdog?.saw(e);
       this.publish(e);
     }
+    if (this.logs && !this.finished && step.some((obs) => refreshesLogTargets(this.gate, obs))) this.logs.targetsChanged(this.state);
   }
 
   /** Ticks pause while every tick would change nothing (idle-tick.ts), and resume as soon as one may. */

@@ -44,13 +44,11 @@ export class TrackerLogs {
     if (logs.follow) this.follower = new LogFollower(kc, namespace, logs.follow, publishLine);
   }
 
-  /** After each observation: reads tails of the problems it raised and of the Job pods it shows succeeded. */
-  observed(obs: Observation, events: readonly RolloutEvent[], state: RolloutState): void {
+  /** After each step of observations: reads tails of the problems they raised and of the Job pods they show succeeded. */
+  observed(observations: readonly Observation[], events: readonly RolloutEvent[], state: RolloutState): void {
     for (const e of events) if (e.type === 'problem') this.capture.problemSeen(e.problem);
     // Only a pod seen succeeded can add to them: no walk of the Job's pods on every other change.
-    if (this.opts.logs.onSuccess === true && obs.type === 'upsert' && obs.kind === 'Pod' && obs.object.status?.phase === 'Succeeded') {
-      this.capture.succeededSeen(successLogContainers(state));
-    }
+    if (this.opts.logs.onSuccess === true && observations.some(succeededPod)) this.capture.succeededSeen(successLogContainers(state));
   }
 
   /** The containers to stream may have changed: opens what is new. */
@@ -78,4 +76,9 @@ export class TrackerLogs {
     const live = successLogContainers(state);
     return withSuccessLogs(verdict, this.capture.successContainers(live, SUCCESS_LOG_PODS), source);
   }
+}
+
+/** Whether `obs` shows a pod succeeded. */
+function succeededPod(obs: Observation): boolean {
+  return obs.type === 'upsert' && obs.kind === 'Pod' && obs.object.status?.phase === 'Succeeded';
 }

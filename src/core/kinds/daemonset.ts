@@ -87,14 +87,20 @@ function criterionMet(s: RolloutState): boolean {
 }
 
 /**
- * The nodes whose pod an observation may have removed, or that it may have made untolerated:
- * every node after a sync, a change of the DaemonSet or a pod gone; the node itself when it
- * changed; else none.
+ * The nodes whose pod the observations may have removed, or that they may have made untolerated:
+ * every node after a sync, a change of the DaemonSet or a pod gone, or when several nodes changed;
+ * the node itself when one changed; else none.
  */
-function mayUncoverNodes(s: RolloutState, touched: Touched | undefined): 'all' | string | undefined {
-  if (touched === undefined || touched.kind === 'DaemonSet') return 'all';
-  if (touched.kind === 'Node') return touched.name;
-  return touched.kind === 'Pod' && !s.pods.has(touched.name) ? 'all' : undefined;
+function mayUncoverNodes(s: RolloutState, touched: readonly Touched[]): 'all' | string | undefined {
+  if (touched.length === 0) return 'all';
+  let node: string | undefined;
+  for (const t of touched) {
+    if (t.kind === 'DaemonSet' || (t.kind === 'Pod' && !s.pods.has(t.name))) return 'all';
+    if (t.kind !== 'Node') continue;
+    if (node !== undefined && node !== t.name) return 'all';
+    node = t.name;
+  }
+  return node;
 }
 
 /** A DaemonSet's phase, once per revision: `updating` while nodes still run a pod of an older template, else `scaling-up` while nodes lack a Ready pod. */

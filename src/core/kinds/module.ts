@@ -35,12 +35,12 @@ export interface KindModule {
    */
   waiting(s: RolloutState, memo: EmittedMemo, emit: Emit): boolean;
   /** `revision` / `superseded` on a new template, and the kind's own changes (paused, scaled, conditions; nodes left without a pod). */
-  emitChanges(s: RolloutState, memo: EmittedMemo, emit: Emit, touched: Touched | undefined): void;
+  emitChanges(s: RolloutState, memo: EmittedMemo, emit: Emit, touched: readonly Touched[]): void;
   /**
-   * Rows: of every owned object and pod when first seen, then of what an observation touched.
+   * Rows: of every owned object and pod when first seen, then of what the observations touched.
    * @returns the involved-object names newly ours (their Events are news).
    */
-  emitRows(s: RolloutState, memo: EmittedMemo, touched: Touched | undefined, emit: Emit): string[];
+  emitRows(s: RolloutState, memo: EmittedMemo, touched: readonly Touched[], emit: Emit): string[];
   /** The kind's phases (kubespy's for a Deployment); `succeeded`: the criterion is met now. */
   emitPhases(s: RolloutState, memo: EmittedMemo, emit: Emit, succeeded: boolean): void;
   /** `progress` in the kind's words, on change. */

@@ -31,13 +31,13 @@ export function emitOwnedRevision(s: RolloutState, memo: EmittedMemo, emit: Emit
 }
 
 /**
- * Pod rows: of every pod the workload owns when it is first seen, then of the pod an observation
- * touched. @returns the pods newly ours (their Events are news).
+ * Pod rows: of every pod the workload owns when it is first seen, then of the pods the
+ * observations touched. @returns the pods newly ours (their Events are news).
  */
 export function emitOwnedRows(
   s: RolloutState,
   memo: EmittedMemo,
-  touched: Touched | undefined,
+  touched: readonly Touched[],
   emit: Emit,
   o: { readyIsRunning?: boolean } = {},
 ): string[] {
@@ -48,9 +48,11 @@ export function emitOwnedRows(
   if (!memo.walked[uid]) {
     memo.walked[uid] = true;
     for (const pod of workloadPods(s)) row(pod);
-  } else if (touched?.kind === 'Pod') {
-    const pod = s.podsByOwner.get(uid)?.get(touched.name);
-    if (pod) row(pod);
+  } else {
+    for (const t of touched) {
+      const pod = t.kind === 'Pod' ? s.podsByOwner.get(uid)?.get(t.name) : undefined;
+      if (pod) row(pod);
+    }
   }
   return opened;
 }

@@ -9,7 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { LineWatch, readLines } from '../../../src/cluster/line-watch.js';
-import { BATCH_MS, deliverLater, deliverNow, drainReadBatches } from '../../../src/cluster/read-batches.js';
+import {
+  afterReadBatch,
+  BATCH_MS,
+  deliveringReadBatch,
+  deliverLater,
+  deliverNow,
+  drainReadBatches,
+} from '../../../src/cluster/read-batches.js';
 import { trackRolloutWith } from '../../../src/track/tracker.js';
 import { localKubeConfig } from '../../helpers/local-kubeconfig.js';
 
@@ -48,6 +55,26 @@ describe('read batches', () => {
     assert.deepEqual(ran.at(-1), 'alone');
     mock.timers.tick(BATCH_MS);
     assert.equal(ran.length, 4, 'nothing runs twice');
+  });
+
+  it('what a batch registers after it runs once the whole batch was delivered, before the drain returns', () => {
+    const ran: string[] = [];
+    assert.equal(deliveringReadBatch(), false);
+    const deliver = (name: string) => () => {
+      ran.push(`${name} ${deliveringReadBatch() ? 'in a batch' : 'alone'}`);
+      if (name === 'pod 1') afterReadBatch(() => ran.push('flush'));
+    };
+    deliverLater(deliver('pod 1'));
+    deliverLater(deliver('pod 2'));
+    deliverNow(deliver('deployment'));
+    assert.deepEqual(ran, ['pod 1 in a batch', 'pod 2 in a batch', 'deployment in a batch', 'flush']);
+    deliverNow(deliver('alone'));
+    assert.equal(ran.at(-1), 'alone alone', 'a line with nothing queued before it is no batch');
+    // A flush that queues a delivery: it is delivered in the same drain.
+    deliverLater(() => afterReadBatch(() => deliverLater(() => ran.push('queued by a flush'))));
+    mock.timers.tick(BATCH_MS);
+    assert.equal(ran.at(-1), 'queued by a flush');
+    assert.equal(deliveringReadBatch(), false);
   });
 
   it('a delivery that throws does not keep the others from running, and its error is not lost', () => {

@@ -18,7 +18,7 @@ import {
   resolvePolicy,
   ticksMatterAfter,
 } from '../../../src/core/index.js';
-import { loadFixture } from '../../fixtures/replay.js';
+import { FIXTURES, fixtureTimeline } from '../../fixtures/replay.js';
 import { availableTrue, deployment, imageOf, iso, pod, replicaSet, running, T0, TARGET, tick, up, waiting } from './builders.js';
 import { rollingTo2, UPDATE } from './scenario.js';
 
@@ -35,37 +35,9 @@ function initializing(rs = 'web-2') {
   });
 }
 
-const FIXTURES = [
-  'broken-image',
-  'crash-loop',
-  'first-rollout',
-  'missing-configmap',
-  'not-ready',
-  'quota',
-  'rollback',
-  'unschedulable',
-  'update-to-2',
-];
-
-/**
- * The fixture's first `share` of observations with `synced` after the first three and a tick
- * every second to 60 s past the last (a rollout cut short waits, ticking, for what never comes).
- */
-function timeline(name: string, share: number): { f: ReturnType<typeof loadFixture>; obs: Observation[] } {
-  const f = loadFixture(name);
-  const kept = f.observations.slice(0, Math.max(4, Math.ceil(f.observations.length * share)));
-  const objects = kept.map((o) => ({ ...o, at: o.at + f.t0 }) as Observation);
-  const end = objects.at(-1)!.at + 60_000;
-  const ticks: Observation[] = [];
-  for (let at = f.t0; at <= end; at += 1000) ticks.push({ type: 'tick', at });
-  const all = [...objects.slice(0, 3), { type: 'synced', at: objects[2]!.at } as Observation, ...objects.slice(3), ...ticks];
-  const order = all.map((o, i) => ({ o, i })).sort((a, b) => a.o.at - b.o.at || a.i - b.i);
-  return { f, obs: order.map(({ o }) => o) };
-}
-
 /** Replays fixture `name` cut to `share`; with `pausing`, a tick is left out while the tracker would have paused them. */
 function replay(name: string, share: number, pausing: boolean): { events: RolloutEvent[]; skipped: number } {
-  const { f, obs } = timeline(name, share);
+  const { f, obs } = fixtureTimeline(name, share);
   return replayFrom(initialState(f.target, resolvePolicy(), f.t0), obs, pausing);
 }
 

@@ -85,8 +85,8 @@ test('bad recordings exit 2 with one sentence naming what is wrong', async () =>
     ['another format', recordingFile([{ format: 'kubespy' }]), /first line does not say "format": "rollout-trace-recording"/],
     [
       'a newer version',
-      recordingFile([{ ...header, version: 2, tool: '9.0.0' }, ...good.slice(1)]),
-      /version 2 recording, newer than this rollout-trace reads \(version 1\).*9\.0\.0/,
+      recordingFile([{ ...header, version: 3, tool: '9.0.0' }, ...good.slice(1)]),
+      /version 3 recording, newer than this rollout-trace reads \(version 2\).*9\.0\.0/,
     ],
     ['truncated gzip', recordingFile(good, { cut: 200 }), /compressed data is truncated or corrupt/],
     ['a line that is no JSON', recordingFile([...good.slice(0, 5), '{"t":0,"o":', ...good.slice(5)]), /line 6 is not JSON/],
@@ -96,6 +96,25 @@ test('bad recordings exit 2 with one sentence naming what is wrong', async () =>
       'an object without metadata',
       recordingFile([...good.slice(0, 2), { t: 0, o: { type: 'upsert', kind: 'Pod', object: 5, at: 1 } }]),
       /object has no kind or metadata/,
+    ],
+    [
+      'a batch of one',
+      recordingFile([...good.slice(0, 2), { t: 0, b: [{ type: 'tick', at: 1 }] }]),
+      /line 3 holds a batch that is not a list/,
+    ],
+    [
+      'a batch holding an object without metadata',
+      recordingFile([
+        ...good.slice(0, 2),
+        {
+          t: 0,
+          b: [
+            { type: 'tick', at: 1 },
+            { type: 'upsert', kind: 'Pod', object: 5, at: 1 },
+          ],
+        },
+      ]),
+      /line 3 holds an observation whose object has no kind or metadata/,
     ],
     [
       'a hostile object',
