@@ -227,9 +227,10 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
  * deletes, in the order they came) are each taken into the caches in turn, then the rollout is
  * derived once, at the last one's time: the tracker applies a batch of watch lines this way (they
  * came within 100 ms), and deriving for several pods' changes costs about what it costs for one.
- * Events of a change that a later one in the same batch undid are not emitted; a verdict is
- * reached on the batch's end state. Any other observation among them (a tick, a sync), or a
- * batch of one, is applied with {@link reduce} one by one. Same ownership as {@link reduce}.
+ * A pod's state or a problem that a later change in the same batch replaced is not reported
+ * (every version of an Event is), and a verdict is reached on the batch's end state. Any other
+ * observation among them (a tick, a sync), or a batch of one, is applied with {@link reduce} one
+ * by one. Same ownership as {@link reduce}.
  */
 export function reduceBatch(state: RolloutState, observations: readonly Observation[]): [RolloutState, RolloutEvent[]] {
   const last = observations.at(-1);
@@ -256,6 +257,7 @@ export function reduceBatch(state: RolloutState, observations: readonly Observat
   return [s, events];
 }
 
+/** An object's change (not a tick, a sync, a timeout...). */
 function isObjectObservation(obs: Observation): obs is ObjectObservation {
   return obs.type === 'upsert' || obs.type === 'delete';
 }
