@@ -77,8 +77,8 @@ export class RolloutTracker {
     this.state = initialState(trackTarget(opts), opts.policy, Date.now());
     internals.recorder?.started(this.state.startedAt);
     this.tracking = trackingOf(this.hub, verdict, (reason) => this.cancel(reason ?? 'stopped'));
-    this.ticks = new TickSchedule(internals.tickMs ?? MAX_TICK_MS, () => this.observeOwn({ type: 'tick', at: Date.now() }));
-    this.quota = new QuotaHolders(terminatingPodsOf(opts.kc, opts.namespace), (obs) => this.observeOwn(obs));
+    this.ticks = new TickSchedule(internals.tickMs ?? MAX_TICK_MS, () => this.steps.own({ type: 'tick', at: Date.now() }));
+    this.quota = new QuotaHolders(terminatingPodsOf(opts.kc, opts.namespace), (obs) => this.steps.own(obs));
     // Start on the next turn so a caller can attach listeners first (they replay anyway).
     setImmediate(() => this.start());
   }
@@ -86,7 +86,7 @@ export class RolloutTracker {
   private start(): void {
     if (this.finished) return;
     const { signal } = this.opts;
-    this.observeOwn({ type: 'tick', at: Date.now() }); // emits `started`
+    this.steps.own({ type: 'tick', at: Date.now() }); // emits `started`
     if (signal?.aborted) return this.cancel(abortReason(signal.reason));
     signal?.addEventListener('abort', this.onAbort, { once: true });
     this.timeoutTimer = setLongTimeout(() => this.onTimeout(), this.opts.timeoutSeconds * 1000);
@@ -94,7 +94,7 @@ export class RolloutTracker {
     if (noProgress !== undefined) {
       this.watchdog = new NoProgressWatchdog(noProgress, (at) => {
         if (!noProgressMayFire(this.gate)) return false;
-        this.observeOwn({ type: 'timeout', at, timeoutSeconds: noProgress, timeoutKind: 'no-progress' });
+        this.steps.own({ type: 'timeout', at, timeoutSeconds: noProgress, timeoutKind: 'no-progress' });
         return true;
       });
       this.watchdog.start();
@@ -141,7 +141,7 @@ export class RolloutTracker {
   private onTimeout(): void {
     const failure = this.source?.firstContactFailure;
     if (failure !== undefined) return this.fail(unreachableError(this.opts.kc, this.opts.timeoutSeconds, failure));
-    this.observeOwn({ type: 'timeout', at: Date.now(), timeoutSeconds: this.opts.timeoutSeconds });
+    this.steps.own({ type: 'timeout', at: Date.now(), timeoutSeconds: this.opts.timeoutSeconds });
   }
 
   private fromSource(obs: Observation): void {
@@ -150,10 +150,6 @@ export class RolloutTracker {
       return this.watch.observe(obs);
     }
     if (!this.finished) this.steps.fromSource(obs);
-  }
-
-  private observeOwn(obs: Observation): void {
-    this.steps.own(obs);
   }
 
   /**
@@ -202,7 +198,7 @@ export class RolloutTracker {
   private cancel(reason?: string): void {
     if (this.watch) return this.endWatch();
     if (this.finished) return;
-    this.observeOwn({ type: 'cancel', at: Date.now(), ...(reason ? { reason } : {}) });
+    this.steps.own({ type: 'cancel', at: Date.now(), ...(reason ? { reason } : {}) });
   }
 
   /** The not-found grace ran out: fail unless the Deployment appeared meanwhile. */

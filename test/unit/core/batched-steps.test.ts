@@ -190,8 +190,7 @@ describe("each kind's rule on a step", () => {
   /** `obs` one at a time and with the observations of each second as one step: the same verdict. */
   function sameVerdict(obs: Observation[], target: Parameters<typeof run>[1]): void {
     const one = run(obs, target);
-    let state = one.state;
-    state = { ...initialState({ ...TARGET, ...target }, resolvePolicy(), T0), synced: !obs.some((o) => o.type === 'synced') };
+    const state = { ...initialState({ ...TARGET, ...target }, resolvePolicy(), T0), synced: !obs.some((o) => o.type === 'synced') };
     const bySecond: Observation[][] = [];
     for (const o of obs) {
       const open = bySecond.at(-1);
