@@ -136,7 +136,7 @@ test("observe: a DaemonSet's live lines and verdict while the provider awaits it
   assert.equal(run.error, '');
   assert.match(lines[0] ?? '', /^new DaemonSet \S+\/agent: tracing its first rollout$/);
   assert.ok(
-    lines.some((l) => /^pod agent-\S+ \(revision 1\): ready$/.test(l)),
+    lines.some((l) => /^pod agent-\S+ \(revision 1\): ready( on \S+)?$/.test(l)),
     'pod lines',
   );
   const awaited = run.ops.find((o) => o.op === 'await' && o.kind === 'DaemonSet');
