@@ -102,11 +102,13 @@ test('a provider the trace did not see: one warning line names the fallback; sec
   const warnings = run.logs.filter((l) => l.severity === 2 && /kubeconfig is unknown/.test(l.message));
   assert.equal(warnings.length, 1, warnings.map((w) => w.message).join('\n'));
   assert.match(warnings[0]!.message, /tracing its Deployments with \$KUBECONFIG \(.+\)/);
-  for (const name of ['one', 'two'])
+  for (const name of ['one', 'two']) {
+    const lines = linesOf(run, `${name}-rollout`);
     assert.ok(
-      linesOf(run, `${name}-rollout`).some((l) => /rolled out/.test(l)),
-      name,
+      lines.some((l) => /rolled out/.test(l)),
+      `${name}: no "rolled out" line among\n${lines.join('\n')}`,
     );
+  }
   assert.equal(stack.monitor.outputsOf('two-rollout')?.secret, true, 'secret inputs: secret outputs');
   assert.equal(stack.monitor.outputsOf('one-rollout')?.secret, false, 'plain inputs: plain outputs');
   // The SDK's own debug lines (severity 0) are not ours; what users see must not hold it.
