@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { kubeConfig, withNamespace } from '../helpers/cluster.js';
 import { nginxArgs } from './harness/fixtures.js';
-import { linesOf, startStack } from './harness/langhost.js';
+import { linesOf, shown, startStack } from './harness/langhost.js';
 
 /** A kubeconfig whose context uses an unreachable cluster; the real one is defined as `good`. */
 function twoClusters(): string {
@@ -106,7 +106,9 @@ test('a provider the trace did not see: one warning line names the fallback; sec
     const lines = linesOf(run, `${name}-rollout`);
     assert.ok(
       lines.some((l) => /rolled out/.test(l)),
-      `${name}: no "rolled out" line among\n${lines.join('\n')}`,
+      `${name}: no "rolled out" line; the run's lines:\n${shown(run)
+        .map((l) => `${l.urn.split('::').at(-1)}: ${l.message}`)
+        .join('\n')}`,
     );
   }
   assert.equal(stack.monitor.outputsOf('two-rollout')?.secret, true, 'secret inputs: secret outputs');
