@@ -9,13 +9,16 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { withNamespace } from '../helpers/cluster.js';
-import { applyReady, nginxArgs } from './harness/fixtures.js';
+import { appLabels, applyReady, nginxArgs } from './harness/fixtures.js';
 import { runProgram, visible } from './harness/program.js';
 import { renderTranscript } from './harness/transcript.js';
 
 test('observe: live ReplicaSet/pod lines during the provider await of a revision change', async (t) => {
   const namespace = await withNamespace(t, 'pulumi-observe');
-  await applyReady(namespace, 'nginx', 'nginx:1.11-alpine');
+  // Each new pod stays ContainerCreating for a second: the rollout lasts seconds, so that its lines
+  // can be seen arriving during the provider's await even on a loaded machine.
+  const slow = 'slow-start;seconds=1';
+  await applyReady(namespace, 'nginx', 'nginx:1.11-alpine', 3, slow);
 
   let outcome: string | undefined;
   const run = await runProgram({
@@ -23,7 +26,7 @@ test('observe: live ReplicaSet/pod lines during the provider await of a revision
       const lib = await import('../../src/pulumi/index.js');
       const k8s = await import('@pulumi/kubernetes');
       lib.traceDeployments();
-      const deployment = new k8s.apps.v1.Deployment('nginx', nginxArgs(namespace, 'nginx:1.12-alpine', 3, 'nginx'));
+      const deployment = new k8s.apps.v1.Deployment('nginx', nginxArgs(namespace, 'nginx:1.12-alpine', 3, 'nginx', appLabels, slow));
       lib.rolloutOf(deployment)!.outcome.apply((o) => (outcome = o));
     },
   });

@@ -30,19 +30,30 @@ export interface NginxArgs {
  * The example's Deployment args: `deploymentOf` with the example's labels (or `labels`) and its
  * container `nginx` serving port 80. Without `name` the provider auto-names the object.
  */
-export function nginxArgs(namespace: string, image: string, replicas = 3, name?: string, labels = appLabels): NginxArgs {
+export function nginxArgs(
+  namespace: string,
+  image: string,
+  replicas = 3,
+  name?: string,
+  labels = appLabels,
+  behaviour?: string,
+): NginxArgs {
   const { spec } = deploymentOf(name ?? 'nginx', {
     image,
     replicas,
     labels,
     container: { name: 'nginx', ports: [{ containerPort: 80 }] },
+    ...(behaviour !== undefined ? { behaviour: { nginx: behaviour } } : {}),
   });
   return { metadata: { ...(name ? { name } : {}), namespace }, spec: spec as unknown as NginxArgs['spec'] };
 }
 
-/** Applies a Deployment like the kubernetes provider does and waits until it is rolled out. */
-export async function applyReady(namespace: string, name: string, image: string, replicas = 3): Promise<void> {
-  const body = { apiVersion: 'apps/v1', kind: 'Deployment', ...nginxArgs(namespace, image, replicas, name) };
+/**
+ * Applies a Deployment like the kubernetes provider does and waits until it is rolled out
+ * (`behaviour`: the simulated kubelet's, for its container `nginx`).
+ */
+export async function applyReady(namespace: string, name: string, image: string, replicas = 3, behaviour?: string): Promise<void> {
+  const body = { apiVersion: 'apps/v1', kind: 'Deployment', ...nginxArgs(namespace, image, replicas, name, appLabels, behaviour) };
   await KubernetesObjectApi.makeApiClient(clients().kc).patch(
     body as any,
     undefined,
