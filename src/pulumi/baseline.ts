@@ -84,6 +84,12 @@ function jobComplete(d: LiveWorkload): boolean {
   return !!status?.startTime && !!status.conditions?.some((c) => c.type === 'Complete' && c.status === 'True');
 }
 
+/** A StatefulSet's revisions as pk's await compares them (await/statefulset.go L401-409, L434). */
+function revisionsDiffer(d: LiveWorkload): boolean {
+  const status = d.status as { currentRevision?: string; updateRevision?: string } | undefined;
+  return (status?.currentRevision ?? '') !== (status?.updateRevision ?? '');
+}
+
 function factsOf(kind: WorkloadKind, d: LiveWorkload | undefined): LiveDeployment | undefined {
   if (!d) return undefined;
   const spec = d.spec as { replicas?: number; selector?: { matchLabels?: Record<string, string> } } | undefined;
@@ -95,6 +101,7 @@ function factsOf(kind: WorkloadKind, d: LiveWorkload | undefined): LiveDeploymen
     selector: spec?.selector?.matchLabels,
     replacedOn: Object.fromEntries((REPLACED_ON[kind] ?? []).map((f) => [f, (d.spec as Record<string, unknown> | undefined)?.[f]])),
     complete: kind === 'Job' ? jobComplete(d) : undefined,
+    revisionsDiffer: kind === 'StatefulSet' ? revisionsDiffer(d) : undefined,
   };
 }
 

@@ -24,6 +24,8 @@ export interface LiveDeployment {
   selector?: Record<string, string>;
   /** The live values of the kind's replacement fields (plan.ts `REPLACED_ON`). */
   replacedOn?: Record<string, unknown>;
+  /** A StatefulSet whose `status.currentRevision` and `updateRevision` differ (a rollout not finished); undefined for other kinds. */
+  revisionsDiffer?: boolean;
   /** A Job: whether it started and is Complete (pk's job checker `Ready`); undefined for other kinds. */
   complete?: boolean;
 }
@@ -184,14 +186,19 @@ export function jobRemovedAfterItRan(facts: {
 /**
  * When the kubernetes provider's own await of the object ends differently from the trace, the
  * line that says so and what to do (observe mode says it at once; gate mode follows the trace's
- * rule, docs/pulumi.md). pk await/statefulset.go needs `currentRevision == updateRevision`: with a
- * `partition` > 0 the controller never gets there, so pk waits until its timeout and fails while
- * the trace succeeds once the ordinals at or above the partition run the new template; with
- * `OnDelete` pk succeeds once the pods are Ready, still on the previous template, while the trace
- * fails it as `rollout-blocked`. Undefined when both agree (no `skipAwait`: then pk does not wait).
+ * rule, docs/pulumi.md). Undefined when both agree, and when pk does not wait (`skipAwait`,
+ * `waitFor`). pk await/statefulset.go L430-438 needs `currentRevision == updateRevision`, except
+ * for an `OnDelete` StatefulSet past generation 1, which needs its pods Ready only. Both rules
+ * agree with the trace on a create (generation 1, one revision) and on a scale of a StatefulSet
+ * whose revisions are equal; they differ on a template change (`rollout`), or on a scale while an
+ * earlier rollout is unfinished (`live.revisionsDiffer`): with a `partition` > 0 the revisions never
+ * become equal, so pk fails at its timeout while the trace succeeds once the ordinals at or above
+ * the partition run the new template; with `OnDelete` pk succeeds once the pods are Ready, still on
+ * the previous template, while the trace fails it as `rollout-blocked`.
  */
-export function providerAwaitDiffers(plan: PlannedDeployment): string | undefined {
+export function providerAwaitDiffers(plan: PlannedDeployment, change: ChangeKind, live?: LiveDeployment): string | undefined {
   if (plan.kind !== 'StatefulSet' || plan.skipAwait || plan.waitFor !== undefined) return undefined;
+  if (change !== 'rollout' && !(change === 'scale' && live?.revisionsDiffer)) return undefined;
   const s = plan.updateStrategy;
   const fix = 'annotate it `pulumi.com/skipAwait: "true"` and let the trace judge it, or use gate mode';
   if (s?.type === 'OnDelete') {

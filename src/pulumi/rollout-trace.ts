@@ -187,7 +187,8 @@ export class RolloutTrace extends pulumi.ComponentResource {
     try {
       // Observe mode: the provider's own await decides the update (an unchanged object gets no
       // provider call, so no await); say at once when it ends otherwise.
-      const differs = this.gate || declared.change === 'unchanged' ? undefined : providerAwaitDiffers(declared.plan);
+      const differs =
+        this.gate || declared.change === 'unchanged' ? undefined : providerAwaitDiffers(declared.plan, declared.change, declared.liveFacts);
       if (differs) this.say({ severity: 'warn', text: differs }, false);
       const gone = await jobGoneLine(declared, written, this.gate, cancel.signal);
       if (gone) {

@@ -304,24 +304,46 @@ test('a Job removed after it ran: no live Job before, the engine handed back one
 test("observe mode: when the provider's own await of a StatefulSet ends otherwise than the trace", () => {
   const sts = (spec: Record<string, unknown>, annotations: Record<string, string> = {}) =>
     planFromInputs('db', { metadata: { name: 'db', annotations }, spec }, 'StatefulSet');
+  const partition2 = sts({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } } });
+  const onDelete = sts({ updateStrategy: { type: 'OnDelete' } });
+  const settled: LiveDeployment = { uid: 'u', generation: 3, revisionsDiffer: false };
+  const unfinished: LiveDeployment = { uid: 'u', generation: 3, revisionsDiffer: true };
   assert.match(
-    providerAwaitDiffers(sts({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } } })) ?? '',
+    providerAwaitDiffers(partition2, 'rollout', settled) ?? '',
     /never ends: with partition 2 .* fails at its timeout .*skipAwait.*gate mode.*partition to 0$/,
   );
   assert.match(
-    providerAwaitDiffers(sts({ updateStrategy: { type: 'OnDelete' } })) ?? '',
+    providerAwaitDiffers(onDelete, 'rollout', settled) ?? '',
     /OnDelete StatefulSet ready once its pods are Ready, still on the previous template/,
   );
-  const agree: [string, ReturnType<typeof sts>][] = [
-    ['no partition', sts({ updateStrategy: { type: 'RollingUpdate' } })],
-    ['partition 0', sts({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } } })],
-    ['no strategy declared', sts({})],
-    ['skipAwait: the provider does not wait', sts({ updateStrategy: { type: 'OnDelete' } }, { 'pulumi.com/skipAwait': 'true' })],
+  // A scale while an earlier rollout is unfinished: pk compares the live revisions.
+  assert.match(providerAwaitDiffers(partition2, 'scale', unfinished) ?? '', /never ends: with partition 2/);
+  assert.match(providerAwaitDiffers(onDelete, 'scale', unfinished) ?? '', /OnDelete StatefulSet ready/);
+  const agree: [string, ReturnType<typeof sts>, ChangeKind, LiveDeployment | undefined][] = [
+    ['no partition', sts({ updateStrategy: { type: 'RollingUpdate' } }), 'rollout', settled],
+    ['partition 0', sts({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } } }), 'rollout', settled],
+    ['no strategy declared', sts({}), 'rollout', settled],
+    // pk statefulset.go L430: generation 1 takes the revision branch, and a new object has one revision.
+    ['a partitioned create', partition2, 'create', undefined],
+    ['an OnDelete create', onDelete, 'create', undefined],
+    ['a partitioned replacement (a new object)', partition2, 'replace', settled],
+    ['an OnDelete replacement (a new object)', onDelete, 'replace', settled],
+    // A scale of a settled StatefulSet keeps currentRevision == updateRevision.
+    ['a partitioned scale', partition2, 'scale', settled],
+    ['an OnDelete scale', onDelete, 'scale', settled],
+    [
+      'skipAwait: the provider does not wait',
+      sts({ updateStrategy: { type: 'OnDelete' } }, { 'pulumi.com/skipAwait': 'true' }),
+      'rollout',
+      settled,
+    ],
     [
       'waitFor: the provider waits for that instead',
       sts({ updateStrategy: { type: 'OnDelete' } }, { 'pulumi.com/waitFor': 'jsonpath={.metadata.name}' }),
+      'rollout',
+      settled,
     ],
-    ['a Deployment', planFromInputs('web', { metadata: { name: 'web' }, spec: { strategy: { type: 'Recreate' } } })],
+    ['a Deployment', planFromInputs('web', { metadata: { name: 'web' }, spec: { strategy: { type: 'Recreate' } } }), 'rollout', live],
   ];
-  for (const [what, plan] of agree) assert.equal(providerAwaitDiffers(plan), undefined, what);
+  for (const [what, plan, change, liveNow] of agree) assert.equal(providerAwaitDiffers(plan, change, liveNow), undefined, what);
 });
