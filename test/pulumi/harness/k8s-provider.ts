@@ -98,9 +98,8 @@ const WORKLOAD_KINDS_READ = new Set(['Deployment', 'StatefulSet', 'DaemonSet', '
  */
 const FORCE_NEW: Record<string, readonly string[]> = {
   'kubernetes:apps/v1:Deployment': ['selector'],
-  // pk keys it `Daemonset`, which never matches the kind: a DaemonSet is updated, and the apiserver
-  // refuses a changed selector.
-  'kubernetes:apps/v1:DaemonSet': [],
+  // diff.go L50/L54 `"DaemonSet": daemonset` (pulumi-kubernetes PR #1951 fixed the key).
+  'kubernetes:apps/v1:DaemonSet': ['selector'],
   'kubernetes:apps/v1:StatefulSet': ['podManagementPolicy', 'revisionHistoryLimit', 'selector', 'serviceName', 'volumeClaimTemplates'],
   'kubernetes:batch/v1:Job': ['completions', 'parallelism', 'selector', 'template'],
 };

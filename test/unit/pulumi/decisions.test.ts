@@ -77,6 +77,12 @@ test("change kind: each kind's replacement fields (pk diff.go forceNew), declare
     ],
     ['StatefulSet: replicas only', sts({ replicas: 3 }), liveSts, 'scale'],
     [
+      'DaemonSet: selector changed (pk diff.go L50/L54 `daemonset`)',
+      planFromInputs('agent', { metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent-v2' } } } }, 'DaemonSet'),
+      { uid: 'd1', generation: 2, selector: { app: 'agent' }, replacedOn: {} },
+      'replace',
+    ],
+    [
       'StatefulSet: the same claim size spelled otherwise (the apiserver keeps its own spelling)',
       sts({ volumeClaimTemplates: [{ ...claim, spec: { ...claim.spec, resources: { requests: { storage: '1024Mi' } } } }] }),
       liveSts,
