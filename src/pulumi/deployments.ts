@@ -7,6 +7,7 @@
 import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
 import { WORKLOAD_KINDS, type WorkloadKind } from '../core/index.js';
+import { holdOutputs } from './held-outputs.js';
 import type { TraceOptions } from './options.js';
 import { withAnnotations, withDependency } from './outputs.js';
 import { SKIP_AWAIT } from './plan.js';
@@ -103,9 +104,15 @@ function traced(
     { parent: resourceOpts.parent },
   );
   rememberUnder(run, resourceOpts.parent, trace);
+  // The gate ends the provider's await at the write: what waited for that await waits for the gate.
+  const hold: pulumi.ResourceTransformation = (a) => {
+    if (options.mode === 'gate') holdOutputs(a.resource, a.props, trace.gateOpen);
+    return undefined;
+  };
   const deployment = new k8s.apps.v1.Deployment(name, args, {
     ...resourceOpts,
     dependsOn: withDependency(resourceOpts.dependsOn, trace.baseline),
+    transformations: [hold, ...(resourceOpts.transformations ?? [])],
   });
   trace.attach(deployment);
   traces.set(deployment, trace);

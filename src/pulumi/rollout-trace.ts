@@ -25,6 +25,7 @@ import {
 } from './decisions.js';
 import { cannotTrace, type EarlyEndHost, quietlyUnchanged, skipped, unreadable } from './early-results.js';
 import { userMessage } from './errors.js';
+import { unheld } from './held-outputs.js';
 import { jobGoneLine } from './job-gone.js';
 import { observeUpdate } from './observe-update.js';
 import type { TraceOutcome } from './options.js';
@@ -71,6 +72,11 @@ export class RolloutTrace extends pulumi.ComponentResource {
   readonly ready: pulumi.Output<pulumi.Resource>;
   /** @internal Resolves once the live Deployment was read: the Deployment waits for it. */
   readonly baseline: pulumi.Output<pulumi.Resource>;
+  /**
+   * @internal Resolves once the trace ended without failing the gate; rejects with the gate's
+   * error (reported once, against this component). A gated workload's outputs wait for it.
+   */
+  readonly gateOpen: Promise<void>;
 
   private attachDeployment!: (d: WrittenResource) => void;
   private readonly gate: boolean;
@@ -88,7 +94,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
     const deployment = new Promise<WrittenResource>((resolve) => (this.attachDeployment = resolve));
     if (args.deployment) this.attachDeployment(args.deployment);
     const written = args.detached ? undefined : deployment.then((d) => writtenBy(d, args.kind));
-    const provided = args.detached ? undefined : deployment.then((d) => outputValue(d.urn));
+    const provided = args.detached ? undefined : deployment.then((d) => outputValue(unheld(d, 'urn')));
     // A Deployment that failed is reported by the engine; these only inform the trace.
     written?.catch(() => undefined);
     provided?.catch(() => undefined);
@@ -102,7 +108,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
     // reject: a rejection there would be re-worded "error serializing property ...".
     const failed = this.run(args, baseline, written, provided);
     const result = failed.catch((err: unknown) => this.failedResult(err));
-    failed.then(() => undefined);
+    this.gateOpen = failed.then(() => undefined);
     const secret = inputs.then((s) => s.known && s.secret);
     const maybeSecret = <T>(value: Promise<T>) =>
       pulumi.output(secret).apply((s) => (s ? pulumi.secret(value) : pulumi.output(value))) as pulumi.Output<T>;

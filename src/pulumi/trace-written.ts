@@ -11,6 +11,7 @@ import type { Tracking } from '../track/index.js';
 import { type Baseline, locate, type Written } from './baseline.js';
 import { type CustomTimeouts, chooseTimeout, type TimeoutChoice, type WaitTarget, waitTarget } from './decisions.js';
 import { userMessage } from './errors.js';
+import { unheld } from './held-outputs.js';
 import type { TraceOptions } from './options.js';
 import { outputValue } from './outputs.js';
 import { type StatusLine, StatusLines } from './status-lines.js';
@@ -179,7 +180,10 @@ export function quietUntilNotDone(say: (line: StatusLine) => void, notDone: stri
  * the state), whose outputs are only the inputs.
  */
 export async function writtenBy(d: WrittenResource, kind: WorkloadKind = 'Deployment'): Promise<Written | null> {
-  const [metadata, id] = await Promise.all([outputValue(d.metadata), outputValue(d.id)]).catch((err: unknown) => {
+  const [metadata, id] = await Promise.all([
+    outputValue(unheld<WrittenMetadata>(d, 'metadata')),
+    outputValue(unheld<string>(d, 'id')),
+  ]).catch((err: unknown) => {
     throw new Error(`the ${kind} was not written (${userMessage(err)})`);
   });
   if (!id || !metadata?.name) return null;
@@ -188,8 +192,11 @@ export async function writtenBy(d: WrittenResource, kind: WorkloadKind = 'Deploy
 
 /** The outputs {@link writtenBy} reads: any workload resource (Deployment, StatefulSet, DaemonSet, Job). */
 export type WrittenResource = pulumi.CustomResource & {
-  readonly metadata: pulumi.Output<{ name?: string; generation?: number; uid?: string }>;
+  readonly metadata: pulumi.Output<WrittenMetadata>;
 };
+
+/** The metadata fields {@link writtenBy} reads. */
+type WrittenMetadata = { name?: string; generation?: number; uid?: string };
 
 /** Observe mode: the provider is the judge; once it returned, give the trace a bounded time. */
 export function stopWhenProviderFinishes(tracking: Tracking, provided: Promise<unknown>, settleSeconds: number): void {

@@ -15,6 +15,7 @@ import type { WorkloadKind } from '../core/index.js';
 import type { ProviderSettings } from './baseline.js';
 import { type CustomTimeouts, durationSeconds, gateAnnotations } from './decisions.js';
 import { declaredHere, type SourcePosition } from './declared-at.js';
+import { holdOutputs } from './held-outputs.js';
 import type { TraceOptions } from './options.js';
 import { outputValue, withAnnotations, withDependency } from './outputs.js';
 import { captureProvider, providerOf, settingsFor, stackConfigSettings } from './providers.js';
@@ -109,6 +110,8 @@ export function programTransform(options: TraceOptions, kinds: ReadonlySet<Workl
     );
     traces.set(args.resource, trace);
     rememberUnder(run, args.opts.parent, trace);
+    // The gate ends the provider's await at the write: what waited for that await waits for the gate.
+    if (mode === 'gate') holdOutputs(args.resource, props, trace.gateOpen);
     return { props, opts: { ...args.opts, dependsOn: withDependency(args.opts.dependsOn, trace.baseline) } };
   };
 }

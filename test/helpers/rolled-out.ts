@@ -32,3 +32,31 @@ export async function assertRolledOut(namespace: string, name: string, verdict: 
   assert.ok(rs, `a ReplicaSet of revision ${verdict.revision}`);
   assert.equal(templateKey(rs.spec?.template), templateKey(d.spec?.template), 'that ReplicaSet holds the current template');
 }
+
+/**
+ * Why the live Deployment `name` is not rolled out by kubectl's rule (its controller saw the
+ * latest spec, every desired pod updated, ready and available, no old pod left), or '' when it is.
+ */
+export async function deploymentNotRolledOut(namespace: string, name: string): Promise<string> {
+  const d = await clients().apps.readNamespacedDeployment({ name, namespace });
+  const want = d.spec?.replicas ?? 1;
+  const s = d.status ?? {};
+  if ((s.observedGeneration ?? 0) < (d.metadata?.generation ?? 0)) return `${name}: generation ${d.metadata?.generation} not observed yet`;
+  const counts = {
+    updated: s.updatedReplicas ?? 0,
+    ready: s.readyReplicas ?? 0,
+    available: s.availableReplicas ?? 0,
+    total: s.replicas ?? 0,
+  };
+  const short = Object.entries(counts).filter(([, n]) => n !== want);
+  return short.length ? `${name}: ${short.map(([k, n]) => `${k} ${n}`).join(', ')} of ${want}` : '';
+}
+
+/** Why no Job in `namespace` that runs `image` has succeeded, or '' when one has. */
+export async function noJobSucceeded(namespace: string, image: string): Promise<string> {
+  const { BatchV1Api } = await import('@kubernetes/client-node');
+  const jobs = await clients().kc.makeApiClient(BatchV1Api).listNamespacedJob({ namespace });
+  const running = jobs.items.filter((j) => j.spec?.template.spec?.containers.some((c) => c.image === image));
+  if (running.some((j) => (j.status?.succeeded ?? 0) >= (j.spec?.completions ?? 1))) return '';
+  return `no Job running ${image} succeeded (${running.map((j) => `${j.metadata?.name}: ${j.status?.succeeded ?? 0} succeeded`).join(', ') || 'none'})`;
+}
