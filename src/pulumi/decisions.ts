@@ -264,11 +264,12 @@ export const GATE_WAIT_FOR = 'jsonpath={.metadata.name}';
 
 /**
  * The annotations a gated Deployment gets: the user's `waitFor` or `skipAwait` win (they chose the
- * provider's wait); otherwise {@link GATE_WAIT_FOR}.
+ * provider's wait); otherwise {@link GATE_WAIT_FOR}. An empty `waitFor` is none to pk
+ * (metadata/overrides.go ReadyCondition L112-113), so it gets {@link GATE_WAIT_FOR} too.
  */
 export function gateAnnotations(annotations: Record<string, unknown> | undefined): Record<string, unknown> {
   const a = annotations ?? {};
-  if (a[WAIT_FOR] !== undefined || a[SKIP_AWAIT] !== undefined) return a;
+  if ((a[WAIT_FOR] !== undefined && a[WAIT_FOR] !== '') || a[SKIP_AWAIT] !== undefined) return a;
   return { ...a, [WAIT_FOR]: GATE_WAIT_FOR };
 }
 

@@ -44,7 +44,10 @@ export interface PlannedDeployment {
   annotations: Record<string, string>;
   /** `pulumi.com/skipAwait: "true"`: the provider does not wait, so the gate must. */
   skipAwait: boolean;
-  /** `pulumi.com/timeoutSeconds`, the provider's own await timeout, when set. */
+  /**
+   * `pulumi.com/timeoutSeconds`, the provider's own await timeout, when set to a positive integer
+   * as Go's `strconv.Atoi` reads it ({@link goAtoi}); any other text makes pk use its default.
+   */
   timeoutSeconds?: number;
   /** `pulumi.com/waitFor`: the provider waits for this condition instead of its Deployment await. */
   waitFor?: string;
@@ -91,7 +94,7 @@ export function planFromInputs(resourceName: string, inputs: unknown, kind: Work
   const metadata = asObject(root.metadata) ?? {};
   const spec = asObject(root.spec) ?? {};
   const annotations = stringMap(metadata.annotations);
-  const timeout = Number.parseInt(annotations[TIMEOUT_SECONDS] ?? '', 10);
+  const timeout = goAtoi(annotations[TIMEOUT_SECONDS] ?? '');
   const selector = asObject(asObject(spec.selector)?.matchLabels);
   return {
     kind,
@@ -110,8 +113,9 @@ export function planFromInputs(resourceName: string, inputs: unknown, kind: Work
     template: asObject(spec.template),
     annotations,
     skipAwait: annotations[SKIP_AWAIT] === 'true',
-    timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
-    waitFor: annotations[WAIT_FOR],
+    timeoutSeconds: timeout !== undefined && timeout > 0 ? timeout : undefined,
+    // pk ReadyCondition (metadata/overrides.go L112-113): an empty waitFor is no waitFor.
+    waitFor: annotations[WAIT_FOR] || undefined,
   };
 }
 
@@ -120,6 +124,22 @@ function strategyOf(value: unknown): PlannedDeployment['updateStrategy'] {
   if (!s) return undefined;
   const partition = asObject(s.rollingUpdate)?.partition;
   return { type: typeof s.type === 'string' ? s.type : undefined, partition: typeof partition === 'number' ? partition : undefined };
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * The integer Go's `strconv.Atoi` reads from `text` (64-bit `int`), or undefined where it returns an
+ * error: an optional sign then ASCII digits only, nothing else (no spaces, no unit, no fraction, no
+ * underscores, which only base 0 accepts), within the int range. pk reads `pulumi.com/timeoutSeconds`
+ * with it (metadata/overrides.go L57-62) and uses its default on an error, so `"600s"`, `"1.5"` and
+ * `" 60"` mean 10 minutes there, not 600 or 1 or 60.
+ */
+export function goAtoi(text: string): number | undefined {
+  if (!/^[+-]?[0-9]+$/.test(text)) return undefined;
+  const value = BigInt(text);
+  return value < INT64_MIN || value > INT64_MAX ? undefined : Number(value);
 }
 
 /** True when `name` is what the provider's auto-naming would produce from `prefix`. */

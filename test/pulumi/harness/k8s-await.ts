@@ -13,11 +13,16 @@ export const TIMEOUT_SECONDS = 'pulumi.com/timeoutSeconds';
 /** The provider's default await (DefaultDeploymentTimeoutMins). */
 export const DEFAULT_AWAIT_SECONDS = 600;
 
-/** The timeout the provider uses: customTimeouts, then the annotation, then the default. */
+/**
+ * The timeout the provider uses: customTimeouts, then the annotation as Go's `strconv.Atoi` reads
+ * it (pk metadata/overrides.go L57-62: a sign and ASCII digits, in the int64 range; anything else is
+ * an error and pk uses its default), then the default.
+ */
 export function awaitSeconds(annotations: Record<string, string> | undefined, customTimeout: number | undefined, fallback: number): number {
   if (customTimeout && customTimeout > 0) return customTimeout;
-  const annotated = Number.parseInt(annotations?.[TIMEOUT_SECONDS] ?? '', 10);
-  return Number.isFinite(annotated) ? annotated : fallback;
+  const text = annotations?.[TIMEOUT_SECONDS] ?? '';
+  if (!/^[+-]?[0-9]+$/.test(text) || BigInt(text) < -(2n ** 63n) || BigInt(text) >= 2n ** 63n) return fallback;
+  return Number(text);
 }
 
 /** Which wait the provider runs for a Deployment-like object on create/update. */
