@@ -10,7 +10,7 @@ import { errorText } from './events.js';
 
 /** An object with the metadata a watch needs. */
 interface Watched {
-  metadata?: { uid?: string; resourceVersion?: string };
+  metadata?: { uid?: string; resourceVersion?: string; namespace?: string; name?: string };
 }
 
 /** Receives the watched objects. */
@@ -69,9 +69,25 @@ export class ObjectWatch<T extends Watched> {
     const present = new Set<string>();
     for (const obj of list.items) {
       present.add(obj.metadata?.uid ?? '');
-      this.sink.upsert(obj);
+      this.handle(obj);
     }
     for (const uid of this.sink.known()) if (!present.has(uid)) this.sink.remove(uid);
+  }
+
+  /**
+   * Hands one object to the sink. An error there is logged with the object's name and the others
+   * go on: thrown inside the watch callback it would be lost (client-node's Watch drops what its
+   * callback throws as a JSON parse error), and inside a list it would skip every later object.
+   */
+  private handle(obj: T): void {
+    try {
+      this.sink.upsert(obj);
+    } catch (err) {
+      const m = obj.metadata;
+      this.log(
+        `${this.target.what}: handling ${m?.namespace ? `${m.namespace}/` : ''}${m?.name ?? m?.uid ?? '?'} failed: ${errorText(err)}`,
+      );
+    }
   }
 
   private async watch(): Promise<void> {
@@ -93,7 +109,7 @@ export class ObjectWatch<T extends Watched> {
             return;
           }
           if (obj?.metadata?.resourceVersion) this.resourceVersion = obj.metadata.resourceVersion;
-          if (type === 'ADDED' || type === 'MODIFIED') this.sink.upsert(obj);
+          if (type === 'ADDED' || type === 'MODIFIED') this.handle(obj);
           else if (type === 'DELETED') this.sink.remove(obj.metadata?.uid ?? '');
         },
         (err: unknown) => this.ended(err, relist),

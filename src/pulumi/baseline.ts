@@ -117,7 +117,7 @@ export async function readBaseline(i: BaselineInputs): Promise<Baseline> {
     `reading ${plan.kind}s in namespace "${namespace}"`,
   );
   const live = found[0];
-  const changes = live ? templateChanges(plan.template, live.spec?.template, { secret: i.secret }) : [];
+  const changes = live ? templateChanges(plan.template, live.spec?.template, { secret: i.secret, kind: plan.kind }) : [];
   const liveFacts = factsOf(plan.kind, live);
   return {
     plan,

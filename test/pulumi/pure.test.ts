@@ -31,7 +31,7 @@ const live = {
 test('a plan equal to the live template (server defaults aside) is no rollout', () => {
   const planned = {
     metadata: { labels: { app: 'web' } },
-    spec: { containers: [{ name: 'web', image: 'nginx:1.19', ports: [{ containerPort: '80' }], resources: { limits: { cpu: '500m' } } }] },
+    spec: { containers: [{ name: 'web', image: 'nginx:1.19', ports: [{ containerPort: 80 }], resources: { limits: { cpu: '500m' } } }] },
   };
   assert.deepEqual(templateChanges(planned, live), []);
 });
