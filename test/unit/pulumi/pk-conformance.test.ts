@@ -15,10 +15,25 @@ import { PK_AREAS } from './pk-cases/index.js';
 /** pk's default await timeout: the trace's timeout comes when pk's would. */
 const TIMEOUT_S = 600;
 
-/** Our outcome of one pk await: the verdict at the timeout, in pk's terms. */
+/**
+ * The observations with the tracker's tick every second (time enters the core only through
+ * observations), up to pk's timeout.
+ */
+function withTicks(obs: Observation[]): Observation[] {
+  const out: Observation[] = [];
+  let i = 0;
+  for (let s = 0; s < TIMEOUT_S; s += 1) {
+    const at = T0 + s * 1000;
+    while (i < obs.length && (obs[i]?.at ?? 0) <= at) out.push(obs[i++] as Observation);
+    out.push({ type: 'tick', at });
+  }
+  out.push(...obs.slice(i), { type: 'timeout', at: T0 + TIMEOUT_S * 1000, timeoutSeconds: TIMEOUT_S });
+  return out;
+}
+
+/** Our outcome of one pk await: the verdict at the timeout (or before it), in pk's terms. */
 function ourRun(r: TraceRun): PkOutcome {
-  const timeout: Observation = { type: 'timeout', at: T0 + TIMEOUT_S * 1000, timeoutSeconds: TIMEOUT_S };
-  const verdict = verdictOf(run([...r.obs, timeout], r.target).events);
+  const verdict = verdictOf(run(withTicks(r.obs), r.target).events);
   if (verdict?.outcome === 'succeeded') return 'succeeded';
   if (verdict?.outcome === 'failed') return 'failed';
   return 'waiting';
