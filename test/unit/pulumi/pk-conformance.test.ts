@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { kindModule, type Observation } from '../../../src/core/index.js';
 import { run, T0, verdictOf } from '../core/builders.js';
-import type { ObjectCase, PkArea, PkCase, PkOutcome, TraceRun } from './pk-cases/case.js';
+import { type ObjectCase, PK_COMMIT, type PkArea, type PkCase, type PkOutcome, type TraceRun } from './pk-cases/case.js';
 import { PK_AREAS } from './pk-cases/index.js';
 
 /** pk's default await timeout: the trace's timeout comes when pk's would. */
@@ -78,7 +78,7 @@ function areaTests(area: PkArea): void {
   tally.uncovered += area.uncovered.length;
 }
 
-describe('pk conformance', () => {
+describe(`pk conformance (pulumi-kubernetes ${PK_COMMIT})`, () => {
   for (const area of PK_AREAS) describe(area.area, () => areaTests(area));
 
   it('every case has a unique id and a pk source line', () => {

@@ -59,6 +59,7 @@ function one(
   return { via: 'trace', id: `daemonset-${id}`, name, source: `${F}:${line}`, runs: [{ target: TARGET, pk, obs }] };
 }
 
+/** `daemonset_test.go`'s creations, updates and reads. */
 export const daemonSetCases: PkCase[] = [
   one('create-rolling-timeout', 58, 'TestAwaitDaemonSetCreation: RollingUpdate timed out', 'waiting', 'RollingUpdate', [creating, halfway]),
   one('create-rolling', 65, 'TestAwaitDaemonSetCreation: RollingUpdate successful', 'succeeded', 'RollingUpdate', [

@@ -143,6 +143,7 @@ const reads: PkCase[] = [
   ),
 ];
 
+/** The claim, two-update and read cases of `deployment_test.go`. */
 export const deploymentMoreCases: PkCase[] = [...claims, ...twoUpdates, ...reads];
 
 /** Where we decide otherwise than pk, on purpose. */

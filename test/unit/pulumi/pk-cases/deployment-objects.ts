@@ -111,4 +111,5 @@ export const dScaled = (generation: number, replicas: number) =>
     image: 'gb-frontend:v5',
     conditions: [availableTrue, progressing('NewReplicaSetAvailable', 'web-777d669468')],
   });
+/** The ReplicaSet of those states, `replicas` pods all Ready. */
 export const rsScaled = (replicas: number) => replicaSet({ name: 'web-777d669468', revision: '1', replicas, ready: replicas });

@@ -39,6 +39,7 @@ const both = (id: string, lines: [number, number], name: string, pk: 'succeeded'
   create(`${id}-r2`, lines[1], `[Revision 2] ${name}`, pk, events('2')),
 ];
 
+/** `Test_Apps_Deployment`'s cases. */
 export const deploymentCases: PkCase[] = [
   ...both('created', [44, 65], 'Should succeed after creating ReplicaSet', 'succeeded', (r) => [
     ['Deployment', dAdded(r)],

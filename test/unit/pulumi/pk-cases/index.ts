@@ -17,6 +17,7 @@ import { statefulSetCases, statefulSetDisagreements } from './statefulset.js';
 /** An area of cases we do not decide yet. */
 const uncovered = (area: string, cases: PkArea['uncovered']): PkArea => ({ area, cases: [], uncovered: cases, disagreements: [] });
 
+/** The areas, each with its covered cases, its uncovered ones and its documented disagreements. */
 export const PK_AREAS: PkArea[] = [
   { area: 'Deployment await (deployment_test.go)', cases: deploymentCases, uncovered: [], disagreements: deploymentDisagreements },
   {

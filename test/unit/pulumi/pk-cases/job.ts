@@ -48,6 +48,7 @@ function workflow(id: string, line: number, name: string, pk: PkOutcome, states:
   return { via: 'trace', id: `job-${id}`, name, source: `${F}:${line}`, runs: [{ target: { kind: 'Job', name: 'migrate' }, pk, obs }] };
 }
 
+/** The Job predicate and workflow cases. */
 export const jobCases: PkCase[] = [
   predicate('started-started', 35, 'Test_jobStarted: Job started', 'started', started(), true),
   predicate('started-initialized', 40, 'Test_jobStarted: Job initialized', 'started', created(), false),

@@ -7,6 +7,7 @@ import { uncoveredOf } from './case.js';
 
 const NOT_TRACED = (kind: string) => `rollout-trace does not trace ${kind} yet: no rule of ours decides it`;
 
+/** `service_test.go`: the await and read cases. */
 export const serviceUncovered = uncoveredOf('service', 'provider/pkg/await/service_test.go', NOT_TRACED('Services'), [
   [26, 'Should succeed when Service is allocated an IP address and Endpoints target a Pod', 'succeeds'],
   [38, 'Should succeed if Endpoints have settled when timeout occurs', 'succeeds'],
@@ -33,6 +34,7 @@ export const serviceUncovered = uncoveredOf('service', 'provider/pkg/await/servi
   [316, "Read succeed if headless non-empty Service doesn't target any Pods", 'ready'],
 ]);
 
+/** `ingress_test.go`: the await and read cases. */
 export const ingressUncovered = uncoveredOf('ingress', 'provider/pkg/await/ingress_test.go', NOT_TRACED('Ingresses'), [
   [26, 'Should succeed when Ingress is allocated an IP address and all paths match an existing Endpoint', 'succeeds'],
   [41, 'Should succeed when Ingress (networking/v1) is allocated an IP address and all paths match an existing Endpoint', 'succeeds'],
@@ -52,6 +54,7 @@ export const ingressUncovered = uncoveredOf('ingress', 'provider/pkg/await/ingre
   [263, 'Read should fail if the Ingress does not have an IP address allocated, and not all paths match an existing Endpoint', 'not ready'],
 ]);
 
+/** The pod checker's predicate and workflow cases. */
 export const podUncovered = uncoveredOf(
   'pod',
   'provider/pkg/await/checker/pod/check_test.go',

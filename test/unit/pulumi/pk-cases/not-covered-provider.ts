@@ -9,6 +9,7 @@ import { uncoveredOf } from './case.js';
 
 const C = 'provider/pkg/await/condition';
 
+/** `waitFor: condition=...` cases. */
 export const customConditionUncovered = uncoveredOf(
   'condition-custom',
   `${C}/custom_test.go`,
@@ -26,6 +27,7 @@ export const customConditionUncovered = uncoveredOf(
   ],
 );
 
+/** `waitFor: jsonpath=...` cases. */
 export const jsonPathUncovered = uncoveredOf(
   'condition-jsonpath',
   `${C}/jsonpath_test.go`,
@@ -41,6 +43,7 @@ export const jsonPathUncovered = uncoveredOf(
   ],
 );
 
+/** Generic readiness cases. */
 export const readyConditionUncovered = uncoveredOf(
   'condition-ready',
   `${C}/ready_test.go`,
@@ -62,6 +65,7 @@ export const readyConditionUncovered = uncoveredOf(
   ],
 );
 
+/** Delete-wait cases. */
 export const deletedUncovered = uncoveredOf(
   'condition-deleted',
   `${C}/deleted_test.go`,
@@ -80,6 +84,7 @@ export const deletedUncovered = uncoveredOf(
 const D = 'provider/pkg/provider/diff_test.go';
 const NOT_A_WORKLOAD = 'a replacement of a kind rollout-trace does not trace (only workloads: plan.ts REPLACED_ON)';
 
+/** `TestPatchToDiff`'s cases: replace, update or no change. */
 export const diffUncovered = uncoveredOf('diff', D, NOT_A_WORKLOAD, [
   [47, 'Adding spec and nested field results in correct diffs. (PersistentVolumeClaim)', 'replace'],
   [56, 'Deleting spec and nested field results in correct diffs. (PersistentVolumeClaim)', 'replace'],

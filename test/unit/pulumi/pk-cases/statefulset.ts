@@ -56,6 +56,7 @@ function one(id: string, line: number, name: string, pk: PkOutcome, events: Arra
 }
 const S = 'StatefulSet';
 
+/** `statefulset_test.go`'s await, two-update and read cases. */
 export const statefulSetCases: PkCase[] = [
   one('created', 45, 'Should succeed after creating StatefulSet', 'succeeded', [
     [S, added()],
