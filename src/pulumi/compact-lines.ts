@@ -11,46 +11,69 @@ import type { StatusLine } from './status-lines.js';
 export const COMPACT_LINE_LIMIT = 30;
 
 /**
- * The variables by which the Pulumi CLI detects a CI system (pp `sdk/go/common/util/ciutil/detect.go`:
- * any one of them set, or `CI_NAME=codeship`), and then shows its non-interactive display.
+ * How the Pulumi CLI detects a CI system, and then shows its non-interactive display: pp
+ * `sdk/go/common/util/ciutil/detect.go` `detectors` at pulumi/pulumi 1b5949891b3c (detect.go last
+ * changed in bd2962ec26f3). A system is detected when one of its `set` variables is non-empty, or one
+ * of its `equals` variables has exactly that value (systems.go `baseCI.IsCI`).
  */
-const CI_SYSTEM_VARIABLES = [
-  'APPVEYOR',
-  'CODEBUILD_BUILD_ARN',
-  'bamboo_planKey',
-  'BITBUCKET_COMMIT',
-  'TF_BUILD',
-  'BUILDKITE',
-  'CIRCLECI',
-  'CF_BUILD_URL',
-  'DRONE',
-  'PULUMI_CI_SYSTEM',
-  'GITHUB_ACTIONS',
-  'GITLAB_CI',
-  'GO_PIPELINE_LABEL',
-  'HUDSON_URL',
-  'JENKINS_URL',
-  'MAGNUM',
-  'SEMAPHORE',
-  'TASK_ID',
-  'RUN_ID',
-  'TEAMCITY_VERSION',
-  'TRAVIS',
+const CI_DETECTORS: readonly { system: string; set?: readonly string[]; equals?: Readonly<Record<string, string>> }[] = [
+  { system: 'generic (PULUMI_CI_SYSTEM)', set: ['PULUMI_CI_SYSTEM'] },
+  { system: 'AppVeyor', set: ['APPVEYOR'] },
+  { system: 'AWS CodeBuild', set: ['CODEBUILD_BUILD_ARN'] },
+  { system: 'Atlassian Bamboo', set: ['bamboo_planKey'] },
+  { system: 'Bitbucket Pipelines', set: ['BITBUCKET_COMMIT'] },
+  { system: 'Azure Pipelines', set: ['TF_BUILD'] },
+  { system: 'Buildkite', set: ['BUILDKITE'] },
+  { system: 'CircleCI', set: ['CIRCLECI'] },
+  { system: 'Codefresh', set: ['CF_BUILD_URL'] },
+  { system: 'Codeship', equals: { CI_NAME: 'codeship' } },
+  { system: 'Drone', set: ['DRONE'] },
+  { system: 'GitHub Actions', set: ['GITHUB_ACTIONS'] },
+  { system: 'GitLab', set: ['GITLAB_CI'] },
+  { system: 'GoCD', set: ['GO_PIPELINE_LABEL'] },
+  { system: 'Hudson', set: ['HUDSON_URL'] },
+  { system: 'Jenkins', set: ['JENKINS_URL'] },
+  { system: 'Magnum CI', set: ['MAGNUM'] },
+  { system: 'Semaphore', set: ['SEMAPHORE'] },
+  {
+    system: 'Spacelift',
+    set: [
+      'SPACELIFT_MAX_REQUESTS_BURST',
+      'TF_VAR_spacelift_run_trigger',
+      'SPACELIFT_STORE_HOOKS_ENV_VARS',
+      'TF_VAR_spacelift_commit_branch',
+      'SPACELIFT_WORKER_TRACING_ENABLED',
+    ],
+  },
+  { system: 'TaskCluster', set: ['TASK_ID', 'RUN_ID'] },
+  { system: 'TeamCity', set: ['TEAMCITY_VERSION'] },
+  { system: 'Travis', set: ['TRAVIS'] },
 ];
 
 const truthy = (v: string | undefined) => v !== undefined && v !== '' && v.toLowerCase() !== 'false' && v !== '0';
 
+/** pp ciutil `IsCI`: a detector matches, unless `PULUMI_DISABLE_CI_DETECTION` is non-empty. */
+function pulumiDetectsCI(env: Record<string, string | undefined>): boolean {
+  if (env.PULUMI_DISABLE_CI_DETECTION) return false;
+  return CI_DETECTORS.some(
+    (d) => d.set?.some((name) => !!env[name]) || Object.entries(d.equals ?? {}).some(([name, value]) => env[name] === value),
+  );
+}
+
 /**
- * Whether the program runs non-interactively, as the Pulumi CLI that runs it decides from the
- * environment it passes on: `PULUMI_NON_INTERACTIVE` or `CI` set (not `false` or `0`), or a CI
- * system the CLI detects ({@link CI_SYSTEM_VARIABLES}, unless `PULUMI_DISABLE_CI_DETECTION` is set).
- * The program cannot see whether the CLI's own terminal is one (its stdio goes to the engine):
- * `compactLines` says so explicitly.
+ * Whether the program runs non-interactively. The Pulumi CLI shows its interactive display only when
+ * `!DisableInteractive && InteractiveTerminal() && !IsCI()` (pp sdk/go/common/util/cmdutil/console.go
+ * L51-66); of those, the program sees the environment the CLI passes on: `TERM` equal to `dumb` in
+ * any case (`InteractiveTerminal`) and a CI system the CLI detects ({@link CI_DETECTORS}). It cannot
+ * see `--non-interactive` nor whether the CLI's stdin and stdout are terminals (its own stdio goes
+ * to the engine), so two variables of rollout-trace's own stand for those: `CI` (set by most CI
+ * runners, whose output is no terminal) and `PULUMI_NON_INTERACTIVE`, each set and not `false` or
+ * `0`. `compactLines` says so explicitly.
  */
 export function nonInteractive(env: Record<string, string | undefined>): boolean {
   if (truthy(env.PULUMI_NON_INTERACTIVE) || truthy(env.CI)) return true;
-  if (env.PULUMI_DISABLE_CI_DETECTION) return false;
-  return CI_SYSTEM_VARIABLES.some((name) => !!env[name]) || env.CI_NAME === 'codeship';
+  if (env.TERM?.toLowerCase() === 'dumb') return true;
+  return pulumiDetectsCI(env);
 }
 
 const READY = /^ReplicaSet (\S+) \(.*\): (\d+)\/(\d+) ready/;

@@ -55,7 +55,9 @@ export interface TraceOptions {
   /**
    * At most about 30 live lines per Deployment (phases, ReplicaSets by quarters of their pods,
    * each distinct problem once), for a non-interactive `pulumi up` that prints every line as its
-   * own row. Default: on when the `CI` environment variable is set (and not `false`/`0`).
+   * own row. Default: on when the Pulumi CLI's display is non-interactive as far as the program can
+   * tell: `TERM=dumb`, a CI system the CLI detects, or `CI` or `PULUMI_NON_INTERACTIVE` set (and not
+   * `false`/`0`); docs/pulumi.md says which signal it cannot see.
    */
   compactLines?: boolean;
   /**

@@ -45,9 +45,10 @@ export interface TestStack {
 /** Starts the engine double and a language host for inline programs. */
 export async function startStack(options: MonitorOptions = {}): Promise<TestStack> {
   process.env.KUBECONFIG ??= process.env.ROLLOUT_TRACE_KUBECONFIG;
-  // Programs run like an interactive `pulumi up` (all live lines) even when the tests run in CI;
-  // a test of the non-interactive output sets CI itself.
+  // Programs run like an interactive `pulumi up` (all live lines) even when the tests run in CI or
+  // a dumb terminal; a test of the non-interactive output sets CI itself.
   delete process.env.CI;
+  if (process.env.TERM?.toLowerCase() === 'dumb') delete process.env.TERM;
   const monitor = await startMonitor(options);
   const pulumi: Pulumi = await import('@pulumi/pulumi');
   let program: (p: Pulumi) => unknown = () => undefined;

@@ -55,20 +55,77 @@ test('non-interactive: the CI environment variable', () => {
   for (const [ci, want] of rows) assert.equal(nonInteractive({ CI: ci }), want, String(ci));
 });
 
-test('non-interactive: the CI systems the Pulumi CLI detects, and PULUMI_NON_INTERACTIVE', () => {
+/**
+ * pp sdk/go/common/util/ciutil/detect.go `detectors` at pulumi/pulumi 1b5949891b3c (the file last
+ * changed in bd2962ec26f3), copied by hand: the variables of each system that are detected when
+ * non-empty, and the one detected by its value (Codeship).
+ */
+const DETECT_GO_SET = [
+  'PULUMI_CI_SYSTEM',
+  'APPVEYOR',
+  'CODEBUILD_BUILD_ARN',
+  'bamboo_planKey',
+  'BITBUCKET_COMMIT',
+  'TF_BUILD',
+  'BUILDKITE',
+  'CIRCLECI',
+  'CF_BUILD_URL',
+  'DRONE',
+  'GITHUB_ACTIONS',
+  'GITLAB_CI',
+  'GO_PIPELINE_LABEL',
+  'HUDSON_URL',
+  'JENKINS_URL',
+  'MAGNUM',
+  'SEMAPHORE',
+  'SPACELIFT_MAX_REQUESTS_BURST',
+  'TF_VAR_spacelift_run_trigger',
+  'SPACELIFT_STORE_HOOKS_ENV_VARS',
+  'TF_VAR_spacelift_commit_branch',
+  'SPACELIFT_WORKER_TRACING_ENABLED',
+  'TASK_ID',
+  'RUN_ID',
+  'TEAMCITY_VERSION',
+  'TRAVIS',
+];
+
+test('non-interactive: every CI system of the Pulumi CLI (detect.go), by its rule', () => {
+  for (const name of DETECT_GO_SET) {
+    // systems.go baseCI.IsCI: any non-empty value, `false` included; an empty one is unset.
+    assert.equal(nonInteractive({ [name]: 'false' }), true, `${name}=false`);
+    assert.equal(nonInteractive({ [name]: '' }), false, `${name}=''`);
+    // detect.go detectSystem: a non-empty PULUMI_DISABLE_CI_DETECTION detects no system.
+    assert.equal(nonInteractive({ [name]: 'x', PULUMI_DISABLE_CI_DETECTION: 'true' }), false, `${name}, detection disabled`);
+    assert.equal(nonInteractive({ [name]: 'x', PULUMI_DISABLE_CI_DETECTION: '' }), true, `${name}, PULUMI_DISABLE_CI_DETECTION empty`);
+  }
   const rows: [Record<string, string>, boolean][] = [
-    [{ JENKINS_URL: 'https://ci.example/' }, true],
-    [{ TEAMCITY_VERSION: '2024.1' }, true],
-    [{ TF_BUILD: 'True' }, true],
-    [{ GITHUB_ACTIONS: 'true' }, true],
+    // Codeship's is a value, compared exactly.
     [{ CI_NAME: 'codeship' }, true],
+    [{ CI_NAME: 'Codeship' }, false],
     [{ CI_NAME: 'other' }, false],
+    [{ CI_NAME: 'codeship', PULUMI_DISABLE_CI_DETECTION: '1' }, false],
+    [{ HOME: '/root', TERM: 'xterm' }, false],
+  ];
+  for (const [env, want] of rows) assert.equal(nonInteractive(env), want, JSON.stringify(env));
+});
+
+test("non-interactive: TERM=dumb, as the CLI's InteractiveTerminal (console.go, any case)", () => {
+  const rows: [Record<string, string>, boolean][] = [
+    [{ TERM: 'dumb' }, true],
+    [{ TERM: 'DUMB' }, true],
+    [{ TERM: 'dumb', PULUMI_DISABLE_CI_DETECTION: '1' }, true],
+    [{ TERM: 'xterm-256color' }, false],
+    [{ TERM: '' }, false],
+  ];
+  for (const [env, want] of rows) assert.equal(nonInteractive(env), want, JSON.stringify(env));
+});
+
+test("non-interactive: rollout-trace's own CI and PULUMI_NON_INTERACTIVE, for what the program cannot see", () => {
+  const rows: [Record<string, string>, boolean][] = [
     [{ PULUMI_NON_INTERACTIVE: 'true' }, true],
     [{ PULUMI_NON_INTERACTIVE: 'false' }, false],
-    // The CLI's own switch for its detection: no CI system then, but CI=true still counts.
-    [{ JENKINS_URL: 'https://ci.example/', PULUMI_DISABLE_CI_DETECTION: '1' }, false],
+    // Not the CLI's detection: PULUMI_DISABLE_CI_DETECTION leaves them.
     [{ CI: 'true', PULUMI_DISABLE_CI_DETECTION: '1' }, true],
-    [{ HOME: '/root', TERM: 'xterm' }, false],
   ];
   for (const [env, want] of rows) assert.equal(nonInteractive(env), want, JSON.stringify(env));
 });
