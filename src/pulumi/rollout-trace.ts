@@ -30,6 +30,7 @@ import { jobGoneLine } from './job-gone.js';
 import { observeUpdate } from './observe-update.js';
 import type { TraceOutcome } from './options.js';
 import { carryingDependency, outputValue, secretPatterns, settle } from './outputs.js';
+import { previewChange } from './preview-change.js';
 import { refusalOf } from './providers.js';
 import { baselineOf, type RolloutResult, type RolloutTraceArgs } from './rollout-trace-args.js';
 import { RowLines } from './row-lines.js';
@@ -167,10 +168,11 @@ export class RolloutTrace extends pulumi.ComponentResource {
       return unreadable(this.early, userMessage(err), skips);
     }
     if (pulumi.runtime.isDryRun()) {
-      const summary = previewSummary(baseline, args.kind);
+      const previewed = await previewChange(baseline, written);
+      const summary = previewSummary(previewed, args.kind);
       // A Deployment the update leaves as it is gets no permanent line (ephemeral on its row).
-      this.say({ severity: 'info', text: summary }, baseline?.change === 'unchanged');
-      return { outcome: 'previewed', summary, revision: baseline?.liveFacts?.revision, change: baseline?.change ?? 'unknown' };
+      this.say({ severity: 'info', text: summary }, previewed?.change === 'unchanged');
+      return { outcome: 'previewed', summary, revision: previewed?.liveFacts?.revision, change: previewed?.change ?? 'unknown' };
     }
     if (!baseline) return cannotTrace(this.early, 'the Deployment or cluster settings are still unknown');
     const refusal = refusalOf(args.provider);

@@ -115,6 +115,16 @@ export async function kubernetesStep(
     return { urn, id: r.importId, outputs: live };
   }
   const obj = provider.objectOf(r.type, r.name, inputs.value, old?.outputs);
+  // A same step hands back the stored outputs, in a preview too (pp: step.go SameStep): their
+  // generation is older than the live one after an outside scale (preview-change.ts).
+  const sameInPreview = mode.dryRun && old && !old.initErrors?.length && !mode.replace?.includes(r.name);
+  if (
+    sameInPreview &&
+    JSON.stringify(old.inputs) === JSON.stringify(r.props) &&
+    !(await provider.replacesUnready(inputs.value, old.outputs))
+  ) {
+    return { urn, id: old.id, outputs: old.outputs };
+  }
   if (mode.dryRun || inputs.unknown) return { urn, id: old?.id ?? '', outputs: mode.dryRun ? r.props : obj };
   // Unchanged inputs are a same step, unless the last step left InitErrors: then the engine sends
   // an empty update to continue awaiting (pp: step_generator.go, "if hasInitErrors"). The engine
