@@ -63,7 +63,10 @@ const api = new k8s.apps.v1.Deployment(
   { dependsOn: [migrate] },
 );
 
-new k8s.core.v1.Service('api', { metadata: { namespace }, spec: { selector: labels, ports: [{ port: 80, targetPort: 8080 }] } });
+new k8s.core.v1.Service('api', {
+  metadata: { namespace },
+  spec: { selector: labels, ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] },
+});
 
 // Read once the app rolled out (its outputs wait for the verdict, as they would for the provider's await).
 export const apiDeployment = api.metadata.name;

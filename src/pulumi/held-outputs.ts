@@ -62,6 +62,19 @@ export function unheld<T>(resource: pulumi.Resource, key: string): pulumi.Output
   return (own ?? (resource as unknown as Record<string, unknown>)[key]) as pulumi.Output<T>;
 }
 
+/**
+ * The gate's error, its message kept as it is: the SDK prefixes the message of an error that
+ * fails a dependent's property (`error serializing property "data": ...`, sdk runtime/rpc.ts
+ * `serializeResourceProperties`) and rethrows the same object, which the language host reports
+ * once, with whatever message it then has. A held output must not reword the gate's verdict.
+ */
+export function keepingItsMessage(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  const message = err.message;
+  Object.defineProperty(err, 'message', { configurable: true, enumerable: false, get: () => message, set: () => undefined });
+  return err;
+}
+
 /** `value`, resolved once `gateOpen` resolves; rejected with its error when it rejects. */
 function heldUntil(value: AnyOutput, gateOpen: Promise<unknown>): AnyOutput {
   return value.apply(async (v) => {

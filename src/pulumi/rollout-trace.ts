@@ -25,7 +25,7 @@ import {
 } from './decisions.js';
 import { cannotTrace, type EarlyEndHost, quietlyUnchanged, skipped, unreadable } from './early-results.js';
 import { userMessage } from './errors.js';
-import { unheld } from './held-outputs.js';
+import { keepingItsMessage, unheld } from './held-outputs.js';
 import { jobGoneLine } from './job-gone.js';
 import { observeUpdate } from './observe-update.js';
 import type { TraceOutcome } from './options.js';
@@ -35,7 +35,7 @@ import { refusalOf } from './providers.js';
 import { baselineOf, type RolloutResult, type RolloutTraceArgs } from './rollout-trace-args.js';
 import { RowLines } from './row-lines.js';
 import type { StatusLine } from './status-lines.js';
-import { traceWritten, type WrittenResource, writtenBy } from './trace-written.js';
+import { NotWrittenError, traceWritten, type WrittenResource, writtenBy } from './trace-written.js';
 import { changeLine, notDoneLineOf, previewSummary, replacedLine, specChangedLine } from './wording.js';
 import { whatWasWritten } from './write-effect.js';
 
@@ -109,7 +109,12 @@ export class RolloutTrace extends pulumi.ComponentResource {
     // reject: a rejection there would be re-worded "error serializing property ...".
     const failed = this.run(args, baseline, written, provided);
     const result = failed.catch((err: unknown) => this.failedResult(err));
-    this.gateOpen = failed.then(() => undefined);
+    this.gateOpen = failed.then(
+      () => undefined,
+      (err: unknown) => {
+        throw keepingItsMessage(err);
+      },
+    );
     const secret = inputs.then((s) => s.known && s.secret);
     const maybeSecret = <T>(value: Promise<T>) =>
       pulumi.output(secret).apply((s) => (s ? pulumi.secret(value) : pulumi.output(value))) as pulumi.Output<T>;
@@ -181,6 +186,7 @@ export class RolloutTrace extends pulumi.ComponentResource {
       return await this.trace(args, baseline, written, provided);
     } catch (err) {
       if (pulumi.ResourceError.isInstance(err)) throw err;
+      if (err instanceof NotWrittenError) return skipped(this.early, err.message);
       return cannotTrace(this.early, userMessage(err));
     }
   }

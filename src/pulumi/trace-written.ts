@@ -184,11 +184,17 @@ export async function writtenBy(d: WrittenResource, kind: WorkloadKind = 'Deploy
     outputValue(unheld<WrittenMetadata>(d, 'metadata')),
     outputValue(unheld<string>(d, 'id')),
   ]).catch((err: unknown) => {
-    throw new Error(`the ${kind} was not written (${userMessage(err)})`);
+    throw new NotWrittenError(`the ${kind} was not written (${userMessage(err)})`);
   });
   if (!id || !metadata?.name) return null;
   return { name: metadata.name, generation: metadata.generation, uid: metadata.uid };
 }
+
+/**
+ * The workload's registration failed (its provider call, or a dependency it waited for): the SDK
+ * reports that failure and fails the program, so the trace adds no error of its own.
+ */
+export class NotWrittenError extends Error {}
 
 /** The outputs {@link writtenBy} reads: any workload resource (Deployment, StatefulSet, DaemonSet, Job). */
 export type WrittenResource = pulumi.CustomResource & {

@@ -31,6 +31,7 @@ function exampleCopy(t: { after(fn: () => void): void }): string {
     .replace("'@pulumi/pulumi'", url(require.resolve('@pulumi/pulumi')));
   assert.doesNotMatch(source, /from '(rollout-trace|@pulumi)/, 'every import points at this checkout');
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(join(dir, 'index.ts'), source);
   cpSync(join(example, 'charts'), join(dir, 'charts'), { recursive: true });
   return dir;
 }

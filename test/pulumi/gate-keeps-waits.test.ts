@@ -37,7 +37,7 @@ function dependentsOf(k8s: K8s, pulumi: Pulumi, namespace: string, prefix: strin
 function errorsOf(run: RunResult): string[] {
   return shown(run)
     .filter((l) => l.severity === 3 && !l.ephemeral)
-    .map((l) => l.urn.split('::').pop() ?? '');
+    .map((l) => (l.urn.split('::').pop() ?? '').replace(/^.*\//, ''));
 }
 
 /** A one-template chart whose Deployment runs `image`. */
@@ -46,6 +46,7 @@ function chartDir(t: { after(fn: () => void): void }, image: string): string {
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(join(dir, 'templates'), { recursive: true });
   writeFileSync(join(dir, 'Chart.yaml'), 'apiVersion: v2\nname: db\nversion: 0.1.0\n');
+  writeFileSync(join(dir, 'values.yaml'), '{}\n');
   const { spec } = nginxArgs('', image, 1, 'db', { app: 'db' });
   writeFileSync(
     join(dir, 'templates/db.yaml'),
@@ -84,7 +85,8 @@ test('gate, a failing rollout: nothing that depends on the workload is written, 
     ['web-rollout', 'rel-db-rollout', 'migrate-job-rollout'].flatMap((row) => linesOf(run, row).map((l) => `${row}: ${l}`)).join('\n'),
   );
   assert.notEqual(run.error, '');
-  const registered = new Set(run.registrations.map((r) => r.name));
+  // A helm.v3.Chart's children are named `<namespace>/<name>`.
+  const registered = new Set(run.registrations.map((r) => r.name.replace(/^.*\//, '')));
   for (const name of ['web', 'rel-db', 'migrate']) assert.ok(registered.has(name), `${name} was written`);
   const written = [...registered].filter((n) => /depends-on|reads-output|made-in/.test(n));
   assert.deepEqual(written, [], 'no dependent of a failed gate is written');
@@ -131,7 +133,7 @@ test('gate, rollouts that succeed: each dependent is written only once its workl
   assert.deepEqual(early, [], 'a dependent was written before its workload rolled out');
   for (const row of ['web-rollout', 'rel-db-rollout', 'migrate-job-rollout'])
     assert.ok(
-      run.logs.some((l) => l.urn.endsWith(`::${row}`)),
+      run.logs.some((l) => l.urn.endsWith(`::${row}`) || l.urn.endsWith(`/${row}`)),
       `${row} traced`,
     );
 });
