@@ -61,6 +61,8 @@ const BASELINE_TIMEOUT_MS = 15_000;
 const BASELINE_LIST_REUSE_MS = 2_000;
 /** Concurrent searches for new auto-named Deployments share one list (the search polls every 500 ms). */
 const LOCATE_LIST_REUSE_MS = 250;
+/** How often observe mode looks for a replacement's new object while the provider works. */
+const NEW_OBJECT_POLL_MS = 1000;
 
 /** The kubeconfig the provider would use: explicit args or stack config, `cluster` overriding the context's. */
 export function providerKubeConfig(kubeconfig?: string, context?: string, cluster?: string): KubeConfig {
@@ -163,7 +165,7 @@ export async function locate(
   while (!signal.aborted) {
     const winner = await Promise.race([fromOutputs, sleep(500, signal).then(() => undefined)]).catch(() => undefined);
     if (winner !== undefined && winner !== 'failed') return winner;
-    const fresh = await newObjectName(b, name);
+    const fresh = await newObjectName(b);
     if (fresh) return fresh;
     if (winner === 'failed') return null;
   }
@@ -188,8 +190,16 @@ export async function replacementSeen(
   return now?.metadata?.uid !== b.liveFacts?.uid;
 }
 
-/** The name of the object the update created (another uid than the baseline's, or a new auto-named one), if it exists yet. */
-async function newObjectName(b: Baseline, name: string | undefined): Promise<string | undefined> {
+/**
+ * The name of the object the update created, if it exists yet: another uid under the declared
+ * name, or for an auto-named (or `generateName`) object a new one. A replacement checks the new
+ * object's inputs without the old ones (pp step_generator.go L2003-2020, and L1325 for `--replace`,
+ * commit 1b594989), so it gets a new name, while the old object lives on until the engine deletes it
+ * after the program (create-before-delete); a name the engine's autonaming pattern repeats comes
+ * back with another uid (it then deletes first, L1281).
+ */
+async function newObjectName(b: Baseline): Promise<string | undefined> {
+  const name = b.plan.name;
   if (name) {
     const now = await readWorkload(b.kc, b.namespace, name, undefined, b.plan.kind).catch(() => undefined);
     return now && now.metadata?.uid !== b.liveFacts?.uid ? name : undefined;
@@ -199,7 +209,25 @@ async function newObjectName(b: Baseline, name: string | undefined): Promise<str
     cache: currentRun().lists,
     autonamedSince: b.readAt,
   }).catch(() => []);
-  return found.find((d) => !b.existing.has(d.metadata?.name ?? ''))?.metadata?.name;
+  const isNew = (d: LiveWorkload) =>
+    !b.existing.has(d.metadata?.name ?? '') ||
+    (!!b.liveFacts && d.metadata?.uid !== b.liveFacts.uid && d.metadata?.name === b.live?.metadata?.name);
+  return found.find(isNew)?.metadata?.name;
+}
+
+/**
+ * Observe mode, an existing object: resolves with the name of a new object of this resource once
+ * one exists ({@link newObjectName}): the engine replaces the object though the spec comparison
+ * saw no replacement (`--replace`, `replaceOnChanges`, a field pk replaces on). Polls every second
+ * until `signal` aborts (then it never resolves).
+ */
+export async function newObjectSeen(b: Baseline, signal: AbortSignal): Promise<string> {
+  while (!signal.aborted) {
+    const fresh = await newObjectName(b);
+    if (fresh && !signal.aborted) return fresh;
+    await sleep(NEW_OBJECT_POLL_MS, signal);
+  }
+  return new Promise<never>(() => {});
 }
 
 /** Runs `run` with a signal that aborts its request once `ms` have passed, and rejects then. */

@@ -209,9 +209,9 @@ export class RolloutTrace extends pulumi.ComponentResource {
         this.say({ severity: 'info', text: gone });
         return { outcome: 'unchanged', summary: gone, change: 'unchanged' };
       }
-      // A Job's write is not seen in its generation (it may have none): it is judged on its live state.
-      const byGeneration = declared.plan.kind !== 'Job' && declared.change !== 'replace' && declared.change !== 'create';
-      if (!this.gate && written && hasLive(declared) && byGeneration) {
+      // Observe mode, an existing object: the write, a replacement or the provider's answer decides.
+      const existing = declared.change !== 'replace' && declared.change !== 'create';
+      if (!this.gate && written && hasLive(declared) && existing) {
         return await this.observeWrite(args, declared, written, provided, cancel.signal);
       }
       const { wrote, effect, baseline } = await whatWasWritten(this.gate, declared, written, cancel.signal);

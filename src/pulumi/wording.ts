@@ -108,11 +108,12 @@ export function specChangedLine(b: BaselineFacts, writtenGeneration: number | un
 
 /**
  * The first line when the provider replaced the object though the declared spec asks for no
- * replacement: the engine was told to (`pulumi up --replace`, the `replaceOnChanges` option).
+ * replacement: the engine was told to (`pulumi up --replace`, the `replaceOnChanges` option), or
+ * pk compared the old inputs with the new ones (a Job newly declaring its default `parallelism`).
  */
 export function replacedLine(b: BaselineFacts): string {
   const name = declaredName(b);
-  return `the provider replaced ${b.namespace}/${name} (a new object; the declared spec asks for no replacement, so the engine was told to: \`--replace\` or \`replaceOnChanges\`): tracing the new ${b.plan.kind}'s first rollout`;
+  return `the provider replaced ${b.namespace}/${name} (a new object; the declared spec asks for no replacement: \`--replace\`, \`replaceOnChanges\`, or a field the provider replaces on that the last update did not declare): tracing the new ${b.plan.kind}'s first rollout`;
 }
 
 /** The first line of an unchanged Deployment found not rolled out and healthy: it is followed to a verdict. */

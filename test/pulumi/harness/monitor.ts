@@ -5,8 +5,9 @@
  * does). It keeps the stack's state between runs like a checkpoint, so a second run is an update.
  *
  * The steps follow the engine (steps.ts, on a bounded number of workers like the engine's step
- * executor), and what the program no longer declares is deleted after a run that did not fail
- * (everything in a `destroy --run-program`). Stack transforms and resource hooks call the program back through its
+ * executor), and after a run that did not fail the old objects of create-before-delete
+ * replacements are deleted, then what the program no longer declares (everything in a
+ * `destroy --run-program`). Stack transforms and resource hooks call the program back through its
  * Callbacks server; `remote: true` components are constructed by components.ts, whose children go
  * through the same registration path; invokes are answered by invokes.ts.
  */
@@ -63,11 +64,19 @@ export interface MonitorOptions {
   parallelism?: number;
 }
 
+/** The resource options a Kubernetes object's step reads. */
+type StepOptions = { ignoreChanges?: string[]; deleteBeforeReplace?: boolean; replaceOnChanges?: string[] };
+
 /** The engine double. */
 export class Monitor {
   readonly logs: LogRecord[] = [];
   readonly ops: ProviderOp[] = [];
   readonly state = new Map<string, StateEntry>();
+  /**
+   * Old objects of create-before-delete replacements, deleted after the program (pp: a pending
+   * delete stays in the state until a run reaches its post-steps).
+   */
+  readonly pendingDeletes: StateEntry[] = [];
   registrations: Registration[] = [];
   /** The invoke tokens of this run, in order. */
   invokes: string[] = [];
@@ -140,6 +149,7 @@ export class Monitor {
    */
   async endRun(failed = false): Promise<void> {
     if (this.mode.dryRun || this.mode.refresh || failed) return;
+    for (const e of this.pendingDeletes.splice(0)) await this.providerFor(e.provider).delete(e.outputs, e.deleteTimeout);
     const doomed = [...this.state.values()].filter((e) => this.mode.destroy || !this.registered.has(e.urn)).reverse();
     for (const e of doomed) {
       if (e.custom && isKubernetesType(e.type)) await this.providerFor(e.provider).delete(e.outputs, e.deleteTimeout);
@@ -196,7 +206,7 @@ export class Monitor {
   /** One registration: from the program, or a child of a remote component (same path). */
   private async register(
     r: Transformable,
-    extra: { remote?: boolean; hooks?: any; timeouts?: StepTimeouts; ignoreChanges?: string[]; deleteBeforeReplace?: boolean } = {},
+    extra: { remote?: boolean; hooks?: any; timeouts?: StepTimeouts } & StepOptions = {},
   ): Promise<StepResult> {
     const urn = this.urnOf(r.type, r.name, r.parent);
     this.registered.add(urn);
@@ -244,7 +254,7 @@ export class Monitor {
     old: StateEntry | undefined,
     entry: StateEntry,
     hook: (phase: string) => Promise<void>,
-    { timeouts, ignoreChanges, deleteBeforeReplace }: { timeouts?: StepTimeouts; ignoreChanges?: string[]; deleteBeforeReplace?: boolean },
+    { timeouts, ignoreChanges, deleteBeforeReplace, replaceOnChanges }: { timeouts?: StepTimeouts } & StepOptions,
   ): Promise<StepResult> {
     if (r.type === PROVIDER_TYPE) {
       entry.id = old?.id ?? `prov-${Math.random().toString(36).slice(2, 10)}`;
@@ -267,7 +277,18 @@ export class Monitor {
     }
     if (isKubernetesType(r.type)) {
       const provider = this.providerFor(r.provider);
-      const ctx = { mode: this.mode, state: this.state, provider, timeouts, hook, ignoreChanges, deleteBeforeReplace };
+      const condemn = (e: StateEntry) => this.pendingDeletes.push(e);
+      const ctx = {
+        mode: this.mode,
+        state: this.state,
+        provider,
+        timeouts,
+        hook,
+        ignoreChanges,
+        deleteBeforeReplace,
+        replaceOnChanges,
+        condemn,
+      };
       return kubernetesStep(ctx, r, urn, old, entry);
     }
     entry.id = old?.id ?? `${r.name}-id`;

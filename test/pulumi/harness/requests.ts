@@ -16,8 +16,10 @@ export interface DecodedRegistration {
   timeouts: StepTimeouts;
   /** The `ignoreChanges` property paths (e.g. `spec.template.spec.containers[0].image`). */
   ignoreChanges: string[];
-  /** The `deleteBeforeReplace` resource option. */
-  deleteBeforeReplace: boolean;
+  /** The `deleteBeforeReplace` resource option; undefined when the program left it unset (the provider decides). */
+  deleteBeforeReplace: boolean | undefined;
+  /** The `replaceOnChanges` property paths. */
+  replaceOnChanges: string[];
 }
 
 /** Parses a Go-style duration (`30s`, `5m`, `1h`) into seconds. */
@@ -46,7 +48,10 @@ export function decodeRegistration(req: any): DecodedRegistration {
     hooks: req.getHooks(),
     timeouts: { create: seconds(timeouts?.getCreate()), update: seconds(timeouts?.getUpdate()), delete: seconds(timeouts?.getDelete()) },
     ignoreChanges: req.getIgnorechangesList(),
-    deleteBeforeReplace: req.getDeletebeforereplace(),
+    // The SDK sends the option and whether it was set (sdk/nodejs runtime/resource.ts): unset, the
+    // provider's Diff decides (pp step_generator.go: `goal.DeleteBeforeReplace` overrides `diff.DeleteBeforeReplace`).
+    deleteBeforeReplace: req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() : undefined,
+    replaceOnChanges: req.getReplaceonchangesList(),
   };
 }
 

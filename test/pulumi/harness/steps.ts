@@ -1,12 +1,14 @@
 /**
  * The engine's steps for one Kubernetes object (pp: pkg/resource/deploy/step_generator.go,
  * step_executor.go), as the monitor double runs them: same when the inputs did not change,
- * update, replace (a named object is deleted before it is re-created), import, and in
+ * update, replace (replace-step.ts: the new object first and the old one deleted after the
+ * program, or delete-before-replace when the option or pk's Diff asks for it), import, and in
  * `destroy --run-program` a same step with the old outputs. Steps run on a bounded number of
  * workers ({@link StepWorkers}), like the engine's step executor under `--parallel`.
  */
 import type { Transformable } from './callbacks.js';
-import { InitError, type KubernetesProvider, needsReplace } from './k8s-provider.js';
+import { InitError, type KubernetesProvider } from './k8s-provider.js';
+import { replacementOf, replaceStep } from './replace-step.js';
 import { plain, secretWire } from './wire.js';
 
 /** A resource in the stack's state (the checkpoint). */
@@ -59,8 +61,15 @@ export interface StepContext {
   hook: (phase: string) => Promise<void>;
   /** The resource's `ignoreChanges` paths. */
   ignoreChanges?: string[];
-  /** The resource's `deleteBeforeReplace` option. */
+  /** The resource's `deleteBeforeReplace` option (undefined: unset, the provider's Diff decides). */
   deleteBeforeReplace?: boolean;
+  /** The resource's `replaceOnChanges` paths. */
+  replaceOnChanges?: string[];
+  /**
+   * Keeps the old object of a create-before-delete replacement for the deletes after the program
+   * (pp: deployment_executor.go `performPostSteps`).
+   */
+  condemn: (old: StateEntry) => void;
 }
 
 /** The result of a step, as RegisterResource answers it. */
@@ -158,26 +167,9 @@ async function writeStep(
 ): Promise<StepResult> {
   const { state, provider, timeouts, hook } = ctx;
   let outputs: any;
-  const targeted = !!old && !!ctx.mode.replace?.includes(r.name);
-  const replaced =
-    old &&
-    (needsReplace(old.inputs && plain(old.inputs).value, inputs.value, r.type) ||
-      (await provider.replacesUnready(inputs.value, old.outputs)));
-  if (old && targeted && !ctx.deleteBeforeReplace) {
-    // A targeted replace is create-before-delete unless the option says otherwise (the engine's
-    // diff sets no DeleteBeforeReplace); pk's create of a named object that exists fails.
-    await hook('BeforeCreate');
-    outputs = await provider.apply(r.type, provider.objectOf(r.type, r.name, inputs.value), 'create-new', timeouts?.create);
-    entry.outputs = outputs;
-    await provider.delete(old.outputs, old.deleteTimeout);
-  } else if (old && (replaced || targeted)) {
-    await hook('BeforeDelete');
-    await provider.delete(old.outputs, old.deleteTimeout);
-    await hook('AfterDelete');
-    await hook('BeforeCreate');
-    outputs = await provider.apply(r.type, provider.objectOf(r.type, r.name, inputs.value), 'create', timeouts?.create);
-    entry.outputs = outputs;
-    await hook('AfterCreate');
+  const replacement = old && (await replacementOf(ctx, r, old, inputs.value));
+  if (old && replacement) {
+    outputs = await replaceStep(ctx, r, old, entry, inputs.value, replacement);
   } else {
     const phase = old ? 'Update' : 'Create';
     await hook(`Before${phase}`);
