@@ -6,6 +6,7 @@ import { X509Certificate } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { formatWindow } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
+import { credentialSetting, hasRenewableCredential } from './credentials.js';
 import { describeTarget } from './kubeconfig.js';
 
 /**
@@ -43,7 +44,7 @@ export function serverMessage(err: unknown): string | undefined {
       const parsed = JSON.parse(body) as { message?: unknown };
       if (typeof parsed.message === 'string') return parsed.message;
     } catch {
-      return body.slice(0, 300) || undefined;
+      return body.trim().replace(/\s+/g, ' ').slice(0, 300) || undefined;
     }
   }
   return undefined;
@@ -102,7 +103,10 @@ export function forbiddenError(kc: KubeConfig, verb: string, resource: string, n
     return new RolloutTraceError(
       'forbidden',
       `The cluster at ${describeTarget(kc)} rejected the credentials of user "${user}" (401 Unauthorized) ` +
-        `when trying to ${verb} ${resource} in namespace "${namespace}". Refresh the token or certificate in the kubeconfig.`,
+        `when trying to ${verb} ${resource} in namespace "${namespace}"; they came from ${credentialSetting(kc.getCurrentUser())}. ` +
+        (hasRenewableCredential(kc.getCurrentUser())
+          ? 'A fresh credential was obtained and refused too: check that it is for this cluster and that this identity may log in.'
+          : 'Refresh the token or certificate in the kubeconfig.'),
       { cause: err },
     );
   }
@@ -148,17 +152,24 @@ const CERT_CODES = new Set([
   'CERT_REJECTED',
   'CERT_CHAIN_TOO_LONG',
   'INVALID_CA',
-  'HOSTNAME_MISMATCH',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-/** Why a failure cannot go away by waiting, or undefined when it might. */
-export function permanentKind(err: unknown): 'dns' | 'certificate' | 'tls' | 'address' | undefined {
+/** Kinds of failure that waiting cannot fix; see {@link permanentKind}. */
+export type PermanentKind = 'dns' | 'certificate' | 'hostname' | 'tls' | 'address' | 'proxy';
+
+/**
+ * Why a failure cannot go away by waiting, or undefined when it might: decided by the error's
+ * code; only the CONNECT proxy's refusal (client-node's proxy agent, hpagent) has none.
+ */
+export function permanentKind(err: unknown): PermanentKind | undefined {
   if (isAbort(err) || statusOf(err) !== undefined) return undefined;
   const code = networkCode(err);
   if (code === 'ENOTFOUND') return 'dns';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') return 'hostname';
   if (code !== undefined && CERT_CODES.has(code)) return 'certificate';
-  if (code?.startsWith('ERR_SSL_') || code?.startsWith('ERR_OSSL_')) return 'tls';
+  // EPROTO: the server does not speak TLS (a plain-HTTP server addressed as https://, a wrong port).
+  if (code === 'EPROTO' || code?.startsWith('ERR_SSL_') || code?.startsWith('ERR_OSSL_')) return 'tls';
+  if (code === undefined && /^Bad response: (403|407)$/.test((err as { message?: string })?.message ?? '')) return 'proxy';
   if (code === 'ERR_INVALID_URL' || /^bad port$/.test((err as { cause?: { message?: string } })?.cause?.message ?? '')) return 'address';
   return undefined;
 }
@@ -169,6 +180,14 @@ export function permanentKind(err: unknown): 'dns' | 'certificate' | 'tls' | 'ad
  */
 export function permanentFailureError(kc: KubeConfig, err: unknown): RolloutTraceError | undefined {
   const status = statusOf(err);
+  if (status === 400 && /^http:/i.test(kc.getCurrentCluster()?.server ?? '') && /HTTPS server/.test(serverMessage(err) ?? '')) {
+    return new RolloutTraceError(
+      'cluster-unreachable',
+      `The Kubernetes API server ${describeTarget(kc)} speaks HTTPS, but the kubeconfig's server address says http:// ` +
+        `(HTTP 400: ${serverMessage(err)}). Use https:// in the cluster's server.`,
+      { cause: err },
+    );
+  }
   if (status !== undefined) {
     return isTransient(err) ? undefined : unreachableError(kc, undefined, err);
   }
@@ -189,10 +208,22 @@ export function permanentFailureError(kc: KubeConfig, err: unknown): RolloutTrac
       `against the kubeconfig's certificate authority (${detail}). The kubeconfig trusts ${describeCa(kc)}. ` +
       "The context's server address and certificate-authority must belong to the same cluster: fetch the " +
       'kubeconfig again (the cluster may have been re-created or its CA rotated), or check that nothing intercepts TLS.';
+  } else if (kind === 'hostname') {
+    const cluster = kc.getCurrentCluster();
+    const name = cluster?.tlsServerName ?? hostOf(kc);
+    message =
+      `Certificate problem: the host name "${name}" is not one the certificate of the Kubernetes API server ${target} was issued for (${detail}). ` +
+      `The name checked is ${cluster?.tlsServerName ? "the cluster's tls-server-name" : "the host of the cluster's server address"}: set server to ` +
+      'a name or address the certificate lists, or tls-server-name to one of its names (openssl s_client -connect host:port shows them).';
+  } else if (kind === 'proxy') {
+    message =
+      `The proxy ${kc.getCurrentCluster()?.proxyUrl ?? ''} refused to connect to the Kubernetes API server ${target} (${describeFailure(err)}). ` +
+      "Waiting will not help: check the cluster's proxy-url, or HTTPS_PROXY and NO_PROXY, and the proxy's credentials and rules.";
   } else {
     message =
       `Cannot talk to the Kubernetes API server ${target}: ${kind === 'tls' ? 'the TLS handshake failed' : 'the address cannot be used'} ` +
-      `(${detail || describeFailure(err)}). Waiting will not help: check the server URL (https://host:port) in the kubeconfig.`;
+      `(${detail || describeFailure(err)}). Waiting will not help: check the server URL (https://host:port) in the kubeconfig` +
+      `${kind === 'tls' ? '; a plain-HTTP server such as kubectl proxy is addressed as http://' : ''}.`;
   }
   return new RolloutTraceError('cluster-unreachable', message, { cause: err });
 }

@@ -5,7 +5,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { loadYaml } from '@kubernetes/client-node/dist/yaml.js';
 import { RolloutTraceError } from '../errors.js';
+import { settleConnections } from './connection.js';
+import { adoptCredentials } from './credentials.js';
 
 /** Where to get cluster credentials from. */
 export interface KubeConfigSource {
@@ -23,8 +26,12 @@ export interface KubeConfigSource {
 /**
  * Loads and validates a kubeconfig and selects its context.
  *
+ * Users' `exec` plugins and `tokenFile`s are served by rollout-trace (credentials.ts), and each
+ * cluster's plain-HTTP server or proxy is settled as kubectl would (connection.ts).
+ *
  * @throws RolloutTraceError `kubeconfig` for a missing file, unparsable content, no current
- *   context or an unknown context (the message lists the available contexts).
+ *   context, an unknown context, cluster or user (the message lists the defined ones), or a plain
+ *   HTTP server on another machine that would get credentials.
  */
 export function loadKubeConfig(source: KubeConfigSource = {}): KubeConfig {
   const { kc, origin } = loadRaw(source.kubeconfig);
@@ -56,7 +63,21 @@ export function loadKubeConfig(source: KubeConfigSource = {}): KubeConfig {
         }.`,
     );
   }
+  if (ctx.user && !kc.getUser(ctx.user)) {
+    throw new RolloutTraceError(
+      'kubeconfig',
+      `Context "${current}" in ${origin} refers to user "${ctx.user}", which is not defined there; ` +
+        `defined users: ${names(kc.getUsers()) || 'none'}. Correct the context's user or add that user (kubectl config set-credentials).`,
+    );
+  }
+  // The users of a merged or copied kubeconfig were adopted already: this registers the source with `kc`.
+  adoptCredentials(kc);
+  settleConnections(kc);
   return kc;
+}
+
+function names(entries: ReadonlyArray<{ name: string }>): string {
+  return entries.map((e) => `"${e.name}"`).join(', ');
 }
 
 /** The namespace of the kubeconfig's current context, or `default` (like kubectl). */
@@ -112,7 +133,26 @@ function parseContent(text: string, what: string, baseDir?: string): KubeConfig 
     throw new RolloutTraceError('kubeconfig', `${capitalize(what)} defines no clusters and no contexts; it is not a usable kubeconfig.`);
   }
   if (baseDir) makePathsAbsolute(kc, baseDir);
+  adoptCredentials(kc, tokenFiles(text), baseDir);
   return kc;
+}
+
+/**
+ * kubectl's `tokenFile` of each user (client-node reads only a `token-file` key, once): by user
+ * name, from the kubeconfig's text.
+ */
+function tokenFiles(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let raw: { users?: Array<{ name?: unknown; user?: { tokenFile?: unknown } }> } | undefined;
+  try {
+    raw = loadYaml(text);
+  } catch {
+    return out;
+  }
+  for (const u of Array.isArray(raw?.users) ? raw.users : []) {
+    if (typeof u?.name === 'string' && typeof u.user?.tokenFile === 'string' && u.user.tokenFile !== '') out.set(u.name, u.user.tokenFile);
+  }
+  return out;
 }
 
 function loadFile(path: string, what: string): KubeConfig {

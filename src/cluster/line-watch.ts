@@ -9,7 +9,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parseWithoutManagedFields } from './managed-fields.js';
-import { authenticatedGet, type Query, sendGet } from './raw-get.js';
+import { type Query, sendAuthenticatedGet } from './raw-get.js';
 import { deliverLater, deliverNow } from './read-batches.js';
 
 /**
@@ -54,7 +54,6 @@ export class LineWatch {
     skip?: LineSkip,
     batched: LineBatching = false,
   ): Promise<AbortController> {
-    const get = await authenticatedGet(this.kc, path, { ...query, watch: true });
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
@@ -80,7 +79,7 @@ export class LineWatch {
     };
     try {
       resetTimer();
-      const res = await sendGet(get, {}, controller.signal);
+      const res = await sendAuthenticatedGet(this.kc, path, { ...query, watch: true }, {}, controller.signal);
       const status = res.statusCode ?? 0;
       if (status !== 200) {
         res.resume();

@@ -2,13 +2,13 @@
  * Follows one container instance's log (`kubectl logs -f`), line by line. The stream ends by
  * itself when the instance terminates; `stop()` ends it earlier.
  *
- * Plain `https` rather than client-node's `Log`: aborting `Log`'s stream emits an unhandled
+ * Node's `http(s)` (raw-get.ts) rather than client-node's `Log`: aborting `Log`'s stream emits an unhandled
  * 'error' on a Readable the caller cannot reach, which would crash the process.
  */
 
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { type Query, sendAuthenticatedGet } from './raw-get.js';
 
 /** Callbacks and limits of {@link followLog}. */
 export interface FollowLogOptions {
@@ -34,7 +34,7 @@ export function followLog(kc: KubeConfig, namespace: string, pod: string, contai
   let stopped = false;
   let ended = false;
   let partial = '';
-  let request: http.ClientRequest | undefined;
+  const request = new AbortController();
   const deliver = (raw: string) => deliverLine(raw, options);
   const end = (error?: string) => {
     if (ended) return;
@@ -53,23 +53,16 @@ export function followLog(kc: KubeConfig, namespace: string, pod: string, contai
   void open().catch((err: unknown) => end(err instanceof Error ? err.message : String(err)));
 
   async function open(): Promise<void> {
-    const server = kc.getCurrentCluster()?.server;
-    if (!server) throw new Error('the kubeconfig has no current cluster');
-    const url = logUrl(server, namespace, pod, container, options);
-    const opts: https.RequestOptions = { method: 'GET', headers: {} };
-    await kc.applyToHTTPSOptions(opts);
-    if (stopped) return end();
-    const client = url.protocol === 'http:' ? http : https;
-    request = client.request(url, opts, (res) => readLogBody(res, onText, end));
-    request.on('error', (err) => end(err.message));
-    request.end();
+    const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`;
+    const res = await sendAuthenticatedGet(kc, path, logQuery(container, options), {}, request.signal);
+    readLogBody(res, onText, end);
   }
 
   return {
     stop() {
       if (stopped) return;
       stopped = true;
-      request?.destroy();
+      request.abort();
       end();
     },
   };
@@ -98,17 +91,15 @@ function readLogBody(res: http.IncomingMessage, onText: (text: string) => void, 
   });
 }
 
-/** The followed log's URL: its container, from its tail or a time, with timestamps if asked. */
-function logUrl(server: string, namespace: string, pod: string, container: string, options: FollowLogOptions): URL {
-  const url = new URL(
-    `${server.replace(/\/$/, '')}/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`,
-  );
-  url.searchParams.set('container', container);
-  url.searchParams.set('follow', 'true');
-  if (options.tailLines !== undefined) url.searchParams.set('tailLines', String(options.tailLines));
-  if (options.timestamps) url.searchParams.set('timestamps', 'true');
-  if (options.sinceTime !== undefined) url.searchParams.set('sinceTime', options.sinceTime);
-  return url;
+/** The followed log's query: its container, from its tail or a time, with timestamps if asked. */
+function logQuery(container: string, options: FollowLogOptions): Query {
+  return {
+    container,
+    follow: true,
+    tailLines: options.tailLines,
+    timestamps: options.timestamps ? true : undefined,
+    sinceTime: options.sinceTime,
+  };
 }
 
 /** One line to `onLine`, without its CR, its timestamp apart when asked for. */

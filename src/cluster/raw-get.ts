@@ -11,10 +11,12 @@
  * (docs/performance.md, "Fast start and exit"). The agent keeps no idle sockets, so every request
  * has its own connection, as with the per-request undici Agent before.
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { credentialRejected } from './credentials.js';
 import { parseWithoutManagedFields } from './managed-fields.js';
 
 /** What a failed GET throws: the fields `statusOf` and `serverMessage` read (as client-node's ApiException). */
@@ -50,6 +52,13 @@ export async function authenticatedGet(kc: KubeConfig, path: string, query: Quer
   for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
   const options: https.RequestOptions = { method: 'GET', headers: {} };
   await kc.applyToHTTPSOptions(options);
+  // client-node applies a cluster's TLS settings only for a context with a user.
+  if (!kc.getCurrentUser()) {
+    if (cluster.skipTLSVerify) options.rejectUnauthorized = false;
+    if (cluster.tlsServerName) options.servername = cluster.tlsServerName;
+    if (cluster.caFile || cluster.caData)
+      options.ca = cluster.caFile ? readFileSync(cluster.caFile) : Buffer.from(cluster.caData!, 'base64');
+  }
   if (url.protocol === 'https:') (options as tls.ConnectionOptions).secureContext = secureContextOf(kc, options);
   return { url, options };
 }
@@ -101,6 +110,25 @@ export function sendGet(
 }
 
 /**
+ * Sends a GET of `path` with the kubeconfig's authentication (see {@link sendGet}). A 401 to a
+ * credential that can be obtained again (an exec plugin, a token file) obtains it again and sends
+ * the request once more at once, as kubectl does when a token expired or was revoked.
+ */
+export async function sendAuthenticatedGet(
+  kc: KubeConfig,
+  path: string,
+  query: Query,
+  headers: Record<string, string>,
+  signal: AbortSignal | undefined,
+): Promise<http.IncomingMessage> {
+  const get = await authenticatedGet(kc, path, query);
+  const res = await sendGet(get, headers, signal);
+  if (res.statusCode !== 401 || !credentialRejected(get.options)) return res;
+  res.resume();
+  return sendGet(await authenticatedGet(kc, path, query), headers, signal);
+}
+
+/**
  * GETs `path` (e.g. `/api/v1/namespaces/ns/pods`) with `query`; resolves with the parsed body, its
  * objects without managedFields (see managed-fields.ts).
  */
@@ -116,7 +144,7 @@ export async function rawGetText(
   signal: AbortSignal | undefined,
   accept = '*/*',
 ): Promise<string> {
-  const res = await sendGet(await authenticatedGet(kc, path, query), { Accept: accept }, signal);
+  const res = await sendAuthenticatedGet(kc, path, query, { Accept: accept }, signal);
   const text = await bodyText(res, signal);
   const status = res.statusCode ?? 0;
   if (status >= 200 && status <= 299) return text;

@@ -1,11 +1,12 @@
 /**
  * First contact: the apiserver must answer, and the namespace must exist. An apiserver that is
  * down, frozen, overloaded (5xx, 429) or restarting is waited for; what cannot go away by waiting
- * (an unknown host name, a certificate the kubeconfig's CA does not verify, rejected credentials, a
- * missing namespace) fails at once.
+ * (an unknown host name, a certificate the kubeconfig's CA does not verify or that is not for the
+ * host name, a server that does not speak TLS, a proxy's refusal, rejected credentials, a credential
+ * plugin that is missing or fails, a missing namespace) fails at once.
  */
 import type { KubeConfig, V1NamespaceList } from '@kubernetes/client-node';
-import { RolloutTraceError } from '../errors.js';
+import { isRolloutTraceError, RolloutTraceError } from '../errors.js';
 import { forbiddenError, isAbort, permanentFailureError, retryReason, statusOf, unreachableError } from './api-errors.js';
 import { Backoff, sleep } from './backoff.js';
 import { describeTarget } from './kubeconfig.js';
@@ -58,6 +59,8 @@ export async function checkReachable(kc: KubeConfig, namespace: string, opts: Re
       return;
     } catch (err) {
       if (signal?.aborted) return;
+      // A kubeconfig that cannot give credentials (a credential plugin missing or failing).
+      if (isRolloutTraceError(err)) throw err;
       const status = statusOf(err);
       if (status === 403) return;
       if (status === 401) throw forbiddenError(kc, 'get', 'namespaces', namespace, err);

@@ -1,0 +1,111 @@
+/**
+ * Kubeconfig files as users have them (YAML, kubectl's keys) for the connection-path tests, a
+ * credential plugin like the ones EKS, GKE and AKS kubeconfigs run, and ServiceAccount token
+ * Secrets to give it (deleting one revokes its token: the next request with it gets a 401).
+ */
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestContext } from 'node:test';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { clients, waitUntil } from './cluster.js';
+
+/** A folder for this test's files, removed after it. */
+export function testDir(t: TestContext): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rt-kubeconfig-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The cluster entry's and user entry's YAML keys (kubectl's spellings), values as written. */
+export interface KubeconfigShape {
+  cluster: Record<string, string | boolean>;
+  /** The user's keys; undefined: the context names no user (kubectl proxy's kubeconfig). */
+  user?: Record<string, unknown>;
+  namespace?: string;
+}
+
+/** Writes a one-context kubeconfig (`cluster`, `user`, context `test`) to `dir/name` and returns its path. */
+export function writeKubeconfig(dir: string, shape: KubeconfigShape, name = 'kubeconfig'): string {
+  const file = path.join(dir, name);
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'test', cluster: shape.cluster }],
+    users: shape.user ? [{ name: 'tester', user: shape.user }] : [],
+    contexts: [
+      {
+        name: 'test',
+        context: { cluster: 'test', ...(shape.user ? { user: 'tester' } : {}), ...(shape.namespace ? { namespace: shape.namespace } : {}) },
+      },
+    ],
+    'current-context': 'test',
+  };
+  // JSON is YAML; kubectl reads it too.
+  writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o600 });
+  return file;
+}
+
+/** The `cluster` keys of the test cluster (its server and CA) with `over` applied. */
+export function testCluster(base: KubeConfig, over: Record<string, string | boolean> = {}): Record<string, string | boolean> {
+  const c = base.getCurrentCluster()!;
+  const ca = c.caData ?? (c.caFile ? readFileSync(c.caFile).toString('base64') : undefined);
+  return { server: c.server, ...(ca ? { 'certificate-authority-data': ca } : {}), ...over };
+}
+
+/** A credential plugin script: prints an ExecCredential with the token in `tokenFile`, counting its runs. */
+export interface CredentialPlugin {
+  /** The script's path (its `exec.command`). */
+  command: string;
+  /** The file whose content is the token the plugin hands out. */
+  tokenFile: string;
+  /** How many times the plugin ran. */
+  runs(): number;
+  /** The `users[].user.exec` entry that runs it. */
+  exec: Record<string, unknown>;
+}
+
+/** Writes a credential plugin to `dir`; `expiresInSeconds` sets the credential's expirationTimestamp. */
+export function credentialPlugin(dir: string, token: string, expiresInSeconds = 3600): CredentialPlugin {
+  const command = path.join(dir, 'credential-plugin.sh');
+  const tokenFile = path.join(dir, 'plugin-token');
+  const runsFile = path.join(dir, 'plugin-runs');
+  writeFileSync(tokenFile, token, { mode: 0o600 });
+  writeFileSync(
+    command,
+    [
+      '#!/bin/sh',
+      // kubectl's contract: the request comes in KUBERNETES_EXEC_INFO.
+      'case "$KUBERNETES_EXEC_INFO" in *ExecCredential*) ;; *) echo "no KUBERNETES_EXEC_INFO" >&2; exit 2;; esac',
+      `echo run >> '${runsFile}'`,
+      `expires=$(date -u -d "+${expiresInSeconds} seconds" +%Y-%m-%dT%H:%M:%SZ)`,
+      `printf '{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"%s"}}\\n' "$(cat '${tokenFile}')" "$expires"`,
+      '',
+    ].join('\n'),
+  );
+  chmodSync(command, 0o755);
+  const runs = () => (existsSync(runsFile) ? readFileSync(runsFile, 'utf8').split('\n').filter(Boolean).length : 0);
+  return { command, tokenFile, runs, exec: { apiVersion: 'client.authentication.k8s.io/v1beta1', command, interactiveMode: 'Never' } };
+}
+
+/**
+ * Creates a token Secret for ServiceAccount `sa` in `ns` and waits for the token controller to fill
+ * it; deleting the Secret revokes the token.
+ */
+export async function serviceAccountToken(ns: string, sa: string, secret: string): Promise<string> {
+  const { core } = clients();
+  await core.createNamespacedSecret({
+    namespace: ns,
+    body: {
+      metadata: { name: secret, annotations: { 'kubernetes.io/service-account.name': sa } },
+      type: 'kubernetes.io/service-account-token',
+    },
+  });
+  return waitUntil(
+    async () => {
+      const s = await core.readNamespacedSecret({ name: secret, namespace: ns });
+      return s.data?.token ? Buffer.from(s.data.token, 'base64').toString('utf8') : undefined;
+    },
+    { what: `token of Secret ${ns}/${secret}`, timeoutMs: 30_000 },
+  );
+}
