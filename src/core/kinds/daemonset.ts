@@ -51,8 +51,11 @@ export function daemonSetRule(ds: V1DaemonSet): PodRuleResult {
   const name = ds.metadata?.name ?? '';
   const { desired, updated, available } = progress;
   if (updated < desired) {
-    if (ds.spec?.updateStrategy?.type === 'OnDelete') {
-      const message = `OnDelete update strategy: ${desired - updated} of ${desired} nodes still run a pod of the previous template, and the DaemonSet controller replaces a pod only when someone deletes it`;
+    // Nodes whose pod runs a previous template: under OnDelete only a person deleting it moves them.
+    // None (a new DaemonSet, a node that just joined): the controller is still placing current pods.
+    const previous = (s.currentNumberScheduled ?? 0) - updated;
+    if (ds.spec?.updateStrategy?.type === 'OnDelete' && previous > 0) {
+      const message = `OnDelete update strategy: ${previous} of ${desired} nodes still run a pod of the previous template, and the DaemonSet controller replaces a pod only when someone deletes it`;
       return at('blocked', 'OnDelete', message);
     }
     return at(

@@ -102,6 +102,16 @@ const dsRows: { name: string; obj: V1DaemonSet; want: Expected<PodProgress> }[] 
     want: { state: 'blocked', reason: 'OnDelete', message: /2 of 3 nodes still run a pod of the previous template/ },
   },
   {
+    name: 'OnDelete, just created: the controller has not placed the pods yet (no pod of a previous template)',
+    obj: ds(1, { ...onNodes(1, 3), currentNumberScheduled: 0, updatedNumberScheduled: 0, numberReady: 0, numberAvailable: 0 }, 'OnDelete'),
+    want: { state: 'progressing', reason: 'PodsNotUpdated', message: /0 out of 3 new pods have been updated/ },
+  },
+  {
+    name: 'OnDelete update: a node joined, its pod of the current template not placed yet, no previous template left',
+    obj: ds(2, { ...onNodes(2, 3), currentNumberScheduled: 2, updatedNumberScheduled: 2 }, 'OnDelete'),
+    want: { state: 'progressing', reason: 'PodsNotUpdated' },
+  },
+  {
     name: 'OnDelete: every pod replaced and available',
     obj: ds(2, onNodes(2, 3), 'OnDelete'),
     want: { state: 'done', reason: 'RolledOut' },
