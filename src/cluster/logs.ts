@@ -3,7 +3,8 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { LogTail } from '../core/index.js';
-import { describeFailure, serverMessage, statusOf } from './api-errors.js';
+import { describeFailure, isAbort, isTransient, serverMessage, statusOf } from './api-errors.js';
+import { sleep } from './backoff.js';
 import { rawGetText } from './raw-get.js';
 
 /** Why a log tail has no lines when its pod was deleted before the read. */
@@ -15,8 +16,14 @@ export interface LogTailOptions {
   previous?: boolean;
   /** Last N lines. Default 20. */
   tailLines?: number;
-  /** Give up after this many ms. Default 5000. */
+  /** Give up on one read after this many ms. Default 5000. */
   timeoutMs?: number;
+  /**
+   * Read again after a failure that can pass (no answer, a refused or cut connection) until this many ms
+   * have passed since the first read: an apiserver frozen or unreachable for a while still gives the
+   * log once it answers. Default 0 (one read).
+   */
+  retryForMs?: number;
 }
 
 /**
@@ -29,16 +36,20 @@ export async function fetchLogTail(
   namespace: string,
   pod: string,
   container: string,
-  { previous = false, tailLines = 20, timeoutMs = 5000 }: LogTailOptions = {},
+  { previous = false, tailLines = 20, timeoutMs = 5000, retryForMs = 0 }: LogTailOptions = {},
 ): Promise<LogTail> {
   const tail: LogTail = { pod, container, previous, lines: [] };
+  const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`;
+  const until = Date.now() + retryForMs;
   try {
-    const text = await rawGetText(
-      kc,
-      `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`,
-      { container, previous, tailLines },
-      AbortSignal.timeout(timeoutMs),
-    );
+    let text: string | undefined;
+    while (text === undefined) {
+      text = await rawGetText(kc, path, { container, previous, tailLines }, AbortSignal.timeout(timeoutMs)).catch(async (err: unknown) => {
+        if (statusOf(err) !== undefined || !isTransient(err) || Date.now() >= until) throw err;
+        if (!isAbort(err)) await sleep(500);
+        return undefined;
+      });
+    }
     tail.lines = text
       .split('\n')
       .filter((line, i, all) => !(i === all.length - 1 && line === ''))

@@ -27,6 +27,7 @@ import { type WatcherHost, watcherHandlers } from './source-handlers.js';
 import { isWorkloadKind, kindOfSub, SCOPED_KINDS } from './source-kinds.js';
 import { type AnyWatcher, SourceWatchers } from './source-watchers.js';
 import type { SourceOptions, SourceSubscriber } from './subscriber.js';
+import { UnansweredMonitor } from './unanswered-monitor.js';
 import type { WatchStats } from './watch-stats.js';
 
 /** A shared list+watch of one namespace. Obtain it with {@link acquireNamespaceSource}. */
@@ -44,6 +45,8 @@ export class NamespaceSource implements WatcherHost {
   /** A watch's fatal error that came before the first contact's answer (told after it, if it succeeds). */
   private deferredFatal: RolloutTraceError | undefined;
   private readonly contact: ContactMonitor;
+  /** Re-sends requests and re-opens watches an outage cut (unanswered-monitor.ts). */
+  private readonly unanswered: UnansweredMonitor;
   private readonly now: () => number;
   private warning: string | undefined;
 
@@ -58,6 +61,10 @@ export class NamespaceSource implements WatcherHost {
     this.scoped = new ScopedWatches(this.subs, this.watchers, (kind, labelSelector) => this.startWatcher(kind, labelSelector));
     this.contact = new ContactMonitor(kc, namespace, options, this.now, (message) => {
       for (const sub of [...this.subs.all]) sub.s.onWaiting?.(message);
+    });
+    this.unanswered = new UnansweredMonitor(kc, namespace, (since) => {
+      this.watchers.resumeSilentSince(since);
+      this.backlog.resume();
     });
     this.backlog = new BacklogSync({
       kc,
@@ -148,6 +155,7 @@ export class NamespaceSource implements WatcherHost {
     if (deferred) return this.fail(deferred);
     // Lists sent while the apiserver did not answer may hang, or wait out a long back-off.
     if (this.contact.firstRetried) this.watchers.listAgainNow();
+    this.unanswered.start();
     this.resync();
   }
 
@@ -293,6 +301,7 @@ export class NamespaceSource implements WatcherHost {
     this.closed = true;
     this.subs.clear();
     this.contact.stop();
+    this.unanswered.stop();
     this.watchers.stopAll();
     this.backlog.stop();
     this.onClose?.(this.stats());

@@ -18,6 +18,7 @@ import tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { credentialRejected } from './credentials.js';
 import { parseWithoutManagedFields } from './managed-fields.js';
+import { awaitAnswer } from './unanswered.js';
 
 /** What a failed GET throws: the fields `statusOf` and `serverMessage` read (as client-node's ApiException). */
 export class HttpStatusError extends Error {
@@ -88,7 +89,8 @@ function secureContextOf(kc: KubeConfig, options: https.RequestOptions): tls.Sec
 /**
  * Sends `get` (with `headers` added); resolves with the response once its status line and headers
  * arrived, rejects with the network error. Aborting `signal` destroys the request (and its
- * response's body) with the signal's reason.
+ * response's body) with the signal's reason. Until it is answered the request is kept in
+ * unanswered.ts: after an outage it is sent again on a fresh connection, and the silent one dropped.
  */
 export function sendGet(
   get: AuthenticatedGet,
@@ -98,14 +100,38 @@ export function sendGet(
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const client = get.url.protocol === 'http:' ? http : https;
-    const req = client.request(get.url, { ...get.options, headers: { ...get.options.headers, ...headers } }, resolve);
-    const onAbort = () => req.destroy(signal!.reason);
+    let req: http.ClientRequest | undefined;
+    const onAbort = () => req?.destroy(signal!.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('close', () => signal?.removeEventListener('abort', onAbort));
-    req.on('error', (err) => reject(signal?.aborted ? signal.reason : err));
-    // As client-node's dispatcher: TCP keep-alive probes after 30 s idle (load balancers' idle timeouts).
-    req.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
-    req.end();
+    const awaited = awaitAnswer(get.url.origin, () => {
+      if (signal?.aborted) return;
+      const silent = req;
+      awaited.resent();
+      send();
+      silent?.destroy();
+    });
+    const send = () => {
+      const sent = client.request(get.url, { ...get.options, headers: { ...get.options.headers, ...headers } }, (res) => {
+        if (sent !== req) return void res.destroy();
+        awaited.settled();
+        resolve(res);
+      });
+      req = sent;
+      sent.on('close', () => {
+        if (sent !== req) return;
+        awaited.settled();
+        signal?.removeEventListener('abort', onAbort);
+      });
+      sent.on('error', (err) => {
+        if (sent !== req) return;
+        awaited.settled();
+        reject(signal?.aborted ? signal.reason : err);
+      });
+      // As client-node's dispatcher: TCP keep-alive probes after 30 s idle (load balancers' idle timeouts).
+      sent.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
+      sent.end();
+    };
+    send();
   });
 }
 

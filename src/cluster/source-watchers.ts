@@ -102,6 +102,11 @@ export class SourceWatchers {
     for (const [k, w] of this.byKind) if (k !== kind) w.resume();
   }
 
+  /** Re-opens every watch that heard nothing since `since` (epoch ms) from its resourceVersion. */
+  resumeSilentSince(since: number): void {
+    for (const w of this.byKind.values()) w.resumeIfSilentSince(since);
+  }
+
   /** Counters per kind; `alsoOpened`: watches opened beside these (the Event replay's), per kind. */
   stats(alsoOpened: Partial<Record<WatchedKind, number>> = {}): WatchStats {
     const stats = statsOf(this.byKind.values());

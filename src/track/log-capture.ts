@@ -25,6 +25,8 @@ const CRASHED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-con
  * should not read dozens of logs, and the first failures say why.
  */
 export const MAX_LOGGED_PODS = 5;
+/** A log read that fails for a reason that can pass (no answer, a cut connection) is retried this long (ms). */
+const LOG_RETRY_MS = 60_000;
 /** How long a verdict waits for reads still under way (ms). */
 const CAPTURE_WAIT_MS = 5000;
 
@@ -168,7 +170,7 @@ export async function readTails(
 ): Promise<LogTail[]> {
   const reads: Promise<LogTail>[] = [];
   if (c.previous) reads.push(previousTail(kc, ns, c.pod, c.container, tailLines));
-  reads.push(fetchLogTail(kc, ns, c.pod, c.container, { previous: false, tailLines }));
+  reads.push(fetchLogTail(kc, ns, c.pod, c.container, { previous: false, tailLines, retryForMs: LOG_RETRY_MS }));
   return withoutRepeatedTail(await Promise.all(reads));
 }
 
@@ -205,7 +207,7 @@ function repeats(current: string[], previous: string[]): boolean {
  * yet and answers with an empty log; one short retry gets the real one.
  */
 async function previousTail(kc: KubeConfig, ns: string, pod: string, container: string, tailLines: number): Promise<LogTail> {
-  const first = await fetchLogTail(kc, ns, pod, container, { previous: true, tailLines });
+  const first = await fetchLogTail(kc, ns, pod, container, { previous: true, tailLines, retryForMs: LOG_RETRY_MS });
   if (first.lines.length > 0 || first.error) return first;
   await new Promise((r) => setTimeout(r, 300));
   return fetchLogTail(kc, ns, pod, container, { previous: true, tailLines });

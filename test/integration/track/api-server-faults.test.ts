@@ -74,7 +74,7 @@ describe('API server unavailable at the start: wait until the timeout', { concur
       /^waiting for the API server https:\/\/127\.0\.0\.1:\d+: no answer within 4 s; retrying until the timeout$/,
     );
     assert.ok(first.ms >= 3000 && first.ms < 9000, `line after a few seconds (${first.ms} ms)`);
-    assert.ok(ms < thawed + 30_000, 'recovers soon after the thaw');
+    assert.ok(ms <= thawed + 5000, `recovers within 5 s of the thaw (${ms - thawed} ms)`);
   });
 
   it('connections refused for ~10 s (apiserver restarting), then up: the trace waits and succeeds', async (t) => {

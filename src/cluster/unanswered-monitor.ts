@@ -1,0 +1,63 @@
+/**
+ * After the first contact, a request that waits for its answer longer than
+ * {@link UNANSWERED_PROBE_MS} makes the source probe the apiserver on fresh connections
+ * (checkReachable, its probes hedged): a probe that answers at once means the request is merely
+ * slow (a large list) and nothing more is done for it; one that answers after others went
+ * unanswered ends an outage: the silent requests are sent again (unanswered.ts) and
+ * `recovered(since)` lets the source re-open the watches that heard nothing since the outage began.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { checkReachable } from './reachability.js';
+import { oldestUnanswered, serverOrigin } from './unanswered.js';
+
+/** A request unanswered for this long (ms) is checked with a probe. */
+export const UNANSWERED_PROBE_MS = 2000;
+
+/** Probes the apiserver while one of the source's requests waits too long for its answer. */
+export class UnansweredMonitor {
+  private timer: NodeJS.Timeout | undefined;
+  private probing = false;
+  /** Requests sent before this were already checked by a probe that answered at once. */
+  private checkedUntil = 0;
+  private readonly stopped = new AbortController();
+  private readonly server: string;
+
+  constructor(
+    private readonly kc: KubeConfig,
+    private readonly namespace: string,
+    /** An outage ended: requests sent since `since` (epoch ms) were cut by it. */
+    private readonly recovered: (since: number) => void,
+  ) {
+    this.server = serverOrigin(kc.getCurrentCluster()?.server ?? '');
+  }
+
+  /** Starts checking (every half second). */
+  start(): void {
+    if (this.timer || this.stopped.signal.aborted) return;
+    this.timer = setInterval(() => void this.check(), 500);
+    this.timer.unref();
+  }
+
+  /** Stops checking and any probe under way. */
+  stop(): void {
+    this.stopped.abort();
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private async check(): Promise<void> {
+    const oldest = oldestUnanswered(this.server, this.checkedUntil);
+    if (this.probing || oldest === undefined || Date.now() - oldest < UNANSWERED_PROBE_MS) return;
+    this.probing = true;
+    const probedAt = Date.now();
+    let outage = false;
+    try {
+      await checkReachable(this.kc, this.namespace, { signal: this.stopped.signal, onRecovered: () => (outage = true) });
+    } catch {
+      // A namespace gone, refused credentials: the watches report what they meet themselves.
+    } finally {
+      this.probing = false;
+    }
+    this.checkedUntil = probedAt;
+    if (outage && !this.stopped.signal.aborted) this.recovered(oldest);
+  }
+}
