@@ -25,6 +25,12 @@ export interface RolloutTraceArgs extends TraceOptions {
   deployment?: WrittenResource;
   /** The Deployment is a child of a provider-side component: no resource object, found by name. */
   detached?: boolean;
+  /**
+   * For a `detached` workload: settles once its step ended (its component's registration
+   * answered, after the provider's Construct and so after every child's await). The trace then
+   * reads what was written from the cluster.
+   */
+  stepEnded?: Promise<unknown>;
   /** What the Deployment's provider was given (used when `kubeconfig`/`context` are not set). */
   provider?: ProviderSettings;
   /** The Deployment's `customTimeouts` in seconds (the provider's first timeout choice). */

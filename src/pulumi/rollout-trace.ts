@@ -35,6 +35,7 @@ import { refusalOf } from './providers.js';
 import { baselineOf, type RolloutResult, type RolloutTraceArgs } from './rollout-trace-args.js';
 import { RowLines } from './row-lines.js';
 import type { StatusLine } from './status-lines.js';
+import { writtenAfterStep } from './step-end.js';
 import { NotWrittenError, traceWritten, type WrittenResource, writtenBy } from './trace-written.js';
 import { changeLine, notDoneLineOf, previewSummary, replacedLine, specChangedLine } from './wording.js';
 import { whatWasWritten } from './write-effect.js';
@@ -198,6 +199,8 @@ export class RolloutTrace extends pulumi.ComponentResource {
     provided: Promise<unknown> | undefined,
   ): Promise<RolloutResult> {
     const cancel = cancellable(args.signal);
+    // A provider-side component's child: its step's end, then the cluster, tell what was written.
+    if (args.detached && args.stepEnded) ({ written, provided } = writtenAfterStep(declared, args.stepEnded));
     try {
       // Observe mode: the provider's own await decides the update (an unchanged object gets no
       // provider call, so no await); say at once when it ends otherwise.

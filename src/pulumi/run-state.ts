@@ -30,6 +30,8 @@ export interface RunState {
   tracesUnder: Map<pulumi.Resource, RolloutTrace[]>;
   /** Traces of a provider-side component's children, by the component's URN. */
   tracesUnderUrn: Map<string, RolloutTrace[]>;
+  /** The program's components by URN: `done` settles once the registration answered (step-end.ts). */
+  componentRegistrations: Map<string, { done: Promise<void>; end: () => void }>;
   /** The verdicts of the run's traces so far, and their events when a report is asked for (run-outputs.ts). */
   ended: { verdicts: Verdict[]; events: RolloutEvent[] };
 }
@@ -51,6 +53,7 @@ export function currentRun(): RunState {
       warnedProviders: new Set(),
       tracesUnder: new Map(),
       tracesUnderUrn: new Map(),
+      componentRegistrations: new Map(),
       ended: { verdicts: [], events: [] },
     };
     runs.set(key, state);

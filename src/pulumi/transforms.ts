@@ -24,6 +24,7 @@ import { ReleaseTrace } from './release-trace.js';
 import { RolloutTrace } from './rollout-trace.js';
 import { rememberUnder } from './rollouts-of.js';
 import { currentRun, markTraced, type RunState, tracedInProgram, tracedInProgramAt } from './run-state.js';
+import { componentRegistered, noteComponent } from './step-end.js';
 import type { WrittenResource } from './trace-written.js';
 import { isPatchType, WORKLOAD_TYPES } from './workload-kinds.js';
 
@@ -85,6 +86,8 @@ export function programTransform(options: TraceOptions, kinds: ReadonlySet<Workl
       return undefined;
     }
     const opts = args.opts as pulumi.CustomResourceOptions;
+    // A provider-side component's registration ends its children's steps (step-end.ts).
+    if (args.opts.urn === undefined) noteComponent(run, args.resource);
     if (args.type === RELEASE_TYPE && !isReadOrImport(opts)) return traceRelease(args, options, kinds, run);
     const kind = tracedKind(args.type, kinds);
     // gatedDeployment()/tracedDeployment() already trace theirs.
@@ -183,6 +186,7 @@ async function engineTraced(
     detached: true,
     provider: opts.provider ? settingsFor(opts.provider, captured, options, run.warnedProviders) : stackConfigSettings(),
     customTimeouts: customTimeoutsOf(opts),
+    ...(parentUrn ? { stepEnded: componentRegistered(run, parentUrn) } : {}),
   });
   rememberUnder(run, parentUrn, trace);
   // The engine waits for this transform: the workload is sent only after the baseline read.
