@@ -62,10 +62,17 @@ export class NamespaceSource implements WatcherHost {
     this.contact = new ContactMonitor(kc, namespace, options, this.now, (message) => {
       for (const sub of [...this.subs.all]) sub.s.onWaiting?.(message);
     });
-    this.unanswered = new UnansweredMonitor(kc, namespace, (since) => {
+    const firstLists = {
+      unlisted: () => this.watchers.unlisted(this.subs.all),
+      say: (message: string) => {
+        for (const sub of [...this.subs.all]) sub.s.onWaiting?.(message);
+      },
+    };
+    const recovered = (since: number) => {
       this.watchers.resumeSilentSince(since);
       this.backlog.resume();
-    });
+    };
+    this.unanswered = new UnansweredMonitor(kc, namespace, recovered, firstLists);
     this.backlog = new BacklogSync({
       kc,
       namespace,

@@ -102,6 +102,12 @@ export class SourceWatchers {
     for (const [k, w] of this.byKind) if (k !== kind) w.resume();
   }
 
+  /** The resources of the kinds a subscriber cannot sync without whose first list is still to come (Events and Nodes aside). */
+  unlisted(subs: Iterable<Subscription>): string[] {
+    const kinds = new Set([...subs].flatMap((sub) => listedBeforeSync(kindOfSub(sub))));
+    return [...this.byKind.values()].filter((w) => kinds.has(w.api.kind) && !w.isSynced).map((w) => w.api.resource);
+  }
+
   /** Re-opens every watch that heard nothing since `since` (epoch ms) from its resourceVersion. */
   resumeSilentSince(since: number): void {
     for (const w of this.byKind.values()) w.resumeIfSilentSince(since);

@@ -13,6 +13,17 @@ import { oldestUnanswered, serverOrigin } from './unanswered.js';
 /** A request unanswered for this long (ms) is checked with a probe. */
 export const UNANSWERED_PROBE_MS = 2000;
 
+/** First lists without an answer for this long (ms) after the first contact are said once. */
+export const FIRST_LISTS_NOTICE_MS = 5000;
+
+/** What the trace waits for before it can say anything: the first lists still to come. */
+export interface FirstLists {
+  /** The resources whose first list is still to come (empty once all came). */
+  unlisted(): string[];
+  /** Says a line naming them. */
+  say(message: string): void;
+}
+
 /** Probes the apiserver while one of the source's requests waits too long for its answer. */
 export class UnansweredMonitor {
   private timer: NodeJS.Timeout | undefined;
@@ -27,6 +38,8 @@ export class UnansweredMonitor {
     private readonly namespace: string,
     /** An outage ended: requests sent since `since` (epoch ms) were cut by it. */
     private readonly recovered: (since: number) => void,
+    /** A trace that sees nothing must not be silent: first lists with no answer for a while are said. */
+    private readonly firstLists?: FirstLists,
   ) {
     this.server = serverOrigin(kc.getCurrentCluster()?.server ?? '');
   }
@@ -34,7 +47,19 @@ export class UnansweredMonitor {
   /** Starts checking (every half second). */
   start(): void {
     if (this.timer || this.stopped.signal.aborted) return;
-    this.timer = setInterval(() => void this.check(), 500);
+    const started = Date.now();
+    let said = this.firstLists === undefined;
+    this.timer = setInterval(() => {
+      void this.check();
+      if (said || Date.now() - started < FIRST_LISTS_NOTICE_MS) return;
+      const unlisted = this.firstLists!.unlisted();
+      said = true;
+      if (unlisted.length === 0) return;
+      const seconds = Math.round((Date.now() - started) / 1000);
+      this.firstLists!.say(
+        `waiting for the API server ${this.kc.getCurrentCluster()?.server}: no answer to the first list of ${unlisted.join(', ')} in namespace "${this.namespace}" for ${seconds} s; retrying until the timeout`,
+      );
+    }, 500);
     this.timer.unref();
   }
 
