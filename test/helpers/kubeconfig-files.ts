@@ -4,6 +4,7 @@
  * Secrets to give it (deleting one revokes its token: the next request with it gets a 401).
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
@@ -108,4 +109,21 @@ export async function serviceAccountToken(ns: string, sa: string, secret: string
     },
     { what: `token of Secret ${ns}/${secret}`, timeoutMs: 30_000 },
   );
+}
+
+/**
+ * Waits until the apiserver refuses `token` (401) on a list of pods in `ns`: it caches a token's
+ * authentication for up to 10 s, so a deleted token Secret is not refused at once.
+ */
+export async function waitTokenRefused(token: string, ns: string, base: KubeConfig): Promise<void> {
+  const cluster = base.getCurrentCluster()!;
+  const ca = cluster.caData ? Buffer.from(cluster.caData, 'base64') : cluster.caFile ? readFileSync(cluster.caFile) : undefined;
+  const status = () =>
+    new Promise<number>((resolve, reject) => {
+      const headers = { Authorization: `Bearer ${token}` };
+      https
+        .get(`${cluster.server}/api/v1/namespaces/${ns}/pods?limit=1`, { ca, headers }, (r) => resolve(r.resume().statusCode ?? 0))
+        .on('error', reject);
+    });
+  await waitUntil(async () => (await status()) === 401, { what: 'the revoked token refused with 401', timeoutMs: 30_000, intervalMs: 500 });
 }
