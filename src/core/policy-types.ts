@@ -26,6 +26,7 @@ export type FailureClass =
   | 'pods-ended'
   | 'paused'
   | 'rollout-blocked'
+  | 'forced-rollback'
   | 'job-failed'
   | 'job-pod-failed'
   | 'job-suspended';

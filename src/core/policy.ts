@@ -34,6 +34,10 @@
  *   sequence finish. `warn` (or a long window) waits for a resume instead.
  * - rollout-blocked: immediately. A StatefulSet or DaemonSet with the OnDelete update strategy and
  *   pods of the previous template changes only when a person acts.
+ * - forced-rollback 10 s: an OrderedReady StatefulSet's pod of a template no longer wanted (rolled
+ *   back) that is failing by its own diagnosis, counted as for a current pod (a crash loop from its
+ *   2nd restart, a readiness probe past its budget): the controller never replaces it, a person must
+ *   delete it. 10 s, as a missing image's, lets a `kubectl delete pod` already on its way land.
  * - job-suspended: `warn`: a suspended Job (`spec.suspend`) waits to be admitted (Kueue and similar
  *   systems resume it), as the provider's own await waits; the overall timeout ends the wait, or
  *   a window of its own (`--fail-after job-suspended=600`).
@@ -92,6 +96,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   'progress-deadline',
   'paused',
   'rollout-blocked',
+  'forced-rollback',
   'job-failed',
   'job-pod-failed',
   'job-suspended',
@@ -136,6 +141,7 @@ export function defaultPolicy(): Policy {
       'workload-deleted': fail(0),
       paused: fail(10),
       'rollout-blocked': fail(0),
+      'forced-rollback': fail(10),
       'job-failed': fail(0),
       'job-pod-failed': { action: 'warn', afterSeconds: 0, scope: 'any-pod' },
       'job-suspended': { action: 'warn', afterSeconds: 0, scope: 'any-pod' },

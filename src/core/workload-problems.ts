@@ -1,8 +1,9 @@
 /**
  * The problems of the traced workload object itself, read from its kind's rule: a rollout nobody
  * will finish (`rollout-blocked`), a failed Job (`job-failed`), a suspended Job waiting to be
- * admitted (`job-suspended`), and pods its controller cannot create (`replica-failure`, from its
- * FailedCreate Events). What only a kind's pods have is its module's (kinds/).
+ * admitted (`job-suspended`), pods its controller cannot create (`replica-failure`, from its
+ * FailedCreate Events), and what its module finds only a person can clear (`stuckFinding`: a
+ * StatefulSet's `forced-rollback`). What only a kind's pods have is its module's (kinds/).
  */
 import type { Finding } from './diagnose/index.js';
 import { diagnoseWorkloadCreates } from './diagnose/workload.js';
@@ -25,7 +26,8 @@ export function workloadFindings(state: RolloutState): Finding[] {
   if (rule.state === 'progressing') {
     // The Events first: the pods are counted only when a create failed.
     const created = diagnoseWorkloadCreates(object, kubeEventsAbout(state, object.kind, object.name), () => terminatingUntil(state));
-    return created && module.podsShort?.(state) ? [created] : [];
+    const stuck = module.stuckFinding?.(state);
+    return [...(created && module.podsShort?.(state) ? [created] : []), ...(stuck ? [stuck] : [])];
   }
   if (rule.state !== 'failed') return [];
   const counts = 'parallelism' in rule.progress ? jobCounts(rule.progress) : '';

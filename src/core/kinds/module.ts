@@ -86,6 +86,11 @@ export interface KindModule {
   stillWaitingFor(s: RolloutState): string | undefined;
   /** Findings only this kind's pods have, beside the diagnosis every pod gets (a Job's failed pod). */
   podFindings?(pod: V1Pod): Finding[];
+  /**
+   * A finding of the workload that only a person can clear, read from its pods while its rule says
+   * `progressing` (a StatefulSet's forced rollback: a failing pod of a template no longer wanted).
+   */
+  stuckFinding?(s: RolloutState): Finding | undefined;
   /** Whether the kind's controller retries this problem itself: reported, never failing on its window. */
   retries?(p: Problem): boolean;
   /**

@@ -14,17 +14,9 @@ import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
 import { currentReady, emitOwnedRevision, fewerLivePods, ownedPodMembers, podRuleMembers } from './owned-pods.js';
 import { observed, type PodProgress, type PodRuleResult, type RuleReason } from './rule.js';
+import { forcedRollbackFinding, isOrderedReady, ordinalOf, withForcedRollbackHints } from './statefulset-forced-rollback.js';
 
-const DEFAULT_ORDERED = 'OrderedReady';
-
-/**
- * True when the StatefulSet's pods are managed `OrderedReady` (the default): the controller creates
- * and replaces one ordinal at a time and waits for each to be Ready, so a pod that never becomes
- * Ready holds every later ordinal. `Parallel` does not change the success rule.
- */
-export function isOrderedReady(sts: V1StatefulSet): boolean {
-  return (sts.spec?.podManagementPolicy ?? DEFAULT_ORDERED) === DEFAULT_ORDERED;
-}
+export { isOrderedReady } from './statefulset-forced-rollback.js';
 
 /** A StatefulSet's pod counts; `updated` counts the pods at `updateRevision` (all current pods once the revisions match). */
 function stsProgress(sts: V1StatefulSet): PodProgress {
@@ -40,7 +32,9 @@ function stsProgress(sts: V1StatefulSet): PodProgress {
  * is Ready and no extra pod is left, and: RollingUpdate with a partition P > 0, the `replicas - P`
  * ordinals at or above P run the current template (kubectl's rule); RollingUpdate without one, every
  * pod runs it and `currentRevision == updateRevision` (Pulumi's rule); OnDelete, every pod runs it,
- * else `blocked` (the controller replaces a pod only when it is deleted).
+ * else `blocked` (the controller replaces a pod only when it is deleted). The rule reads the object
+ * alone; the state its pods put it in, a forced rollback that needs a person to delete a pod, is
+ * the module's `stuckFinding` (statefulset-forced-rollback.ts).
  */
 export function statefulSetRule(sts: V1StatefulSet): PodRuleResult {
   const progress = stsProgress(sts);
@@ -188,14 +182,6 @@ function emitPhases(s: RolloutState, memo: EmittedMemo, emit: Emit, succeeded: b
   }
 }
 
-/** The ordinal of a StatefulSet pod (`db-2` -> 2), or undefined. */
-function ordinalOf(sts: V1StatefulSet, pod: string): number | undefined {
-  const prefix = `${sts.metadata?.name ?? ''}-`;
-  if (!pod.startsWith(prefix)) return undefined;
-  const n = Number(pod.slice(prefix.length));
-  return Number.isInteger(n) && n >= 0 ? n : undefined;
-}
-
 /**
  * Under `OrderedReady` (the default), a failing pod holds every other ordinal: the controller
  * creates or replaces one pod at a time, and only once the previous one is Ready. Says so in the
@@ -254,7 +240,9 @@ export function statefulSetModule(): KindModule {
     // The controller's own test: `getPodRevision(pod) == updateRevision.Name`.
     templateRevision: (w) => (w as V1StatefulSet).status?.updateRevision ?? '',
     podRevision: (pod) => pod.metadata?.labels?.[CONTROLLER_REVISION_HASH_LABEL] ?? '',
-    explainProblem: withOrderedReadyWait,
+    explainProblem: (s, p) => withForcedRollbackHints(s, withOrderedReadyWait(s, p)),
+    // A failing pod of a template no longer wanted, which OrderedReady never replaces.
+    stuckFinding: forcedRollbackFinding,
     // Their OrderedReady wait names the ordinals that exist, and the replicas.
     rediagnosesProblemPods: true,
     templateClaims: (w) => templateClaims(w as V1StatefulSet),
