@@ -69,7 +69,8 @@ export function hasRenewableCredential(user: User | null | undefined): boolean {
 /** Which kubeconfig setting holds `user`'s credential, for messages (never the credential). */
 export function credentialSetting(user: User | null | undefined): string {
   const config = providerConfig(user);
-  if (config?.plugin) return `the exec credential plugin "${config.plugin.command ?? ''}" (users[].user.exec)`;
+  const plugin = config?.plugin ?? (user?.exec as ExecConfig | undefined);
+  if (plugin) return `the exec credential plugin "${plugin.command ?? ''}" (users[].user.exec)`;
   if (config?.tokenPath) return `the token file "${config.tokenPath}" (users[].user.tokenFile)`;
   if (user?.token) return 'the token (users[].user.token)';
   if (user?.certFile || user?.certData) return 'the client certificate (users[].user.client-certificate)';
