@@ -11,7 +11,7 @@ import { RolloutTraceError } from '../errors.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import { type ChangeKind, changeKind, type LiveDeployment } from './decisions.js';
 import { findWorkloads, readWorkload } from './deployment-lookup.js';
-import { type PlannedDeployment, planFromInputs, REPLACED_ON } from './plan.js';
+import { isAutoNameOf, type PlannedDeployment, planFromInputs, REPLACED_ON } from './plan.js';
 import { currentRun } from './run-state.js';
 import { type TemplateChange, templateChanges } from './template-diff.js';
 import { type LiveWorkload, liveRevisionOf } from './workload-kinds.js';
@@ -204,10 +204,13 @@ async function newObjectName(b: Baseline): Promise<string | undefined> {
     const now = await readWorkload(b.kc, b.namespace, name, undefined, b.plan.kind).catch(() => undefined);
     return now && now.metadata?.uid !== b.liveFacts?.uid ? name : undefined;
   }
+  // An object the provider's own pattern named is replaced by one of the same pattern: any other
+  // auto-named object (another resource's, created in the same update) is not this one's.
+  const ownPattern = !!b.live && isAutoNameOf(b.plan.namePrefix, b.live.metadata?.name ?? '');
   const found = await findWorkloads(b.kc, b.namespace, b.plan, {
     maxAgeMs: LOCATE_LIST_REUSE_MS,
     cache: currentRun().lists,
-    autonamedSince: b.readAt,
+    ...(ownPattern ? {} : { autonamedSince: b.readAt }),
   }).catch(() => []);
   const isNew = (d: LiveWorkload) =>
     !b.existing.has(d.metadata?.name ?? '') ||
