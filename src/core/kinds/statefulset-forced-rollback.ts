@@ -127,16 +127,14 @@ export function forcedRollbackFinding(s: RolloutState): Finding | undefined {
   if (!first) return undefined;
   const names = stuck.map((x) => x.name);
   const { cause } = first;
-  const pod = s.pods.get(first.name);
-  const revision = pod?.metadata?.labels?.[CONTROLLER_REVISION_HASH_LABEL] ?? '?';
-  const what = cause.container ? `${cause.initContainer ? 'init container' : 'container'} "${cause.container}" ` : '';
-  const others = names.length > 1 ? ` (and ${names.slice(1).join(', ')})` : '';
-  const them = names.length > 1 ? 'them' : 'it';
+  const revisions = [...new Set(names.map((n) => s.pods.get(n)?.metadata?.labels?.[CONTROLLER_REVISION_HASH_LABEL] ?? '?'))];
+  const several = names.length > 1;
+  const what = cause.container ? ` ${cause.initContainer ? 'init container' : 'container'} "${cause.container}"` : '';
   const explanation =
-    `pod ${first.name}${others} runs revision ${revision}, a template the StatefulSet no longer has (rolled back or changed again), ` +
-    `and will not become Ready: ${what}${cause.explanation}; under podManagementPolicy OrderedReady the controller replaces it ` +
-    `only once it is Running and Ready, so nothing rolls out until someone deletes ${them} (a forced rollback, in Kubernetes' words): ` +
-    `\`${deleteCommand(s, names)}\``;
+    `pod ${first.name}${what}: ${cause.explanation}; ${names.join(', ')} ${several ? 'run' : 'runs'} revision ${revisions.join(', ')}, ` +
+    'a template the StatefulSet no longer has (rolled back or changed again), and under podManagementPolicy OrderedReady the ' +
+    `controller replaces such a pod only once it is Running and Ready: nothing rolls out until someone deletes ${several ? 'them' : 'it'} ` +
+    `(a forced rollback, in Kubernetes' words): \`${deleteCommand(s, names)}\``;
   return {
     class: 'forced-rollback',
     object: { kind: 'StatefulSet', name: s.target.name },
