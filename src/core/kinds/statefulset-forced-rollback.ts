@@ -10,7 +10,7 @@
 import type { V1Pod, V1StatefulSet } from '@kubernetes/client-node';
 import { classPolicyOf } from '../classifiers.js';
 import { diagnosePodFindings, type Finding, probeBudgetSeconds } from '../diagnose/index.js';
-import { canBecomeReady, isPodReady, timeOf } from '../k8s.js';
+import { canBecomeReady, isPodReady, podCondition, timeOf } from '../k8s.js';
 import { kubeEventsAbout } from '../relations.js';
 import type { RolloutState } from '../state.js';
 import type { Problem, ProblemClass } from '../types.js';
@@ -74,16 +74,33 @@ const CAUSE_CLASSES = new Set<ProblemClass>([
 ]);
 
 /**
+ * Whether the pod was not Ready at any moment of the crashed container's last run: its Ready
+ * condition has been False since before that run started (both times are the kubelet's). A pod
+ * Ready between crashes (no readiness probe) is replaced by the controller at its next run: it
+ * sees it Running and Ready for that moment.
+ */
+function notReadyInLastRun(pod: V1Pod, f: Finding): boolean {
+  const statuses = f.initContainer ? pod.status?.initContainerStatuses : pod.status?.containerStatuses;
+  const cs = statuses?.find((c) => c.name === f.container);
+  const started = timeOf((cs?.state?.terminated ?? cs?.lastState?.terminated)?.startedAt);
+  const ready = podCondition(pod, 'Ready');
+  const since = timeOf(ready?.lastTransitionTime);
+  // Seconds on both: a transition in the second the run started may have been during it.
+  return ready?.status !== 'True' && started !== undefined && since !== undefined && since < started;
+}
+
+/**
  * Whether `f`, a finding of `pod`, says the pod is failing as it would fail a pod of the current
- * template: its class fails under the policy, a crash has restarted `minRestarts` times (one crash
- * followed by Ready never counts), a readiness probe has failed past its own budget since the
- * container started, and no node is being added for an unschedulable pod.
+ * template, and will not be Ready by itself: its class fails under the policy, a crash has
+ * restarted `minRestarts` times (one crash followed by Ready never counts) and the pod was not
+ * Ready during its last run, a readiness probe has failed past its own budget since the container
+ * started, and no node is being added for an unschedulable pod.
  */
 function failing(s: RolloutState, pod: V1Pod, f: Finding): boolean {
   if (!CAUSE_CLASSES.has(f.class)) return false;
   const knobs = classPolicyOf(s.policy, f.class);
   if (knobs.action !== 'fail') return false;
-  if (CRASH_CLASSES.has(f.class)) return (f.restartCount ?? 0) >= (knobs.minRestarts ?? 0);
+  if (CRASH_CLASSES.has(f.class)) return (f.restartCount ?? 0) >= (knobs.minRestarts ?? 0) && notReadyInLastRun(pod, f);
   if (f.class === 'unschedulable') return !f.autoscaling;
   if (f.class !== 'readiness-probe') return true;
   if (f.probe?.kind !== 'readiness') return false;

@@ -3,7 +3,9 @@
  * success only once every pod runs the update revision (or, with a partition, the ordinals at or
  * above it); OnDelete is a `rollout-blocked` failure, never a silent wait; an OrderedReady
  * StatefulSet stuck behind a failing pod names it and the ordinals that wait; a claim of its
- * volumeClaimTemplates that cannot bind is `pvc-pending` with the StorageClass and the provisioner's words.
+ * volumeClaimTemplates that cannot bind is `pvc-pending` with the StorageClass and the provisioner's words;
+ * a crashing pod of a template rolled back is `forced-rollback` under OrderedReady (someone must delete
+ * it), and replaced by the controller under Parallel.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -45,6 +47,42 @@ const setImage = (image: string) => (s: V1StatefulSet) => {
 async function created(ns: string, shape: StatefulSetShape): Promise<void> {
   await createStatefulSet(ns, 'db', shape);
   await waitStatefulSetReady(ns, 'db');
+}
+
+const CRASH = 'sim.rollout-trace.dev/app';
+
+/**
+ * A forced rollback: a 3-replica StatefulSet updated to a template whose container crashes before
+ * its readiness probe passes, then, once `db-2` of that template has crashed, restored to the
+ * template it had (a `rollout undo`).
+ * @returns the generation of the restored template and the broken revision.
+ */
+async function brokenThenRestored(
+  ns: string,
+  podManagementPolicy: 'OrderedReady' | 'Parallel',
+): Promise<{ generation: number; broken: string }> {
+  // Ready 2 s after it starts: the crashing container exits after 1 s, never Ready.
+  const readinessProbe = { tcpSocket: { port: 80 }, initialDelaySeconds: 2, periodSeconds: 1 };
+  await created(ns, { replicas: 3, image: 'nginx:1.19', podManagementPolicy, container: { readinessProbe } });
+  const updated = await editStatefulSet(ns, 'db', (s) => {
+    s.spec!.template.metadata!.annotations = { [CRASH]: 'crash;exitCode=1;message=boom;after=1' };
+  });
+  const broken = await waitUntil(
+    async () => {
+      const s = await clients().apps.readNamespacedStatefulSet({ name: 'db', namespace: ns });
+      const rev = (s.status?.observedGeneration ?? 0) >= (updated.metadata?.generation ?? 0) ? s.status?.updateRevision : undefined;
+      const pod = await clients()
+        .core.readNamespacedPod({ name: 'db-2', namespace: ns })
+        .catch(() => undefined);
+      const crashed = (pod?.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1;
+      return rev && pod?.metadata?.labels?.['controller-revision-hash'] === rev && crashed ? rev : undefined;
+    },
+    { what: `db-2 of the broken template crashed in ${ns}`, timeoutMs: 90_000, intervalMs: 250 },
+  );
+  const restored = await editStatefulSet(ns, 'db', (s) => {
+    s.spec!.template.metadata!.annotations = {};
+  });
+  return { generation: restored.metadata?.generation ?? 0, broken };
 }
 
 describe('StatefulSet verdicts', { concurrency: true }, () => {
@@ -149,5 +187,39 @@ describe('StatefulSet verdicts', { concurrency: true }, () => {
     assert.ok(err instanceof RolloutTraceError, String(err));
     assert.equal(err.code, 'forbidden');
     assert.match(err.message, /may not list statefulsets in namespace/);
+  });
+
+  it('forced rollback: a crashing pod of the rolled-back template is forced-rollback within its window, naming it and the delete; deleted, it succeeds', async (t) => {
+    const ns = await namespaceFor(t, 'sts-forced');
+    const { generation, broken } = await brokenThenRestored(ns, 'OrderedReady');
+    const r = await trace(ns, 'db', { kind: 'StatefulSet', timeoutSeconds: 120, minGeneration: generation });
+    const p = r.verdict.problems[0];
+    const opened = r.of('problem').find((e) => e.problem.class === 'forced-rollback');
+    const window = opened ? r.verdict.finishedAt - opened.at : Number.NaN;
+    t.diagnostic(`${describeVerdict(r)}; ${(window / 1000).toFixed(1)} s from its first signal to the verdict`);
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    assert.equal(p?.class, 'forced-rollback');
+    assert.match(
+      p?.explanation ?? '',
+      new RegExp(`^pod db-2 container "app": container exited with code 1 \\("boom"\\), \\d+ restarts; db-2 runs revision ${broken}, `),
+    );
+    assert.match(p?.explanation ?? '', /forced rollback/);
+    assert.equal(p?.hints[0], `kubectl -n ${ns} delete pod db-2`);
+    assert.ok(window >= 9_000 && window < 15_000, `its 10 s window from its first signal (${window} ms)`);
+    assert.ok(r.ms < 60_000, `within seconds, not the 120 s timeout (${r.ms} ms)`);
+    // As the hint says: the controller then creates db-2 from the restored template.
+    await clients().core.deleteNamespacedPod({ name: 'db-2', namespace: ns });
+    const again = await trace(ns, 'db', { kind: 'StatefulSet', timeoutSeconds: 90, minGeneration: generation });
+    assert.equal(again.verdict.outcome, 'succeeded', describeVerdict(again));
+    assert.deepEqual(Object.values(await podRevisions(ns)), [again.verdict.revision, again.verdict.revision, again.verdict.revision]);
+  });
+
+  it('forced rollback under Parallel: the controller replaces the crashing pod itself, and the rollback succeeds', async (t) => {
+    const ns = await namespaceFor(t, 'sts-forced-par');
+    const { generation } = await brokenThenRestored(ns, 'Parallel');
+    const r = await trace(ns, 'db', { kind: 'StatefulSet', timeoutSeconds: 90, minGeneration: generation });
+    assert.equal(r.verdict.outcome, 'succeeded', describeVerdict(r));
+    assert.ok(!r.of('problem').some((e) => e.problem.class === 'forced-rollback'));
+    assert.deepEqual(Object.values(await podRevisions(ns)), [r.verdict.revision, r.verdict.revision, r.verdict.revision]);
   });
 });

@@ -12,6 +12,7 @@ import type { Observation } from '../../../src/core/index.js';
 import { abandonedRevisionPods } from '../../../src/core/kinds/statefulset-forced-rollback.js';
 import {
   del,
+  iso,
   ofType,
   podEvent,
   run,
@@ -39,9 +40,18 @@ const db = (spec: Spec = {}, status: Status = rolledBack, generation = 3) =>
   );
 
 const readyPod = (name: string, revision = 'r1') => workloadPod('StatefulSet', 'db', { name, revision });
-/** A pod of `revision` whose container crash-loops: exit 1 ("boom"), `restarts` restarts. */
-const crashing = (name: string, revision = 'r2', restarts = 2, extra: Partial<Parameters<typeof workloadPod>[2]> = {}) =>
-  workloadPod('StatefulSet', 'db', {
+/**
+ * A pod of `revision` whose container crash-loops: exit 1 ("boom"), `restarts` restarts, its last
+ * run started 18 s in; not Ready since `notReadySince` (s; default 1: never Ready).
+ */
+const crashing = (
+  name: string,
+  revision = 'r2',
+  restarts = 2,
+  extra: Partial<Parameters<typeof workloadPod>[2]> = {},
+  notReadySince = 1,
+): V1Pod => {
+  const pod = workloadPod('StatefulSet', 'db', {
     name,
     revision,
     ready: false,
@@ -50,6 +60,10 @@ const crashing = (name: string, revision = 'r2', restarts = 2, extra: Partial<Pa
     ],
     ...extra,
   });
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready) ready.lastTransitionTime = iso(notReadySince) as unknown as Date;
+  return pod;
+};
 
 const names = (pods: V1Pod[]) => pods.map((p) => p.metadata?.name);
 
@@ -166,6 +180,12 @@ describe('forced rollback: the reducer', () => {
     );
     assert.equal(ofType(events, 'problem').length, 0, 'one crash followed by Ready is never a problem');
     assert.equal(verdictOf(events)?.outcome, 'succeeded');
+  });
+
+  it('a crash loop Ready during its last run (no readiness probe): the controller replaces it at its next run; no forced-rollback', () => {
+    const { events } = run(rollback(db(), [up('Pod', crashing('db-2', 'r2', 3, {}, 19), 2), tick(30), tick(60)]), STS);
+    assert.equal(ofType(events, 'problem').length, 0);
+    assert.equal(verdictOf(events), undefined);
   });
 
   it('Parallel: the controller replaces the pod itself; no forced-rollback', () => {
