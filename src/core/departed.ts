@@ -6,10 +6,8 @@
  * causes seen in the revision it judges. Docs: docs/verdicts.md.
  */
 import { kubectlHints } from './hints.js';
-import { moduleOf } from './kinds/index.js';
 import type { CauseSeen, EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
-import { kindOf } from './workloads.js';
 
 /** Causes kept for pods that are gone: the most recent ones. */
 export const MAX_DEPARTED = 5;
@@ -27,7 +25,7 @@ export function hasOpenProblem(state: RolloutState, name: string): boolean {
 
 /** `p` as a problem of a deleted pod: its kubectl hints are the ones that still work once the pod is gone. */
 export function asDeleted(state: RolloutState, p: Problem): Problem {
-  const ref = { namespace: state.target.namespace, name: state.target.name, kind: kindOf(state) };
+  const ref = { namespace: state.target.namespace, name: state.target.name, facts: state.facts };
   return { ...p, podDeleted: true, hints: kubectlHints(ref, { kind: 'Pod', name: p.object.name, deleted: true }) };
 }
 
@@ -64,15 +62,16 @@ export function podDeparted(state: RolloutState, memo: EmittedMemo, name: string
 /**
  * The causes a verdict lists after its open problems: those kept for pods of its revision that are
  * gone, and the latest crash of each pod being deleted now (the Job controller deletes a failed
- * Job's pods as it marks it failed) that has no open problem.
+ * Job's pods as it marks it failed) that has no open problem, then `unseen`: causes the kind adds
+ * for those known (its module's `unseenExits`).
  */
-export function departedProblems(state: RolloutState): Problem[] {
+export function departedProblems(state: RolloutState, unseen?: (known: Problem[]) => Problem[]): Problem[] {
   const { memo } = state;
   const out = memo.departed.filter((c) => c.revision === memo.revision).map((c) => c.problem);
   for (const [name, cause] of Object.entries(memo.podCauses)) {
     if (cause.revision !== memo.revision || !podLeaving(state, name) || hasOpenProblem(state, name)) continue;
     if (!out.some((p) => p.id === cause.problem.id)) out.push(asDeleted(state, cause.problem));
   }
-  out.push(...(moduleOf(state).unseenExits?.(state, out) ?? []));
+  if (unseen) out.push(...unseen(out));
   return out.slice(-MAX_DEPARTED);
 }

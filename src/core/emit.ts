@@ -1,21 +1,25 @@
 /** Emitting change-only events derived from the cached objects. */
 import type { CoreV1Event, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
-import { digestEvent } from './diagnose/events.js';
-import type { DistributiveOmit, Touched } from './intake.js';
-import { eventTime, REVISION_HISTORY_ANNOTATION, revisionOf, templateKey } from './k8s.js';
+import { REVISION_HISTORY_ANNOTATION, revisionOf, templateKey } from './k8s.js';
 import { podView } from './pod-state.js';
 import { pulumiProgressMessage, replicaSetReadiness } from './pulumi-await.js';
-import { aboutCurrentTarget, claimNames, newReplicaSet, oldReplicaSets, ownedReplicaSets, podOf, podsOf } from './relations.js';
+import { newReplicaSet, oldReplicaSets, ownedReplicaSets, podOf, podsOf } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { RolloutEvent, RolloutPhase } from './types.js';
 
+/** Omit over each member of a union. */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** What an observation changed, so that deriving can look at just that. */
+export type Touched =
+  | { kind: 'Deployment' | 'ReplicaSet' | 'PersistentVolumeClaim' | 'StatefulSet' | 'DaemonSet' | 'Job' }
+  | { kind: 'Pod'; name: string }
+  | { kind: 'Node'; name: string; readinessChanged: boolean }
+  /** `event`: the Event as this observation saw it (a later one in the same step may change it again). */
+  | { kind: 'Event'; uid: string; name: string; event: CoreV1Event };
+
 /** Emits one event (the reducer stamps `at`, `workload` and `deployment`). */
 export type Emit = (e: DistributiveOmit<RolloutEvent, 'at' | 'deployment' | 'workload'>) => void;
-
-/** Normal events worth showing; every Warning is shown. */
-const NORMAL_REASONS = new Set(['ScalingReplicaSet', 'SuccessfulCreate', 'SuccessfulDelete', 'TriggeredScaleUp']);
-/** Events older than this before tracking started are history, not news (krane uses 5 s). */
-const EVENT_HISTORY_SLACK_MS = 5_000;
 
 /** Owned ReplicaSets whose whole pod template (without `pod-template-hash`) is the Deployment's current one. */
 function sameTemplateReplicaSets(state: RolloutState): V1ReplicaSet[] {
@@ -228,53 +232,4 @@ export function emitProgress(state: RolloutState, memo: EmittedMemo, emit: Emit)
   if (memo.progress === key) return;
   memo.progress = key;
   emit({ type: 'progress', desired: spec, ready, updated, available, ...(terminating ? { terminating } : {}), message });
-}
-
-/** Whether an Event about `name` is about our objects (the target, its ReplicaSets and pods, its PVCs). */
-function isOurs(state: RolloutState, owned: Map<string, string>, name: string): boolean {
-  return (
-    name === state.target.name ||
-    owned.has(name) ||
-    ownedReplicaSets(state).some((rs) => rs.metadata?.name === name) ||
-    claimNames(state).includes(name)
-  );
-}
-
-/**
- * Warning events (and a few Normal ones) about our objects, once per distinct message: the Events
- * the observations touched, and the backlog of objects that just became ours (`opened`).
- */
-export function emitK8sEvents(
-  state: RolloutState,
-  memo: EmittedMemo,
-  owned: Map<string, string>,
-  opened: string[],
-  touched: readonly Touched[],
-  emit: Emit,
-): void {
-  const candidates: Array<[string, CoreV1Event]> = [];
-  for (const name of [state.target.name, ...claimNames(state), ...opened]) {
-    if (memo.eventNames[name]) continue;
-    memo.eventNames[name] = true;
-    for (const uid of state.kubeEventsByObject.get(name) ?? []) {
-      const e = state.kubeEvents.get(uid);
-      if (e) candidates.push([uid, e]);
-    }
-  }
-  // Each version a step saw, in order: an Event updated twice within it says both messages.
-  const backlog = new Set(candidates.map(([uid]) => uid));
-  for (const t of touched) {
-    if (t.kind === 'Event' && !backlog.has(t.uid) && isOurs(state, owned, t.name)) candidates.push([t.uid, t.event]);
-  }
-  const fresh = candidates
-    .filter(([, e]) => (e.type === 'Warning' || NORMAL_REASONS.has(e.reason ?? '')) && aboutCurrentTarget(state, e))
-    .filter(([, e]) => eventTime(e) >= state.startedAt - EVENT_HISTORY_SLACK_MS)
-    .filter(([, e]) => !(e.involvedObject?.kind === 'Pod' && memo.folded[e.involvedObject.name ?? '']))
-    .sort(([u, a], [v, b]) => eventTime(a) - eventTime(b) || (state.kubeEventArrival.get(u) ?? 0) - (state.kubeEventArrival.get(v) ?? 0));
-  for (const [uid, e] of fresh) {
-    const key = `${e.reason}|${e.message}`;
-    if (memo.kubeEvents[uid] === key) continue;
-    memo.kubeEvents[uid] = key;
-    emit({ type: 'k8s-event', event: digestEvent(e) });
-  }
 }

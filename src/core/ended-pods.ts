@@ -10,13 +10,13 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { classPolicyOf } from './classifiers.js';
+import { currentPod, currentPodSetKey, currentPods } from './current-pods.js';
 import type { Finding } from './diagnose/index.js';
 import type { Emit } from './emit.js';
 import { formatDuration } from './format-duration.js';
 import { canBecomeReady, hasEnded, podCondition, revisionOf, timeOf } from './k8s.js';
 import { newReplicaSet } from './relations.js';
 import type { EmittedMemo, EndedPod, RolloutState } from './state.js';
-import { currentPod, currentPodSetKey, currentPods } from './workloads.js';
 
 /** Endings older than this no longer count towards `pods-ended` (the class's count window). */
 export const ENDINGS_WINDOW_MS = 10 * 60_000;

@@ -8,8 +8,9 @@
  * StatefulSet's or DaemonSet's live pods, a Job's pods); any other verdict (a failure, a
  * success that older Events could hold) waits for the list.
  */
+
+import { claimNames } from './current-pods.js';
 import { moduleOf } from './kinds/index.js';
-import { claimNames } from './relations.js';
 import type { RolloutState } from './state.js';
 import type { Observation } from './types.js';
 

@@ -4,8 +4,8 @@
  */
 
 import type { EventDigest, LogTail, Problem } from './problem-types.js';
+import type { NamespacedName, WorkloadKind, WorkloadRef } from './ref-types.js';
 import type { RolloutTimings } from './timing-types.js';
-import type { NamespacedName, WorkloadKind, WorkloadRef } from './types.js';
 
 /** A Job's pod counts ({@link Verdict.job}). */
 export interface JobCounts {

@@ -1,6 +1,9 @@
 /** Copy-paste kubectl commands for a problem or a Deployment. */
-import { KIND_FACTS } from './kinds/facts.js';
-import type { NamespacedName, Problem, WorkloadKind } from './types.js';
+import type { KindFacts } from './kind-facts.js';
+import type { NamespacedName, Problem } from './types.js';
+
+/** The traced workload as hints name it: its namespace, name and kind's facts (`RolloutState.facts`); none: a pod's own hints only. */
+export type HintRef = NamespacedName & { facts?: Pick<KindFacts, 'kind' | 'short' | 'rollsOut'> };
 
 /** What a hint can be about. */
 export interface HintSubject {
@@ -19,7 +22,7 @@ export interface HintSubject {
  * kubectl commands to dig into `subject` (or, without one, into the Deployment rollout):
  * logs of the crashed container, describe, the object's events, and rollout status / undo.
  */
-export function kubectlHints(ref: NamespacedName & { kind?: WorkloadKind }, subject?: HintSubject): string[] {
+export function kubectlHints(ref: HintRef, subject?: HintSubject): string[] {
   const ns = `kubectl -n ${ref.namespace}`;
   const out: string[] = [];
   if (subject?.kind === 'Pod' && subject.deleted) {
@@ -41,13 +44,14 @@ export function kubectlHints(ref: NamespacedName & { kind?: WorkloadKind }, subj
     out.push(`${ns} get events --field-selector involvedObject.name=${subject.name}`);
     return out;
   }
-  const facts = KIND_FACTS[ref.kind ?? 'Deployment'];
-  if (ref.name && !facts.rollsOut) {
+  const { facts } = ref;
+  if (!ref.name || !facts) return out;
+  if (!facts.rollsOut) {
     // No rollout to watch or undo (a Job): its description, and the logs of one of its pods.
     out.push(`${ns} describe ${facts.short} ${ref.name}`);
     if (!subject?.deleted) out.push(`${ns} logs ${facts.short}/${ref.name}`);
-  } else if (ref.name) {
-    const resource = (ref.kind ?? 'Deployment').toLowerCase();
+  } else {
+    const resource = facts.kind.toLowerCase();
     if (subject?.paused) out.push(`${ns} rollout resume ${resource}/${ref.name}`);
     out.push(`${ns} rollout status ${resource}/${ref.name}`);
     out.push(`${ns} rollout undo ${resource}/${ref.name}`);

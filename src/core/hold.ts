@@ -7,28 +7,18 @@
  */
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { classPolicyOf } from './classifiers.js';
+import { currentPod, currentPodsUnordered } from './current-pods.js';
 import { firstLine } from './diagnose/first-line.js';
 import type { Emit } from './emit.js';
 import { formatDuration, formatWindow } from './format-duration.js';
 import { canBecomeReady, eventTime, isPodReady, longRunningStatuses, timeOf } from './k8s.js';
 import type { KindModule } from './kinds/module.js';
 import { deadlineOf } from './problems.js';
-import { replicaSetReadiness } from './pulumi-await.js';
-import { kubeEventsAbout, newReplicaSet, podsOf } from './relations.js';
+import { kubeEventsAbout } from './relations.js';
+import type { SuccessHold } from './stale-readiness.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
 import { problemLine } from './verdict.js';
-import { currentPod, currentPodsUnordered } from './workloads.js';
-
-/** Why success waits although the criterion is met. */
-export interface SuccessHold {
-  /** Change key (no times in it): a `held` event is emitted when it changes. */
-  key: string;
-  message: string;
-  pods: string[];
-  /** When the hold ends if nothing changes (ms); absent while a problem is open. */
-  until?: number;
-}
 
 /** The live pods of the current template (a Deployment's new ReplicaSet's, a StatefulSet's update revision's...). */
 function livePods(state: RolloutState): V1Pod[] {
@@ -125,39 +115,6 @@ function lastLivenessFailure(state: RolloutState, pod: string): { at: number; me
 
 function morePods(n: number): string {
   return n > 0 ? ` (and ${n} more pod${n === 1 ? '' : 's'})` : '';
-}
-
-/**
- * A status that counts more Ready pods than are Ready among the live pods it counts: a pod it
- * counted was deleted (a crash-looping pod deleted, an eviction) or stopped being Ready, and its
- * controller has not counted again yet. Success waits for the pods, not for the count (the pods'
- * watch and the owner's are not ordered, so a pod that just became Ready can also show here for a
- * moment). `owner` is the ReplicaSet or workload, `pods` its pods in the cache.
- */
-export function staleReadiness(
-  state: RolloutState,
-  owner: { kind: string; name: string; uid: string },
-  counted: number,
-  pods: V1Pod[],
-): SuccessHold | undefined {
-  // With none of its pods seen and none lost (a status alone), there is nothing to check the count against.
-  if (pods.length === 0 && !state.memo.readyLost[owner.uid]) return undefined;
-  const ready = pods.filter((p) => canBecomeReady(p) && isPodReady(p)).length;
-  if (ready >= counted) return undefined;
-  const plural = (n: number) => (n === 1 ? '' : 's');
-  return {
-    key: `stale|${owner.uid}|${counted}|${ready}`,
-    message: `${owner.kind} ${owner.name} counts ${counted} Ready pod${plural(counted)}, but ${ready} of its live pods ${ready === 1 ? 'is' : 'are'} Ready (a pod it counted was deleted or is no longer Ready); success waits until its count and its pods agree`,
-    pods: [],
-  };
-}
-
-/** The new ReplicaSet's Ready count against its live pods ({@link staleReadiness}). */
-export function staleReplicaSet(state: RolloutState): SuccessHold | undefined {
-  const rs = newReplicaSet(state);
-  if (!rs) return undefined;
-  const owner = { kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '' };
-  return staleReadiness(state, owner, replicaSetReadiness(rs).ready, podsOf(state, rs));
 }
 
 /**

@@ -1,11 +1,11 @@
 /** Which ticks can change nothing, so the reducer skips them (the hot path of many traced rollouts). */
 import type { V1Pod } from '@kubernetes/client-node';
+import { currentPodsUnordered } from './current-pods.js';
 import { heldByGate } from './diagnose/pod.js';
 import { canBecomeReady, longRunningStatuses } from './k8s.js';
 import { moduleOf } from './kinds/index.js';
 import type { RolloutState } from './state.js';
 import type { Observation } from './types.js';
-import { currentPodsUnordered } from './workloads.js';
 
 /**
  * Whether a tick can change nothing: nothing in the state depends on time. Time enters the core

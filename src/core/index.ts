@@ -21,6 +21,7 @@ export {
   MAX_TEXT_CHARS,
   sanitizeText,
 } from './cluster-text.js';
+export { revisionOfWorkload, successLogContainers } from './current-pods.js';
 export type { PullKind } from './diagnose/index.js';
 export { classifyPull, diagnosePod, parseMissing, probeBudgetSeconds, probeHandler } from './diagnose/index.js';
 export { formatDuration, formatWindow } from './format-duration.js';
@@ -36,6 +37,7 @@ export {
   type KindFeature,
   kindSpelled,
   ownsItsPods,
+  WORKLOAD_KINDS,
   workloadKey,
   workloadOf,
 } from './kinds/facts.js';
@@ -57,4 +59,4 @@ export { dominantWords, goDurationSeconds, PHASE_WORDS, podTiming, rolloutTiming
 export type * from './types.js';
 export { problemLine, problemSubject } from './verdict.js';
 export type { Workload } from './workloads.js';
-export { revisionOfWorkload, SUCCESS_LOG_PODS, successLogContainers, WORKLOAD_KINDS } from './workloads.js';
+export { SUCCESS_LOG_PODS } from './workloads.js';

@@ -2,28 +2,17 @@
  * Applying one object observation to the caches (and to Pulumi's awaiter flags). Caches and
  * indexes are updated in place: the cost of an observation does not depend on what is cached.
  */
-import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import { podDeparted } from './departed.js';
+import type { Emit, Touched } from './emit.js';
 import { isPodReady } from './k8s.js';
 import { moduleOf } from './kinds/index.js';
 import { passesReconcileGate, pulumiCheckReplicaSet, pulumiOnDeployment } from './pulumi-await.js';
 import { isCandidateKubeEvent, isCandidatePod, isCandidateReplicaSet, podGroupUid, replicaSetOfRevision } from './relations.js';
 import { EVENTS_PER_OBJECT, type NodeReadiness, type RolloutState } from './state.js';
-import type { KindToObject, ObjectObservation, RolloutEvent } from './types.js';
+import type { KindToObject, ObjectObservation } from './types.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
-type Emit = (e: DistributiveOmit<RolloutEvent, 'at' | 'deployment' | 'workload'>) => void;
-/** Omit over each member of a union. */
-export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** What an observation changed, so that deriving can look at just that. */
-export type Touched =
-  | { kind: 'Deployment' | 'ReplicaSet' | 'PersistentVolumeClaim' | 'StatefulSet' | 'DaemonSet' | 'Job' }
-  | { kind: 'Pod'; name: string }
-  | { kind: 'Node'; name: string; readinessChanged: boolean }
-  /** `event`: the Event as this observation saw it (a later one in the same step may change it again). */
-  | { kind: 'Event'; uid: string; name: string; event: CoreV1Event };
-
 function recheckReplicaSet(s: Draft): void {
   if (!s.pulumi.reconciled) return;
   const rs = replicaSetOfRevision(s, s.pulumi.revision);
@@ -110,7 +99,7 @@ function forgetPod(s: Draft, name: string): void {
   const cached = s.pods.get(name);
   if (!cached) return;
   s.pods.delete(name);
-  const rsUid = podGroupUid(cached, s.target);
+  const rsUid = podGroupUid(cached, s);
   const siblings = s.podsByOwner.get(rsUid);
   siblings?.delete(name);
   if (siblings?.size === 0) s.podsByOwner.delete(rsUid);
@@ -118,8 +107,8 @@ function forgetPod(s: Draft, name: string): void {
 
 function rememberPod(s: Draft, pod: V1Pod, name: string): void {
   const cached = s.pods.get(name);
-  const rsUid = podGroupUid(pod, s.target);
-  if (cached && podGroupUid(cached, s.target) !== rsUid) forgetPod(s, name);
+  const rsUid = podGroupUid(pod, s);
+  if (cached && podGroupUid(cached, s) !== rsUid) forgetPod(s, name);
   s.pods.set(name, pod);
   entryOf(s.podsByOwner, rsUid, () => new Map()).set(name, pod);
 }
@@ -130,7 +119,7 @@ function onPod(s: Draft, obs: Extract<ObjectObservation, { kind: 'Pod' }>, emit:
   if (!name) return undefined;
   const formerRs = s.ownedPods.get(name);
   const known = s.pods.has(name) || formerRs !== undefined;
-  if (obs.type === 'upsert' && isCandidatePod(pod, s.target)) {
+  if (obs.type === 'upsert' && isCandidatePod(pod, s)) {
     if (sameVersion(s.pods.get(name), pod)) return undefined;
     rememberPod(s, pod, name);
     return { kind: 'Pod', name };
@@ -138,7 +127,7 @@ function onPod(s: Draft, obs: Extract<ObjectObservation, { kind: 'Pod' }>, emit:
   // Deleted, or released by its ReplicaSet (labels no longer match): orphaned.
   const cached = s.pods.get(name);
   // Its ReplicaSet's status may still count it Ready for a while (hold.ts).
-  if (cached && isPodReady(cached)) s.memo.readyLost[podGroupUid(cached, s.target)] = true;
+  if (cached && isPodReady(cached)) s.memo.readyLost[podGroupUid(cached, s)] = true;
   const node = (cached ?? pod).spec?.nodeName;
   if (obs.type === 'delete' && node && known) s.memo.freedAt[node] = obs.at;
   forgetPod(s, name);

@@ -4,10 +4,11 @@
  * pods of the current template). Pure: the tracker opens the streams.
  */
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
+import { currentPods, workloadRevision } from './current-pods.js';
 import { revisionOf } from './k8s.js';
 import { newReplicaSet } from './relations.js';
 import type { RolloutState } from './state.js';
-import { currentPods, kindOf, workloadRevision } from './workloads.js';
+import { kindOf } from './workloads.js';
 
 /** One container instance whose log can be streamed. */
 export interface LogTarget {

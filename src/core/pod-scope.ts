@@ -4,13 +4,14 @@
  * change, for every kind.
  */
 
+import { currentPodSetKey, currentPodsUnordered } from './current-pods.js';
+import type { Touched } from './emit.js';
 import { hasRestarted, reportedLater } from './idle-tick.js';
-import type { Touched } from './intake.js';
 import { moduleOf } from './kinds/index.js';
 import type { PodScope } from './problems.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Observation } from './types.js';
-import { currentPodSetKey, currentPodsUnordered, kindOf } from './workloads.js';
+import { kindOf } from './workloads.js';
 
 /**
  * The current template's pods whose problems may have changed:

@@ -4,7 +4,7 @@
  */
 
 import type { ProblemClass } from './policy-types.js';
-import type { WorkloadKind } from './types.js';
+import type { WorkloadKind } from './ref-types.js';
 
 /** A Kubernetes Event, condensed. */
 export interface EventDigest {

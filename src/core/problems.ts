@@ -1,6 +1,7 @@
 /** Tracking problems over time and applying the failure policy. */
 import type { V1Pod } from '@kubernetes/client-node';
 import { classPolicyOf } from './classifiers.js';
+import { claimNames, currentPod, currentPods } from './current-pods.js';
 import {
   type ClassifierFailure,
   classifyPod,
@@ -19,11 +20,11 @@ import { diagnoseEndings } from './ended-pods.js';
 import { canBecomeReady, longRunningStatuses } from './k8s.js';
 import { moduleOf } from './kinds/index.js';
 import { compareProblems, failDeadline } from './policy.js';
-import { claimNames, kubeEventsAbout, newReplicaSet } from './relations.js';
+import { kubeEventsAbout, newReplicaSet } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
 import { workloadFindings } from './workload-problems.js';
-import { currentPod, currentPods, kindOf, terminatingUntil } from './workloads.js';
+import { kindOf, terminatingUntil } from './workloads.js';
 
 function previousPulls(problems: Readonly<Record<string, Problem>>, pod: string): Record<string, PullKind> {
   const out: Record<string, PullKind> = {};
@@ -104,7 +105,7 @@ export function currentProblems(
   failures: ClassifierFailure[] = [],
   scope: PodScope = 'all',
 ): Record<string, Problem> {
-  const ref = { namespace: state.target.namespace, name: state.target.name, kind: kindOf(state) };
+  const ref = { namespace: state.target.namespace, name: state.target.name, kind: kindOf(state), facts: state.facts };
   const kind = moduleOf(state);
   const rs = newReplicaSet(state);
   const found = diagnosePods(state, at, scope, failures);

@@ -4,13 +4,15 @@
  */
 
 import type { ClassifierFailure } from './diagnose/index.js';
-import { type Emit, emitK8sEvents, phaseEmitted } from './emit.js';
+import { type Emit, phaseEmitted, type Touched } from './emit.js';
 import { trackEndedPods } from './ended-pods.js';
 import { successEventsKnown, takeSync } from './event-backlog.js';
 import { emitHold, successHold, trackSettling } from './hold.js';
 import { idleTick } from './idle-tick.js';
-import { intake, type Touched } from './intake.js';
-import { moduleOf } from './kinds/index.js';
+import { intake } from './intake.js';
+import { emitK8sEvents } from './k8s-events.js';
+import { replicaCounts } from './kinds/deployment.js';
+import { kindModule, moduleOf } from './kinds/index.js';
 import type { KindModule } from './kinds/module.js';
 import { podScope } from './pod-scope.js';
 import { emitProblemChanges, reportClassifierFailures } from './problem-events.js';
@@ -21,7 +23,7 @@ import { deletedProblem, stopped } from './rollout-ends.js';
 import type { EmittedMemo, RolloutState } from './state.js';
 import { timeReadyPods } from './timings.js';
 import type { ObjectObservation, Observation, Policy, Problem, RolloutEvent, TrackTarget, Verdict } from './types.js';
-import { buildVerdict, replicaCounts } from './verdict.js';
+import { buildVerdict } from './verdict.js';
 import { kindOf } from './workloads.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
@@ -61,6 +63,7 @@ function emptyMemo(): EmittedMemo {
 export function initialState(target: TrackTarget, policy: Policy, now: number): RolloutState {
   return {
     target,
+    facts: kindModule(target.kind ?? 'Deployment').facts,
     policy,
     startedAt: now,
     now,

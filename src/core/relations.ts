@@ -5,8 +5,6 @@
  */
 import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { isOwnedBy, ownerOfKind, revisionOf } from './k8s.js';
-import { KIND_FACTS, ownsItsPods } from './kinds/facts.js';
-import { moduleOf } from './kinds/index.js';
 import type { RolloutState } from './state.js';
 import type { TrackTarget } from './types.js';
 
@@ -19,16 +17,16 @@ export function isCandidateReplicaSet(rs: V1ReplicaSet, target: TrackTarget): bo
  * A Pod that may belong to the target: owned by a ReplicaSet named `<deployment>-<hash>`, or (a
  * StatefulSet, DaemonSet or Job trace) by an owner of the target's kind and name.
  */
-export function isCandidatePod(pod: V1Pod, target: TrackTarget): boolean {
-  const kind = target.kind ?? 'Deployment';
-  if (ownsItsPods(kind)) return ownerOfKind(pod, kind)?.name === target.name;
+export function isCandidatePod(pod: V1Pod, state: RolloutState): boolean {
+  const { facts, target } = state;
+  if (facts.ownedVia.length === 0) return ownerOfKind(pod, facts.kind)?.name === target.name;
   return ownerOfKind(pod, 'ReplicaSet')?.name?.startsWith(`${target.name}-`) ?? false;
 }
 
 /** The uid pods are indexed by ({@link RolloutState.podsByOwner}): their ReplicaSet's, else their owner's of the target's kind. */
-export function podGroupUid(pod: V1Pod, target: TrackTarget): string {
-  const kind = target.kind ?? 'Deployment';
-  return ownerOfKind(pod, KIND_FACTS[kind].ownedVia[0] ?? kind)?.uid ?? '';
+export function podGroupUid(pod: V1Pod, state: RolloutState): string {
+  const { facts } = state;
+  return ownerOfKind(pod, facts.ownedVia[0] ?? facts.kind)?.uid ?? '';
 }
 
 /** An Event that may be about the target, its ReplicaSets, its Pods or a PVC. */
@@ -87,20 +85,6 @@ export function referencedPvcNames(d: V1Deployment | undefined): string[] {
   return (d?.spec?.template?.spec?.volumes ?? [])
     .map((v) => v.persistentVolumeClaim?.claimName)
     .filter((n): n is string => typeof n === 'string' && n !== '');
-}
-
-/**
- * The claims the traced workload's pods mount: the pod template's claims, and a StatefulSet's
- * `volumeClaimTemplates` claims of ordinals 0 to replicas-1 (`<template>-<statefulset>-<ordinal>`).
- */
-export function claimNames(state: RolloutState): string[] {
-  if (state.deployment) return referencedPvcNames(state.deployment);
-  const w = state.workload;
-  if (!w) return [];
-  const out = (w.spec?.template?.spec?.volumes ?? [])
-    .map((v) => v.persistentVolumeClaim?.claimName)
-    .filter((n): n is string => typeof n === 'string' && n !== '');
-  return [...out, ...(moduleOf(state).templateClaims?.(w) ?? [])];
 }
 
 /** Known PVCs referenced by the template (what Pulumi tracks). */

@@ -13,7 +13,7 @@ import { kindOf } from './workloads.js';
 /** The problem of a workload deleted while its rollout was tracked. */
 export function deletedProblem(s: RolloutState, at: number): Problem {
   const kind = kindOf(s);
-  const ref = { namespace: s.target.namespace, name: s.target.name, kind };
+  const ref = { namespace: s.target.namespace, name: s.target.name, kind, facts: s.facts };
   return {
     id: `workload-deleted/${kind}/${s.target.name}`,
     class: 'workload-deleted',

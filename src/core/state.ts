@@ -14,6 +14,7 @@ import type {
   V1ReplicaSet,
   V1StatefulSet,
 } from '@kubernetes/client-node';
+import type { KindFacts } from './kind-facts.js';
 import type { Policy, Problem, TerminatingPod, TrackTarget, Verdict } from './types.js';
 
 /**
@@ -134,6 +135,8 @@ export interface StateOwner {
  */
 export interface RolloutState {
   readonly target: TrackTarget;
+  /** The facts of the target's kind (the registry's, set by `initialState`): what the shared code reads of its kind. */
+  readonly facts: KindFacts;
   readonly policy: Policy;
   readonly startedAt: number;
   /** `at` of the last observation. */

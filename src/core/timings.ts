@@ -7,11 +7,11 @@
  * time, with the node where it did.
  */
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import { currentPod, currentPods } from './current-pods.js';
 import { isPodReady } from './k8s.js';
 import { kubeEventsNamed } from './relations.js';
 import type { RolloutState } from './state.js';
 import type { PodTiming, RolloutTimings, StartPhase } from './timing-types.js';
-import { currentPod, currentPods } from './workloads.js';
 
 const PHASES: readonly StartPhase[] = ['scheduling', 'image-pull', 'container-start', 'readiness'];
 /** How each phase is named in a sentence. */

@@ -7,10 +7,11 @@
  *
  * Fields may be added; renaming or removing one breaks every sink, so don't.
  *
- * Split in five files: targets and observations here, the failure policy in ./policy-types.ts,
+ * Split in six files: targets and observations here, workload names in ./ref-types.ts, the failure policy in ./policy-types.ts,
  * problems in ./problem-types.ts, verdicts and events in ./event-types.ts, a verdict's timings in
  * ./timing-types.ts; import them all from here.
  */
+
 import type {
   CoreV1Event,
   V1DaemonSet,
@@ -22,26 +23,7 @@ import type {
   V1ReplicaSet,
   V1StatefulSet,
 } from '@kubernetes/client-node';
-
-/** An object's namespace and name (the kind is said elsewhere: {@link WorkloadRef} says it). */
-export interface NamespacedName {
-  namespace: string;
-  name: string;
-}
-
-/**
- * The `deployment` field's type, which every workload kind fills.
- * @deprecated Use {@link WorkloadRef} (or {@link NamespacedName}); kept for code written against earlier versions.
- */
-export type DeploymentRef = NamespacedName;
-
-/** The kinds of workload a trace follows. */
-export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job';
-
-/** Identifies one workload: its kind, namespace and name. */
-export interface WorkloadRef extends NamespacedName {
-  kind: WorkloadKind;
-}
+import type { NamespacedName, WorkloadKind } from './ref-types.js';
 
 /** The object kinds the watch source delivers to the core. */
 export type WatchedKind =
@@ -131,4 +113,5 @@ export interface TrackTarget extends NamespacedName {
 export type * from './event-types.js';
 export type * from './policy-types.js';
 export type * from './problem-types.js';
+export type * from './ref-types.js';
 export type * from './timing-types.js';

@@ -1,16 +1,17 @@
 /** Building the final {@link Verdict}. */
+
+import { currentPods } from './current-pods.js';
 import { departedProblems } from './departed.js';
 import { formatDuration } from './format-duration.js';
 import { kubectlHints } from './hints.js';
 import { canBecomeReady } from './k8s.js';
 import { moduleOf } from './kinds/index.js';
 import { podView } from './pod-state.js';
-import { pulumiErrorMessages } from './pulumi-messages.js';
-import { newReplicaSet, podsOf, replicaSetOfRevision, trackedPvcs } from './relations.js';
+import { newReplicaSet } from './relations.js';
 import type { RolloutState } from './state.js';
 import { rolloutTimings } from './timings.js';
 import type { Problem, RolloutTimings, Verdict } from './types.js';
-import { currentPods, kindOf } from './workloads.js';
+import { kindOf } from './workloads.js';
 
 /** `pod web-5f6-abc container "app"`, `replicaset web-5f6`, ... */
 export function problemSubject(p: Problem): string {
@@ -24,24 +25,6 @@ export function problemSubject(p: Problem): string {
 /** One-line description of a problem: `pod x container "app": image "y" not found (ErrImagePull)`. */
 export function problemLine(p: Problem): string {
   return `${problemSubject(p)}: ${p.explanation} (${p.reason})`;
-}
-
-/** Replica counts for the verdict and progress events. */
-export function replicaCounts(state: RolloutState): Verdict['replicas'] {
-  const d = state.deployment;
-  const rs = newReplicaSet(state);
-  return {
-    desired: d?.spec?.replicas ?? 1,
-    ready: rs?.status?.readyReplicas ?? 0,
-    updated: d?.status?.updatedReplicas ?? 0,
-    available: d?.status?.availableReplicas ?? 0,
-  };
-}
-
-/** Pulumi's sub-error lines for the current state. */
-export function pulumiMessagesOf(state: RolloutState): string[] {
-  const rs = replicaSetOfRevision(state, state.pulumi.revision);
-  return pulumiErrorMessages(state.pulumi, trackedPvcs(state), podsOf(state, rs));
 }
 
 /** Inputs that differ per outcome. */
@@ -64,7 +47,10 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
   const revision = state.memo.revision;
   const primary = input.problems[0];
   // Pods deleted while their problem was open: their cause, after the open problems.
-  const problems = input.outcome === 'succeeded' ? input.problems : [...input.problems, ...departedProblems(state)];
+  const problems =
+    input.outcome === 'succeeded'
+      ? input.problems
+      : [...input.problems, ...departedProblems(state, (known) => module.unseenExits?.(state, known) ?? [])];
   const progress = module.progressWords(state);
   const restores = state.memo.restores;
   const rollback = restores !== undefined ? ` (a rollback: the template of revision ${restores})` : '';
@@ -107,7 +93,7 @@ export function buildVerdict(state: RolloutState, input: VerdictInput): Verdict 
     ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: input.timeoutSeconds } : {}),
     ...(input.outcome === 'timed-out' && input.timeoutKind ? { timeoutKind: input.timeoutKind } : {}),
     pulumiMessages: input.outcome === 'succeeded' ? [] : (module.pulumiMessages?.(state) ?? []),
-    hints: liveHints(state, primary ? primary.hints : input.outcome === 'succeeded' ? [] : kubectlHints({ ...ref, kind })),
+    hints: liveHints(state, primary ? primary.hints : input.outcome === 'succeeded' ? [] : kubectlHints({ ...ref, facts: state.facts })),
   };
 }
 

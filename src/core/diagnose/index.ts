@@ -1,8 +1,8 @@
 /** Pure diagnosis: Kubernetes objects in, {@link Problem}s out. */
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { isCustomClass } from '../classifiers.js';
-import { kubectlHints } from '../hints.js';
-import type { NamespacedName, Problem, WorkloadKind } from '../types.js';
+import { type HintRef, kubectlHints } from '../hints.js';
+import type { Problem } from '../types.js';
 import type { Finding } from './container.js';
 import { warningDigests } from './events.js';
 import { diagnosePodFindings, type PodDiagnosisOptions, problemId } from './pod.js';
@@ -17,7 +17,7 @@ export { classifyPull, type PullKind } from './pull.js';
 export { diagnoseDeployment, diagnosePaused, diagnosePvc, diagnoseReplicaSet, QUOTA_REFUSAL } from './workload.js';
 
 /** Turns a finding into a Problem first seen at `now`, with its warning events and kubectl hints. */
-export function toProblem(f: Finding, ref: NamespacedName & { kind?: WorkloadKind }, events: CoreV1Event[], now: number): Problem {
+export function toProblem(f: Finding, ref: HintRef, events: CoreV1Event[], now: number): Problem {
   const custom = isCustomClass(f.class);
   // A custom rule's container crashed if it restarted: its previous instance holds the story.
   const crashed =
@@ -51,10 +51,10 @@ export function diagnosePod(
   pod: V1Pod,
   events: CoreV1Event[],
   now: number,
-  opts: PodDiagnosisOptions & { deployment?: string } = {},
+  opts: PodDiagnosisOptions & { workload?: HintRef } = {},
 ): Problem[] {
   const name = pod.metadata?.name ?? '';
   const own = events.filter((e) => e.involvedObject?.kind === 'Pod' && e.involvedObject?.name === name);
-  const ref = { namespace: pod.metadata?.namespace ?? 'default', name: opts.deployment ?? '' };
+  const ref = opts.workload ?? { namespace: pod.metadata?.namespace ?? 'default', name: '' };
   return diagnosePodFindings(pod, own, now, opts).map((f) => toProblem(f, ref, own, now));
 }

@@ -7,23 +7,24 @@
  */
 import type { V1DaemonSet } from '@kubernetes/client-node';
 import { daemonPodNode, noteUncoveredNodes } from '../daemonset-nodes.js';
-import { type Emit, phase, phaseEmitted } from '../emit.js';
-import type { Touched } from '../intake.js';
+import { type Emit, phase, phaseEmitted, type Touched } from '../emit.js';
 import { canBecomeReady } from '../k8s.js';
 import type { EmittedMemo, RolloutState } from '../state.js';
 import { daemonSetMaxUnavailable, requiredOf } from '../success.js';
 import type { Problem } from '../types.js';
-import {
-  currentPodsUnordered,
-  DAEMONSET_TEMPLATE_GENERATION_ANNOTATION,
-  POD_TEMPLATE_GENERATION_LABEL,
-  workloadPods,
-  workloadRevision,
-} from '../workloads.js';
+import { DAEMONSET_TEMPLATE_GENERATION_ANNOTATION, POD_TEMPLATE_GENERATION_LABEL, workloadPods } from '../workloads.js';
 import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
-import { currentReady, emitOwnedRevision, fewerLivePods, ownedPodMembers, podRuleMembers } from './owned-pods.js';
+import { fewerLivePods, ownedPodsOf, podRuleMembers } from './owned-pods.js';
 import { observed, type PodProgress, type PodRuleResult, type RuleReason } from './rule.js';
+
+/** Its pods and revisions: the controller labels each pod with the generation the API server keeps in the annotation. */
+const owned = ownedPodsOf({
+  templateRevision: (w) => w.metadata?.annotations?.[DAEMONSET_TEMPLATE_GENERATION_ANNOTATION] ?? '',
+  podRevision: (pod) => pod.metadata?.labels?.[POD_TEMPLATE_GENERATION_LABEL] ?? '',
+});
+const workloadRevision = owned.revision;
+const currentReady = owned.currentReady;
 
 /**
  * A DaemonSet's rule (kubectl's, plus kstatus's observedGeneration presence, which Pulumi uses):
@@ -153,33 +154,25 @@ function podsShort(s: RolloutState): boolean {
   return (ds.status?.observedGeneration ?? 0) < (ds.metadata?.generation ?? 0) || fewerLivePods(s, ds.status?.desiredNumberScheduled ?? 0);
 }
 
-let built: KindModule | undefined;
-
-/** The DaemonSet's module (built on first use: the modules and the core's shared code import each other). */
-export function daemonSetModule(): KindModule {
-  built ??= {
-    ...ownedPodMembers(),
-    facts: KIND_FACTS.DaemonSet,
-    emitChanges: (s, memo, emit, touched) => {
-      emitOwnedRevision(s, memo, emit);
-      const which = mayUncoverNodes(s, touched);
-      if (which) noteUncoveredNodes(s, memo, currentPodsUnordered(s), emit, which);
-    },
-    ...podRuleMembers(rule),
-    objectRule: (w) => daemonSetRule(w as V1DaemonSet),
-    criterionMet,
-    emitPhases,
-    completeMessage: (s, memo) => {
-      const p = rule(s)?.progress;
-      return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} nodes run a ready pod`;
-    },
-    podsRunOn: true,
-    // The controller labels each pod with the generation the API server keeps in the annotation.
-    templateRevision: (w) => w.metadata?.annotations?.[DAEMONSET_TEMPLATE_GENERATION_ANNOTATION] ?? '',
-    podRevision: (pod) => pod.metadata?.labels?.[POD_TEMPLATE_GENERATION_LABEL] ?? '',
-    explainProblem: withDaemonNode,
-    keepsNodes: true,
-    podsShort,
-  };
-  return built;
-}
+/** The DaemonSet's module. */
+export const daemonSetModule: KindModule = {
+  ...owned.members,
+  facts: KIND_FACTS.DaemonSet,
+  emitChanges: (s, memo, emit, touched) => {
+    owned.emitRevision(s, memo, emit);
+    const which = mayUncoverNodes(s, touched);
+    if (which) noteUncoveredNodes(s, memo, owned.current.unordered(s), emit, which);
+  },
+  ...podRuleMembers(rule),
+  objectRule: (w) => daemonSetRule(w as V1DaemonSet),
+  criterionMet,
+  emitPhases,
+  completeMessage: (s, memo) => {
+    const p = rule(s)?.progress;
+    return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} nodes run a ready pod`;
+  },
+  podsRunOn: true,
+  explainProblem: withDaemonNode,
+  keepsNodes: true,
+  podsShort,
+};

@@ -6,14 +6,15 @@
  */
 import type { V1Deployment } from '@kubernetes/client-node';
 import { emitDeploymentChanges, emitPhases, emitProgress, emitRevision, emitRows } from '../emit.js';
-import { staleReplicaSet } from '../hold.js';
 import { canBecomeReady, deploymentCondition, revisionOf } from '../k8s.js';
 import { replicaSetReadiness } from '../pulumi-await.js';
-import { newReplicaSet, podOf, podsOf } from '../relations.js';
+import { pulumiErrorMessages } from '../pulumi-messages.js';
+import { newReplicaSet, podOf, podsOf, replicaSetOfRevision, trackedPvcs } from '../relations.js';
 import { rolloutGap } from '../rolled-out.js';
+import { type SuccessHold, staleReadiness } from '../stale-readiness.js';
 import type { RolloutState } from '../state.js';
 import { criterionMet } from '../success.js';
-import { pulumiMessagesOf, replicaCounts } from '../verdict.js';
+import type { Verdict } from '../types.js';
 import { waitingForDeployment } from '../waiting.js';
 import { KIND_FACTS } from './facts.js';
 import type { CurrentPods, KindModule } from './module.js';
@@ -87,46 +88,67 @@ const currentPods: CurrentPods = {
   key: (s) => newReplicaSet(s)?.metadata?.uid,
 };
 
-let built: KindModule | undefined;
-
-/** The Deployment's module (built on first use: the modules and the core's shared code import each other). */
-export function deploymentModule(): KindModule {
-  built ??= {
-    facts: KIND_FACTS.Deployment,
-    waiting: waitingForDeployment,
-    emitChanges: (s, memo, emit) => {
-      emitRevision(s, memo, emit);
-      emitDeploymentChanges(s, memo, emit);
-    },
-    emitRows: (s, memo, touched, emit) => emitRows(s, memo, s.ownedPods, touched, emit),
-    emitPhases,
-    emitProgress,
-    rule,
-    objectRule: (w) => deploymentRule(w as V1Deployment),
-    criterionMet,
-    staleCount: staleReplicaSet,
-    replicas: replicaCounts,
-    progressWords: (s) => {
-      const r = replicaCounts(s);
-      return `${r.ready}/${r.desired} pods ready`;
-    },
-    completeMessage: (s, memo) => {
-      const rs = newReplicaSet(s);
-      const counts = rs ? replicaSetReadiness(rs) : { ready: 0, spec: 0 };
-      return `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready`;
-    },
-    podsRunOn: true,
-    current: currentPods,
-    // Its revision is the annotation; its pods carry their ReplicaSet's (a row names it).
-    templateRevision: revisionOf,
-    podRevision: () => '',
-    stillWaitingFor: (s) => (s.deployment ? rolloutGap(s.deployment, 'complete') : undefined),
-    pulumiMessages: pulumiMessagesOf,
-    replayCovers: (s) => {
-      const rs = newReplicaSet(s);
-      if (!rs || !s.fresh.has(rs.metadata?.uid ?? '')) return false;
-      return podsOf(s, rs).every((p) => !canBecomeReady(p) || s.fresh.has(p.metadata?.uid ?? ''));
-    },
+/** Replica counts for the verdict and progress events. */
+export function replicaCounts(state: RolloutState): Verdict['replicas'] {
+  const d = state.deployment;
+  const rs = newReplicaSet(state);
+  return {
+    desired: d?.spec?.replicas ?? 1,
+    ready: rs?.status?.readyReplicas ?? 0,
+    updated: d?.status?.updatedReplicas ?? 0,
+    available: d?.status?.availableReplicas ?? 0,
   };
-  return built;
 }
+
+/** Pulumi's sub-error lines for the current state. */
+export function pulumiMessagesOf(state: RolloutState): string[] {
+  const rs = replicaSetOfRevision(state, state.pulumi.revision);
+  return pulumiErrorMessages(state.pulumi, trackedPvcs(state), podsOf(state, rs));
+}
+
+/** The new ReplicaSet's Ready count against its live pods ({@link staleReadiness}). */
+export function staleReplicaSet(state: RolloutState): SuccessHold | undefined {
+  const rs = newReplicaSet(state);
+  if (!rs) return undefined;
+  const owner = { kind: 'ReplicaSet', name: rs.metadata?.name ?? '', uid: rs.metadata?.uid ?? '' };
+  return staleReadiness(state, owner, replicaSetReadiness(rs).ready, podsOf(state, rs));
+}
+
+/** The Deployment's module. */
+export const deploymentModule: KindModule = {
+  facts: KIND_FACTS.Deployment,
+  waiting: waitingForDeployment,
+  emitChanges: (s, memo, emit) => {
+    emitRevision(s, memo, emit);
+    emitDeploymentChanges(s, memo, emit);
+  },
+  emitRows: (s, memo, touched, emit) => emitRows(s, memo, s.ownedPods, touched, emit),
+  emitPhases,
+  emitProgress,
+  rule,
+  objectRule: (w) => deploymentRule(w as V1Deployment),
+  criterionMet,
+  staleCount: staleReplicaSet,
+  replicas: replicaCounts,
+  progressWords: (s) => {
+    const r = replicaCounts(s);
+    return `${r.ready}/${r.desired} pods ready`;
+  },
+  completeMessage: (s, memo) => {
+    const rs = newReplicaSet(s);
+    const counts = rs ? replicaSetReadiness(rs) : { ready: 0, spec: 0 };
+    return `revision ${memo.revision ?? '?'} complete: ${counts.ready}/${counts.spec} pods ready`;
+  },
+  podsRunOn: true,
+  current: currentPods,
+  // Its revision is the annotation; its pods carry their ReplicaSet's (a row names it).
+  templateRevision: revisionOf,
+  podRevision: () => '',
+  stillWaitingFor: (s) => (s.deployment ? rolloutGap(s.deployment, 'complete') : undefined),
+  pulumiMessages: pulumiMessagesOf,
+  replayCovers: (s) => {
+    const rs = newReplicaSet(s);
+    if (!rs || !s.fresh.has(rs.metadata?.uid ?? '')) return false;
+    return podsOf(s, rs).every((p) => !canBecomeReady(p) || s.fresh.has(p.metadata?.uid ?? ''));
+  },
+};

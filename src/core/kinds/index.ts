@@ -1,6 +1,9 @@
 /**
- * The workload kinds: one module each ({@link KindModule}) and their facts ({@link KIND_FACTS}).
- * Adding a kind is one module and one entry here and in facts.ts (CONTRIBUTING.md, "Adding a kind").
+ * The registry of workload kinds: one module each ({@link KindModule}), its facts in
+ * `module.facts`. The pipeline above the modules (intake, emit, hold, verdict) reaches a kind only
+ * through here; nothing below the modules does. Adding a kind is its module and its facts entry,
+ * registered here (CONTRIBUTING.md, "Adding a workload kind"); {@link registerKind} takes one at
+ * run time.
  */
 import type { RolloutState } from '../state.js';
 import type { WorkloadKind } from '../types.js';
@@ -10,18 +13,20 @@ import { jobModule } from './job.js';
 import type { KindModule } from './module.js';
 import { statefulSetModule } from './statefulset.js';
 
+const MODULES = new Map<string, KindModule>();
+
+/** Registers a kind's module (its facts are `module.facts`); a kind registered again is replaced. */
+export function registerKind(module: KindModule): void {
+  MODULES.set(module.facts.kind, module);
+}
+
+for (const m of [deploymentModule, statefulSetModule, daemonSetModule, jobModule]) registerKind(m);
+
 /** A kind's module. */
 export function kindModule(kind: WorkloadKind): KindModule {
-  switch (kind) {
-    case 'Deployment':
-      return deploymentModule();
-    case 'StatefulSet':
-      return statefulSetModule();
-    case 'DaemonSet':
-      return daemonSetModule();
-    case 'Job':
-      return jobModule();
-  }
+  const module = MODULES.get(kind);
+  if (!module) throw new Error(`no module is registered for the workload kind ${JSON.stringify(kind)}`);
+  return module;
 }
 
 /** The module of the traced workload's kind. */

@@ -10,7 +10,7 @@ import { type Finding, toProblem } from '../diagnose/index.js';
 import { kubeEventsAbout } from '../relations.js';
 import type { RolloutState } from '../state.js';
 import type { Problem } from '../types.js';
-import { kindOf, SUCCESS_LOG_PODS, workloadPods } from '../workloads.js';
+import { SUCCESS_LOG_PODS, workloadPods } from '../workloads.js';
 
 /**
  * Each failed container of a Job pod that ended `Failed` (restartPolicy Never): its exit code and
@@ -73,7 +73,7 @@ export function lastExitFinding(pod: V1Pod): Finding | undefined {
  * the last failed exit their status still shows.
  */
 export function unseenJobExits(state: RolloutState, known: Problem[]): Problem[] {
-  const ref = { namespace: state.target.namespace, name: state.target.name, kind: kindOf(state) };
+  const ref = { namespace: state.target.namespace, name: state.target.name, facts: state.facts };
   const out: Problem[] = [];
   for (const pod of workloadPods(state)) {
     const name = pod.metadata?.name ?? '';

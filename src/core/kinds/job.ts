@@ -11,7 +11,7 @@ import type { Problem, Verdict } from '../types.js';
 import { KIND_FACTS } from './facts.js';
 import { deadLogHintsGone, failedJobPodFindings, succeededJobContainers, unseenJobExits } from './job-pods.js';
 import type { KindModule } from './module.js';
-import { emitOwnedRows, emitRuleProgress, fewerLivePods, ownedPodMembers, ownedPodsFresh } from './owned-pods.js';
+import { emitOwnedRows, emitRuleProgress, fewerLivePods, ownedPodsFresh, ownedPodsOf } from './owned-pods.js';
 import type { JobProgress, JobRuleResult, RuleReason } from './rule.js';
 
 /** A Job condition with status True, by type. */
@@ -147,7 +147,7 @@ function causeWaitUntil(s: RolloutState, failing: readonly Problem[]): number | 
   const failed = failing.find((p) => p.class === 'job-failed');
   if (!failed || !POD_CAUSED.has(failed.reason) || !phaseEmitted(s.memo, 'running')) return undefined;
   for (const p of Object.values(s.problems)) if (p.object.kind === 'Pod') return undefined;
-  return departedProblems(s).length === 0 ? failed.firstSeen + CAUSE_WAIT_MS : undefined;
+  return departedProblems(s, (known) => unseenJobExits(s, known)).length === 0 ? failed.firstSeen + CAUSE_WAIT_MS : undefined;
 }
 
 /**
@@ -160,51 +160,44 @@ function progressShown(s: RolloutState): JobRuleResult | undefined {
   return { ...r, message: `job "${s.target.name}" failed (${r.reason}): ${jobCounts(r.progress)}` };
 }
 
-let built: KindModule | undefined;
-
-/** The Job's module (built on first use: the modules and the core's shared code import each other). */
-export function jobModule(): KindModule {
-  built ??= {
-    ...ownedPodMembers(),
-    // A Job's pods run to completion: a Ready one is running, not done.
-    emitRows: (s, memo, touched, emit) => emitOwnedRows(s, memo, touched, emit, { readyIsRunning: true }),
-    facts: KIND_FACTS.Job,
-    emitChanges: () => {},
-    emitProgress: (s, memo, emit) => emitRuleProgress(memo, emit, progressShown(s), jobReplicas(rule(s)?.progress)),
-    rule,
-    objectRule: (w) => jobRule(w as V1Job),
-    criterionMet,
-    emitPhases,
-    causeWaitUntil,
-    // Its succeeded pods may be gone (a TTL, a clean-up): its count is its record, not a readiness.
-    staleCount: () => undefined,
-    replicas: (s) => jobReplicas(rule(s)?.progress),
-    verdictExtra: (s) => {
-      const p = rule(s)?.progress;
-      if (!p) return {};
-      const { succeeded, failed, active, completions, backoffLimit } = p;
-      return { job: { succeeded, failed, active, ...(completions !== undefined ? { completions } : {}), backoffLimit: backoffLimit ?? 6 } };
-    },
-    progressWords: (s) => {
-      const p = rule(s)?.progress;
-      return p ? jobCounts(p) : 'not seen yet';
-    },
-    completeMessage: (s) =>
-      `job ${s.target.name} complete: ${jobCounts(rule(s)?.progress ?? { parallelism: 1, succeeded: 0, failed: 0, active: 0 })}`,
-    podsRunOn: false,
-    // Its template cannot change: every pod is current, and it has no revision.
-    templateRevision: () => '',
-    podRevision: () => '',
-    subject: (s) => `job ${s.target.name}`,
-    stillWaitingFor: (s) => rule(s)?.message,
-    podFindings: failedJobPodFindings,
-    retries,
-    podsShort,
-    unseenExits: unseenJobExits,
-    liveHints: deadLogHintsGone,
-    successLogContainers: succeededJobContainers,
-    // A failed pod's Events say why it failed, whether the Job still runs or not.
-    replayCovers: (s) => ownedPodsFresh(s, { endedToo: true }),
-  };
-  return built;
-}
+/** The Job's module. */
+export const jobModule: KindModule = {
+  // Its template cannot change: every pod is current, and it has no revision.
+  ...ownedPodsOf({ templateRevision: () => '', podRevision: () => '' }).members,
+  // A Job's pods run to completion: a Ready one is running, not done.
+  emitRows: (s, memo, touched, emit) => emitOwnedRows(s, memo, touched, emit, { readyIsRunning: true }),
+  facts: KIND_FACTS.Job,
+  emitChanges: () => {},
+  emitProgress: (s, memo, emit) => emitRuleProgress(memo, emit, progressShown(s), jobReplicas(rule(s)?.progress)),
+  rule,
+  objectRule: (w) => jobRule(w as V1Job),
+  criterionMet,
+  emitPhases,
+  causeWaitUntil,
+  // Its succeeded pods may be gone (a TTL, a clean-up): its count is its record, not a readiness.
+  staleCount: () => undefined,
+  replicas: (s) => jobReplicas(rule(s)?.progress),
+  verdictExtra: (s) => {
+    const p = rule(s)?.progress;
+    if (!p) return {};
+    const { succeeded, failed, active, completions, backoffLimit } = p;
+    return { job: { succeeded, failed, active, ...(completions !== undefined ? { completions } : {}), backoffLimit: backoffLimit ?? 6 } };
+  },
+  progressWords: (s) => {
+    const p = rule(s)?.progress;
+    return p ? jobCounts(p) : 'not seen yet';
+  },
+  completeMessage: (s) =>
+    `job ${s.target.name} complete: ${jobCounts(rule(s)?.progress ?? { parallelism: 1, succeeded: 0, failed: 0, active: 0 })}`,
+  podsRunOn: false,
+  subject: (s) => `job ${s.target.name}`,
+  stillWaitingFor: (s) => rule(s)?.message,
+  podFindings: failedJobPodFindings,
+  retries,
+  podsShort,
+  unseenExits: unseenJobExits,
+  liveHints: deadLogHintsGone,
+  successLogContainers: succeededJobContainers,
+  // A failed pod's Events say why it failed, whether the Job still runs or not.
+  replayCovers: (s) => ownedPodsFresh(s, { endedToo: true }),
+};

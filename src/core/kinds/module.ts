@@ -5,9 +5,8 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Finding } from '../diagnose/index.js';
-import type { Emit } from '../emit.js';
-import type { SuccessHold } from '../hold.js';
-import type { Touched } from '../intake.js';
+import type { Emit, Touched } from '../emit.js';
+import type { SuccessHold } from '../stale-readiness.js';
 import type { EmittedMemo, RolloutState } from '../state.js';
 import type { Problem, Verdict } from '../types.js';
 import type { Workload } from '../workloads.js';

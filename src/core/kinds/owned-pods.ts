@@ -3,21 +3,30 @@
  * their pod rows, their progress line, their success counts and their status's Ready count.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import type { Emit } from '../emit.js';
-import { emitPod } from '../emit.js';
-import { type SuccessHold, staleReadiness } from '../hold.js';
-import type { Touched } from '../intake.js';
+import { type Emit, emitPod, type Touched } from '../emit.js';
 import { canBecomeReady, isPodReady } from '../k8s.js';
+import { type SuccessHold, staleReadiness } from '../stale-readiness.js';
 import type { EmittedMemo, RolloutState } from '../state.js';
 import type { Verdict } from '../types.js';
 import { waitingForObject } from '../waiting.js';
-import { currentPodsUnordered, kindOf, podRevision, workloadPods, workloadRevision } from '../workloads.js';
+import { kindOf, type Workload, workloadPods } from '../workloads.js';
 import type { CurrentPods, KindModule } from './module.js';
 import type { JobProgress, PodProgress, RuleResult } from './rule.js';
 
+/** How a kind that owns its pods names revisions: its module's `templateRevision` and `podRevision`. */
+export interface OwnedRevisions {
+  templateRevision(w: Workload): string;
+  podRevision(pod: V1Pod): string;
+}
+
+/** The revision of the traced object's current template ('' before it is seen). */
+function revisionNow(s: RolloutState, r: OwnedRevisions): string {
+  return s.workload ? r.templateRevision(s.workload) : '';
+}
+
 /** `revision` when the current template's revision changes (a StatefulSet's updateRevision, a DaemonSet's template generation). */
-export function emitOwnedRevision(s: RolloutState, memo: EmittedMemo, emit: Emit): void {
-  const rev = workloadRevision(s);
+function emitOwnedRevision(s: RolloutState, memo: EmittedMemo, emit: Emit, r: OwnedRevisions): void {
+  const rev = revisionNow(s, r);
   if (rev === '' || rev === memo.revision) return;
   const previous = memo.revision;
   if (previous !== undefined) emit({ type: 'superseded', revision: previous, by: rev });
@@ -39,12 +48,12 @@ export function emitOwnedRows(
   memo: EmittedMemo,
   touched: readonly Touched[],
   emit: Emit,
-  o: { readyIsRunning?: boolean } = {},
+  o: { readyIsRunning?: boolean; podRevision?: (pod: V1Pod) => string } = {},
 ): string[] {
   const opened: string[] = [];
   const uid = s.workload?.metadata?.uid ?? '';
   const owner = { name: '', revision: '', ...(o.readyIsRunning ? { readyIsRunning: true } : {}) };
-  const row = (pod: V1Pod) => emitPod(memo, pod, { ...owner, revision: podRevision(s, pod) }, s.ownedPods, opened, emit);
+  const row = (pod: V1Pod) => emitPod(memo, pod, { ...owner, revision: o.podRevision?.(pod) ?? '' }, s.ownedPods, opened, emit);
   if (!memo.walked[uid]) {
     memo.walked[uid] = true;
     for (const pod of workloadPods(s)) row(pod);
@@ -72,9 +81,9 @@ export function emitRuleProgress(
 }
 
 /** Live pods of the current template that are Ready (what a partial success counts). */
-export function currentReady(s: RolloutState): number {
+function currentReady(s: RolloutState, current: CurrentPods): number {
   let n = 0;
-  for (const pod of currentPodsUnordered(s)) if (canBecomeReady(pod) && isPodReady(pod)) n++;
+  for (const pod of current.unordered(s)) if (canBecomeReady(pod) && isPodReady(pod)) n++;
   return n;
 }
 
@@ -125,15 +134,15 @@ export function fewerLivePods(s: RolloutState, wanted: number): boolean {
 }
 
 /** Whether `pod` runs `revision` (the object's current one; '' while not known, and for a Job: every pod does). */
-function runsRevision(s: RolloutState, pod: V1Pod, revision: string): boolean {
-  return revision === '' || podRevision(s, pod) === revision;
+function runsRevision(pod: V1Pod, revision: string, r: OwnedRevisions): boolean {
+  return revision === '' || r.podRevision(pod) === revision;
 }
 
 /** The pods the workload owns that run its current revision. */
-function* ownedPods(s: RolloutState): Generator<V1Pod> {
-  const revision = workloadRevision(s);
+function* ownedPods(s: RolloutState, r: OwnedRevisions): Generator<V1Pod> {
+  const revision = revisionNow(s, r);
   for (const pod of s.podsByOwner.get(s.workload?.metadata?.uid ?? '')?.values() ?? []) {
-    if (runsRevision(s, pod, revision)) yield pod;
+    if (runsRevision(pod, revision, r)) yield pod;
   }
 }
 
@@ -141,25 +150,40 @@ function* ownedPods(s: RolloutState): Generator<V1Pod> {
  * The current template's pods of a kind that owns its pods: those whose revision label
  * ({@link KindModule.podRevision}) is the object's current revision.
  */
-const ownedCurrentPods: CurrentPods = {
-  unordered: ownedPods,
-  sorted: (s) => [...ownedPods(s)].sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1)),
-  one: (s, name) => {
-    const pod = s.podsByOwner.get(s.workload?.metadata?.uid ?? '')?.get(name);
-    return pod && runsRevision(s, pod, workloadRevision(s)) ? pod : undefined;
-  },
-  key: (s) => {
-    const uid = s.workload?.metadata?.uid;
-    return uid === undefined ? undefined : `${uid}/${workloadRevision(s)}`;
-  },
-};
-
-/** The members every kind that owns its pods shares. */
-export function ownedPodMembers() {
+function ownedCurrentPods(r: OwnedRevisions): CurrentPods {
   return {
-    waiting: waitingForObject,
-    emitRows: emitOwnedRows,
-    replayCovers: (s) => ownedPodsFresh(s),
-    current: ownedCurrentPods,
-  } satisfies Partial<KindModule>;
+    unordered: (s) => ownedPods(s, r),
+    sorted: (s) => [...ownedPods(s, r)].sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1)),
+    one: (s, name) => {
+      const pod = s.podsByOwner.get(s.workload?.metadata?.uid ?? '')?.get(name);
+      return pod && runsRevision(pod, revisionNow(s, r), r) ? pod : undefined;
+    },
+    key: (s) => {
+      const uid = s.workload?.metadata?.uid;
+      return uid === undefined ? undefined : `${uid}/${revisionNow(s, r)}`;
+    },
+  };
+}
+
+/**
+ * What a kind that owns its pods shares, for its revisions: `members` (its module's waiting, rows,
+ * Event replay, current pods and revisions) and the helpers its own members call: the revision
+ * now, the `revision` event, its current pods and how many of them are Ready.
+ */
+export function ownedPodsOf(r: OwnedRevisions) {
+  const current = ownedCurrentPods(r);
+  return {
+    current,
+    revision: (s: RolloutState) => revisionNow(s, r),
+    emitRevision: (s: RolloutState, memo: EmittedMemo, emit: Emit) => emitOwnedRevision(s, memo, emit, r),
+    currentReady: (s: RolloutState) => currentReady(s, current),
+    members: {
+      waiting: waitingForObject,
+      emitRows: (s, memo, touched, emit) => emitOwnedRows(s, memo, touched, emit, { podRevision: r.podRevision }),
+      replayCovers: (s) => ownedPodsFresh(s),
+      current,
+      templateRevision: r.templateRevision,
+      podRevision: r.podRevision,
+    } satisfies Partial<KindModule>,
+  };
 }

@@ -9,14 +9,23 @@ import { canBecomeReady, isPodReady } from '../k8s.js';
 import type { EmittedMemo, RolloutState } from '../state.js';
 import { requiredOf } from '../success.js';
 import type { Problem } from '../types.js';
-import { CONTROLLER_REVISION_HASH_LABEL, currentPods, workloadPods, workloadRevision } from '../workloads.js';
+import { CONTROLLER_REVISION_HASH_LABEL, workloadPods } from '../workloads.js';
 import { KIND_FACTS } from './facts.js';
 import type { KindModule } from './module.js';
-import { currentReady, emitOwnedRevision, fewerLivePods, ownedPodMembers, podRuleMembers } from './owned-pods.js';
+import { fewerLivePods, ownedPodsOf, podRuleMembers } from './owned-pods.js';
 import { observed, type PodProgress, type PodRuleResult, type RuleReason } from './rule.js';
 import { forcedRollbackFinding, isOrderedReady, ordinalOf, withForcedRollbackHints } from './statefulset-forced-rollback.js';
 
 export { isOrderedReady } from './statefulset-forced-rollback.js';
+
+/** Its pods and revisions; the controller's own test: `getPodRevision(pod) == updateRevision.Name`. */
+const owned = ownedPodsOf({
+  templateRevision: (w) => (w as V1StatefulSet).status?.updateRevision ?? '',
+  podRevision: (pod) => pod.metadata?.labels?.[CONTROLLER_REVISION_HASH_LABEL] ?? '',
+});
+const workloadRevision = owned.revision;
+const currentReady = owned.currentReady;
+const currentPods = (s: RolloutState): V1Pod[] => owned.current.sorted(s);
 
 /** A StatefulSet's pod counts; `updated` counts the pods at `updateRevision` (all current pods once the revisions match). */
 function stsProgress(sts: V1StatefulSet): PodProgress {
@@ -214,39 +223,31 @@ function templateClaims(sts: V1StatefulSet): string[] {
 
 const rule = (s: RolloutState): PodRuleResult | undefined => (s.workload ? statefulSetRule(s.workload as V1StatefulSet) : undefined);
 
-let built: KindModule | undefined;
-
-/** The StatefulSet's module (built on first use: the modules and the core's shared code import each other). */
-export function statefulSetModule(): KindModule {
-  built ??= {
-    ...ownedPodMembers(),
-    facts: KIND_FACTS.StatefulSet,
-    emitChanges: (s, memo, emit) => emitOwnedRevision(s, memo, emit),
-    ...podRuleMembers(rule),
-    objectRule: (w) => statefulSetRule(w as V1StatefulSet),
-    criterionMet,
-    emitPhases,
-    progressWords: (s) => {
-      const p = rule(s)?.progress;
-      if (!p) return 'not seen yet';
-      const next = p.ready < p.desired || p.updated < p.desired ? nextOrdinal(s) : undefined;
-      return `${p.ready}/${p.desired} pods ready, ${p.updated} updated${next ? `; waiting for ${next}` : ''}`;
-    },
-    completeMessage: (s, memo) => {
-      const p = rule(s)?.progress;
-      return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} pods ready`;
-    },
-    podsRunOn: true,
-    // The controller's own test: `getPodRevision(pod) == updateRevision.Name`.
-    templateRevision: (w) => (w as V1StatefulSet).status?.updateRevision ?? '',
-    podRevision: (pod) => pod.metadata?.labels?.[CONTROLLER_REVISION_HASH_LABEL] ?? '',
-    explainProblem: (s, p) => withForcedRollbackHints(s, withOrderedReadyWait(s, p)),
-    // A failing pod of a template no longer wanted, which OrderedReady never replaces.
-    stuckFinding: forcedRollbackFinding,
-    // Their OrderedReady wait names the ordinals that exist, and the replicas.
-    rediagnosesProblemPods: true,
-    templateClaims: (w) => templateClaims(w as V1StatefulSet),
-    podsShort: (s) => fewerLivePods(s, (s.workload as V1StatefulSet).spec?.replicas ?? 1),
-  };
-  return built;
-}
+/** The StatefulSet's module. */
+export const statefulSetModule: KindModule = {
+  ...owned.members,
+  facts: KIND_FACTS.StatefulSet,
+  emitChanges: owned.emitRevision,
+  ...podRuleMembers(rule),
+  objectRule: (w) => statefulSetRule(w as V1StatefulSet),
+  criterionMet,
+  emitPhases,
+  progressWords: (s) => {
+    const p = rule(s)?.progress;
+    if (!p) return 'not seen yet';
+    const next = p.ready < p.desired || p.updated < p.desired ? nextOrdinal(s) : undefined;
+    return `${p.ready}/${p.desired} pods ready, ${p.updated} updated${next ? `; waiting for ${next}` : ''}`;
+  },
+  completeMessage: (s, memo) => {
+    const p = rule(s)?.progress;
+    return `revision ${memo.revision ?? '?'} complete: ${p?.ready ?? 0}/${p?.desired ?? 0} pods ready`;
+  },
+  podsRunOn: true,
+  explainProblem: (s, p) => withForcedRollbackHints(s, withOrderedReadyWait(s, p)),
+  // A failing pod of a template no longer wanted, which OrderedReady never replaces.
+  stuckFinding: forcedRollbackFinding,
+  // Their OrderedReady wait names the ordinals that exist, and the replicas.
+  rediagnosesProblemPods: true,
+  templateClaims: (w) => templateClaims(w as V1StatefulSet),
+  podsShort: (s) => fewerLivePods(s, (s.workload as V1StatefulSet).spec?.replicas ?? 1),
+};

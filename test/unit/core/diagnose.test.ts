@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diagnoseDeployment, diagnoseReplicaSet } from '../../../src/core/diagnose/index.js';
-import { classifyPull, diagnosePod, parseMissing, probeHandler } from '../../../src/core/index.js';
+import { classifyPull, diagnosePod, KIND_FACTS, parseMissing, probeHandler } from '../../../src/core/index.js';
 import { availableTrue, deployment, event, NS, pod, progressing, replicaSet, running, terminatedLast, waiting } from './builders.js';
 
 const NOW = Date.parse('2026-11-22T04:00:30Z');
@@ -77,7 +77,7 @@ describe('diagnosePod', () => {
         ),
       ],
     });
-    const [problem, ...rest] = diagnosePod(p, [], NOW, { deployment: 'web' });
+    const [problem, ...rest] = diagnosePod(p, [], NOW, { workload: { namespace: NS, name: 'web', facts: KIND_FACTS.Deployment } });
     assert.equal(rest.length, 0);
     assert.equal(problem?.class, 'image-pull-not-found');
     assert.equal(problem?.id, 'image-pull-not-found/Pod/web-2-abc/app');
@@ -183,7 +183,7 @@ describe('diagnosePod', () => {
         }),
       ],
     });
-    const [problem] = diagnosePod(p, [], NOW, { deployment: 'web' });
+    const [problem] = diagnosePod(p, [], NOW, { workload: { namespace: NS, name: 'web', facts: KIND_FACTS.Deployment } });
     assert.equal(problem?.class, 'crash-loop');
     assert.equal(problem?.exitCode, 1);
     assert.equal(problem?.restartCount, 2);
@@ -394,20 +394,27 @@ describe('PVC waits', () => {
 describe('hints and liveness', async () => {
   const { kubectlHints } = await import('../../../src/core/index.js');
   it('kubectlHints covers logs --previous, describe, events, rollout status/undo', () => {
-    assert.deepEqual(kubectlHints({ namespace: 'apps', name: 'web' }, { kind: 'Pod', name: 'web-1-a', container: 'app', crashed: true }), [
-      'kubectl -n apps logs web-1-a -c app --previous',
-      'kubectl -n apps describe pod web-1-a',
-      'kubectl -n apps get events --field-selector involvedObject.name=web-1-a',
-      'kubectl -n apps rollout status deployment/web',
-      'kubectl -n apps rollout undo deployment/web',
-    ]);
-    assert.deepEqual(kubectlHints({ namespace: 'apps', name: 'web' }, { kind: 'ReplicaSet', name: 'web-1' }).slice(0, 1), [
-      'kubectl -n apps describe rs web-1',
-    ]);
-    assert.deepEqual(kubectlHints({ namespace: 'apps', name: 'web' }, { kind: 'Deployment', name: 'web', deleted: true }), [
-      'kubectl -n apps get deployment web',
-      'kubectl -n apps get events --field-selector involvedObject.name=web',
-    ]);
+    assert.deepEqual(
+      kubectlHints(
+        { namespace: 'apps', name: 'web', facts: KIND_FACTS.Deployment },
+        { kind: 'Pod', name: 'web-1-a', container: 'app', crashed: true },
+      ),
+      [
+        'kubectl -n apps logs web-1-a -c app --previous',
+        'kubectl -n apps describe pod web-1-a',
+        'kubectl -n apps get events --field-selector involvedObject.name=web-1-a',
+        'kubectl -n apps rollout status deployment/web',
+        'kubectl -n apps rollout undo deployment/web',
+      ],
+    );
+    assert.deepEqual(
+      kubectlHints({ namespace: 'apps', name: 'web', facts: KIND_FACTS.Deployment }, { kind: 'ReplicaSet', name: 'web-1' }).slice(0, 1),
+      ['kubectl -n apps describe rs web-1'],
+    );
+    assert.deepEqual(
+      kubectlHints({ namespace: 'apps', name: 'web', facts: KIND_FACTS.Deployment }, { kind: 'Deployment', name: 'web', deleted: true }),
+      ['kubectl -n apps get deployment web', 'kubectl -n apps get events --field-selector involvedObject.name=web'],
+    );
   });
   it('a liveness-probe restart loop carries the probe on the crash-loop problem', () => {
     const p = pod({
