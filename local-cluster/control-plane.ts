@@ -29,6 +29,7 @@ import {
   startComponent,
 } from './processes.js';
 import { kubeconfigYaml, writeSecrets } from './secrets.js';
+import { type DelayingLink, paceProcess, type SlowControlPlane, startDelayingLink } from './slow-link.js';
 
 /** Options for {@link startLocalCluster}. */
 export interface LocalClusterOptions {
@@ -46,6 +47,12 @@ export interface LocalClusterOptions {
    * exit this process with 130/143).
    */
   detach?: boolean;
+  /**
+   * Slow the control plane (`npm run stress -- --slow`): every client, the controllers and the
+   * kubelet included, reaches the apiserver through a delaying forwarder, and etcd is paused for a
+   * slice of every period. Default: not slowed.
+   */
+  slow?: SlowControlPlane;
 }
 
 /**
@@ -57,7 +64,7 @@ export interface LocalCluster extends ComponentFaults {
   kubeconfigPath: string;
   /** The same kubeconfig, loaded. */
   kubeConfig: KubeConfig;
-  /** The apiserver URL, e.g. https://127.0.0.1:34567. */
+  /** The apiserver URL, e.g. https://127.0.0.1:34567 (the delaying forwarder's, when slowed). */
   server: string;
   /** Working directory holding logs and state. */
   dir: string;
@@ -81,10 +88,14 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   mkdirSync(dir, { recursive: true });
   const components: Component[] = [];
   let stopped = false;
+  let link: DelayingLink | undefined;
+  let unpace = () => {};
 
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    unpace();
+    await link?.close();
     process.off('exit', killAllNow);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -140,7 +151,13 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     );
     const kubeconfigPath = kubeconfigFile(layout);
     const ca = readFileSync(path.join(certDir(layout), 'apiserver.crt'));
-    writeFileSync(kubeconfigPath, kubeconfigYaml(server, ca, token), { mode: 0o600 });
+    if (options.slow) {
+      link = await startDelayingLink({ host: '127.0.0.1', port: apiPort }, options.slow);
+      unpace = paceProcess(() => components.find((c) => c.name === 'etcd')?.child.pid, options.slow.etcdPauseMs, options.slow.etcdPeriodMs);
+      log(`[cluster] slowed: clients reach the apiserver through 127.0.0.1:${link.port}; ${JSON.stringify(options.slow)}`);
+    }
+    const clientUrl = link ? `https://127.0.0.1:${link.port}` : server;
+    writeFileSync(kubeconfigPath, kubeconfigYaml(clientUrl, ca, token), { mode: 0o600 });
 
     log('[cluster] starting kube-controller-manager and kube-scheduler');
     const cm = started(controllerManagerSpec(layout));
@@ -163,7 +180,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     kubeConfig.loadFromFile(kubeconfigPath);
     const pids = Object.fromEntries(components.map((c) => [c.name, c.child.pid!]));
     log(`[cluster] ready in ${((Date.now() - t0) / 1000).toFixed(1)}s (${dir})`);
-    return { kubeconfigPath, kubeConfig, server, dir, pids, stop, ...componentFaults(components, probes, pids) };
+    return { kubeconfigPath, kubeConfig, server: clientUrl, dir, pids, stop, ...componentFaults(components, probes, pids) };
   } catch (err) {
     await stop();
     throw err;

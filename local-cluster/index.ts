@@ -8,3 +8,4 @@ export { binariesCached, ensureBinaries } from './binaries.js';
 export type { ComponentFaults, ComponentName } from './component-faults.js';
 export { type LocalCluster, type LocalClusterOptions, startLocalCluster } from './control-plane.js';
 export { KUBERNETES_VERSION } from './paths.js';
+export { DEFAULT_SLOW, type SlowControlPlane } from './slow-link.js';

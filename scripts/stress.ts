@@ -2,10 +2,14 @@
  * `npm run stress`: runs the cluster suites several times in a row beside a CPU-bound neighbour,
  * against one embedded control plane, and prints each test's pass rate and the slowest files.
  *
- *   npm run stress -- [--runs N] [--busy N] [FILE|FOLDER...]
+ *   npm run stress -- [--runs N] [--busy N] [--slow[=LATENCY,JITTER,PAUSE,PERIOD]] [FILE|FOLDER...]
  *
  * --runs N   repetitions of the selection (default 3)
  * --busy N   CPU-bound neighbour processes, each keeping one core busy (default 1; 0: none)
+ * --slow     slow the control plane itself (local-cluster/slow-link.ts): every client, the
+ *            controllers and the kubelet included, reaches the apiserver through a forwarder that
+ *            delays each chunk LATENCY ms plus up to JITTER ms each way, and etcd is stopped PAUSE ms
+ *            of every PERIOD ms (default 30,120,150,500)
  * FILE...    what to run (default: test/integration/, test/pulumi/, then test/faults/ two files at
  *            a time, as `npm test` runs them)
  *
@@ -14,7 +18,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { startLocalCluster } from '../local-cluster/index.js';
+import { DEFAULT_SLOW, type SlowControlPlane, startLocalCluster } from '../local-cluster/index.js';
 import { FAULT_GLOB, type RunResult, runNodeTest, slowestFiles } from './test-runner.js';
 import type { TestRecord } from './test-timings.js';
 
@@ -24,11 +28,14 @@ const SUITE = ['test/integration/**/*.test.ts', 'test/pulumi/**/*.test.ts'];
 interface StressArgs {
   runs: number;
   busy: number;
+  slow?: SlowControlPlane;
   files: string[];
 }
 
+const USAGE = 'npm run stress -- [--runs N] [--busy N] [--slow[=LATENCY,JITTER,PAUSE,PERIOD]] [FILE|FOLDER...]';
+
 function usage(problem: string): never {
-  process.stderr.write(`[stress] ${problem}. Usage: npm run stress -- [--runs N] [--busy N] [FILE|FOLDER...]\n`);
+  process.stderr.write(`[stress] ${problem}. Usage: ${USAGE}\n`);
   process.exit(2);
 }
 
@@ -41,10 +48,21 @@ function parseArgs(argv: string[]): StressArgs {
       if (!Number.isInteger(n) || n < (a === '--runs' ? 1 : 0))
         usage(`${a} must be a whole number (${a === '--runs' ? 'at least 1' : '0 or more'}); got ${JSON.stringify(argv[i] ?? '')}`);
       out[a === '--runs' ? 'runs' : 'busy'] = n;
-    } else if (a.startsWith('-')) usage(`unknown option ${JSON.stringify(a)}`);
+    } else if (a === '--slow' || a.startsWith('--slow=')) out.slow = parseSlow(a.slice('--slow='.length));
+    else if (a.startsWith('-')) usage(`unknown option ${JSON.stringify(a)}`);
     else out.files.push(a);
   }
   return out;
+}
+
+/** `--slow`'s value: four whole numbers of ms (latency, jitter, etcd pause, its period), or the defaults when empty. */
+function parseSlow(value: string): SlowControlPlane {
+  if (!value) return DEFAULT_SLOW;
+  const n = value.split(',').map(Number);
+  const [latencyMs = -1, jitterMs = -1, etcdPauseMs = -1, etcdPeriodMs = -1] = n;
+  if (n.length !== 4 || n.some((x) => !Number.isInteger(x) || x < 0) || etcdPauseMs >= etcdPeriodMs)
+    usage(`--slow takes LATENCY,JITTER,PAUSE,PERIOD in ms, whole numbers with PAUSE below PERIOD; got ${JSON.stringify(value)}`);
+  return { latencyMs, jitterMs, etcdPauseMs, etcdPeriodMs };
 }
 
 /** A process that keeps one core busy until it is killed. */
@@ -81,7 +99,7 @@ function summary(results: RunResult[][], args: StressArgs, wallMs: number[]): st
       .map((t) => `${t.file}:${t.line} ${t.name}`),
   );
   const lines = [
-    `[stress] ${args.runs} run(s) beside ${args.busy} busy core(s): ${rates.size} tests, ${failed.length} failed at least once, ${skipped.size} skipped`,
+    `[stress] ${args.runs} run(s) beside ${args.busy} busy core(s)${args.slow ? `, control plane slowed ${JSON.stringify(args.slow)}` : ''}: ${rates.size} tests, ${failed.length} failed at least once, ${skipped.size} skipped`,
     ...wallMs.map((ms, i) => `  run ${i + 1}: ${(ms / 1000).toFixed(0)} s, exit ${results[i]?.find((r) => r.code !== 0)?.code ?? 0}`),
     '',
     failed.length ? '[stress] tests that failed (passed/runs):' : '[stress] every test passed in every run',
@@ -103,7 +121,7 @@ async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   if (spawnSync('bash', ['scripts/ensure-k8s.sh'], { stdio: ['ignore', process.stderr, 'inherit'] }).status !== 0) return 1;
   mkdirSync(OUT, { recursive: true });
-  const cluster = await startLocalCluster({ nodes: 2 });
+  const cluster = await startLocalCluster({ nodes: 2, ...(args.slow ? { slow: args.slow } : {}) });
   const env = { ...process.env, ROLLOUT_TRACE_KUBECONFIG: cluster.kubeconfigPath, KUBECONFIG: cluster.kubeconfigPath };
   const neighbours = Array.from({ length: args.busy }, busyNeighbour);
   const results: RunResult[][] = [];

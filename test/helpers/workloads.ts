@@ -149,3 +149,17 @@ export async function editDaemonSet(namespace: string, name: string, edit: (d: V
     }
   }
 }
+
+/** Reads the Job, applies `edit` and writes it back, retrying on 409 Conflict. */
+export async function editJob(namespace: string, name: string, edit: (j: V1Job) => void): Promise<V1Job> {
+  const batch = clients().kc.makeApiClient(BatchV1Api);
+  for (let attempt = 0; ; attempt++) {
+    const cur = await batch.readNamespacedJob({ name, namespace });
+    edit(cur);
+    try {
+      return await batch.replaceNamespacedJob({ name, namespace, body: cur });
+    } catch (err) {
+      if ((err as { code?: number }).code !== 409 || attempt >= 10) throw err;
+    }
+  }
+}

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { POD_GONE_UNREAD } from '../../../src/cluster/index.js';
-import type { Problem } from '../../../src/core/types.js';
-import { createJob } from '../../helpers/workloads.js';
+import type { Problem, RolloutEvent } from '../../../src/core/types.js';
+import { createJob, editJob } from '../../helpers/workloads.js';
 import { assertStillRunning, clients, describeVerdict, eventSeen, namespaceFor, trace } from './helpers.js';
 
 const FAILING = { app: 'crash;exitCode=3;message=relation "users" does not exist;after=1;logs=migrating users|applying 0042_users' };
@@ -23,6 +23,18 @@ function assertGoneUnread(p: Problem): void {
     [[[], POD_GONE_UNREAD]],
     `pod ${p.object.name} without its log lines: ${JSON.stringify(p)}`,
   );
+}
+
+/**
+ * Starts the pods of a Job created with parallelism 0 once the trace has listed it: on a slow
+ * control plane a trace's first lists can take longer than pods that fail within a second live,
+ * and a trace that begins after they are gone has no log of theirs to keep.
+ */
+async function startWhenTraced(events: RolloutEvent[], namespace: string, name: string, parallelism: number): Promise<void> {
+  await eventSeen(events, (e) => e.type === 'progress', `the trace listing job ${name}`, 90_000);
+  await editJob(namespace, name, (j) => {
+    j.spec = { ...j.spec!, parallelism };
+  });
 }
 
 /** Whether the pod is being deleted, or gone. */
@@ -79,10 +91,12 @@ describe('Job verdicts', { concurrency: true }, () => {
     await createJob(ns, 'seed', {
       behaviour: { app: 'crash;exitCode=1;after=1;logs=seeding users|seeding orders' },
       backoffLimit: 0,
-      parallelism: 3,
+      parallelism: 0,
       completions: 3,
     });
-    const r = await trace(ns, 'seed', { kind: 'Job', timeoutSeconds: 90, logs: { follow: true } });
+    const r = await trace(ns, 'seed', { kind: 'Job', timeoutSeconds: 90, logs: { follow: true } }, (events) =>
+      startWhenTraced(events, ns, 'seed', 3),
+    );
     assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
     const verdictAt = r.events.findIndex((e) => e.type === 'verdict');
     const logs = r.events.slice(0, verdictAt).flatMap((e) => (e.type === 'log' ? [e] : []));
@@ -99,8 +113,8 @@ describe('Job verdicts', { concurrency: true }, () => {
     const ns = await namespaceFor(t, 'job-deleted');
     // Three pods crash 1 s after they start; their restarts exceed the backoff limit together and
     // the Job controller deletes them as it marks the Job failed.
-    await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 1, restartPolicy: 'OnFailure', parallelism: 3, completions: 3 });
-    const r = await trace(ns, 'migrate', { kind: 'Job', timeoutSeconds: 120 });
+    await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 1, restartPolicy: 'OnFailure', parallelism: 0, completions: 3 });
+    const r = await trace(ns, 'migrate', { kind: 'Job', timeoutSeconds: 120 }, (events) => startWhenTraced(events, ns, 'migrate', 3));
     assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
     assert.equal(r.verdict.problems[0]?.class, 'job-failed');
     const causes = r.verdict.problems.filter((p) => p.object.kind === 'Pod' && p.exitCode === 3);
@@ -133,9 +147,11 @@ describe('Job verdicts', { concurrency: true }, () => {
       container: { command: ['sh', '-c', 'echo seeded 42 rows'] },
       behaviour: { app: 'crash;exitCode=0;after=3' },
       completions: 2,
+      parallelism: 0,
     });
     let deleted = '';
     const r = await trace(ns, 'seed', { kind: 'Job', timeoutSeconds: 120, logs: { onSuccess: true } }, async (events) => {
+      await startWhenTraced(events, ns, 'seed', 1);
       const done = await eventSeen(events, (e) => e.type === 'pod' && e.state === 'succeeded', 'a Job pod seen succeeded', 90_000);
       deleted = done.type === 'pod' ? done.name : '';
       assertStillRunning(events, `pod ${deleted} is deleted`);
