@@ -10,6 +10,7 @@ import { successEventsKnown, takeSync } from './event-backlog.js';
 import { emitHold, successHold, trackSettling } from './hold.js';
 import { idleTick } from './idle-tick.js';
 import { intake } from './intake.js';
+import { hasEnded } from './k8s.js';
 import { emitK8sEvents } from './k8s-events.js';
 import { replicaCounts } from './kinds/deployment.js';
 import { kindModule, moduleOf } from './kinds/index.js';
@@ -231,7 +232,8 @@ export function reduce(state: RolloutState, obs: Observation): [RolloutState, Ro
  * derived once, at the last one's time: the tracker applies a batch of watch lines this way (they
  * came within 100 ms), and deriving for several pods' changes costs about what it costs for one.
  * A pod's state or a problem that a later change in the same batch replaced is not reported
- * (every version of an Event is), and a verdict is reached on the batch's end state. Any other
+ * (every version of an Event is; a pod that ended is derived before its deletion, so its ending is
+ * said), and a verdict is reached on the batch's end state. Any other
  * observation among them (a tick, a sync), or a batch of one, is applied with {@link reduce} one
  * by one. Same ownership as {@link reduce}.
  */
@@ -239,6 +241,14 @@ export function reduceBatch(state: RolloutState, observations: readonly Observat
   const last = observations.at(-1);
   if (!last || observations.length === 1 || !state.memo.started || state.verdict || !observations.every(isObjectObservation)) {
     return reduceEach(state, observations);
+  }
+  // A pod that ended and was deleted in the same batch (a StatefulSet's or DaemonSet's controller
+  // deletes it at once): what came before its deletion is derived first, so its ending is said.
+  const cut = observations.findIndex((o, i) => i > 0 && o.type === 'delete' && o.kind === 'Pod' && hasEnded(o.object));
+  if (cut > 0) {
+    const [before, first] = reduceBatch(state, observations.slice(0, cut));
+    const [after, rest] = reduceBatch(before, observations.slice(cut));
+    return [after, [...first, ...rest]];
   }
   if (state.owner.seq !== state.seq) throw new Error(CONSUMED);
   const events: RolloutEvent[] = [];

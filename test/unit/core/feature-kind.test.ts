@@ -1,8 +1,10 @@
 /**
  * The feature × kind table: every option whose meaning depends on the kind either changes what a
  * trace of that kind does (a scenario per cell shows it) or is refused with a sentence naming the
- * option and the kind (resolveTrackOptions, before anything is opened). A cell the facts table
- * marks as working without a scenario here fails, so the table cannot silently grow.
+ * option and the kind, before anything is opened: by resolveTrackOptions, or for the CLI's own
+ * `--pulumi-messages` by the CLI. A cell the facts table marks as working without a scenario here
+ * fails, so the table cannot silently grow. The behaviours no option turns on are in
+ * feature-kind-behaviours.test.ts.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -17,7 +19,9 @@ import {
   WORKLOAD_KINDS,
 } from '../../../src/core/index.js';
 import { isRolloutTraceError } from '../../../src/errors.js';
+import { formatVerdict } from '../../../src/report/format-verdict.js';
 import { resolveTrackOptions } from '../../../src/track/options.js';
+import { isOneParagraph, runCliInProcess } from '../../integration/cli/run-cli.js';
 import {
   availableTrue,
   daemonSetObject,
@@ -168,8 +172,14 @@ const WORKS: Partial<Record<WorkloadKind, Partial<Record<KindFeature, () => void
         [...rollingTo2(), newPod('web-2-aaa', waiting('ErrImagePull', 'manifest unknown: manifest unknown'), 1), tick(11)],
         UPDATE,
       );
-      assert.equal(verdictOf(failed.events)?.outcome, 'failed');
-      assert.ok((verdictOf(failed.events)?.pulumiMessages.length ?? 0) > 0);
+      const v = verdictOf(failed.events);
+      assert.equal(v?.outcome, 'failed');
+      const messages = v?.pulumiMessages ?? [];
+      assert.ok(messages.length > 0);
+      // What the CLI's sinks print with the flag, and without it.
+      const block = (pulumiMessages: boolean) => formatVerdict(v!, { color: false, pulumiMessages });
+      for (const m of messages) assert.ok(block(true).includes(`* ${m}`), block(true));
+      assert.ok(!block(false).includes(messages[0]!));
     },
   },
   StatefulSet: {
@@ -239,6 +249,25 @@ contexts: [{ name: x, context: { cluster: c, user: u, namespace: apps } }]
 current-context: x
 `;
 
+/** The library's refusal (`bad-input`, before anything is opened) of the option asking for `feature`. */
+function libraryRefusal(kind: WorkloadKind, feature: Exclude<KindFeature, 'pulumi-messages'>): string {
+  const options = { name: 'x', kind, kubeconfig: KUBECONFIG, ...ASKING[feature] };
+  try {
+    resolveTrackOptions(options as never);
+  } catch (err) {
+    assert.ok(isRolloutTraceError(err) && err.code === 'bad-input', String(err));
+    return err.message;
+  }
+  assert.fail(`${kind} accepted ${feature}`);
+}
+
+/** The CLI's refusal of its own flag `--pulumi-messages` (its sinks print the messages): exit 2, before any cluster is read. */
+async function cliRefusal(kind: WorkloadKind): Promise<string> {
+  const cli = await runCliInProcess([KIND_FACTS[kind].short, 'x', '--pulumi-messages', '-n', 'apps']);
+  assert.equal(cli.code, 2, cli.stderr);
+  return cli.stderr.replace(/^rollout-trace: /, '');
+}
+
 describe('feature × kind', () => {
   for (const kind of WORKLOAD_KINDS) {
     for (const feature of KIND_FEATURES) {
@@ -251,21 +280,12 @@ describe('feature × kind', () => {
         });
         continue;
       }
-      it(`${kind} × ${feature}: refused in one sentence`, () => {
+      it(`${kind} × ${feature}: refused in one sentence`, async () => {
         assert.equal(WORKS[kind]?.[feature], undefined, 'a refused cell has no scenario');
-        if (feature === 'pulumi-messages') return; // the CLI's flag: test/unit/cli (cli-refusals)
-        const options = { name: 'x', kind, kubeconfig: KUBECONFIG, ...ASKING[feature] };
-        assert.throws(
-          () => resolveTrackOptions(options as never),
-          (err: unknown) => {
-            assert.ok(isRolloutTraceError(err) && err.code === 'bad-input');
-            const m = (err as Error).message;
-            assert.match(m, new RegExp(`has no meaning for an? ${kind} \\(${KIND_FACTS[kind].short}/x\\): `));
-            assert.ok(m.includes(why), m);
-            assert.ok(!m.includes('\n'), 'one paragraph');
-            return true;
-          },
-        );
+        const sentence = feature === 'pulumi-messages' ? await cliRefusal(kind) : libraryRefusal(kind, feature);
+        assert.match(sentence, new RegExp(`has no meaning for an? ${kind} \\(${KIND_FACTS[kind].short}/x\\): `));
+        assert.ok(sentence.includes(why), sentence);
+        assert.ok(isOneParagraph(sentence), 'one paragraph');
       });
     }
   }
