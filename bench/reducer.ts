@@ -50,7 +50,7 @@ function run(): { ms: number; events: number; verdicts: number; digest: string }
     // Watch events go to every tracker; ticks and `synced` only to their own.
     states = states.map((s, i) => {
       if (!isObject(obs) && i !== owner) return s;
-      if (FILTERED && 'kind' in obs && !mayConcern(names[i], obs.type, obs.kind, obs.object)) return s;
+      if (FILTERED && 'kind' in obs && !mayConcern(names[i], obs.type, obs.kind, obs.object, 'Deployment')) return s;
       const [next, out] = reduce(s, obs);
       events += out.length;
       for (const e of out) hashes[i].update(`${JSON.stringify(e)}\n`);

@@ -190,7 +190,7 @@ async function record(kc: KubeConfig, name: string, sc: Scenario): Promise<Fixtu
       current = await waitReady(apps, ns);
       if (sc.prepare) current = await sc.prepare({ core, apps, ns, current });
     }
-    const target: TrackTarget = { namespace: ns, name: 'web' };
+    const target: TrackTarget = { namespace: ns, name: 'web', kind: 'Deployment' };
     const t0 = Date.now();
     const observations: Observation[] = [];
     // The core only runs once the target (baseline, generation) is known; earlier observations are replayed.

@@ -24,7 +24,7 @@ const MAX_RECORDING_BYTES = 512 * 1024 * 1024;
 export async function replayCommand(options: ReplayOptions, io: CliIo): Promise<ExitCode> {
   const recording = readRecording(options.file);
   for (const t of recording.traces) {
-    const refused = kindRefusal(t.target.kind ?? 'Deployment', t.target.name, {
+    const refused = kindRefusal(t.target.kind, t.target.name, {
       policy: options.policy,
       pulumiMessages: options.pulumiMessages,
     });
@@ -46,7 +46,7 @@ export async function replayCommand(options: ReplayOptions, io: CliIo): Promise<
   const unfinished = recording.traces.findIndex((_, i) => !replayed[i]!.verdict);
   if (unfinished >= 0) {
     const { target, error } = recording.traces[unfinished]!;
-    const which = `${target.kind ?? 'Deployment'} ${target.namespace}/${target.name}`;
+    const which = `${target.kind} ${target.namespace}/${target.name}`;
     io.stderr.write(
       error !== undefined
         ? `rollout-trace: the recorded trace of ${which} ended without a verdict: ${error}\n`

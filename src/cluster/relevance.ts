@@ -23,7 +23,7 @@ export function mayConcern(
   type: 'upsert' | 'delete',
   kind: WatchedKind,
   object: KindToObject[WatchedKind],
-  targetKind: WorkloadKind = 'Deployment',
+  targetKind: WorkloadKind,
 ): boolean {
   const prefix = `${workloadName}-`;
   switch (kind) {

@@ -22,8 +22,8 @@ export const FULLY_KEPT: ReadonlySet<WatchedKind> = new Set<WatchedKind>([
   'Job',
 ]);
 
-/** The kind a subscriber traces (default Deployment). */
-export const kindOfSub = (sub: Subscription): WorkloadKind => sub.s.kind ?? 'Deployment';
+/** The kind a subscriber traces. */
+export const kindOfSub = (sub: Subscription): WorkloadKind => sub.s.kind;
 
 /** True for the kinds a subscriber can trace (Deployment, StatefulSet, DaemonSet, Job). */
 export const isWorkloadKind = (kind: WatchedKind): kind is WorkloadKind => (WORKLOAD_KINDS as readonly WatchedKind[]).includes(kind);

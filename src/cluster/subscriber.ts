@@ -10,7 +10,7 @@ export interface SourceSubscriber {
   /** Name of the tracked Deployment: Deployment observations of other names are not delivered. */
   readonly workloadName: string;
   /** Kind of the traced workload named {@link workloadName} (default `Deployment`). */
-  readonly kind?: WorkloadKind;
+  readonly kind: WorkloadKind;
   /**
    * True: also deliver a pod's routine Normal Events (Scheduled, Pulling, Created, Started,
    * Killing), which only user classifiers read. Default: they are neither delivered nor cached.

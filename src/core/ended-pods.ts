@@ -246,7 +246,7 @@ export function diagnoseEndings(state: RolloutState, at: number): Finding | unde
   const last = endings.at(-1) as EndedPod;
   const span = formatDuration(Math.max(0, last.at - first.at));
   const rs = newReplicaSet(state);
-  const kind = state.target.kind ?? 'Deployment';
+  const kind = state.target.kind;
   return {
     class: 'pods-ended',
     object: rs ? { kind: 'ReplicaSet', name: rs.metadata?.name ?? '' } : { kind, name: state.target.name },

@@ -31,6 +31,7 @@ export { nodeReadiness } from './intake.js';
 export { ownerOfKind, REVISION_ANNOTATION, revisionOf } from './k8s.js';
 export {
   collectionPath,
+  KIND_BY_OMISSION,
   KIND_FACTS,
   KIND_FEATURES,
   type KindFacts,

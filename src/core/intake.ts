@@ -40,7 +40,7 @@ function beingDeleted(obs: { type: string; object: { metadata?: { deletionTimest
 /** @returns whether the observation was about the target Deployment. */
 function onDeployment(s: Draft, obs: Extract<ObjectObservation, { kind: 'Deployment' }>): boolean {
   const d = obs.object;
-  if ((s.target.kind ?? 'Deployment') !== 'Deployment') return false;
+  if (s.target.kind !== 'Deployment') return false;
   if (d.metadata?.name !== s.target.name || (d.metadata?.namespace ?? s.target.namespace) !== s.target.namespace) return false;
   if (beingDeleted(obs)) {
     s.deleted = true;

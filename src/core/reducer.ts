@@ -64,7 +64,7 @@ function emptyMemo(): EmittedMemo {
 export function initialState(target: TrackTarget, policy: Policy, now: number): RolloutState {
   return {
     target,
-    facts: kindModule(target.kind ?? 'Deployment').facts,
+    facts: kindModule(target.kind).facts,
     policy,
     startedAt: now,
     now,

@@ -1,4 +1,5 @@
 /** How the core names a workload: its kind, namespace and name (re-exported by ./types.ts). */
+import type { V1DaemonSet, V1Deployment, V1Job, V1StatefulSet } from '@kubernetes/client-node';
 
 /** An object's namespace and name (the kind is said elsewhere: {@link WorkloadRef} says it). */
 export interface NamespacedName {
@@ -12,8 +13,16 @@ export interface NamespacedName {
  */
 export type DeploymentRef = NamespacedName;
 
+/** The kinds of workload a trace follows, each with its object's type. */
+export interface WorkloadObjects {
+  Deployment: V1Deployment;
+  StatefulSet: V1StatefulSet;
+  DaemonSet: V1DaemonSet;
+  Job: V1Job;
+}
+
 /** The kinds of workload a trace follows. */
-export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'Job';
+export type WorkloadKind = keyof WorkloadObjects;
 
 /** Identifies one workload: its kind, namespace and name. */
 export interface WorkloadRef extends NamespacedName {

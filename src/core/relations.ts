@@ -104,7 +104,7 @@ export function kubeEventsAbout(state: RolloutState, kind: string, name: string)
  * Deployment deleted and created again (a replacement) keeps its name, not its uid.
  */
 export function aboutCurrentTarget(state: RolloutState, e: CoreV1Event): boolean {
-  const kind = state.target.kind ?? 'Deployment';
+  const kind = state.target.kind;
   const object = e.involvedObject;
   if (object?.kind !== kind || object.name !== state.target.name || !object.uid) return true;
   const uid = kind === 'Deployment' ? state.deployment?.metadata?.uid : state.workload?.metadata?.uid;

@@ -98,8 +98,8 @@ export interface TerminatingPod {
 
 /** What is being tracked, and against what. */
 export interface TrackTarget extends NamespacedName {
-  /** The kind of the traced workload (default `Deployment`). */
-  kind?: WorkloadKind;
+  /** The kind of the traced workload (a recording written before it was required names a Deployment by omission: read with `targetOf`). */
+  kind: WorkloadKind;
   /**
    * The Deployment's `deployment.kubernetes.io/revision` before the change being tracked
    * (Pulumi's `lastOutputs`). When set, success needs a ReplicaSet of a *different* revision if

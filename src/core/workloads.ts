@@ -21,7 +21,7 @@ export type Workload = V1Deployment | V1StatefulSet | V1DaemonSet | V1Job;
 
 /** The kind of the traced workload. */
 export function kindOf(state: RolloutState): WorkloadKind {
-  return state.target.kind ?? 'Deployment';
+  return state.target.kind;
 }
 
 /** Pods owned (by uid) by the traced StatefulSet, DaemonSet or Job, sorted by name. */

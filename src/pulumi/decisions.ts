@@ -56,8 +56,8 @@ export interface WaitTarget {
 export function waitTarget(
   change: ChangeKind,
   live: LiveDeployment | undefined,
-  written?: { generation?: number },
-  kind: WorkloadKind = 'Deployment',
+  written: { generation?: number } | undefined,
+  kind: WorkloadKind,
 ): WaitTarget {
   // A Job may carry no generation at all (1.20's batch API sets none): only one the provider
   // returned can be waited for.

@@ -65,8 +65,8 @@ export async function readWorkload(
   kc: KubeConfig,
   namespace: string,
   name: string,
-  signal?: AbortSignal,
-  kind: WorkloadKind = 'Deployment',
+  signal: AbortSignal | undefined,
+  kind: WorkloadKind,
 ): Promise<LiveWorkload | undefined> {
   try {
     return await rawGet<LiveWorkload>(kc, `${workloadsPath(kind, namespace)}/${encodeURIComponent(name)}`, {}, signal);

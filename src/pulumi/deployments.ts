@@ -92,7 +92,7 @@ function traced(
   const run = currentRun();
   markTraced(run, 'Deployment', name, resourceOpts.parent);
   const trace = new RolloutTrace(
-    traceName(name),
+    traceName(name, 'Deployment'),
     {
       ...options,
       inputs: args,

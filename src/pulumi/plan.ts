@@ -6,7 +6,7 @@
  * auto-name prefix, the namespace, the selector, the planned pod template and the annotations.
  */
 
-import type { WorkloadKind } from '../core/index.js';
+import { KIND_BY_OMISSION, type WorkloadKind } from '../core/index.js';
 
 /** The parts of a workload's declared inputs the tracer uses (named for the first kind it traced). */
 export interface PlannedDeployment {
@@ -86,10 +86,12 @@ export const REPLACED_ON: Partial<Record<WorkloadKind, readonly string[]>> = {
 };
 
 /**
- * Reads the plan from a Deployment's resolved inputs (`{ metadata, spec }` as passed to
- * `new k8s.apps.v1.Deployment(name, args)`, with Outputs already unwrapped).
+ * Reads the plan from a workload's resolved inputs (`{ metadata, spec }` as passed to
+ * `new k8s.apps.v1.Deployment(name, args)`, with Outputs already unwrapped). `kind`: the
+ * component's `kind` argument, which names a Deployment when left out.
  */
-export function planFromInputs(resourceName: string, inputs: unknown, kind: WorkloadKind = 'Deployment'): PlannedDeployment {
+export function planFromInputs(resourceName: string, inputs: unknown, asked?: WorkloadKind): PlannedDeployment {
+  const kind = asked ?? KIND_BY_OMISSION;
   const root = asObject(inputs) ?? {};
   const metadata = asObject(root.metadata) ?? {};
   const spec = asObject(root.spec) ?? {};

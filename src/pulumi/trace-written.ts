@@ -5,7 +5,7 @@
  * In observe mode the provider stays the judge: once it returned, the trace gets a bounded time.
  */
 import type * as pulumi from '@pulumi/pulumi';
-import type { RolloutEvent, Verdict, WorkloadKind } from '../core/index.js';
+import { KIND_BY_OMISSION, type RolloutEvent, type Verdict, type WorkloadKind } from '../core/index.js';
 import { type LongTimer, setLongTimeout } from '../long-timer.js';
 import type { Tracking } from '../track/index.js';
 import { type Baseline, locate, type Written } from './baseline.js';
@@ -179,7 +179,8 @@ export function quietUntilNotDone(say: (line: StatusLine) => void, notDone: stri
  * the step is the engine's skipped create (`pulumi destroy --run-program` for a resource not in
  * the state), whose outputs are only the inputs.
  */
-export async function writtenBy(d: WrittenResource, kind: WorkloadKind = 'Deployment'): Promise<Written | null> {
+export async function writtenBy(d: WrittenResource, asked: WorkloadKind | undefined): Promise<Written | null> {
+  const kind = asked ?? KIND_BY_OMISSION;
   const [metadata, id] = await Promise.all([
     outputValue(unheld<WrittenMetadata>(d, 'metadata')),
     outputValue(unheld<string>(d, 'id')),

@@ -43,7 +43,7 @@ export function withGateAwait<T>(args: T): T {
 }
 
 /** The trace's resource name: `<name>-rollout` for a Deployment, `<name>-<kind>-rollout` for the others. */
-export function traceName(resourceName: string, kind: WorkloadKind = 'Deployment'): string {
+export function traceName(resourceName: string, kind: WorkloadKind): string {
   return kind === 'Deployment' ? `${resourceName}-rollout` : `${resourceName}-${kind.toLowerCase()}-rollout`;
 }
 

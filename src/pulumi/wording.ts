@@ -2,7 +2,7 @@
  * The words of the Pulumi component's own lines (preview reports, the change line, verdict
  * summaries); the per-event status lines are status-lines.ts. Pure: data in, text out.
  */
-import type { Verdict, WorkloadKind } from '../core/index.js';
+import { KIND_BY_OMISSION, type Verdict, type WorkloadKind } from '../core/index.js';
 import { formatVerdict } from '../report/index.js';
 import type { ChangeKind, LiveDeployment, TimeoutChoice } from './decisions.js';
 import type { PlannedDeployment } from './plan.js';
@@ -48,7 +48,8 @@ function changeList(changes: TemplateChange[], max: number): string {
 }
 
 /** The preview's one line for a workload (undefined baseline: values known only during the update). */
-export function previewSummary(b: BaselineFacts | undefined, kind: WorkloadKind = b?.plan.kind ?? 'Deployment'): string {
+export function previewSummary(b: BaselineFacts | undefined, asked?: WorkloadKind): string {
+  const kind = asked ?? b?.plan.kind ?? KIND_BY_OMISSION;
   if (!b) return `preview: the ${kind} depends on values known only during the update; it will be traced then`;
   const where = `${b.namespace}/${b.live?.metadata?.name ?? b.plan.name ?? `${b.plan.namePrefix}-<random>`}`;
   const state = liveState(b);

@@ -13,7 +13,7 @@
  *
  * Observations are stored as the reducer received them, scrubbed first ({@link scrubObservation}).
  */
-import type { Observation, Policy, RolloutEvent, TrackTarget, Verdict } from '../core/index.js';
+import { KIND_BY_OMISSION, type Observation, type Policy, type RolloutEvent, type TrackTarget, type Verdict } from '../core/index.js';
 
 /** The `format` of a recording's first line. */
 export const RECORDING_FORMAT = 'rollout-trace-recording';
@@ -149,7 +149,9 @@ export function parseRecording(text: string, what: string): Recording {
         throw bad('does not describe the next traced workload');
       }
       const timeoutSeconds = typeof line.timeoutSeconds === 'number' ? line.timeoutSeconds : 600;
-      traces.push({ ...(line as unknown as RecordedTrace), timeoutSeconds, items: [] });
+      // Earlier versions named a Deployment by omitting its kind: the target read here always has one.
+      const target = { ...line.target, kind: typeof line.target.kind === 'string' ? line.target.kind : KIND_BY_OMISSION };
+      traces.push({ ...(line as unknown as RecordedTrace), target: target as unknown as TrackTarget, timeoutSeconds, items: [] });
       continue;
     }
     const t = typeof line.t === 'number' ? traces[line.t] : undefined;

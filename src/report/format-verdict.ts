@@ -5,7 +5,7 @@
  */
 
 import type { EventDigest, LogTail, Problem, Verdict, WorkloadKind } from '../core/index.js';
-import { cleanedVerdict, dominantWords, KIND_FACTS, PHASE_WORDS, workloadKey, workloadOf } from '../core/index.js';
+import { cleanedVerdict, dominantWords, KIND_BY_OMISSION, KIND_FACTS, PHASE_WORDS, workloadKey, workloadOf } from '../core/index.js';
 import { type Palette, palette } from './colors.js';
 import { formatDuration } from './format-time.js';
 
@@ -32,7 +32,7 @@ const SYMBOLS: Record<Verdict['outcome'], string> = {
  * `ns/name` of a traced Deployment; `ns/sts/name`, `ns/ds/name`, `ns/job/name` of the other kinds.
  * @deprecated Use {@link workloadKey}.
  */
-export function deploymentKey(d: { namespace: string; name: string }, kind: WorkloadKind = 'Deployment'): string {
+export function deploymentKey(d: { namespace: string; name: string }, kind: WorkloadKind): string {
   return workloadKey({ kind, ...d });
 }
 
@@ -112,7 +112,7 @@ function figuresLine(v: Verdict): string {
   }
   const parts = [
     v.revision !== undefined ? `revision ${v.revision}` : 'revision unknown',
-    `${r.ready}/${r.desired} ${KIND_FACTS[v.kind ?? 'Deployment'].per === 'nodes' ? 'nodes ' : ''}ready`,
+    `${r.ready}/${r.desired} ${KIND_FACTS[v.kind ?? KIND_BY_OMISSION].per === 'nodes' ? 'nodes ' : ''}ready`,
     `${r.updated} updated`,
     `${r.available} available`,
     took,

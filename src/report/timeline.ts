@@ -4,7 +4,7 @@
  * Events and problems as marks, and the verdict. What the HTML report draws (html-report.ts).
  */
 import type { PodState, RolloutEvent, Verdict } from '../core/index.js';
-import { cleanedEvent, workloadKey } from '../core/index.js';
+import { cleanedEvent, workloadKey, workloadOf } from '../core/index.js';
 
 /** One stretch of a pod in one state. */
 export interface Segment {
@@ -47,7 +47,7 @@ export function timelinesOf(events: readonly RolloutEvent[]): WorkloadTimeline[]
   const byKey = new Map<string, { events: RolloutEvent[] }>();
   for (const raw of events) {
     const e = cleanedEvent(raw);
-    const key = workloadKey(e.workload ?? { kind: e.kind ?? 'Deployment', ...e.deployment });
+    const key = workloadKey(workloadOf(e));
     let entry = byKey.get(key);
     if (!entry) {
       entry = { events: [] };

@@ -113,7 +113,7 @@ export interface NotFoundFacts {
   /** Names of the workloads of {@link kind} the source has in the namespace (any order; empty ones are skipped). */
   deployments: readonly string[];
   /** The traced workload's kind (default Deployment). */
-  kind?: WorkloadKind;
+  kind: WorkloadKind;
 }
 
 /** How many other Deployments the not-found error lists by name. */
@@ -121,7 +121,7 @@ export const LISTED_DEPLOYMENTS = 8;
 
 /** The not-found error's paragraph: the name, namespace, cluster, grace, and what is there instead. */
 export function notFoundMessage(f: NotFoundFacts): string {
-  const kind = f.kind ?? 'Deployment';
+  const { kind } = f;
   const others = f.deployments.filter(Boolean).sort();
   const more = others.length > LISTED_DEPLOYMENTS ? `, and ${others.length - LISTED_DEPLOYMENTS} more` : '';
   const listed = others.length

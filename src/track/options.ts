@@ -5,7 +5,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { contextNamespace, type KubeConfigSource, loadKubeConfig, type SourceOptions } from '../cluster/index.js';
 import type { Policy, PolicyOverrides, TrackTarget, WorkloadKind } from '../core/index.js';
-import { clusterTextCleaner, compileLogFilter, kindRefusal, resolvePolicy, WORKLOAD_KINDS } from '../core/index.js';
+import { clusterTextCleaner, compileLogFilter, KIND_BY_OMISSION, kindRefusal, resolvePolicy, WORKLOAD_KINDS } from '../core/index.js';
 import { RolloutTraceError } from '../errors.js';
 import { durationProblem, MAX_DURATION_MS } from '../long-timer.js';
 import type { TraceRecorder } from '../record/index.js';
@@ -172,7 +172,7 @@ export function resolveTrackOptions(opts: TrackOptions, load: KubeConfigLoader =
 /** The workload's kind (default Deployment) and name, checked. */
 function checkedWorkload(opts: TrackOptions): { kind: WorkloadKind; name: string } {
   const { name } = opts;
-  const kind = opts.kind ?? 'Deployment';
+  const kind = opts.kind ?? KIND_BY_OMISSION;
   if (!WORKLOAD_KINDS.includes(kind)) {
     bad(`kind ${JSON.stringify(kind)} is not a traced workload kind: it must be one of ${WORKLOAD_KINDS.join(', ')} (default Deployment).`);
   }
@@ -210,7 +210,7 @@ export function trackTarget(o: ResolvedTrackOptions): TrackTarget {
   return {
     namespace: o.namespace,
     name: o.name,
-    ...(o.kind !== 'Deployment' ? { kind: o.kind } : {}),
+    kind: o.kind,
     ...(o.baselineRevision !== undefined ? { baselineRevision: o.baselineRevision } : {}),
     ...(o.minGeneration !== undefined ? { minGeneration: o.minGeneration } : {}),
   };

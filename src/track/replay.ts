@@ -32,7 +32,7 @@ export function replayPolicy(recorded: Recording['traces'][number]['policy'], fl
 
 /** Replays `trace` under `policy`, from `startedAt` (the recording's start). */
 export function replayTrace(trace: Recording['traces'][number], policy: Policy, startedAt: number): ReplayedTrace {
-  const kind = trace.target.kind ?? 'Deployment';
+  const { kind } = trace.target;
   const withKind = (events: RolloutEvent[]) => events.map((e) => (e.kind === undefined ? { ...e, kind } : e));
   const before = untilVerdict(trace, initialState(trace.target, policy, startedAt));
   const { reached } = before;

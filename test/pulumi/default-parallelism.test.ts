@@ -17,7 +17,7 @@ import { linesOf, shown, startStack } from './harness/langhost.js';
 import type { Monitor } from './harness/monitor.js';
 
 /** How long a new Deployment may be missing before its trace says "not found". */
-const GRACE_SECONDS = waitTarget('create', undefined).notFoundGraceSeconds ?? 0;
+const GRACE_SECONDS = waitTarget('create', undefined, undefined, 'Deployment').notFoundGraceSeconds ?? 0;
 /** The first Deployment's pod starts this late: its create step holds the only worker that long. */
 const HOLD_SECONDS = GRACE_SECONDS + 15;
 

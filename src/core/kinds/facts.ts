@@ -111,6 +111,14 @@ export const KIND_FACTS: Readonly<Record<WorkloadKind, KindFacts>> = {
   },
 };
 
+/**
+ * The kind of a workload named without one: a recording or JSON line written by an earlier version
+ * (which named a Deployment by omitting it), or a `kind` option left out of `track()`, the CLI or
+ * the Pulumi component (their documented default). Only those readers resolve an omitted kind, with
+ * this; everything past them takes the kind as required.
+ */
+export const KIND_BY_OMISSION: WorkloadKind = KIND_FACTS.Deployment.kind;
+
 /** The kinds, in the order they are documented. */
 export const WORKLOAD_KINDS: readonly WorkloadKind[] = Object.keys(KIND_FACTS) as WorkloadKind[];
 
@@ -141,7 +149,7 @@ export function workloadOf(e: {
   deployment: { namespace: string; name: string };
   kind?: WorkloadKind;
 }): WorkloadRef {
-  return e.workload ?? { kind: e.kind ?? 'Deployment', namespace: e.deployment.namespace, name: e.deployment.name };
+  return e.workload ?? { kind: e.kind ?? KIND_BY_OMISSION, namespace: e.deployment.namespace, name: e.deployment.name };
 }
 
 /** `ns/name` of a traced Deployment; `ns/sts/name`, `ns/ds/name`, `ns/job/name` of the other kinds. */

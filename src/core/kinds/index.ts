@@ -31,5 +31,5 @@ export function kindModule(kind: WorkloadKind): KindModule {
 
 /** The module of the traced workload's kind. */
 export function moduleOf(state: RolloutState): KindModule {
-  return kindModule(state.target.kind ?? 'Deployment');
+  return kindModule(state.target.kind);
 }

@@ -160,12 +160,18 @@ describe('watch loop reliability', { concurrency: true }, () => {
     });
     const source = acquireNamespaceSource(kubeConfig(), ns);
     const plain: Observation[] = [];
-    const unsubPlain = source.subscribe({ workloadName: 'plain', onObservation: (o) => plain.push(o), onError: () => undefined });
+    const unsubPlain = source.subscribe({
+      workloadName: 'plain',
+      kind: 'Deployment',
+      onObservation: (o) => plain.push(o),
+      onError: () => undefined,
+    });
     await waitUntil(() => plain.some((o) => o.type === 'synced'), { what: 'plain synced' });
     assert.equal(source.stats().opened.PersistentVolumeClaim, 0, 'no PVC watch for a Deployment without claims');
     const stateful: Observation[] = [];
     const unsubStateful = source.subscribe({
       workloadName: 'stateful',
+      kind: 'Deployment',
       onObservation: (o) => stateful.push(o),
       onError: () => undefined,
     });

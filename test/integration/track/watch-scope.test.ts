@@ -45,7 +45,12 @@ it('one Deployment traced in a busy namespace: its Pods and ReplicaSets only are
   assert.deepEqual(wide, { Pod: 20, ReplicaSet: 7 }, 'what a namespace-wide list receives');
   const source = acquireNamespaceSource(kubeConfig(), ns);
   const web: Observation[] = [];
-  const unsubWeb = source.subscribe({ workloadName: 'web', onObservation: (o) => web.push(o), onError: () => undefined });
+  const unsubWeb = source.subscribe({
+    workloadName: 'web',
+    kind: 'Deployment',
+    onObservation: (o) => web.push(o),
+    onError: () => undefined,
+  });
   try {
     await waitUntil(() => web.some((o) => o.type === 'synced'), { what: 'web synced', timeoutMs: 60_000 });
     const stats = source.stats();
@@ -71,7 +76,12 @@ it('one Deployment traced in a busy namespace: its Pods and ReplicaSets only are
     // A Deployment traced later, with another selector: the scope widens (one re-list) to cover it.
     const podsBefore = received(source, 'Pod');
     const late: Observation[] = [];
-    const unsubLate = source.subscribe({ workloadName: 'other-3', onObservation: (o) => late.push(o), onError: () => undefined });
+    const unsubLate = source.subscribe({
+      workloadName: 'other-3',
+      kind: 'Deployment',
+      onObservation: (o) => late.push(o),
+      onError: () => undefined,
+    });
     await waitUntil(() => late.some((o) => o.type === 'synced'), { what: 'other-3 synced', timeoutMs: 60_000 });
     assert.equal(source.podSelector, 'app in (other-3,web)');
     const pods = upserted(late, 'Pod', 'other-3');
@@ -95,7 +105,7 @@ it('a traced Deployment re-created with another selector: the scope widens and i
   await Promise.all([waitRolledOut(ns, 'web'), waitRolledOut(ns, 'other')]);
   const source = acquireNamespaceSource(kubeConfig(), ns);
   const seen: Observation[] = [];
-  const unsub = source.subscribe({ workloadName: 'web', onObservation: (o) => seen.push(o), onError: () => undefined });
+  const unsub = source.subscribe({ workloadName: 'web', kind: 'Deployment', onObservation: (o) => seen.push(o), onError: () => undefined });
   try {
     await waitUntil(() => seen.some((o) => o.type === 'synced'), { what: 'web synced', timeoutMs: 60_000 });
     assert.equal(source.podSelector, 'app=web');
@@ -127,7 +137,12 @@ it("the first Pod and ReplicaSet lists come from the watch cache; a later subscr
     proxy.seen.filter((r) => r.includes(`/namespaces/${ns}/${kind}?`) && !r.includes('watch=true'));
   const source = acquireNamespaceSource(proxy.kc, ns);
   const seen: Observation[] = [];
-  const unsubWeb = source.subscribe({ workloadName: 'web', onObservation: (o) => seen.push(o), onError: () => undefined });
+  const unsubWeb = source.subscribe({
+    workloadName: 'web',
+    kind: 'Deployment',
+    onObservation: (o) => seen.push(o),
+    onError: () => undefined,
+  });
   t.after(unsubWeb);
   await waitUntil(() => seen.some((o) => o.type === 'synced'), { what: 'web synced', timeoutMs: 60_000 });
   assert.equal(upserted(seen, 'Pod', 'web').length, 2, "web's pods, from the cache's list");
@@ -136,7 +151,12 @@ it("the first Pod and ReplicaSet lists come from the watch cache; a later subscr
     assert.match(lists(kind)[0]!, /[?&]resourceVersion=0(&|$)/, `the first ${kind} list takes any version`);
   }
   const late: Observation[] = [];
-  const unsubLate = source.subscribe({ workloadName: 'other', onObservation: (o) => late.push(o), onError: () => undefined });
+  const unsubLate = source.subscribe({
+    workloadName: 'other',
+    kind: 'Deployment',
+    onObservation: (o) => late.push(o),
+    onError: () => undefined,
+  });
   t.after(unsubLate);
   await waitUntil(() => late.some((o) => o.type === 'synced'), { what: 'other synced', timeoutMs: 60_000 });
   assert.equal(upserted(late, 'Pod', 'other').length, 1, "other's pod, from the re-list");

@@ -33,7 +33,7 @@ describe('BacklogSync: what a subscriber synced with replayed Events is told', (
     const seen: Observation[] = [];
     const subs = new SubscriberIndex();
     const sub: Subscription = {
-      s: { workloadName: 'web', onObservation: (o) => seen.push(o), onError: () => undefined },
+      s: { workloadName: 'web', kind: 'Deployment', onObservation: (o) => seen.push(o), onError: () => undefined },
       synced: true,
       pending: [],
       replayed: true,

@@ -25,13 +25,13 @@ const pod = (name: string, owners?: Array<{ kind: string; name: string; controll
 const event = (kind: string, name: string) => ({ metadata: { name: 'e' }, involvedObject: { kind, name } }) as KindToObject['Event'];
 
 describe('mayConcern: what a shared namespace watch forwards to the tracker of "web"', () => {
-  const up = (kind: WatchedKind, o: KindToObject[WatchedKind]) => mayConcern('web', 'upsert', kind, o);
+  const up = (kind: WatchedKind, o: KindToObject[WatchedKind]) => mayConcern('web', 'upsert', kind, o, 'Deployment');
 
   it('ReplicaSets of web (or without a Deployment owner) only', () => {
     assert.equal(up('ReplicaSet', rs('web-abc', 'web')), true);
     assert.equal(up('ReplicaSet', rs('api-abc', 'api')), false);
     assert.equal(up('ReplicaSet', rs('loose')), true);
-    assert.equal(mayConcern('web', 'delete', 'ReplicaSet', rs('api-abc', 'api')), true);
+    assert.equal(mayConcern('web', 'delete', 'ReplicaSet', rs('api-abc', 'api'), 'Deployment'), true);
   });
 
   it('Pods of web-* ReplicaSets, and every pod without a controller owner (orphaned)', () => {
@@ -40,7 +40,10 @@ describe('mayConcern: what a shared namespace watch forwards to the tracker of "
     assert.equal(up('Pod', pod('db-0', [{ kind: 'StatefulSet', name: 'db', controller: true }])), false);
     assert.equal(up('Pod', pod('web-abc-1')), true);
     assert.equal(up('Pod', pod('api-abc-1', [])), true);
-    assert.equal(mayConcern('web', 'delete', 'Pod', pod('api-abc-1', [{ kind: 'ReplicaSet', name: 'api-abc', controller: true }])), true);
+    assert.equal(
+      mayConcern('web', 'delete', 'Pod', pod('api-abc-1', [{ kind: 'ReplicaSet', name: 'api-abc', controller: true }]), 'Deployment'),
+      true,
+    );
   });
 
   it('Events about web, its objects and PVCs; only the named Deployment', () => {
@@ -77,7 +80,7 @@ describe('mayConcern: what a shared namespace watch forwards to the tracker of "
           .replace(new RegExp(`"${f.target.name}-`, 'g'), '"zz-other-'),
       ) as Observation[];
       const mixed = [...f.observations, ...foreign].sort((a, b) => a.at - b.at);
-      const kept = mixed.filter((o) => !('kind' in o) || mayConcern(f.target.name, o.type, o.kind, o.object));
+      const kept = mixed.filter((o) => !('kind' in o) || mayConcern(f.target.name, o.type, o.kind, o.object, f.target.kind));
       assert.equal(kept.length, f.observations.length, 'every foreign upsert dropped, every own observation kept');
       assert.deepEqual(replay({ ...f, observations: kept }).events, replay(f).events);
     });

@@ -391,7 +391,7 @@ export const tick = (s: number): Observation => ({ type: 'tick', at: T0 + s * 10
 export const podEvent = (name: string, reason: string, message: string, s: number, o: { count?: number; uid?: string } = {}): Observation =>
   up('Event', event({ kind: 'Pod', name, reason, message, at: s, ...o }), s);
 
-export const TARGET: TrackTarget = { namespace: NS, name: 'web' };
+export const TARGET: TrackTarget = { namespace: NS, name: 'web', kind: 'Deployment' };
 
 /** Runs observations through the reducer; returns the final state and all events. */
 export function run(

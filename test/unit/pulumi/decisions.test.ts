@@ -129,7 +129,7 @@ test('what the tracker waits for', () => {
     ['unchanged', undefined, { minGeneration: undefined }],
   ];
   for (const [change, written, want] of rows)
-    assert.deepEqual(waitTarget(change, live, written), want, `${change} ${JSON.stringify(written)}`);
+    assert.deepEqual(waitTarget(change, live, written, 'Deployment'), want, `${change} ${JSON.stringify(written)}`);
 });
 
 test('timeout: option, then customTimeouts, then pulumi.com/timeoutSeconds, then 600 s', () => {
@@ -281,7 +281,7 @@ test('wait targets per kind: a Job waits only for a generation the provider retu
   assert.deepEqual(waitTarget('unchanged', { uid: 'u' }, {}, 'Job'), { minGeneration: undefined });
   assert.deepEqual(waitTarget('rollout', live, undefined, 'StatefulSet'), { minGeneration: 4 });
   assert.deepEqual(waitTarget('rollout', live, { generation: 5 }, 'DaemonSet'), { minGeneration: 5 });
-  assert.deepEqual(waitTarget('rollout', live), { baselineRevision: 'r', minGeneration: 4 });
+  assert.deepEqual(waitTarget('rollout', live, undefined, 'Deployment'), { baselineRevision: 'r', minGeneration: 4 });
 });
 
 test('a Job whose pod template changed is replaced (the template is immutable)', () => {

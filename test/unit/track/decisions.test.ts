@@ -116,7 +116,14 @@ describe('tracker decisions', () => {
   });
 
   it('not found: an error only when the grace ran out with no Deployment seen', () => {
-    const facts = { name: 'web', namespace: 'prod', target: 'cluster "kind" (https://127.0.0.1:6443)', graceSeconds: 30, deployments: [] };
+    const facts = {
+      name: 'web',
+      namespace: 'prod',
+      target: 'cluster "kind" (https://127.0.0.1:6443)',
+      graceSeconds: 30,
+      deployments: [],
+      kind: 'Deployment' as const,
+    };
     const missing = admit(INITIAL_GATE, observation('synced', 0)).gate;
     const appeared = admit(missing, observation('deployment', 1)).gate;
     const error = notFoundError(missing, facts);
@@ -126,7 +133,13 @@ describe('tracker decisions', () => {
   });
 
   it('not found: the words name the Deployment, namespace, cluster, grace and what is there', () => {
-    const base = { name: 'web', namespace: 'prod', target: 'cluster "kind" (https://127.0.0.1:6443)', graceSeconds: 30 };
+    const base = {
+      name: 'web',
+      namespace: 'prod',
+      target: 'cluster "kind" (https://127.0.0.1:6443)',
+      graceSeconds: 30,
+      kind: 'Deployment' as const,
+    };
     const head = 'Deployment "web" was not found in namespace "prod" of cluster "kind" (https://127.0.0.1:6443) within 30 s.';
     const ten = ['j', 'i', 'h', 'g', 'f', 'e', 'd', 'c', 'b', 'a'];
     const rows: [string, string[], string][] = [
