@@ -13,6 +13,9 @@ import { EVENTS_PER_OBJECT, type NodeReadiness, type RolloutState } from './stat
 import type { KindToObject, ObjectObservation } from './types.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
+/** An upsert or delete of a workload object that owns its pods. */
+type WorkloadObservation = Extract<ObjectObservation, { kind: 'StatefulSet' | 'DaemonSet' | 'Job' }>;
+
 function recheckReplicaSet(s: Draft): void {
   if (!s.pulumi.reconciled) return;
   const rs = replicaSetOfRevision(s, s.pulumi.revision);
@@ -73,10 +76,11 @@ function entryOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {
 }
 
 /**
- * A StatefulSet, DaemonSet or Job observation: @returns whether it was about the target (of that
- * kind and name). Its generation below `minGeneration` is stale, as for a Deployment.
+ * An observation of a workload of a kind that owns its pods (a StatefulSet, DaemonSet, Job, or any
+ * registered kind): @returns whether it was about the target (of that kind and name). Its
+ * generation below `minGeneration` is stale, as for a Deployment.
  */
-function onWorkload(s: Draft, obs: Extract<ObjectObservation, { kind: 'StatefulSet' | 'DaemonSet' | 'Job' }>): boolean {
+function onWorkload(s: Draft, obs: WorkloadObservation): boolean {
   const w = obs.object;
   if (obs.kind !== s.target.kind || w.metadata?.name !== s.target.name) return false;
   if ((w.metadata?.namespace ?? s.target.namespace) !== s.target.namespace) return false;
@@ -235,6 +239,11 @@ export function intake(s: Draft, obs: ObjectObservation, emit: Emit): Touched | 
     case 'DaemonSet':
     case 'Job':
       return onWorkload(s, obs) ? { kind: obs.kind } : undefined;
+    default: {
+      // A kind registered beyond the built-in ones: its objects are workloads like these.
+      const other = obs as unknown as WorkloadObservation;
+      return onWorkload(s, other) ? ({ kind: other.kind } as Touched) : undefined;
+    }
     case 'PersistentVolumeClaim': {
       const name = obs.object.metadata?.name;
       if (!name) return undefined;
