@@ -1,5 +1,5 @@
 /**
- * `npm run -s cluster:up [-- --dir D --nodes N --no-kubelet]`: starts the embedded control plane in
+ * `npm run -s cluster:up [-- --dir D --nodes N --no-kubelet --no-load-balancer --no-ingress --no-certificates]`: starts the embedded control plane in
  * the background and prints `export KUBECONFIG=<path>` as its last line.
  * `npm run -s cluster:down [-- --dir D]`: stops everything `cluster:up` started.
  */
@@ -16,13 +16,21 @@ interface State {
   pids: Record<string, number>;
 }
 
-const USAGE = 'usage: cluster.ts up [--dir DIR] [--nodes N] [--no-kubelet] | down [--dir DIR]';
+const USAGE =
+  'usage: cluster.ts up [--dir DIR] [--nodes N] [--no-kubelet] [--no-load-balancer] [--no-ingress] [--no-certificates] | down [--dir DIR]';
 
 function parseCommandLine() {
   try {
     return parseArgs({
       allowPositionals: true,
-      options: { dir: { type: 'string' }, nodes: { type: 'string' }, 'no-kubelet': { type: 'boolean' } },
+      options: {
+        dir: { type: 'string' },
+        nodes: { type: 'string' },
+        'no-kubelet': { type: 'boolean' },
+        'no-load-balancer': { type: 'boolean' },
+        'no-ingress': { type: 'boolean' },
+        'no-certificates': { type: 'boolean' },
+      },
     });
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n${USAGE}\n`);
@@ -54,7 +62,12 @@ async function main(): Promise<number> {
     return 0;
   }
   if (existing) await down(stateFile, dir);
-  const cluster = await startLocalCluster({ dir, detach: true, nodes, kubelet: !values['no-kubelet'] });
+  const controllers = {
+    loadBalancer: !values['no-load-balancer'],
+    ingress: !values['no-ingress'],
+    certificates: !values['no-certificates'],
+  };
+  const cluster = await startLocalCluster({ dir, detach: true, nodes, kubelet: !values['no-kubelet'], controllers });
   const state: State = { dir, kubeconfigPath: cluster.kubeconfigPath, pids: cluster.pids };
   writeFileSync(stateFile, JSON.stringify(state, null, 2));
   process.stderr.write(`[cluster] running in the background; stop it with: npm run -s cluster:down\n`);

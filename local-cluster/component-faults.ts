@@ -6,8 +6,11 @@
 import { waitFor } from './probes.js';
 import { type Component, isAlive, killGroup, signalGroup, sleep, startComponent } from './processes.js';
 
-/** The processes a {@link LocalCluster} runs (`kubelet` is the simulated one, all its Nodes). */
-export type ComponentName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubelet';
+/**
+ * The processes a {@link LocalCluster} runs (`kubelet` is the simulated one, all its Nodes;
+ * `controllers` the simulated load-balancer, Ingress and certificate controllers).
+ */
+export type ComponentName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubelet' | 'controllers';
 
 /** Health probes by component; a component without one is healthy once it stayed up for 1 s. */
 export type HealthProbes = Partial<Record<ComponentName, (c: Component) => Promise<boolean>>>;
@@ -27,7 +30,8 @@ export interface ComponentFaults {
   restart(name: ComponentName, timeoutMs?: number): Promise<void>;
   /**
    * Resolves once the component answers its health probe: etcd `/health`, kube-apiserver
-   * `/readyz`, the simulated kubelet's `kubelet ready:` line of its latest start; the
+   * `/readyz`, the simulated kubelet's `kubelet ready:` line of its latest start (the controllers'
+   * `controllers ready:`); the
    * controller-manager and scheduler once they stayed up for 1 s. Throws if it exits or after
    * `timeoutMs` (default 60 s).
    */

@@ -124,3 +124,34 @@ export function kubeletSpec(l: ClusterLayout, nodes: number): ComponentSpec {
     cwd: repoRoot,
   };
 }
+
+/** Which simulated controllers `controllersSpec` leaves out (local-cluster/controllers.md). */
+export interface ControllerChoice {
+  /** The MetalLB-like load-balancer controller (default true). */
+  loadBalancer?: boolean;
+  /** The ingress-nginx-like Ingress controller (default true). */
+  ingress?: boolean;
+  /** The cert-manager-like certificate controller and its CRDs (default true). */
+  certificates?: boolean;
+}
+
+/** The simulated cluster controllers (load balancer, Ingress, certificates) in one process. */
+export function controllersSpec(l: ClusterLayout, choice: ControllerChoice): ComponentSpec {
+  const off = (on: boolean | undefined, flag: string) => (on === false ? [flag] : []);
+  return {
+    name: 'controllers',
+    command: process.execPath,
+    args: [
+      '--import',
+      'tsx',
+      path.join(repoRoot, 'local-cluster/controllers/main.ts'),
+      '--kubeconfig',
+      kubeconfigFile(l),
+      ...off(choice.loadBalancer, '--no-load-balancer'),
+      ...off(choice.ingress, '--no-ingress'),
+      ...off(choice.certificates, '--no-certificates'),
+    ],
+    logFile: path.join(l.dir, 'controllers.log'),
+    cwd: repoRoot,
+  };
+}

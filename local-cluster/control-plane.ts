@@ -7,8 +7,10 @@ import { type ComponentFaults, componentFaults, type HealthProbes } from './comp
 import {
   apiserverSpec,
   type ClusterLayout,
+  type ControllerChoice,
   certDir,
   controllerManagerSpec,
+  controllersSpec,
   etcdSpec,
   etcdUrl,
   kubeconfigFile,
@@ -37,6 +39,11 @@ export interface LocalClusterOptions {
   dir?: string;
   /** Start the simulated kubelet (default true). */
   kubelet?: boolean;
+  /**
+   * The simulated load-balancer, Ingress and certificate controllers (local-cluster/controllers.md):
+   * false for none, or which to leave out (`{ loadBalancer: false }`). Default: all three.
+   */
+  controllers?: false | ControllerChoice;
   /** Number of simulated Nodes (default 2). */
   nodes?: number;
   /** Progress lines (default: stderr). */
@@ -76,7 +83,7 @@ export interface LocalCluster extends ComponentFaults {
 
 /**
  * Starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler (all real, Kubernetes
- * 1.20.2) and the simulated kubelet on free loopback ports, and resolves once the cluster can run
+ * 1.20.2), the simulated kubelet and the simulated cluster controllers on free loopback ports, and resolves once the cluster can run
  * pods. Builds the binaries first if they are not cached. On any failure every started process is
  * stopped and the error names the step and shows its log tail.
  */
@@ -138,6 +145,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       etcd: () => httpOk(`${etcdUrl(layout)}/health`),
       'kube-apiserver': () => httpOk(`${server}/readyz`, token),
       kubelet: (c) => Promise.resolve(logSince(c.logFile, c.logOffset).includes('kubelet ready:')),
+      controllers: (c) => Promise.resolve(logSince(c.logFile, c.logOffset).includes('controllers ready:')),
     };
 
     log(`[cluster] starting etcd on 127.0.0.1:${etcdPort}`);
@@ -165,6 +173,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     // The kubelet needs only the apiserver, so it starts while the controller-manager warms up.
     const kubelet = options.kubelet === false ? undefined : started(kubeletSpec(layout, options.nodes ?? 2));
     if (kubelet) log(`[cluster] starting the simulated kubelet (${options.nodes ?? 2} nodes)`);
+    const controllers = options.controllers === false ? undefined : started(controllersSpec(layout, options.controllers ?? {}));
+    if (controllers) log('[cluster] starting the simulated load-balancer, Ingress and certificate controllers');
     // The token controller is the last thing a rollout needs from the controller-manager.
     await waitFor('kube-controller-manager', cm, () => defaultTokenExists(server, token), 60_000).catch((e) =>
       fail('kube-controller-manager start', cm, e.message),
@@ -173,6 +183,11 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     if (kubelet) {
       await waitFor('simulated kubelet', kubelet, () => probes.kubelet!(kubelet), 60_000).catch((e) =>
         fail('simulated kubelet start', kubelet, e.message),
+      );
+    }
+    if (controllers) {
+      await waitFor('simulated controllers', controllers, () => probes.controllers!(controllers), 60_000).catch((e) =>
+        fail('simulated controllers start', controllers, e.message),
       );
     }
 

@@ -1,7 +1,8 @@
 /**
  * List + watch of one kind across namespaces, like a client-go informer: the kubelet's apiserver
  * pod source (the pods bound to one node, `fieldSelector=spec.nodeName=<node>`) and the simulated
- * provisioner's claims and volumes. Re-watches from the last resourceVersion when a watch ends
+ * provisioner's claims and volumes, and the objects of the simulated cluster controllers
+ * (`local-cluster/controllers/`). Re-watches from the last resourceVersion when a watch ends
  * (client-node 2.x ends idle watches after 30 s), re-lists after 410 Gone or errors.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -30,7 +31,9 @@ export interface WatchTarget<T extends Watched> {
   /** What the log lines call it, e.g. `pod watch for sim-node-1`. */
   what: string;
   fieldSelector?: string;
-  /** Lists the collection (with the same field selector). */
+  /** A label selector, e.g. `!sim.rollout-trace.dev/controllers` (objects that stop matching arrive as DELETED). */
+  labelSelector?: string;
+  /** Lists the collection (with the same selectors). */
   list(): Promise<{ items: T[]; metadata?: { resourceVersion?: string } }>;
 }
 
@@ -98,6 +101,7 @@ export class ObjectWatch<T extends Watched> {
         this.target.path,
         {
           ...(this.target.fieldSelector ? { fieldSelector: this.target.fieldSelector } : {}),
+          ...(this.target.labelSelector ? { labelSelector: this.target.labelSelector } : {}),
           resourceVersion: this.resourceVersion,
           allowWatchBookmarks: true,
         },

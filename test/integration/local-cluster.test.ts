@@ -5,13 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { ApiextensionsV1Api, CoreV1Api, KubeConfig, NetworkingV1Api } from '@kubernetes/client-node';
 import { startLocalCluster } from '../../local-cluster/index.js';
 import { isAlive } from '../../local-cluster/processes.js';
 
 const run = promisify(execFile);
 
-test('a warm start is ready quickly, serves the API, and stop leaves no process or temp dir', async (t) => {
+test('a warm start is ready quickly, serves the API, runs the simulated controllers, and stop leaves no process or temp dir', async (t) => {
   const t0 = Date.now();
   const cluster = await startLocalCluster({ kubelet: false, log: () => undefined });
   const seconds = (Date.now() - t0) / 1000;
@@ -25,6 +25,15 @@ test('a warm start is ready quickly, serves the API, and stop leaves no process 
     // The token controller runs, so ReplicaSets will not fail with "No API token found".
     const sa = await core.readNamespacedServiceAccount({ name: 'default', namespace: 'default' });
     assert.ok((sa.secrets ?? []).length > 0);
+    // The simulated controllers run with it: their IngressClass and CRDs are there once it is ready.
+    assert.ok(cluster.pids.controllers, `components: ${Object.keys(cluster.pids).join(', ')}`);
+    const ingressClass = await cluster.kubeConfig.makeApiClient(NetworkingV1Api).readIngressClass({ name: 'nginx' });
+    assert.equal(ingressClass.spec?.controller, 'k8s.io/ingress-nginx');
+    const crds = await cluster.kubeConfig.makeApiClient(ApiextensionsV1Api).listCustomResourceDefinition();
+    assert.deepEqual(crds.items.map((c) => c.metadata?.name).sort(), [
+      'certificaterequests.certs.sim.rollout-trace.dev',
+      'certificates.certs.sim.rollout-trace.dev',
+    ]);
   } finally {
     await cluster.stop();
   }
