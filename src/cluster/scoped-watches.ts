@@ -4,7 +4,7 @@
  * selectors ({@link WatchScope}), and the PVC watch, once a traced workload mounts claims.
  */
 import type { V1LabelSelector } from '@kubernetes/client-node';
-import type { KindToObject, WatchedKind, WorkloadKind } from '../core/index.js';
+import { KIND_FACTS, type KindToObject, type WatchedKind, type WorkloadKind } from '../core/index.js';
 import { WatchScope } from './label-scope.js';
 import type { SubscriberIndex } from './routing.js';
 import { kindOfSub, mountsClaims, SCOPED_KINDS } from './source-kinds.js';
@@ -28,7 +28,7 @@ export class ScopedWatches {
   /**
    * Widens the Pod (and ReplicaSet) watches' scope to cover every traced workload, or the
    * `upserted` ones only; they re-list when it changed. Starts them once every traced kind is
-   * listed; the ReplicaSet watch only when a Deployment is traced.
+   * listed; the ReplicaSet watch only when a traced kind's pods belong to ReplicaSets (its facts' `ownedVia`).
    */
   widen(upserted?: Array<KindToObject[WorkloadKind]>): void {
     const kinds = new Set([...this.subs.all].map(kindOfSub));
@@ -36,7 +36,7 @@ export class ScopedWatches {
     const traced = upserted ? upserted.map((w) => w.spec?.selector) : this.tracedSelectors();
     const changed = this.scope.widen(traced);
     for (const kind of SCOPED_KINDS) {
-      if (kind === 'ReplicaSet' && !kinds.has('Deployment')) continue;
+      if (kind === 'ReplicaSet' && ![...kinds].some((k) => KIND_FACTS[k].ownedVia.includes('ReplicaSet'))) continue;
       const watcher = this.watchers.get(kind);
       if (!watcher) this.start(kind, this.scope.selector);
       else if (changed) watcher.rescope(this.scope.selector);

@@ -4,7 +4,17 @@
 import type { WatchedKind } from '../core/index.js';
 
 /** Every kind a source may watch. */
-export const ALL_KINDS: readonly WatchedKind[] = ['Deployment', 'ReplicaSet', 'Pod', 'Event', 'PersistentVolumeClaim', 'Node'];
+export const ALL_KINDS: readonly WatchedKind[] = [
+  'Deployment',
+  'StatefulSet',
+  'DaemonSet',
+  'Job',
+  'ReplicaSet',
+  'Pod',
+  'Event',
+  'PersistentVolumeClaim',
+  'Node',
+];
 
 /** Watch counters per kind, for tests and diagnostics. */
 export interface WatchStats {
