@@ -239,11 +239,6 @@ export function intake(s: Draft, obs: ObjectObservation, emit: Emit): Touched | 
     case 'DaemonSet':
     case 'Job':
       return onWorkload(s, obs) ? { kind: obs.kind } : undefined;
-    default: {
-      // A kind registered beyond the built-in ones: its objects are workloads like these.
-      const other = obs as unknown as WorkloadObservation;
-      return onWorkload(s, other) ? ({ kind: other.kind } as Touched) : undefined;
-    }
     case 'PersistentVolumeClaim': {
       const name = obs.object.metadata?.name;
       if (!name) return undefined;
@@ -254,6 +249,11 @@ export function intake(s: Draft, obs: ObjectObservation, emit: Emit): Touched | 
         s.pvcs.set(name, obs.object);
       }
       return { kind: 'PersistentVolumeClaim' };
+    }
+    default: {
+      // A kind registered beyond the built-in ones: its objects are workloads like these.
+      const other = obs as unknown as WorkloadObservation;
+      return onWorkload(s, other) ? ({ kind: other.kind } as Touched) : undefined;
     }
   }
 }
