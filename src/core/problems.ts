@@ -180,8 +180,9 @@ function earlierPullSighting(problems: Readonly<Record<string, Problem>>, p: Pro
 
 /** The deadline of a problem in this state (readiness windows use the probe and notReadySince). */
 export function deadlineOf(state: RolloutState, p: Problem): number | undefined {
-  // A class the kind's controller retries itself (a Job's crashes): its own condition decides.
-  if (moduleOf(state).retries?.(p)) return undefined;
+  // A class the kind's controller retries itself (a Job's crashes: its own condition decides), or
+  // one its rule does not wait on (a Job's pods need not be Ready).
+  if (moduleOf(state).neverFails?.(p)) return undefined;
   if (p.class !== 'readiness-probe') return failDeadline(p, state.policy);
   // A startup probe's failures restart the container: its restarts are the crash loop's to judge.
   if (p.probe?.kind === 'startup') return undefined;

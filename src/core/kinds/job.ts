@@ -112,12 +112,15 @@ function emitPhases(s: RolloutState, memo: EmittedMemo, emit: Emit, succeeded: b
 const RETRIED = new Set<Problem['class']>(['crash-loop', 'oom-killed', 'init-container']);
 
 /**
- * What a Job's controller retries itself: {@link RETRIED}, and a pod create its namespace's quota
- * refuses (`exceeded quota`), which its own pods free as they end (a Job of parallelism 10 under a
- * quota of 5 pods runs 5 at a time) and a batch namespace's other Jobs free as theirs do.
+ * What never fails a Job on its window: what its controller retries itself ({@link RETRIED}, and a
+ * pod create its namespace's quota refuses (`exceeded quota`), which its own pods free as they end
+ * (a Job of parallelism 10 under a quota of 5 pods runs 5 at a time) and a batch namespace's other
+ * Jobs free as theirs do), and a readiness probe: a Job counts the pods that exit 0 and never waits
+ * for one to be Ready (kubectl's and Pulumi's Job rules read only its conditions), so a pod that
+ * is not Ready is reported and the Job still completes.
  */
-function retries(p: Problem): boolean {
-  return RETRIED.has(p.class) || (p.class === 'replica-failure' && /exceeded quota/.test(p.message));
+function neverFails(p: Problem): boolean {
+  return RETRIED.has(p.class) || p.class === 'readiness-probe' || (p.class === 'replica-failure' && /exceeded quota/.test(p.message));
 }
 
 /** Whether the Job has fewer live pods than its controller wants running: parallelism, or the completions left. */
@@ -193,7 +196,7 @@ export const jobModule: KindModule = {
   subject: (s) => `job ${s.target.name}`,
   stillWaitingFor: (s) => rule(s)?.message,
   podFindings: failedJobPodFindings,
-  retries,
+  neverFails,
   podsShort,
   unseenExits: unseenJobExits,
   liveHints: deadLogHintsGone,

@@ -90,8 +90,12 @@ export interface KindModule {
    * `progressing` (a StatefulSet's forced rollback: a failing pod of a template no longer wanted).
    */
   stuckFinding?(s: RolloutState): Finding | undefined;
-  /** Whether the kind's controller retries this problem itself: reported, never failing on its window. */
-  retries?(p: Problem): boolean;
+  /**
+   * Whether this problem never fails the kind on its window, only reported: its controller retries
+   * it itself (a Job's crashes, which its backoffLimit judges), or the kind's rule does not wait
+   * for what it holds up (a Job's pods need not be Ready).
+   */
+  neverFails?(p: Problem): boolean;
   /**
    * Whether the kind's controller has fewer live pods than it wants now (a StatefulSet's replicas,
    * a DaemonSet's scheduled nodes, a Job's active pods): its FailedCreate Events are then current.

@@ -228,16 +228,27 @@ const READINESS_WINDOW: Record<WorkloadKind, () => void> = {
       DS,
       'agent-b',
     ),
-  // A Job does not wait for its pods to be Ready, but a readiness probe that keeps failing still fails it.
-  Job: () =>
-    failsAt42(
-      [
-        up('Job', jobObject('migrate', {}, { active: 1 }), 1),
-        up('Pod', workloadPod('Job', 'migrate', { name: 'migrate-a', containers: [unready()], readinessProbe: probe }), 2),
-      ],
-      JOB,
-      'migrate-a',
-    ),
+  // A Job does not wait for its pods to be Ready: a readiness probe that keeps failing is reported,
+  // never a failure, and the Job completes when its pod exits 0.
+  Job: () => {
+    const started = [
+      up('Job', jobObject('migrate', {}, { active: 1 }), 1),
+      up('Pod', workloadPod('Job', 'migrate', { name: 'migrate-a', containers: [unready()], readinessProbe: probe }), 2),
+    ];
+    const unhealthy = podEvent('migrate-a', 'Unhealthy', 'Readiness probe failed: HTTP probe failed with statuscode: 503', 20);
+    const events = run([...started, unhealthy, tick(120)], JOB).events;
+    assert.equal(verdictOf(events), undefined, 'still running after the window and the probe budget');
+    assert.ok(
+      ofType(events, 'problem').some((p) => p.problem.class === 'readiness-probe'),
+      'the probe is reported',
+    );
+    const complete = jobObject('migrate', {}, { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] as never });
+    const done = [
+      up('Pod', workloadPod('Job', 'migrate', { name: 'migrate-a', phase: 'Succeeded', ready: false }), 121),
+      up('Job', complete, 121),
+    ];
+    assert.equal(outcome([...started, unhealthy, tick(120), ...done, tick(122)], JOB), 'succeeded');
+  },
 };
 
 /** The phases: each kind's own, once per revision, then `complete` with the success. */
