@@ -5,6 +5,7 @@
  * verdict still says which container failed and why. Kept per revision: a verdict lists only the
  * causes seen in the revision it judges. Docs: docs/verdicts.md.
  */
+import type { V1Pod } from '@kubernetes/client-node';
 import { kubectlHints } from './hints.js';
 import type { CauseSeen, EmittedMemo, RolloutState } from './state.js';
 import type { Problem } from './types.js';
@@ -46,6 +47,12 @@ export function rememberCause(memo: EmittedMemo, p: Problem): void {
 /** A problem that cleared: kept (and returned marked `podDeleted`) when its pod is leaving. */
 export function problemCleared(state: RolloutState, memo: EmittedMemo, p: Problem): Problem {
   return p.object.kind === 'Pod' && podLeaving(state, p.object.name) ? keep(state, memo, p) : p;
+}
+
+/** A traced pod was deleted: its final state, as the delete showed it, is kept (`departedPods`). */
+export function keepDepartedPod(memo: EmittedMemo, pod: V1Pod): void {
+  const name = pod.metadata?.name ?? '';
+  memo.departedPods = [...memo.departedPods.filter((p) => p.metadata?.name !== name), pod].slice(-MAX_DEPARTED);
 }
 
 /**

@@ -3,7 +3,7 @@
  * indexes are updated in place: the cost of an observation does not depend on what is cached.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { podDeparted } from './departed.js';
+import { keepDepartedPod, podDeparted } from './departed.js';
 import type { Emit, Touched } from './emit.js';
 import { isPodReady } from './k8s.js';
 import { moduleOf } from './kinds/index.js';
@@ -135,6 +135,7 @@ function onPod(s: Draft, obs: Extract<ObjectObservation, { kind: 'Pod' }>, emit:
   const node = (cached ?? pod).spec?.nodeName;
   if (obs.type === 'delete' && node && known) s.memo.freedAt[node] = obs.at;
   forgetPod(s, name);
+  if (obs.type === 'delete' && known) keepDepartedPod(s.memo, pod);
   if (formerRs !== undefined) {
     s.ownedPods.delete(name);
     if (obs.type !== 'delete') emit({ type: 'pod-orphaned', name, replicaSet: formerRs });

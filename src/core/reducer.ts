@@ -53,6 +53,7 @@ function emptyMemo(): EmittedMemo {
     folded: {},
     departed: [],
     podCauses: {},
+    departedPods: [],
     readyLost: {},
   };
 }

@@ -97,6 +97,12 @@ export interface EmittedMemo {
    * cleared (the container restarted): a pod deleted between two crashes is kept with it.
    */
   podCauses: Record<string, CauseSeen>;
+  /**
+   * The traced workload's last pods deleted, as the delete showed them (their final status), oldest
+   * first, at most `MAX_DEPARTED` (departed.ts): a Job's failed exit is still known when the pod
+   * went before the trace saw it end (a trace that started late, a delete merged into one batch).
+   */
+  departedPods: V1Pod[];
   /** Uids of ReplicaSets (or workloads) a Ready pod of which left the cache (hold.ts: a status that still counts it). */
   readyLost: Record<string, true>;
 }

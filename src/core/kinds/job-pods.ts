@@ -69,15 +69,18 @@ export function lastExitFinding(pod: V1Pod): Finding | undefined {
 }
 
 /**
- * A Job's pods being deleted whose failure this trace never saw (it started as the Job failed):
- * the last failed exit their status still shows.
+ * A Job's pods being deleted, or already gone, whose failure this trace never saw (it started as
+ * the Job failed, or saw a pod running again after a crash and then only its delete): the last
+ * failed exit their status still shows (the delete's final state for a pod gone).
  */
 export function unseenJobExits(state: RolloutState, known: Problem[]): Problem[] {
   const ref = { namespace: state.target.namespace, name: state.target.name, facts: state.facts };
   const out: Problem[] = [];
-  for (const pod of workloadPods(state)) {
+  const leaving = workloadPods(state).filter((p) => p.metadata?.deletionTimestamp);
+  const gone = state.memo.departedPods.filter((p) => !state.pods.has(p.metadata?.name ?? ''));
+  for (const pod of [...gone, ...leaving]) {
     const name = pod.metadata?.name ?? '';
-    if (!pod.metadata?.deletionTimestamp || hasOpenProblem(state, name) || known.some((p) => p.object.name === name)) continue;
+    if (hasOpenProblem(state, name) || known.some((p) => p.object.name === name)) continue;
     const f = lastExitFinding(pod);
     if (f) out.push(asDeleted(state, toProblem(f, ref, kubeEventsAbout(state, 'Pod', name), state.now)));
   }

@@ -27,6 +27,7 @@ import {
   waiting,
   workloadPod,
 } from './builders.js';
+import { runSteps } from './feature-kind-workloads.js';
 import { doneAt2, newPod, rollingTo2 } from './scenario.js';
 
 const JOB = { kind: 'Job' as const, name: 'migrate' };
@@ -113,6 +114,27 @@ describe('causes of pods that are gone', () => {
     assert.equal(cause?.podDeleted, true);
     assert.equal(cause?.exitCode, 3);
     assert.equal(cause?.restartCount, 1, 'its previous instance holds the log');
+  });
+
+  it('a Job pod first seen in the read batch that deletes it: the delete keeps its last exit for the verdict', () => {
+    const again = running('app', { restarts: 1, ready: false, last: terminatedLast(3, 'Error', 'no table') });
+    const gone = workloadPod('Job', 'migrate', { name: 'migrate-a', containers: [again], ready: false });
+    // One read batch: the pod running again after its crash, then its delete (a trace that started late).
+    const events = runSteps(
+      [
+        [up('Job', jobObject('migrate', { backoffLimit: 1 }, { active: 1 }), 1)],
+        [jobPod('migrate-a', again, 2), del('Pod', gone, 2)],
+        [up('Job', backoffFailed, 3)],
+        [{ type: 'tick', at: T0 + 15_000 }],
+      ],
+      JOB,
+    );
+    const v = verdictOf(events);
+    assert.equal(v?.outcome, 'failed');
+    const cause = v?.problems.find((p) => p.object.name === 'migrate-a');
+    assert.ok(cause, JSON.stringify(v?.problems.map((p) => p.id)));
+    assert.equal(cause.podDeleted, true);
+    assert.equal(cause.exitCode, 3);
   });
 
   it('a failed Job listed before its pods: no verdict until the lists are in, so the pods say why', () => {
