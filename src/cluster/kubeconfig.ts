@@ -5,7 +5,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
-import { loadYaml } from '@kubernetes/client-node/dist/yaml.js';
+// js-yaml itself, as KubeConfig reads YAML: client-node's loadYaml would bring its generated API (ObjectSerializer).
+import { load as loadYaml } from 'js-yaml';
 import { RolloutTraceError } from '../errors.js';
 import { settleConnections } from './connection.js';
 import { adoptCredentials } from './credentials.js';
@@ -145,7 +146,7 @@ function tokenFiles(text: string): Map<string, string> {
   const out = new Map<string, string>();
   let raw: { users?: Array<{ name?: unknown; user?: { tokenFile?: unknown } }> } | undefined;
   try {
-    raw = loadYaml(text);
+    raw = loadYaml(text) as typeof raw;
   } catch {
     return out;
   }
