@@ -231,15 +231,19 @@ describe('a verdict before the Event backlog is listed', { concurrency: true }, 
       const i = holding.seen.findIndex((r, at) => at >= seenAtHole && match(r));
       return i < 0 ? undefined : (holding.seenAt[i] as number);
     };
-    const replayAt = await waitUntil(() => firstSince((r) => r.includes('/events?') && r.includes('timeoutSeconds=60')), {
-      what: 'the Event replay re-opened from its last revision',
-      timeoutMs: 10_000,
-    });
+    const verdictAt = holeAt + after * 1000;
+    const replayOpened = () => firstSince((r) => r.includes('/events?') && r.includes('timeoutSeconds=60'));
+    // The proxy notes a request as it forwards it: give the last ones a moment to be noted.
+    const replayAt = await waitUntil(replayOpened, { what: 'the Event replay re-opened', timeoutMs: 2000 }).catch(() => undefined);
     const kindAt = firstSince((r) => r.includes('watch=true') && !r.includes('timeoutSeconds=60')) ?? Number.POSITIVE_INFINITY;
     t.diagnostic(
-      `first kind re-watch +${((kindAt - holeAt) / 1000).toFixed(1)} s, Event replay +${((replayAt - holeAt) / 1000).toFixed(1)} s`,
+      `first kind re-watch +${((kindAt - holeAt) / 1000).toFixed(1)} s, Event replay ${replayAt === undefined ? 'not re-opened' : `+${((replayAt - holeAt) / 1000).toFixed(1)} s`}, verdict +${after.toFixed(1)} s`,
     );
-    assert.ok(replayAt - kindAt <= 1000, 'the Event replay was re-opened with the first kind watch found silent');
+    if (replayAt !== undefined)
+      assert.ok(replayAt - kindAt <= 1000, 'the Event replay was re-opened with the first kind watch found silent');
+    // Else the re-opened kind watches brought the success at once, before the replay's turn: the
+    // trace ended with its verdict and had nothing left to re-open.
+    else assert.ok(verdictAt - kindAt <= 1000, 'no Event replay re-opened, and the success did not come with the first re-watch');
     assert.ok(eventListsUnanswered(holding), 'the Event list was still held: the success came from replayed Events');
   });
 });
