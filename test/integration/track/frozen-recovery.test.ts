@@ -86,7 +86,9 @@ async function frozenCase(t: TestContext, kind: WorkloadKind, row: Freeze): Prom
   }
 }
 
-describe('a trace frozen at its start sees the cluster again within 5 s of the thaw', { concurrency: true }, () => {
+// Three cases at a time: twelve at once (twelve traces, proxies and workloads) beside the suite's
+// other files starved the control plane on 2 shared cores, which is not what a frozen link is.
+describe('a trace frozen at its start sees the cluster again within 5 s of the thaw', { concurrency: 3 }, () => {
   for (const row of ['lists', 'watches', 'logs'] as const) {
     for (const kind of Object.keys(KINDS) as WorkloadKind[]) {
       it(`${kind}: frozen at the ${row}`, (t) => frozenCase(t, kind, row));
