@@ -1,6 +1,7 @@
 // Gate mode with a broken image: rollout-trace owns the await (the Deployment gets
-// `pulumi.com/skipAwait: "true"`), so `pulumi up` fails in ~10 s with the reason, the pod's
-// events and kubectl hints, instead of waiting 10 minutes for the provider's timeout.
+// `pulumi.com/waitFor` on its name, so the provider returns once its controller saw the write), so
+// `pulumi up` fails in ~10 s with the reason, the pod's events and kubectl hints, instead of
+// waiting 10 minutes for the provider's timeout.
 //
 //   pulumi up                                        # fails: image "nginx:1.99-does-not-exist" not found
 //   pulumi config set image nginx:1.19 && pulumi up  # succeeds; the ConfigMap is created after the rollout
