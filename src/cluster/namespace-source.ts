@@ -96,16 +96,17 @@ export class NamespaceSource implements WatcherHost {
     if (!this.started) {
       this.started = true;
       void this.begin();
-    } else if (!this.ready) this.startWorkloadWatchers();
-    else if (this.contact.notice !== undefined) subscriber.onWaiting?.(this.contact.notice);
-    if (this.warning !== undefined) subscriber.onWarning?.(this.warning);
-    if (this.ready) {
+    } else {
+      if (this.ready && this.contact.notice !== undefined) subscriber.onWaiting?.(this.contact.notice);
+      // A running source, whether or not its first contact answered yet: the lists may already have
+      // passed this workload's objects (not kept before it was traced), so it gets them again.
       this.startWorkloadWatchers();
       this.scoped.widen();
       this.watchers.join(sub, (kind, obj) => this.deliver(sub, 'upsert', kind, obj));
       this.scoped.ensurePvcWatch();
       this.maybeSync(sub);
     }
+    if (this.warning !== undefined) subscriber.onWarning?.(this.warning);
     return () => {
       this.subs.remove(sub);
       if (this.subs.all.size === 0) this.close();

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import type { RolloutEvent } from '../../../src/core/types.js';
 import { trackRollout } from '../../../src/track/index.js';
 import { startHoldingProxy } from '../../helpers/holding-proxy.js';
-import { createDeployment, kubeConfig, namespaceFor, waitUntil } from './helpers.js';
+import { createDeployment, kubeConfig, namespaceFor, waitRolledOut, waitUntil } from './helpers.js';
 
 const HOLD_MS = 9000;
 
@@ -38,6 +38,34 @@ describe('answers that come late', { concurrency: true }, () => {
     assert.match(waiting.message, /no answer to the first list of deployments in namespace "[^"]+" for \d+ s; retrying until the timeout$/);
     assert.ok(waiting.ms < released, `said while the list was held (+${waiting.ms} ms)`);
     assert.equal(verdict.outcome, 'succeeded', verdict.summary);
+  });
+
+  it('a trace that joins a shared source before its first contact answered still gets the objects listed before it', async (t) => {
+    const ns = await namespaceFor(t, 'late-join');
+    await createDeployment(ns, 'a', { replicas: 1 });
+    await createDeployment(ns, 'b', { replicas: 1 });
+    await waitRolledOut(ns, 'b');
+    // The first contact (GET of the namespace) is held; the lists go out beside it and answer.
+    const contact = `/api/v1/namespaces/${ns}`;
+    const proxy = await startHoldingProxy(kubeConfig(), (method, url) => method === 'GET' && url.pathname === contact);
+    t.after(() => proxy.close());
+    const first = trackRollout({ name: 'a', namespace: ns, kubeconfig: proxy.kc, timeoutSeconds: 60 });
+    t.after(() => first.stop('test done'));
+    // The Deployment list answered (its watch follows it) while the first contact is still held.
+    const deployments = `/apis/apps/v1/namespaces/${ns}/deployments`;
+    await waitUntil(() => proxy.seen.some((r) => r.startsWith(`GET ${deployments}?`) && r.includes('watch=true')), {
+      what: 'the Deployment watch opened after its list',
+      timeoutMs: 20_000,
+      intervalMs: 20,
+    });
+    assert.ok(proxy.held.length > 0, `the first contact is still held: ${proxy.seen.join(' ')}`);
+    // Another workload of the namespace is traced now: it joins the running source.
+    const second = trackRollout({ name: 'b', namespace: ns, kubeconfig: proxy.kc, timeoutSeconds: 30 });
+    t.after(() => second.stop('test done'));
+    proxy.release();
+    const verdict = await second.verdict;
+    assert.equal(verdict.outcome, 'succeeded', `b is rolled out: ${verdict.summary}`);
+    assert.equal((await first.verdict).outcome, 'succeeded');
   });
 
   it("a log stream that opens late still gives the failure summary the container's log", async (t) => {
