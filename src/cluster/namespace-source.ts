@@ -68,8 +68,10 @@ export class NamespaceSource implements WatcherHost {
         for (const sub of [...this.subs.all]) sub.s.onWaiting?.(message);
       },
     };
-    const recovered = (since: number) => {
-      this.watchers.resumeSilentSince(since);
+    // Every open watch is re-opened from its resourceVersion: one that heard a last line after the
+    // outage's first unanswered request may still have been cut by it (which is silent).
+    const recovered = () => {
+      this.watchers.resumeAllBut(undefined);
       this.backlog.resume();
     };
     this.unanswered = new UnansweredMonitor(kc, namespace, recovered, firstLists);

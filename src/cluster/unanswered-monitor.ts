@@ -4,7 +4,8 @@
  * (checkReachable, its probes hedged): a probe that answers at once means the request is merely
  * slow (a large list) and nothing more is done for it; one that answers after others went
  * unanswered ends an outage: the silent requests are sent again (unanswered.ts) and
- * `recovered(since)` lets the source re-open the watches that heard nothing since the outage began.
+ * `recovered()` lets the source re-open its watches (a watch cut by the outage is silent, and one
+ * that heard a line after the outage's first unanswered request may be cut all the same).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { checkReachable } from './reachability.js';
@@ -36,8 +37,8 @@ export class UnansweredMonitor {
   constructor(
     private readonly kc: KubeConfig,
     private readonly namespace: string,
-    /** An outage ended: requests sent since `since` (epoch ms) were cut by it. */
-    private readonly recovered: (since: number) => void,
+    /** An outage ended: the open streams may have been cut by it. */
+    private readonly recovered: () => void,
     /** A trace that sees nothing must not be silent: first lists with no answer for a while are said. */
     private readonly firstLists?: FirstLists,
   ) {
@@ -83,6 +84,6 @@ export class UnansweredMonitor {
       this.probing = false;
     }
     this.checkedUntil = probedAt;
-    if (outage && !this.stopped.signal.aborted) this.recovered(oldest);
+    if (outage && !this.stopped.signal.aborted) this.recovered();
   }
 }

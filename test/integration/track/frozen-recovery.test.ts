@@ -91,11 +91,7 @@ async function frozenCase(t: TestContext, kind: WorkloadKind, row: Freeze): Prom
 describe('a trace frozen at its start sees the cluster again within 5 s of the thaw', { concurrency: 3 }, () => {
   for (const row of ['lists', 'watches', 'logs'] as const) {
     for (const kind of Object.keys(KINDS) as WorkloadKind[]) {
-      // Known gap, reported as a todo (never counted as passing): in CI a log read sent into the
-      // freeze was sometimes not resent after the thaw (a StatefulSet once, a DaemonSet once, in
-      // two full runs), and the trace waited to its timeout with no event.
-      const todo = row === 'logs' ? { todo: 'a log read sent into a freeze is not always resent after the thaw' } : {};
-      it(`${kind}: frozen at the ${row}`, todo, (t) => frozenCase(t, kind, row));
+      it(`${kind}: frozen at the ${row}`, (t) => frozenCase(t, kind, row));
     }
   }
 });
