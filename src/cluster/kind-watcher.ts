@@ -11,7 +11,8 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/index.js';
-import { forbiddenError, isTransient, statusOf } from './api-errors.js';
+import { isRolloutTraceError } from '../errors.js';
+import { forbiddenError, isTransient, permanentFailureError, statusOf } from './api-errors.js';
 import { Backoff, sleep } from './backoff.js';
 import { afterLeavingScope, keyOf, ListIntake, remember } from './kind-cache.js';
 import type { KindWatcherHandlers, KindWatcherOptions } from './kind-watcher-options.js';
@@ -191,15 +192,23 @@ export class KindWatcher<K extends WatchedKind> {
     }
   }
 
-  /** Returns false (after reporting) when the failure is fatal. */
+  /**
+   * Returns false (after reporting) when the failure is fatal: refused credentials or permissions,
+   * a credential plugin that now fails (a login expired during the trace), or any other failure
+   * that waiting cannot mend (api-errors.ts `permanentKind`).
+   */
   private handleFailure(verb: 'list' | 'watch', err: unknown): boolean {
     const status = statusOf(err);
-    if (status === 401 || status === 403) {
-      this.stop();
-      this.handlers.fatal(forbiddenError(this.kc, verb, this.api.resource, this.namespace, err));
-      return false;
-    }
-    return true;
+    const fatal =
+      status === 401 || status === 403
+        ? forbiddenError(this.kc, verb, this.api.resource, this.namespace, err)
+        : isRolloutTraceError(err)
+          ? err
+          : permanentFailureError(this.kc, err);
+    if (!fatal) return true;
+    this.stop();
+    this.handlers.fatal(fatal);
+    return false;
   }
 
   private async pause(what: string, err: unknown, signal = this.lifetime.signal): Promise<void> {

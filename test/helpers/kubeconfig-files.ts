@@ -79,6 +79,8 @@ export function credentialPlugin(dir: string, token: string, expiresInSeconds = 
       // kubectl's contract: the request comes in KUBERNETES_EXEC_INFO.
       'case "$KUBERNETES_EXEC_INFO" in *ExecCredential*) ;; *) echo "no KUBERNETES_EXEC_INFO" >&2; exit 2;; esac',
       `echo run >> '${runsFile}'`,
+      // A login that expired: the token file is gone.
+      `[ -f '${tokenFile}' ] || { echo 'error: the SSO session has expired; run the login command' >&2; exit 1; }`,
       `expires=$(date -u -d "+${expiresInSeconds} seconds" +%Y-%m-%dT%H:%M:%SZ)`,
       `printf '{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"%s"}}\\n' "$(cat '${tokenFile}')" "$expires"`,
       '',

@@ -1,11 +1,11 @@
 /**
  * A credential that stops working during a long trace (an exec plugin's token revoked or expired
  * before its expirationTimestamp): the 401 on the next list or watch runs the plugin again and the
- * trace goes on to its verdict, without a gap. And no credential ever reaches the output or the
- * recording.
+ * trace goes on to its verdict, without a gap; a plugin that then fails (a login expired) ends the
+ * trace at once. And no credential ever reaches the output or the recording.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { clients, kubeConfig, withNamespace } from '../../helpers/cluster.js';
@@ -74,5 +74,46 @@ describe('credentials during a trace', () => {
       assert.ok(!run.stdout.includes(token) && !run.stderr.includes(token), 'a token in the output');
       assert.ok(!recording.includes(token), 'a token in the recording');
     }
+  });
+
+  test('a plugin that fails after a 401 mid-trace (a login expired): exit 3 at once, one paragraph naming the plugin', async (t) => {
+    const ns = await withNamespace(t, 'exec-expired');
+    await serviceAccountKubeConfig(ns, 'tracer', TRACER_RULES);
+    const first = await serviceAccountToken(ns, 'tracer', 'first');
+    await createDeployment(ns, 'web', { behaviour: { app: 'slow-start;seconds=60' } });
+    const api = new URL(kubeConfig().getCurrentCluster()!.server);
+    const cut = await TcpProxy.start({ host: api.hostname, port: Number(api.port) });
+    t.after(() => cut.close());
+    const dir = testDir(t);
+    const plugin = credentialPlugin(dir, first);
+    const file = writeKubeconfig(dir, {
+      cluster: testCluster(kubeConfig(), { server: `https://127.0.0.1:${cut.port}` }),
+      user: { exec: plugin.exec },
+    });
+    let revoked: Promise<number> | undefined;
+    let cutAt = 0;
+    const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', file, '--timeout', '90s'], {
+      onStdout: (out) => {
+        if (revoked || !/pod web-\S+ .*container-creating/.test(out)) return;
+        revoked = (async () => {
+          rmSync(plugin.tokenFile);
+          await clients().core.deleteNamespacedSecret({ name: 'first', namespace: ns });
+          await waitTokenRefused(first, ns, kubeConfig());
+          cutAt = Date.now();
+          return cut.resetAll();
+        })();
+      },
+    });
+    assert.ok(revoked, `the trace never saw a pod:\n${run.stdout}\n${run.stderr}`);
+    assert.ok((await revoked) > 0, 'no connection was open to cut');
+    const after = run.exitedAt - cutAt;
+    t.diagnostic(`plugin runs: ${plugin.runs()}; exit ${run.code} ${after} ms after the cut`);
+    assert.equal(run.code, 3, `exit ${run.code}\n${run.stdout}\n${run.stderr}`);
+    assert.ok(after < 5000, `ended ${after} ms after the cut`);
+    const paragraph = run.stderr.trim();
+    assert.match(paragraph, /credential plugin "[^"]+credential-plugin\.sh" of user "[^"]+" \(users\[\]\.user\.exec\.command in the kubeconfig\) exited with code 1; its last error line: "error: the SSO session has expired; run the login command"/);
+    assert.equal(paragraph.split('\n').length, 1, `one paragraph:\n${run.stderr}`);
+    assert.doesNotMatch(run.stdout + run.stderr, /SUCCEEDED|\n\s+at /);
+    assert.ok(!run.stdout.includes(first) && !run.stderr.includes(first), 'a token in the output');
   });
 });
