@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
-import { AppsV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api, Watch } from '@kubernetes/client-node';
+import { AppsV1Api, BatchV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api, Watch } from '@kubernetes/client-node';
 
 /** Path of the test cluster's admin kubeconfig. */
 export function kubeconfigPath(): string {
@@ -32,6 +32,7 @@ export function clients(kc: KubeConfig = kubeConfig()) {
     kc,
     core: kc.makeApiClient(CoreV1Api),
     apps: kc.makeApiClient(AppsV1Api),
+    batch: kc.makeApiClient(BatchV1Api),
     rbac: kc.makeApiClient(RbacAuthorizationV1Api),
   };
 }

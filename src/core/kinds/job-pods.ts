@@ -3,10 +3,11 @@
  * termination messages), the exits of pods being deleted as the Job failed, the logs a success
  * shows, and the `kubectl logs job/` hint that needs a pod left.
  */
-import type { V1ContainerStateTerminated, V1Pod } from '@kubernetes/client-node';
-import { asDeleted, hasOpenProblem } from '../departed.js';
+import type { CoreV1Event, V1ContainerStateTerminated, V1Job, V1Pod } from '@kubernetes/client-node';
+import { asDeleted, hasOpenProblem, MAX_DEPARTED } from '../departed.js';
 import { firstLine } from '../diagnose/first-line.js';
 import { type Finding, toProblem } from '../diagnose/index.js';
+import { eventTime, timeOf } from '../k8s.js';
 import { kubeEventsAbout } from '../relations.js';
 import type { RolloutState } from '../state.js';
 import type { Problem } from '../types.js';
@@ -84,7 +85,56 @@ export function unseenJobExits(state: RolloutState, known: Problem[]): Problem[]
     const f = lastExitFinding(pod);
     if (f) out.push(asDeleted(state, toProblem(f, ref, kubeEventsAbout(state, 'Pod', name), state.now)));
   }
-  return out;
+  return out.length > 0 || known.length > 0 ? out : goneJobPodEvents(state);
+}
+
+/** The Job controller's Events that name a pod (`Created pod: migrate-x`, `Deleted pod: migrate-x`). */
+const JOB_POD_EVENT = /^(?:Created|Deleted) pod: (\S+)$/;
+
+/**
+ * A Job whose pods were all gone before the trace saw them fail (deleted by the Job controller as
+ * it failed, or by a TTL, before the trace started): the gone pods its Events name, each with its
+ * last Warning Event when it has one (`BackOff`: back-off restarting failed container); their exit
+ * codes and logs are lost. Events older than the Job are an earlier Job's of that name.
+ */
+function goneJobPodEvents(state: RolloutState): Problem[] {
+  const job = state.workload as V1Job | undefined;
+  const since = timeOf(job?.metadata?.creationTimestamp) ?? timeOf(job?.status?.startTime) ?? 0;
+  const current = (e: CoreV1Event | undefined): e is CoreV1Event => e !== undefined && eventTime(e) >= since;
+  const gone = new Map<string, { at: number; warning?: CoreV1Event }>();
+  for (const uid of state.kubeEventsByObject.get(state.target.name) ?? []) {
+    const e = state.kubeEvents.get(uid);
+    const pod = current(e) && e.involvedObject?.kind === 'Job' ? JOB_POD_EVENT.exec(e.message ?? '')?.[1] : undefined;
+    if (pod && !state.pods.has(pod)) gone.set(pod, { at: Math.max(eventTime(e!), gone.get(pod)?.at ?? 0) });
+  }
+  for (const [name, uids] of state.kubeEventsByObject) {
+    if (state.pods.has(name) || !name.startsWith(`${state.target.name}-`)) continue;
+    const warnings = uids.map((uid) => state.kubeEvents.get(uid)).filter(current);
+    const warning = warnings
+      .filter((e) => e.type === 'Warning' && e.involvedObject?.kind === 'Pod')
+      .sort((a, b) => eventTime(a) - eventTime(b))
+      .at(-1);
+    if (warning) gone.set(name, { at: Math.max(eventTime(warning), gone.get(name)?.at ?? 0), warning });
+  }
+  return [...gone]
+    .sort(([, a], [, b]) => a.at - b.at)
+    .slice(-MAX_DEPARTED)
+    .map(([name, { warning }]) => goneJobPodProblem(state, name, warning));
+}
+
+/** A Job pod gone before the trace, said from its last Warning Event, or as gone with what it lost. */
+function goneJobPodProblem(state: RolloutState, name: string, warning: CoreV1Event | undefined): Problem {
+  const ref = { namespace: state.target.namespace, name: state.target.name, facts: state.facts };
+  const f: Finding = {
+    class: 'job-pod-failed',
+    object: { kind: 'Pod', name },
+    reason: warning?.reason ?? 'Deleted',
+    message: warning?.message ?? '',
+    explanation: warning
+      ? `gone before the trace; its last Warning Event: ${firstLine(warning.message ?? '', 160)}`
+      : 'gone before the trace (deleted as the Job failed): its exit code and log are lost with it',
+  };
+  return asDeleted(state, toProblem(f, ref, kubeEventsAbout(state, 'Pod', name), state.now));
 }
 
 /** `kubectl logs job/NAME` reads a pod of the Job: with none left it can only fail. */

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { POD_GONE_UNREAD } from '../../../src/cluster/index.js';
 import type { Problem, RolloutEvent } from '../../../src/core/types.js';
 import { createJob, editJob } from '../../helpers/workloads.js';
-import { assertStillRunning, clients, describeVerdict, eventSeen, namespaceFor, trace } from './helpers.js';
+import { assertStillRunning, clients, describeVerdict, eventSeen, namespaceFor, trace, waitUntil } from './helpers.js';
 
 const FAILING = { app: 'crash;exitCode=3;message=relation "users" does not exist;after=1;logs=migrating users|applying 0042_users' };
 
@@ -134,6 +134,29 @@ describe('Job verdicts', { concurrency: true }, () => {
     } else {
       for (const p of causes) assert.ok(await leaving(ns, p.object.name), `pod ${p.object.name} deleted by the Job controller`);
     }
+  });
+
+  it('a Job failed and its pods deleted before the trace started: the gone pods are named from their Warning Events', async (t) => {
+    const ns = await namespaceFor(t, 'job-gone-before');
+    await createJob(ns, 'migrate', { behaviour: FAILING, backoffLimit: 1, restartPolicy: 'OnFailure' });
+    // The Job controller deletes the crashing pod as it marks the Job failed.
+    await waitUntil(
+      async () => {
+        const job = await clients().batch.readNamespacedJob({ name: 'migrate', namespace: ns });
+        const pods = await clients().core.listNamespacedPod({ namespace: ns, labelSelector: 'job-name=migrate' });
+        return job.status?.conditions?.some((c) => c.type === 'Failed' && c.status === 'True') && pods.items.length === 0;
+      },
+      { what: 'Job migrate failed, its pods gone', timeoutMs: 90_000 },
+    );
+    const r = await trace(ns, 'migrate', { kind: 'Job', timeoutSeconds: 60 });
+    assert.equal(r.verdict.outcome, 'failed', describeVerdict(r));
+    const causes = r.verdict.problems.filter((p) => p.object.kind === 'Pod');
+    assert.ok(causes.length >= 1, `a gone pod named: ${describeVerdict(r)}`);
+    for (const p of causes) {
+      assert.equal(p.podDeleted, true);
+      assert.match(p.explanation, /^gone before the trace/);
+    }
+    assert.match(r.verdict.summary, /^pod migrate-\w+ \(deleted\): gone before the trace.*; job migrate failed \(BackoffLimitExceeded\)/);
   });
 
   it('logs.onSuccess keeps the output of a succeeded pod deleted before the verdict', async (t) => {

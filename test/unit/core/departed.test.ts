@@ -12,9 +12,12 @@ import {
   availableTrue,
   del,
   deployment,
+  event,
+  iso,
   jobObject,
   ofType,
   pod,
+  podEvent,
   progressing,
   replicaSet,
   run,
@@ -135,6 +138,85 @@ describe('causes of pods that are gone', () => {
     assert.ok(cause, JSON.stringify(v?.problems.map((p) => p.id)));
     assert.equal(cause.podDeleted, true);
     assert.equal(cause.exitCode, 3);
+  });
+
+  it("a failed Job whose pods were all gone before the trace: each gone pod's last Warning Event names it", () => {
+    const older = event({ kind: 'Pod', name: 'migrate-old', reason: 'BackOff', message: 'an earlier Job of that name', at: -60 });
+    const { events } = run(
+      [
+        up('Job', { ...backoffFailed, metadata: { ...backoffFailed.metadata, creationTimestamp: iso(0) } }, 1),
+        up('Event', older, 1),
+        podEvent('migrate-a', 'Pulled', 'Container image "busybox" already present on machine', 2),
+        podEvent('migrate-a', 'BackOff', 'Back-off restarting failed container', 3),
+        up(
+          'Event',
+          event({
+            kind: 'Job',
+            name: 'migrate',
+            reason: 'BackoffLimitExceeded',
+            message: 'Job has reached the specified backoff limit',
+            at: 4,
+          }),
+          4,
+        ),
+        { type: 'synced', at: T0 + 5000 },
+      ],
+      JOB,
+    );
+    const v = verdictOf(events);
+    assert.equal(v?.outcome, 'failed');
+    const causes = v?.problems.filter((p) => p.object.kind === 'Pod') ?? [];
+    assert.deepEqual(
+      causes.map((p) => [p.object.name, p.podDeleted, p.reason]),
+      [['migrate-a', true, 'BackOff']],
+      'the newest Warning of each gone pod of this Job, none of an earlier one',
+    );
+    assert.match(
+      v!.summary,
+      /^pod migrate-a \(deleted\): gone before the trace; its last Warning Event: Back-off restarting failed container \(BackOff\); job migrate failed \(BackoffLimitExceeded\)/,
+    );
+    assert.ok(!v!.hints.some((h) => / logs job\//.test(h)), v!.hints.join(' | '));
+  });
+
+  it("a failed Job whose pod is gone with no Warning: the Job controller's Events name it, and what was lost", () => {
+    const jobEvent = (reason: string, message: string, s: number) =>
+      up('Event', event({ kind: 'Job', name: 'migrate', type: 'Normal', reason, message, at: s }), s);
+    const { events } = run(
+      [
+        up('Job', { ...backoffFailed, metadata: { ...backoffFailed.metadata, creationTimestamp: iso(0) } }, 1),
+        jobEvent('SuccessfulCreate', 'Created pod: migrate-old', -30),
+        jobEvent('SuccessfulCreate', 'Created pod: migrate-a', 1),
+        jobEvent('SuccessfulDelete', 'Deleted pod: migrate-a', 3),
+        { type: 'synced', at: T0 + 5000 },
+      ],
+      JOB,
+    );
+    const v = verdictOf(events);
+    const causes = v?.problems.filter((p) => p.object.kind === 'Pod') ?? [];
+    assert.deepEqual(
+      causes.map((p) => [p.object.name, p.podDeleted]),
+      [['migrate-a', true]],
+    );
+    assert.match(
+      v!.summary,
+      /^pod migrate-a \(deleted\): gone before the trace \(deleted as the Job failed\): its exit code and log are lost with it/,
+    );
+  });
+
+  it('a failed Job with a pod cause known: no Event stands in for it', () => {
+    const { events } = run(
+      [
+        up('Job', backoffFailed, 1),
+        jobPod('migrate-a', running('app', { restarts: 1, ready: false, last: terminatedLast(3, 'Error', 'no table') }), 1, true),
+        podEvent('migrate-b', 'BackOff', 'Back-off restarting failed container', 1),
+        { type: 'synced', at: T0 + 1000 },
+      ],
+      JOB,
+    );
+    const names = verdictOf(events)
+      ?.problems.filter((p) => p.object.kind === 'Pod')
+      .map((p) => p.object.name);
+    assert.deepEqual(names, ['migrate-a']);
   });
 
   it('a failed Job listed before its pods: no verdict until the lists are in, so the pods say why', () => {
