@@ -111,7 +111,10 @@ describe('credentials during a trace', () => {
     assert.equal(run.code, 3, `exit ${run.code}\n${run.stdout}\n${run.stderr}`);
     assert.ok(after < 5000, `ended ${after} ms after the cut`);
     const paragraph = run.stderr.trim();
-    assert.match(paragraph, /credential plugin "[^"]+credential-plugin\.sh" of user "[^"]+" \(users\[\]\.user\.exec\.command in the kubeconfig\) exited with code 1; its last error line: "error: the SSO session has expired; run the login command"/);
+    assert.match(
+      paragraph,
+      /credential plugin "[^"]+credential-plugin\.sh" of user "[^"]+" \(users\[\]\.user\.exec\.command in the kubeconfig\) exited with code 1; its last error line: "error: the SSO session has expired; run the login command"/,
+    );
     assert.equal(paragraph.split('\n').length, 1, `one paragraph:\n${run.stderr}`);
     assert.doesNotMatch(run.stdout + run.stderr, /SUCCEEDED|\n\s+at /);
     assert.ok(!run.stdout.includes(first) && !run.stderr.includes(first), 'a token in the output');
