@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findFigures, formatBytes, formatFigures, parsePackJson, rewriteFigures, staleMessage } from '../../../scripts/package-figures.js';
+import {
+  findFigures,
+  formatBytes,
+  formatFigures,
+  parsePackJson,
+  rewriteFigures,
+  staleMessage,
+  statementHolds,
+} from '../../../scripts/package-figures.js';
 
 const figures = { size: 627_330, unpackedSize: 2_254_364, entryCount: 421 };
 const README = [
@@ -25,6 +33,15 @@ describe('package figures', () => {
     assert.deepEqual(parsePackJson(stdout), figures);
     assert.throws(() => parsePackJson('npm error'), /printed no JSON array/);
     assert.throws(() => parsePackJson('[{"size": 1}]'), /exactly one package/);
+  });
+
+  it('a statement holds with sizes within 2% and the same file count, not otherwise', () => {
+    const f = { size: 586_200, unpackedSize: 1_912_000, entryCount: 421 };
+    assert.ok(statementHolds('586 kB packed (1.9 MB unpacked), 421 files', f));
+    assert.ok(statementHolds('584 kB packed (1.9 MB unpacked), 421 files', f), 'a size 0.4% off');
+    assert.ok(!statementHolds('560 kB packed (1.9 MB unpacked), 421 files', f), 'a size 4.5% off');
+    assert.ok(!statementHolds('586 kB packed (2.1 MB unpacked), 421 files', f), 'an unpacked size 10% off');
+    assert.ok(!statementHolds('586 kB packed (1.9 MB unpacked), 422 files', f), 'another file count');
   });
 
   it('finds the statement with its line, not other sizes', () => {
