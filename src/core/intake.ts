@@ -9,17 +9,17 @@ import { isPodReady } from './k8s.js';
 import { moduleOf } from './kinds/index.js';
 import { passesReconcileGate, pulumiCheckReplicaSet, pulumiOnDeployment } from './pulumi-await.js';
 import { isCandidateKubeEvent, isCandidatePod, isCandidateReplicaSet, podGroupUid, replicaSetOfRevision } from './relations.js';
-import { EVENTS_PER_OBJECT, type NodeReadiness, type RolloutState } from './state.js';
-import type { KindToObject, ObjectObservation } from './types.js';
+import { deploymentOf, EVENTS_PER_OBJECT, type NodeReadiness, type RolloutState } from './state.js';
+import type { KindToObject, ObjectObservation, WorkloadKind } from './types.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
-/** An upsert or delete of a workload object that owns its pods. */
-type WorkloadObservation = Extract<ObjectObservation, { kind: 'StatefulSet' | 'DaemonSet' | 'Job' }>;
+/** An upsert or delete of a workload object. */
+type WorkloadObservation = Extract<ObjectObservation, { kind: WorkloadKind }>;
 
 function recheckReplicaSet(s: Draft): void {
   if (!s.pulumi.reconciled) return;
   const rs = replicaSetOfRevision(s, s.pulumi.revision);
-  s.pulumi = pulumiCheckReplicaSet(s.pulumi, rs, s.deployment, s.target.baselineRevision);
+  s.pulumi = pulumiCheckReplicaSet(s.pulumi, rs, deploymentOf(s), s.target.baselineRevision);
 }
 
 /** Whether `next` is the very version already cached (a re-list re-delivers unchanged objects). */
@@ -40,29 +40,25 @@ function beingDeleted(obs: { type: string; object: { metadata?: { deletionTimest
   return obs.type === 'delete' || !!obs.object.metadata?.deletionTimestamp;
 }
 
-/** @returns whether the observation was about the target Deployment. */
-function onDeployment(s: Draft, obs: Extract<ObjectObservation, { kind: 'Deployment' }>): boolean {
-  const d = obs.object;
-  if (s.target.kind !== 'Deployment') return false;
-  if (d.metadata?.name !== s.target.name || (d.metadata?.namespace ?? s.target.namespace) !== s.target.namespace) return false;
-  if (beingDeleted(obs)) {
-    s.deleted = true;
-    s.pulumi = pulumiOnDeployment(s.pulumi, d, 'delete', s.target.minGeneration);
-    return true;
-  }
+/**
+ * Pulumi's Deployment awaiter follows each observation of the traced Deployment (pulumi-await.ts:
+ * its reconcile gate, its conditions, its new ReplicaSet); a trace of another kind has no such
+ * state.
+ */
+function awaitOnWorkload(s: Draft, w: WorkloadObservation['object'], type: 'upsert' | 'delete'): void {
+  const d = deploymentOf({ target: s.target, workload: w });
+  if (!d) return;
   const min = s.target.minGeneration;
-  if (min !== undefined && (d.metadata?.generation ?? 0) < min) {
-    s.staleGeneration = d.metadata?.generation ?? 0; // stale: from before the caller's write
-    return true;
+  if (type === 'delete') {
+    s.pulumi = pulumiOnDeployment(s.pulumi, d, 'delete', min);
+    return;
   }
-  s.deployment = d;
   if (!s.pulumi.reconciled) {
-    if (!passesReconcileGate(d, min)) return true;
+    if (!passesReconcileGate(d, min)) return;
     s.pulumi = { ...s.pulumi, reconciled: true };
   }
   s.pulumi = pulumiOnDeployment(s.pulumi, d, 'upsert', min);
   recheckReplicaSet(s);
-  return true;
 }
 
 /** The value of `key`, created first when missing. */
@@ -76,9 +72,9 @@ function entryOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {
 }
 
 /**
- * An observation of a workload of a kind that owns its pods (a StatefulSet, DaemonSet, Job, or any
+ * An observation of a workload of any kind (a Deployment, StatefulSet, DaemonSet, Job, or any
  * registered kind): @returns whether it was about the target (of that kind and name). Its
- * generation below `minGeneration` is stale, as for a Deployment.
+ * generation below `minGeneration` is stale: from before the caller's write.
  */
 function onWorkload(s: Draft, obs: WorkloadObservation): boolean {
   const w = obs.object;
@@ -86,6 +82,7 @@ function onWorkload(s: Draft, obs: WorkloadObservation): boolean {
   if ((w.metadata?.namespace ?? s.target.namespace) !== s.target.namespace) return false;
   if (beingDeleted(obs)) {
     s.deleted = true;
+    awaitOnWorkload(s, w, 'delete');
     return true;
   }
   const min = s.target.minGeneration;
@@ -95,6 +92,7 @@ function onWorkload(s: Draft, obs: WorkloadObservation): boolean {
   }
   if (sameVersion(s.workload, w)) return false;
   s.workload = w;
+  awaitOnWorkload(s, w, 'upsert');
   return true;
 }
 
@@ -215,8 +213,6 @@ function timeText(t: unknown): string | undefined {
  */
 export function intake(s: Draft, obs: ObjectObservation, emit: Emit): Touched | undefined {
   switch (obs.kind) {
-    case 'Deployment':
-      return onDeployment(s, obs) ? { kind: 'Deployment' } : undefined;
     case 'ReplicaSet': {
       const rs = obs.object;
       const uid = rs.metadata?.uid;
@@ -236,6 +232,7 @@ export function intake(s: Draft, obs: ObjectObservation, emit: Emit): Touched | 
       return onEvent(s, obs);
     case 'Node':
       return onNode(s, obs);
+    case 'Deployment':
     case 'StatefulSet':
     case 'DaemonSet':
     case 'Job':

@@ -22,6 +22,7 @@ import { moduleOf } from './kinds/index.js';
 import { compareProblems, failDeadline } from './policy.js';
 import { kubeEventsAbout, newReplicaSet } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
+import { deploymentOf } from './state.js';
 import type { Problem } from './types.js';
 import { workloadFindings } from './workload-problems.js';
 import { kindOf, terminatingUntil } from './workloads.js';
@@ -87,7 +88,7 @@ function diagnosePods(state: RolloutState, at: number, scope: PodScope, failures
     const onNode = diagnoseNode(pod, state.notReadyNodes[pod.spec?.nodeName ?? '']);
     if (onNode) found.push({ f: onNode, events });
     for (const f of kind.podFindings?.(pod) ?? []) found.push({ f, events });
-    const custom = classifyPod(pod, events, at, state.policy.classifiers ?? [], state.deployment);
+    const custom = classifyPod(pod, events, at, state.policy.classifiers ?? [], deploymentOf(state));
     for (const f of custom.findings) found.push({ f, events });
     failures.push(...custom.failures);
   }
@@ -109,7 +110,8 @@ export function currentProblems(
   const kind = moduleOf(state);
   const rs = newReplicaSet(state);
   const found = diagnosePods(state, at, scope, failures);
-  if (state.workload) found.push(...workloadFound(state));
+  // A Deployment's own problems come from its conditions (below), not from its rule.
+  if (state.workload && !deploymentOf(state)) found.push(...workloadFound(state));
   if (rs) {
     const events = kubeEventsAbout(state, 'ReplicaSet', rs.metadata?.name ?? '');
     const f = diagnoseReplicaSet(rs, events, () => terminatingUntil(state));
@@ -117,9 +119,10 @@ export function currentProblems(
   }
   const ended = diagnoseEndings(state, at);
   if (ended) found.push({ f: ended, events: kubeEventsAbout(state, ended.object.kind, ended.object.name) });
-  if (state.deployment) {
+  const deployment = deploymentOf(state);
+  if (deployment) {
     const events = kubeEventsAbout(state, 'Deployment', state.target.name);
-    for (const f of [diagnoseDeployment(state.deployment), diagnosePaused(state.deployment)]) if (f) found.push({ f, events });
+    for (const f of [diagnoseDeployment(deployment), diagnosePaused(deployment)]) if (f) found.push({ f, events });
   }
   for (const claim of claimNames(state)) {
     const pvc = state.pvcs.get(claim);

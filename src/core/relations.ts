@@ -6,6 +6,7 @@
 import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { isOwnedBy, ownerOfKind, revisionOf } from './k8s.js';
 import type { RolloutState } from './state.js';
+import { deploymentOf } from './state.js';
 import type { TrackTarget } from './types.js';
 
 /** A ReplicaSet that may belong to the target (controller ownerReference names the Deployment). */
@@ -39,7 +40,7 @@ export function isCandidateKubeEvent(e: CoreV1Event, target: TrackTarget): boole
 
 /** The Deployment's UID, if seen. */
 export function deploymentUid(state: RolloutState): string | undefined {
-  return state.deployment?.metadata?.uid;
+  return deploymentOf(state)?.metadata?.uid;
 }
 
 /** ReplicaSets owned (by UID) by the tracked Deployment, newest revision first. */
@@ -58,7 +59,7 @@ export function replicaSetOfRevision(state: RolloutState, revision: string): V1R
 
 /** The ReplicaSet of the Deployment's current revision. */
 export function newReplicaSet(state: RolloutState): V1ReplicaSet | undefined {
-  return replicaSetOfRevision(state, revisionOf(state.deployment));
+  return replicaSetOfRevision(state, revisionOf(deploymentOf(state)));
 }
 
 /** Owned ReplicaSets other than the new one. */
@@ -89,7 +90,7 @@ export function referencedPvcNames(d: V1Deployment | undefined): string[] {
 
 /** Known PVCs referenced by the template (what Pulumi tracks). */
 export function trackedPvcs(state: RolloutState): V1PersistentVolumeClaim[] {
-  return referencedPvcNames(state.deployment)
+  return referencedPvcNames(deploymentOf(state))
     .map((n) => state.pvcs.get(n))
     .filter((p): p is V1PersistentVolumeClaim => p !== undefined);
 }
@@ -107,7 +108,7 @@ export function aboutCurrentTarget(state: RolloutState, e: CoreV1Event): boolean
   const kind = state.target.kind;
   const object = e.involvedObject;
   if (object?.kind !== kind || object.name !== state.target.name || !object.uid) return true;
-  const uid = kind === 'Deployment' ? state.deployment?.metadata?.uid : state.workload?.metadata?.uid;
+  const uid = state.workload?.metadata?.uid;
   return uid === undefined || object.uid === uid;
 }
 

@@ -156,9 +156,8 @@ export interface RolloutState {
   readonly eventBacklog: 'listed' | 'replayed' | 'missing';
   /** Uids of Pods and ReplicaSets created after that start revision (kept while the backlog is not listed). */
   readonly fresh: Set<string>;
-  readonly deployment?: V1Deployment;
-  /** The traced StatefulSet, DaemonSet or Job (`target.kind`), once seen; undefined for a Deployment trace. */
-  readonly workload?: V1StatefulSet | V1DaemonSet | V1Job;
+  /** The traced workload (of `target.kind`), once seen: the one object every kind's trace follows. */
+  readonly workload?: V1Deployment | V1StatefulSet | V1DaemonSet | V1Job;
   /** Generation of a Deployment seen but ignored as stale (below `target.minGeneration`). */
   readonly staleGeneration?: number;
   /** True once a `delete` of the traced workload was observed. */
@@ -222,4 +221,9 @@ export interface NodeReadiness {
   since?: string;
   reason?: string;
   message?: string;
+}
+
+/** The traced Deployment, once seen (undefined for a trace of another kind). */
+export function deploymentOf(state: Pick<RolloutState, 'target' | 'workload'>): V1Deployment | undefined {
+  return state.target.kind === 'Deployment' ? (state.workload as V1Deployment | undefined) : undefined;
 }

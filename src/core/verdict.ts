@@ -159,8 +159,7 @@ export function notReadyLines(state: RolloutState, problems: Problem[]): string[
 
 /** Whether the traced workload was never seen, at any generation (a stale one was). */
 function neverFound(state: RolloutState): boolean {
-  const seen = kindOf(state) === 'Deployment' ? state.deployment : state.workload;
-  return seen === undefined && state.staleGeneration === undefined && !state.deleted;
+  return state.workload === undefined && state.staleGeneration === undefined && !state.deleted;
 }
 
 /**

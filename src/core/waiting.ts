@@ -1,6 +1,7 @@
 /** `waiting` events: nothing to judge yet, each said once. */
 import type { Emit } from './emit.js';
 import type { EmittedMemo, RolloutState } from './state.js';
+import { deploymentOf } from './state.js';
 import { kindOf } from './workloads.js';
 
 /**
@@ -9,7 +10,7 @@ import { kindOf } from './workloads.js';
  */
 export function waitingForObject(s: RolloutState, memo: EmittedMemo, emit: Emit): boolean {
   const kind = kindOf(s);
-  if (kind === 'Deployment' ? s.deployment : s.workload) return false;
+  if (s.workload) return false;
   if (s.staleGeneration !== undefined) {
     if (memo.reconcilingGeneration !== s.staleGeneration) {
       memo.reconcilingGeneration = s.staleGeneration;
@@ -31,15 +32,16 @@ export function waitingForObject(s: RolloutState, memo: EmittedMemo, emit: Emit)
  * or its controller has not observed its generation. Emits each `waiting` once.
  */
 export function waitingForDeployment(s: RolloutState, memo: EmittedMemo, emit: Emit): boolean {
-  if (waitingForObject(s, memo, emit) || !s.deployment) return true;
+  const d = deploymentOf(s);
+  if (waitingForObject(s, memo, emit) || !d) return true;
   if (s.pulumi.reconciled) return false;
-  const gen = s.deployment.metadata?.generation ?? 0;
+  const gen = d.metadata?.generation ?? 0;
   if (memo.reconcilingGeneration !== gen) {
     memo.reconcilingGeneration = gen;
     emit({
       type: 'waiting',
       reason: 'controller-reconciling',
-      message: `waiting for the Deployment controller to observe generation ${gen} (observed ${s.deployment.status?.observedGeneration ?? 'none'})`,
+      message: `waiting for the Deployment controller to observe generation ${gen} (observed ${d.status?.observedGeneration ?? 'none'})`,
     });
   }
   return true;

@@ -13,6 +13,7 @@ import { newReplicaSet, podOf, podsOf, replicaSetOfRevision, trackedPvcs } from 
 import { rolloutGap } from '../rolled-out.js';
 import { type SuccessHold, staleReadiness } from '../stale-readiness.js';
 import type { RolloutState } from '../state.js';
+import { deploymentOf } from '../state.js';
 import { criterionMet } from '../success.js';
 import type { Verdict } from '../types.js';
 import { waitingForDeployment } from '../waiting.js';
@@ -78,7 +79,10 @@ export function deploymentRule(d: V1Deployment): DeploymentRuleResult {
   );
 }
 
-const rule = (s: RolloutState): DeploymentRuleResult | undefined => (s.deployment ? deploymentRule(s.deployment) : undefined);
+const rule = (s: RolloutState): DeploymentRuleResult | undefined => {
+  const d = deploymentOf(s);
+  return d ? deploymentRule(d) : undefined;
+};
 
 /** A Deployment's current pods: its new ReplicaSet's (relations.ts). */
 const currentPods: CurrentPods = {
@@ -90,7 +94,7 @@ const currentPods: CurrentPods = {
 
 /** Replica counts for the verdict and progress events. */
 export function replicaCounts(state: RolloutState): Verdict['replicas'] {
-  const d = state.deployment;
+  const d = deploymentOf(state);
   const rs = newReplicaSet(state);
   return {
     desired: d?.spec?.replicas ?? 1,
@@ -144,7 +148,10 @@ export const deploymentModule: KindModule = {
   // Its revision is the annotation; its pods carry their ReplicaSet's (a row names it).
   templateRevision: revisionOf,
   podRevision: () => '',
-  stillWaitingFor: (s) => (s.deployment ? rolloutGap(s.deployment, 'complete') : undefined),
+  stillWaitingFor: (s) => {
+    const d = deploymentOf(s);
+    return d ? rolloutGap(d, 'complete') : undefined;
+  },
   pulumiMessages: pulumiMessagesOf,
   replayCovers: (s) => {
     const rs = newReplicaSet(s);
