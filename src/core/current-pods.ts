@@ -10,7 +10,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { kindModule, moduleOf } from './kinds/index.js';
 import { referencedPvcNames } from './relations.js';
 import type { RolloutState } from './state.js';
-import { deploymentOf } from './state.js';
+import { tracedDeployment } from './state.js';
 import type { WorkloadKind } from './types.js';
 import type { Workload } from './workloads.js';
 
@@ -66,7 +66,7 @@ export function successLogContainers(state: RolloutState): Array<{ pod: string; 
  * `volumeClaimTemplates` claims of ordinals 0 to replicas-1 (`<template>-<statefulset>-<ordinal>`).
  */
 export function claimNames(state: RolloutState): string[] {
-  if (deploymentOf(state)) return referencedPvcNames(deploymentOf(state));
+  if (tracedDeployment(state)) return referencedPvcNames(tracedDeployment(state));
   const w = state.workload;
   if (!w) return [];
   const out = (w.spec?.template?.spec?.volumes ?? [])

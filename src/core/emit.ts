@@ -5,7 +5,7 @@ import { podView } from './pod-state.js';
 import { pulumiProgressMessage, replicaSetReadiness } from './pulumi-await.js';
 import { newReplicaSet, oldReplicaSets, ownedReplicaSets, podOf, podsOf } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
-import { deploymentOf } from './state.js';
+import { tracedDeployment } from './state.js';
 import type { RolloutEvent, RolloutPhase } from './types.js';
 
 /** Omit over each member of a union. */
@@ -24,7 +24,7 @@ export type Emit = (e: DistributiveOmit<RolloutEvent, 'at' | 'deployment' | 'wor
 
 /** Owned ReplicaSets whose whole pod template (without `pod-template-hash`) is the Deployment's current one. */
 function sameTemplateReplicaSets(state: RolloutState): V1ReplicaSet[] {
-  const template = templateKey(deploymentOf(state)?.spec?.template);
+  const template = templateKey(tracedDeployment(state)?.spec?.template);
   return ownedReplicaSets(state).filter((rs) => templateKey(rs.spec?.template) === template);
 }
 
@@ -55,7 +55,7 @@ function restoredRevision(state: RolloutState, revision: string): string | undef
 
 /** revision / superseded. */
 export function emitRevision(state: RolloutState, memo: EmittedMemo, emit: Emit): void {
-  const rev = revisionOf(deploymentOf(state));
+  const rev = revisionOf(tracedDeployment(state));
   if (rev === '' || rev === memo.revision) return;
   const base = state.target.baselineRevision;
   const previous = memo.revision ?? (base !== undefined && base !== rev ? base : undefined);
@@ -76,7 +76,7 @@ export function emitRevision(state: RolloutState, memo: EmittedMemo, emit: Emit)
 
 /** paused / resumed, scaled, conditions. */
 export function emitDeploymentChanges(state: RolloutState, memo: EmittedMemo, emit: Emit): void {
-  const d = deploymentOf(state);
+  const d = tracedDeployment(state);
   if (!d) return;
   const paused = d.spec?.paused === true;
   if (paused !== (memo.paused ?? false)) emit({ type: paused ? 'paused' : 'resumed' });
@@ -200,7 +200,7 @@ export function emitPhases(state: RolloutState, memo: EmittedMemo, emit: Emit, s
   const rev = memo.revision ?? '';
   const anyPhase = memo.phases.some((k) => k.startsWith(`${rev}:`));
   // A paused Deployment's template change has no ReplicaSet yet: the revision's old one is not "new".
-  const current = rs !== undefined && templateKey(rs.spec?.template) === templateKey(deploymentOf(state)?.spec?.template);
+  const current = rs !== undefined && templateKey(rs.spec?.template) === templateKey(tracedDeployment(state)?.spec?.template);
   if (rs && current && !(succeeded && !anyPhase)) {
     const { ready, spec } = replicaSetReadiness(rs);
     phase(memo, emit, 'new-replicaset', `ReplicaSet ${rs.metadata?.name} holds revision ${rev}`);
@@ -221,7 +221,7 @@ export function emitPhases(state: RolloutState, memo: EmittedMemo, emit: Emit, s
 /** Pulumi-style progress line for the new ReplicaSet, on change. */
 export function emitProgress(state: RolloutState, memo: EmittedMemo, emit: Emit): void {
   const rs = newReplicaSet(state);
-  const d = deploymentOf(state);
+  const d = tracedDeployment(state);
   if (!rs || !d) return;
   const { ready, spec } = replicaSetReadiness(rs);
   const updated = d.status?.updatedReplicas ?? 0;

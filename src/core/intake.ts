@@ -9,7 +9,7 @@ import { isPodReady } from './k8s.js';
 import { moduleOf } from './kinds/index.js';
 import { passesReconcileGate, pulumiCheckReplicaSet, pulumiOnDeployment } from './pulumi-await.js';
 import { isCandidateKubeEvent, isCandidatePod, isCandidateReplicaSet, podGroupUid, replicaSetOfRevision } from './relations.js';
-import { deploymentOf, EVENTS_PER_OBJECT, type NodeReadiness, type RolloutState } from './state.js';
+import { EVENTS_PER_OBJECT, type NodeReadiness, type RolloutState, tracedDeployment } from './state.js';
 import type { KindToObject, ObjectObservation, WorkloadKind } from './types.js';
 
 type Draft = { -readonly [K in keyof RolloutState]: RolloutState[K] };
@@ -19,7 +19,7 @@ type WorkloadObservation = Extract<ObjectObservation, { kind: WorkloadKind }>;
 function recheckReplicaSet(s: Draft): void {
   if (!s.pulumi.reconciled) return;
   const rs = replicaSetOfRevision(s, s.pulumi.revision);
-  s.pulumi = pulumiCheckReplicaSet(s.pulumi, rs, deploymentOf(s), s.target.baselineRevision);
+  s.pulumi = pulumiCheckReplicaSet(s.pulumi, rs, tracedDeployment(s), s.target.baselineRevision);
 }
 
 /** Whether `next` is the very version already cached (a re-list re-delivers unchanged objects). */
@@ -46,7 +46,7 @@ function beingDeleted(obs: { type: string; object: { metadata?: { deletionTimest
  * state.
  */
 function awaitOnWorkload(s: Draft, w: WorkloadObservation['object'], type: 'upsert' | 'delete'): void {
-  const d = deploymentOf({ target: s.target, workload: w });
+  const d = tracedDeployment({ target: s.target, workload: w });
   if (!d) return;
   const min = s.target.minGeneration;
   if (type === 'delete') {

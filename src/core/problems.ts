@@ -22,7 +22,7 @@ import { moduleOf } from './kinds/index.js';
 import { compareProblems, failDeadline } from './policy.js';
 import { kubeEventsAbout, newReplicaSet } from './relations.js';
 import type { EmittedMemo, RolloutState } from './state.js';
-import { deploymentOf } from './state.js';
+import { tracedDeployment } from './state.js';
 import type { Problem } from './types.js';
 import { workloadFindings } from './workload-problems.js';
 import { kindOf, terminatingUntil } from './workloads.js';
@@ -88,7 +88,7 @@ function diagnosePods(state: RolloutState, at: number, scope: PodScope, failures
     const onNode = diagnoseNode(pod, state.notReadyNodes[pod.spec?.nodeName ?? '']);
     if (onNode) found.push({ f: onNode, events });
     for (const f of kind.podFindings?.(pod) ?? []) found.push({ f, events });
-    const custom = classifyPod(pod, events, at, state.policy.classifiers ?? [], deploymentOf(state));
+    const custom = classifyPod(pod, events, at, state.policy.classifiers ?? [], tracedDeployment(state));
     for (const f of custom.findings) found.push({ f, events });
     failures.push(...custom.failures);
   }
@@ -111,7 +111,7 @@ export function currentProblems(
   const rs = newReplicaSet(state);
   const found = diagnosePods(state, at, scope, failures);
   // A Deployment's own problems come from its conditions (below), not from its rule.
-  if (state.workload && !deploymentOf(state)) found.push(...workloadFound(state));
+  if (state.workload && !tracedDeployment(state)) found.push(...workloadFound(state));
   if (rs) {
     const events = kubeEventsAbout(state, 'ReplicaSet', rs.metadata?.name ?? '');
     const f = diagnoseReplicaSet(rs, events, () => terminatingUntil(state));
@@ -119,7 +119,7 @@ export function currentProblems(
   }
   const ended = diagnoseEndings(state, at);
   if (ended) found.push({ f: ended, events: kubeEventsAbout(state, ended.object.kind, ended.object.name) });
-  const deployment = deploymentOf(state);
+  const deployment = tracedDeployment(state);
   if (deployment) {
     const events = kubeEventsAbout(state, 'Deployment', state.target.name);
     for (const f of [diagnoseDeployment(deployment), diagnosePaused(deployment)]) if (f) found.push({ f, events });

@@ -6,7 +6,7 @@
 import type { CoreV1Event, V1Deployment, V1PersistentVolumeClaim, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
 import { isOwnedBy, ownerOfKind, revisionOf } from './k8s.js';
 import type { RolloutState } from './state.js';
-import { deploymentOf } from './state.js';
+import { tracedDeployment } from './state.js';
 import type { TrackTarget } from './types.js';
 
 /** A ReplicaSet that may belong to the target (controller ownerReference names the Deployment). */
@@ -40,7 +40,7 @@ export function isCandidateKubeEvent(e: CoreV1Event, target: TrackTarget): boole
 
 /** The Deployment's UID, if seen. */
 export function deploymentUid(state: RolloutState): string | undefined {
-  return deploymentOf(state)?.metadata?.uid;
+  return tracedDeployment(state)?.metadata?.uid;
 }
 
 /** ReplicaSets owned (by UID) by the tracked Deployment, newest revision first. */
@@ -59,7 +59,7 @@ export function replicaSetOfRevision(state: RolloutState, revision: string): V1R
 
 /** The ReplicaSet of the Deployment's current revision. */
 export function newReplicaSet(state: RolloutState): V1ReplicaSet | undefined {
-  return replicaSetOfRevision(state, revisionOf(deploymentOf(state)));
+  return replicaSetOfRevision(state, revisionOf(tracedDeployment(state)));
 }
 
 /** Owned ReplicaSets other than the new one. */
@@ -90,7 +90,7 @@ export function referencedPvcNames(d: V1Deployment | undefined): string[] {
 
 /** Known PVCs referenced by the template (what Pulumi tracks). */
 export function trackedPvcs(state: RolloutState): V1PersistentVolumeClaim[] {
-  return referencedPvcNames(deploymentOf(state))
+  return referencedPvcNames(tracedDeployment(state))
     .map((n) => state.pvcs.get(n))
     .filter((p): p is V1PersistentVolumeClaim => p !== undefined);
 }

@@ -224,6 +224,6 @@ export interface NodeReadiness {
 }
 
 /** The traced Deployment, once seen (undefined for a trace of another kind). */
-export function deploymentOf(state: Pick<RolloutState, 'target' | 'workload'>): V1Deployment | undefined {
+export function tracedDeployment(state: Pick<RolloutState, 'target' | 'workload'>): V1Deployment | undefined {
   return state.target.kind === 'Deployment' ? (state.workload as V1Deployment | undefined) : undefined;
 }

@@ -6,7 +6,7 @@ import { changeTriggeredRollout, everyPvcReady, pulumiSucceeded, replicaSetReadi
 import { newReplicaSet, trackedPvcs } from './relations.js';
 import { rolloutGap } from './rolled-out.js';
 import type { RolloutState } from './state.js';
-import { deploymentOf } from './state.js';
+import { tracedDeployment } from './state.js';
 
 function scaled(value: number | string | undefined, total: number, roundUp: boolean): number {
   if (value === undefined) return scaled('25%', total, roundUp);
@@ -54,7 +54,7 @@ export function daemonSetMaxUnavailable(ds: V1DaemonSet, desired: number): numbe
 
 /** Ready pods the new ReplicaSet needs under the partial criteria. */
 export function requiredReady(state: RolloutState): number | undefined {
-  const d = deploymentOf(state);
+  const d = tracedDeployment(state);
   if (!d) return undefined;
   return requiredOf(state.policy.success, d.spec?.replicas ?? 1, () => resolveMaxUnavailable(d));
 }
@@ -66,7 +66,7 @@ export function requiredReady(state: RolloutState): number | undefined {
  */
 export function criterionMet(state: RolloutState): boolean {
   const pvcs = trackedPvcs(state);
-  const d = deploymentOf(state);
+  const d = tracedDeployment(state);
   if (!d) return false;
   if (state.policy.success.mode === 'full') {
     // The new ReplicaSet itself must hold every desired pod, ready: the controller's counts sum

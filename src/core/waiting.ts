@@ -1,7 +1,7 @@
 /** `waiting` events: nothing to judge yet, each said once. */
 import type { Emit } from './emit.js';
 import type { EmittedMemo, RolloutState } from './state.js';
-import { deploymentOf } from './state.js';
+import { tracedDeployment } from './state.js';
 import { kindOf } from './workloads.js';
 
 /**
@@ -32,7 +32,7 @@ export function waitingForObject(s: RolloutState, memo: EmittedMemo, emit: Emit)
  * or its controller has not observed its generation. Emits each `waiting` once.
  */
 export function waitingForDeployment(s: RolloutState, memo: EmittedMemo, emit: Emit): boolean {
-  const d = deploymentOf(s);
+  const d = tracedDeployment(s);
   if (waitingForObject(s, memo, emit) || !d) return true;
   if (s.pulumi.reconciled) return false;
   const gen = d.metadata?.generation ?? 0;

@@ -13,7 +13,7 @@ import { newReplicaSet, podOf, podsOf, replicaSetOfRevision, trackedPvcs } from 
 import { rolloutGap } from '../rolled-out.js';
 import { type SuccessHold, staleReadiness } from '../stale-readiness.js';
 import type { RolloutState } from '../state.js';
-import { deploymentOf } from '../state.js';
+import { tracedDeployment } from '../state.js';
 import { criterionMet } from '../success.js';
 import type { Verdict } from '../types.js';
 import { waitingForDeployment } from '../waiting.js';
@@ -80,7 +80,7 @@ export function deploymentRule(d: V1Deployment): DeploymentRuleResult {
 }
 
 const rule = (s: RolloutState): DeploymentRuleResult | undefined => {
-  const d = deploymentOf(s);
+  const d = tracedDeployment(s);
   return d ? deploymentRule(d) : undefined;
 };
 
@@ -94,7 +94,7 @@ const currentPods: CurrentPods = {
 
 /** Replica counts for the verdict and progress events. */
 export function replicaCounts(state: RolloutState): Verdict['replicas'] {
-  const d = deploymentOf(state);
+  const d = tracedDeployment(state);
   const rs = newReplicaSet(state);
   return {
     desired: d?.spec?.replicas ?? 1,
@@ -149,7 +149,7 @@ export const deploymentModule: KindModule = {
   templateRevision: revisionOf,
   podRevision: () => '',
   stillWaitingFor: (s) => {
-    const d = deploymentOf(s);
+    const d = tracedDeployment(s);
     return d ? rolloutGap(d, 'complete') : undefined;
   },
   pulumiMessages: pulumiMessagesOf,
