@@ -20,7 +20,7 @@ import type {
   V1Toleration,
 } from '@kubernetes/client-node';
 import type { Observation, Policy, RolloutEvent, RolloutState, TrackTarget } from '../../../src/core/index.js';
-import { defaultPolicy, initialState, reduce } from '../../../src/core/index.js';
+import { defaultPolicy, initialState, reduce, reduceBatch, resolvePolicy } from '../../../src/core/index.js';
 import { deploymentOf, podTemplateOf } from '../../helpers/deployment-shape.js';
 
 export const NS = 'apps';
@@ -517,4 +517,16 @@ export function daemonSetObject(
       ...status,
     },
   };
+}
+
+/** Each step applied with `reduceBatch`, as the tracker applies a read batch (the initial lists in). */
+export function runSteps(steps: Observation[][], target: Partial<TrackTarget>): RolloutEvent[] {
+  let state = { ...initialState({ namespace: 'apps', name: 'web', kind: 'Deployment', ...target }, resolvePolicy(), T0), synced: true };
+  const events: RolloutEvent[] = [];
+  for (const step of steps) {
+    const [next, out] = reduceBatch(state, step);
+    state = next;
+    events.push(...out);
+  }
+  return events;
 }

@@ -22,6 +22,7 @@ import {
   replicaSet,
   run,
   running,
+  runSteps,
   T0,
   terminatedLast,
   tick,
@@ -30,7 +31,6 @@ import {
   waiting,
   workloadPod,
 } from './builders.js';
-import { runSteps } from './feature-kind-workloads.js';
 import { doneAt2, newPod, rollingTo2 } from './scenario.js';
 
 const JOB = { kind: 'Job' as const, name: 'migrate' };

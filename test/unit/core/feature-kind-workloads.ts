@@ -4,9 +4,7 @@
  * batches as the tracker does.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import type { Observation, RolloutEvent, TrackTarget } from '../../../src/core/index.js';
-import { resolvePolicy } from '../../../src/core/index.js';
-import { initialState, reduceBatch } from '../../../src/core/reducer.js';
+import type { Observation, TrackTarget } from '../../../src/core/index.js';
 import {
   daemonSetObject,
   iso,
@@ -33,18 +31,6 @@ export const JOB = { kind: 'Job', name: 'migrate' } as const;
 export type Target = Partial<TrackTarget>;
 /** The verdict's outcome after `obs`, each reduced in turn. */
 export const outcome = (obs: Observation[], target: Target) => verdictOf(run(obs, target).events)?.outcome;
-
-/** Each step applied with `reduceBatch`, as the tracker applies a read batch (the initial lists in). */
-export function runSteps(steps: Observation[][], target: Target): RolloutEvent[] {
-  let state = { ...initialState({ namespace: 'apps', name: 'web', kind: 'Deployment', ...target }, resolvePolicy(), T0), synced: true };
-  const events: RolloutEvent[] = [];
-  for (const step of steps) {
-    const [next, out] = reduceBatch(state, step);
-    state = next;
-    events.push(...out);
-  }
-  return events;
-}
 
 /** A container crash-looping after its 2nd restart. */
 export const crashLooping = () => waiting('CrashLoopBackOff', 'back-off 20s', { restarts: 2, last: terminatedLast(3) });
