@@ -6,6 +6,7 @@
  */
 import type { LiveDeployment } from './decisions.js';
 import type { PlannedDeployment } from './plan.js';
+import { parseQuantity } from './quantity.js';
 import type { TemplateChange } from './template-diff.js';
 
 /** Annotation that makes the provider replace a Job that is not complete on the next update. */
@@ -26,32 +27,11 @@ export function declaredAgrees(declared: unknown, live: unknown): boolean {
   return declared === live || sameQuantity(declared, live);
 }
 
-const QUANTITY = /^([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E)?$/;
-const QUANTITY_SCALE: Record<string, number> = {
-  '': 1,
-  m: 1e-3,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-};
-
 /** Two spellings of one Kubernetes quantity (`1024Mi` and `1Gi`, `0.5` and `500m`): the apiserver keeps its own. */
 function sameQuantity(a: unknown, b: unknown): boolean {
-  const value = (q: unknown) => {
-    const m = typeof q === 'string' || typeof q === 'number' ? QUANTITY.exec(String(q)) : null;
-    return m ? Number(m[1]) * (QUANTITY_SCALE[m[2] ?? ''] ?? Number.NaN) : Number.NaN;
-  };
-  const [x, y] = [value(a), value(b)];
-  return Number.isFinite(x) && Math.abs(x - y) <= Math.abs(x) * 1e-9;
+  const quantity = (q: unknown) => (typeof q === 'string' || typeof q === 'number' ? parseQuantity(q) : undefined);
+  const [x, y] = [quantity(a), quantity(b)];
+  return x !== undefined && y !== undefined && x.nanos === y.nanos;
 }
 
 function sameLabels(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {

@@ -88,6 +88,18 @@ test("change kind: each kind's replacement fields (pk diff.go forceNew), declare
       liveSts,
       'unchanged',
     ],
+    [
+      'StatefulSet: the same claim size in the exponent form',
+      sts({ volumeClaimTemplates: [{ ...claim, spec: { ...claim.spec, resources: { requests: { storage: '1.073741824e9' } } } }] }),
+      liveSts,
+      'unchanged',
+    ],
+    [
+      'StatefulSet: 1G is not 1Gi (a claim template changed)',
+      sts({ volumeClaimTemplates: [{ ...claim, spec: { ...claim.spec, resources: { requests: { storage: '1G' } } } }] }),
+      liveSts,
+      'replace',
+    ],
     ['Job: parallelism changed', job({ parallelism: 2 }), liveJob, 'replace'],
     ['Job: completions changed', job({ completions: 3 }), liveJob, 'replace'],
     ['Job: the same completions', job({ completions: 1 }), liveJob, 'unchanged'],
