@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { clients, kubeConfig, withNamespace } from '../../helpers/cluster.js';
 import { createDeployment } from '../../helpers/deployments.js';
 import {
@@ -27,6 +27,24 @@ const TRACER_RULES = [
   { apiGroups: [''], resources: ['pods', 'pods/log', 'events', 'namespaces'], verbs: READ },
 ];
 
+/**
+ * A kubeconfig whose user is a credential plugin giving `token` (valid for an hour by its
+ * expirationTimestamp: only a 401 makes the CLI run it again), reaching the apiserver through a
+ * TCP forwarder that can cut every connection (the watches are then opened again).
+ */
+async function pluginBehindProxy(t: TestContext, token: string) {
+  const api = new URL(kubeConfig().getCurrentCluster()!.server);
+  const cut = await TcpProxy.start({ host: api.hostname, port: Number(api.port) });
+  t.after(() => cut.close());
+  const dir = testDir(t);
+  const plugin = credentialPlugin(dir, token);
+  const file = writeKubeconfig(dir, {
+    cluster: testCluster(kubeConfig(), { server: `https://127.0.0.1:${cut.port}` }),
+    user: { exec: plugin.exec },
+  });
+  return { cut, dir, plugin, file };
+}
+
 describe('credentials during a trace', () => {
   test('a plugin token revoked mid-trace: the 401 on the new watches runs the plugin again; the trace succeeds', async (t) => {
     const ns = await withNamespace(t, 'exec-renewal');
@@ -35,17 +53,7 @@ describe('credentials during a trace', () => {
     // The pod pulls for 30 s: the trace is still running when its credential is refused (up to 10 s
     // after the Secret is deleted: the apiserver caches authentications).
     await createDeployment(ns, 'web', { behaviour: { app: 'slow-start;seconds=30' } });
-    const api = new URL(kubeConfig().getCurrentCluster()!.server);
-    // Between the CLI and the apiserver, to cut every connection: the watches are opened again.
-    const cut = await TcpProxy.start({ host: api.hostname, port: Number(api.port) });
-    t.after(() => cut.close());
-    const dir = testDir(t);
-    // Valid for an hour by its expirationTimestamp: only the 401 can make the CLI run it again.
-    const plugin = credentialPlugin(dir, first);
-    const file = writeKubeconfig(dir, {
-      cluster: testCluster(kubeConfig(), { server: `https://127.0.0.1:${cut.port}` }),
-      user: { exec: plugin.exec },
-    });
+    const { cut, dir, plugin, file } = await pluginBehindProxy(t, first);
     const record = path.join(dir, 'trace.jsonl');
     let revoked: Promise<number> | undefined;
     const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', file, '-o', 'json', '--timeout', '90s', '--record', record], {
@@ -81,15 +89,7 @@ describe('credentials during a trace', () => {
     await serviceAccountKubeConfig(ns, 'tracer', TRACER_RULES);
     const first = await serviceAccountToken(ns, 'tracer', 'first');
     await createDeployment(ns, 'web', { behaviour: { app: 'slow-start;seconds=60' } });
-    const api = new URL(kubeConfig().getCurrentCluster()!.server);
-    const cut = await TcpProxy.start({ host: api.hostname, port: Number(api.port) });
-    t.after(() => cut.close());
-    const dir = testDir(t);
-    const plugin = credentialPlugin(dir, first);
-    const file = writeKubeconfig(dir, {
-      cluster: testCluster(kubeConfig(), { server: `https://127.0.0.1:${cut.port}` }),
-      user: { exec: plugin.exec },
-    });
+    const { cut, plugin, file } = await pluginBehindProxy(t, first);
     let revoked: Promise<number> | undefined;
     let cutAt = 0;
     const run = await runCli(['deploy', 'web', '-n', ns, '--kubeconfig', file, '--timeout', '90s'], {
