@@ -57,6 +57,8 @@ export class KindWatcher<K extends WatchedKind> {
   hasWatched = false;
   /** The resourceVersion of the first list (undefined before it completed). */
   firstListVersion: string | undefined;
+  /** When the open watch was accepted or last heard from (epoch ms). */
+  lastHeard = 0;
 
   private resourceVersion: string | undefined;
   private relistRequested = false;
@@ -142,6 +144,11 @@ export class KindWatcher<K extends WatchedKind> {
     drainReadBatches();
     this.resumeRequested = true;
     this.currentWatch.abort();
+  }
+
+  /** {@link resume}s the open watch if it heard nothing since `since` (epoch ms): an outage may have cut it silently. */
+  resumeIfSilentSince(since: number): void {
+    if (this.lastHeard < since) this.resume();
   }
 
   /** Cuts the open watch and resumes from `resourceVersion`, as after a network cut (tests: 410 Gone, a mute watch). */
@@ -250,7 +257,10 @@ export class KindWatcher<K extends WatchedKind> {
       },
       {
         live: () => !this.stopped,
-        heard: () => this.handlers.contact(),
+        heard: () => {
+          this.lastHeard = Date.now();
+          this.handlers.contact();
+        },
         event: (type, obj) => this.onWatchEvent(type, obj),
         accepted: (controller) => this.onWatchAccepted(controller),
         ended: (accepted) => {
@@ -299,6 +309,7 @@ export class KindWatcher<K extends WatchedKind> {
     if (this.relistRequested) controller.abort();
     this.opened++;
     this.active++;
+    this.lastHeard = Date.now();
     this.handlers.contact();
     if (!this.hasWatched) {
       this.hasWatched = true;

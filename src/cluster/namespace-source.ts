@@ -68,10 +68,9 @@ export class NamespaceSource implements WatcherHost {
         for (const sub of [...this.subs.all]) sub.s.onWaiting?.(message);
       },
     };
-    // Every open watch is re-opened from its resourceVersion: one that heard a last line after the
-    // outage's first unanswered request may still have been cut by it (which is silent).
-    const recovered = () => {
-      this.watchers.resumeAllBut(undefined);
+    // A watch cut by the outage is silent: re-opened from its resourceVersion.
+    const recovered = (since: number) => {
+      this.watchers.resumeSilentSince(since);
       this.backlog.resume();
     };
     this.unanswered = new UnansweredMonitor(kc, namespace, recovered, firstLists);

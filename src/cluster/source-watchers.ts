@@ -97,8 +97,8 @@ export class SourceWatchers {
     }
   }
 
-  /** Re-opens every watch but `kind`'s (all of them for undefined) from its resourceVersion (see NamespaceSource's `silent` handler). */
-  resumeAllBut(kind: WatchedKind | undefined): void {
+  /** Re-opens every watch but `kind`'s from its resourceVersion (see NamespaceSource's `silent` handler). */
+  resumeAllBut(kind: WatchedKind): void {
     for (const [k, w] of this.byKind) if (k !== kind) w.resume();
   }
 
@@ -106,6 +106,11 @@ export class SourceWatchers {
   unlisted(subs: Iterable<Subscription>): string[] {
     const kinds = new Set([...subs].flatMap((sub) => listedBeforeSync(kindOfSub(sub))));
     return [...this.byKind.values()].filter((w) => kinds.has(w.api.kind) && !w.isSynced).map((w) => w.api.resource);
+  }
+
+  /** Re-opens every watch that heard nothing since `since` (epoch ms) from its resourceVersion. */
+  resumeSilentSince(since: number): void {
+    for (const w of this.byKind.values()) w.resumeIfSilentSince(since);
   }
 
   /** Counters per kind; `alsoOpened`: watches opened beside these (the Event replay's), per kind. */

@@ -4,8 +4,9 @@
  * (checkReachable, its probes hedged): a probe that answers at once means the request is merely
  * slow (a large list) and nothing more is done for it; one that answers after others went
  * unanswered ends an outage: the silent requests are sent again (unanswered.ts) and
- * `recovered()` lets the source re-open its watches (a watch cut by the outage is silent, and one
- * that heard a line after the outage's first unanswered request may be cut all the same).
+ * `recovered(since)` lets the source re-open the watches that may have been cut: those that heard
+ * nothing since {@link CUT_MARGIN_MS} after the outage's first unanswered request was sent (a watch
+ * can hear a last line after that request left and before the outage reached it).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { checkReachable } from './reachability.js';
@@ -13,6 +14,15 @@ import { oldestUnanswered, serverOrigin } from './unanswered.js';
 
 /** A request unanswered for this long (ms) is checked with a probe. */
 export const UNANSWERED_PROBE_MS = 2000;
+
+/**
+ * A watch that heard a line this long after the outage's first unanswered request was sent is
+ * alive, not cut. The request that finds an outage was sent at most about {@link UNANSWERED_PROBE_MS}
+ * (and one check) before the outage began: one sent earlier and unanswered was checked by a probe
+ * that answered at once, and is no longer counted. A watch cut by the outage heard its last line
+ * before the outage began.
+ */
+export const CUT_MARGIN_MS = UNANSWERED_PROBE_MS + 1000;
 
 /** First lists without an answer for this long (ms) after the first contact are said once. */
 export const FIRST_LISTS_NOTICE_MS = 5000;
@@ -37,8 +47,8 @@ export class UnansweredMonitor {
   constructor(
     private readonly kc: KubeConfig,
     private readonly namespace: string,
-    /** An outage ended: the open streams may have been cut by it. */
-    private readonly recovered: () => void,
+    /** An outage ended: a watch that heard nothing since `since` (epoch ms) may have been cut by it. */
+    private readonly recovered: (since: number) => void,
     /** A trace that sees nothing must not be silent: first lists with no answer for a while are said. */
     private readonly firstLists?: FirstLists,
   ) {
@@ -84,6 +94,6 @@ export class UnansweredMonitor {
       this.probing = false;
     }
     this.checkedUntil = probedAt;
-    if (outage && !this.stopped.signal.aborted) this.recovered();
+    if (outage && !this.stopped.signal.aborted) this.recovered(oldest + CUT_MARGIN_MS);
   }
 }

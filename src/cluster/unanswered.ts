@@ -8,7 +8,7 @@
  *
  * An open stream (a watch, a followed log) is answered: it is not kept here. Its silence is told
  * apart from a quiet stream only by its inactivity timeout, or by the source after an outage
- * (NamespaceSource re-opens its watches once an outage ended).
+ * (NamespaceSource resumes the watches that heard nothing since the outage began).
  */
 
 /** One request waiting for its answer. */
