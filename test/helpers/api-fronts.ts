@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { apiserverOf, pipeAnswer, sendUpstream } from './upstream.js';
 
 /** A running front: its URL, what it saw, and how to stop it. */
 export interface ApiFront {
@@ -26,30 +27,17 @@ export interface ApiFront {
 
 /** The apiserver of `base` and how to authenticate to it as the admin (its token). */
 function upstreamOf(base: KubeConfig) {
-  const cluster = base.getCurrentCluster()!;
-  const ca = cluster.caData ? Buffer.from(cluster.caData, 'base64') : cluster.caFile ? readFileSync(cluster.caFile) : undefined;
   const token = base.getCurrentUser()?.token;
   if (!token) throw new Error('the test kubeconfig has no admin token');
-  return { target: new URL(cluster.server), ca, token };
+  return { api: apiserverOf(base), token };
 }
 
 /** Forwards `req` to the apiserver with the admin token (the caller's own Authorization dropped), streaming the answer. */
 function forwarder(base: KubeConfig, seen: string[]) {
-  const { target, ca, token } = upstreamOf(base);
+  const { api, token } = upstreamOf(base);
   return (req: http.IncomingMessage, res: http.ServerResponse) => {
     seen.push(`${req.method} ${req.url}`);
-    const headers = { ...req.headers, host: target.host, authorization: `Bearer ${token}` };
-    const upstream = https.request(
-      { host: target.hostname, port: target.port || 443, method: req.method, path: req.url, headers, ca },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        res.flushHeaders();
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
+    sendUpstream(api, req, res, (answer) => pipeAnswer(answer, res), { headers: { authorization: `Bearer ${token}` } });
   };
 }
 

@@ -7,13 +7,13 @@
  * sent after the thaw are answered. It can freeze when a request it is told of arrives (the first
  * watch, the first log read), so a freeze hits the very request a case is about.
  */
-import { readFileSync } from 'node:fs';
 import type http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { servingCert } from '../../local-cluster/kubelet/cert.js';
 import { kubeConfigWith } from './fault-endpoint.js';
+import { apiserverOf, sendUpstream } from './upstream.js';
 
 /** A running freezing proxy. */
 export interface FreezingProxy {
@@ -35,24 +35,17 @@ export interface FreezingProxy {
 
 /** Starts a freezing proxy to `base`'s apiserver (not frozen). */
 export async function startFreezingProxy(base: KubeConfig): Promise<FreezingProxy> {
-  const cluster = base.getCurrentCluster()!;
-  const target = new URL(cluster.server);
-  const ca = cluster.caData ? Buffer.from(cluster.caData, 'base64') : cluster.caFile ? readFileSync(cluster.caFile) : undefined;
+  const api = apiserverOf(base);
   /** Answers under way: a freeze cuts their upstream and leaves the client waiting. */
   const open = new Set<http.ClientRequest>();
   let frozen = false;
   let trigger: { pick: (method: string, url: URL) => boolean; fired: () => void } | undefined;
   const seen: string[] = [];
   const forward = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const upstream = https.request(
-      {
-        host: target.hostname,
-        port: target.port || 443,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: target.host },
-        ca,
-      },
+    const upstream = sendUpstream(
+      api,
+      req,
+      res,
       (answer) => {
         if (frozen) return void upstream.destroy();
         res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -64,12 +57,10 @@ export async function startFreezingProxy(base: KubeConfig): Promise<FreezingProx
           if (!frozen) res.end();
         });
       },
+      { onError: () => (frozen ? undefined : res.destroy()) },
     );
     open.add(upstream);
     upstream.on('close', () => open.delete(upstream));
-    upstream.on('error', () => (frozen ? undefined : res.destroy()));
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
   };
   const freeze = () => {
     frozen = true;

@@ -5,13 +5,13 @@
  * {@link HoldingProxy.release}. It stands in for an apiserver slow to answer one request (the
  * Event list of a namespace with tens of thousands of Events), never for its answers.
  */
-import { readFileSync } from 'node:fs';
 import type http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { servingCert } from '../../local-cluster/kubelet/cert.js';
 import { kubeConfigWith } from './fault-endpoint.js';
+import { apiserverOf, pipeAnswer, sendUpstream } from './upstream.js';
 
 /** A running holding proxy. */
 export interface HoldingProxy {
@@ -30,35 +30,14 @@ export interface HoldingProxy {
 
 /** Starts a proxy to `base`'s apiserver that holds the requests `hold` picks (by method and URL). */
 export async function startHoldingProxy(base: KubeConfig, hold: (method: string, url: URL) => boolean): Promise<HoldingProxy> {
-  const cluster = base.getCurrentCluster()!;
-  const target = new URL(cluster.server);
-  const ca = cluster.caData ? Buffer.from(cluster.caData, 'base64') : cluster.caFile ? readFileSync(cluster.caFile) : undefined;
+  const api = apiserverOf(base);
   const waiting: Array<() => void> = [];
   let released = false;
   const held: string[] = [];
   const seen: string[] = [];
   const seenAt: number[] = [];
   const forward = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const upstream = https.request(
-      {
-        host: target.hostname,
-        port: target.port || 443,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: target.host },
-        ca,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        // As kube-apiserver flushes a watch's headers before its first event (a quiet watch is
-        // open at once; Node would hold them until the first byte of the body).
-        res.flushHeaders();
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
+    sendUpstream(api, req, res, (answer) => pipeAnswer(answer, res));
   };
   const { key, cert } = servingCert();
   const server = https.createServer({ key, cert }, (req, res) => {
