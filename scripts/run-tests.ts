@@ -7,6 +7,8 @@
  * The run ends with the failing tests again and the slowest files.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { startLocalCluster } from '../local-cluster/index.js';
 import { isAlive } from '../local-cluster/processes.js';
 import { FAULT_GLOB, fileArgs, type RunResult, runNodeTest, slowestFiles } from './test-runner.js';
@@ -17,12 +19,21 @@ function needsCluster(args: string[]): boolean {
   return files.length === 0 || files.some((f) => !f.replace(/^\.\//, '').startsWith('test/unit/'));
 }
 
+/** Where every file's time of the last run is written, slowest first (git ignores it). */
+const FILE_TIMES = 'stress-out/test-file-times.txt';
+
 /** The failing tests again, then the slowest files: what a CI log's tail should show. */
 function recap(runs: RunResult[]): void {
   const failures = runs.flatMap((r) => r.failures);
   if (failures.length) process.stdout.write(`\n[test] the failing tests again:\n${failures.join('\n')}\n`);
-  const slowest = slowestFiles(runs.flatMap((r) => r.files));
-  if (slowest.length) process.stdout.write(`\n[test] the slowest files (their tests' time):\n${slowest.join('\n')}\n`);
+  const files = runs.flatMap((r) => r.files);
+  const slowest = slowestFiles(files);
+  if (slowest.length)
+    process.stdout.write(`\n[test] the slowest files (their tests' time; all in ${FILE_TIMES}):\n${slowest.join('\n')}\n`);
+  if (files.length) {
+    mkdirSync(dirname(FILE_TIMES), { recursive: true });
+    writeFileSync(FILE_TIMES, `${slowestFiles(files, files.length).join('\n')}\n`);
+  }
 }
 
 async function main(): Promise<number> {
