@@ -5,7 +5,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { formatWindow } from '../core/index.js';
-import { RolloutTraceError } from '../errors.js';
+import { isRolloutTraceError, RolloutTraceError } from '../errors.js';
 import { credentialSetting, hasRenewableCredential } from './credentials.js';
 import { describeTarget } from './kubeconfig.js';
 
@@ -267,4 +267,22 @@ export function nodesRefusedWarning(kc: KubeConfig, err: RolloutTraceError): str
     `user "${user}" may not list and watch nodes (HTTP ${status}), so pods on a NotReady node are not diagnosed ` +
     '(they just wait for the timeout); grant it with a ClusterRole rule {apiGroups: [""], resources: ["nodes"], verbs: ["list", "watch"]}'
   );
+}
+
+/**
+ * The error that ends a trace after a list or watch of `resource` failed with `err`, or undefined
+ * when it is worth retrying: refused credentials or permissions (401, 403), a credential plugin
+ * that now fails (a login that expired during the trace), or any other failure that waiting
+ * cannot mend ({@link permanentKind}).
+ */
+export function fatalListOrWatchError(
+  kc: KubeConfig,
+  verb: 'list' | 'watch',
+  resource: string,
+  namespace: string,
+  err: unknown,
+): RolloutTraceError | undefined {
+  const status = statusOf(err);
+  if (status === 401 || status === 403) return forbiddenError(kc, verb, resource, namespace, err);
+  return isRolloutTraceError(err) ? err : permanentFailureError(kc, err);
 }

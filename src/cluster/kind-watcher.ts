@@ -11,8 +11,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KindToObject, WatchedKind } from '../core/index.js';
-import { isRolloutTraceError } from '../errors.js';
-import { forbiddenError, isTransient, permanentFailureError, statusOf } from './api-errors.js';
+import { fatalListOrWatchError, isTransient } from './api-errors.js';
 import { Backoff, sleep } from './backoff.js';
 import { afterLeavingScope, keyOf, ListIntake, remember } from './kind-cache.js';
 import type { KindWatcherHandlers, KindWatcherOptions } from './kind-watcher-options.js';
@@ -199,19 +198,9 @@ export class KindWatcher<K extends WatchedKind> {
     }
   }
 
-  /**
-   * Returns false (after reporting) when the failure is fatal: refused credentials or permissions,
-   * a credential plugin that now fails (a login expired during the trace), or any other failure
-   * that waiting cannot mend (api-errors.ts `permanentKind`).
-   */
+  /** Returns false (after reporting) when the failure is fatal (api-errors.ts `fatalListOrWatchError`). */
   private handleFailure(verb: 'list' | 'watch', err: unknown): boolean {
-    const status = statusOf(err);
-    const fatal =
-      status === 401 || status === 403
-        ? forbiddenError(this.kc, verb, this.api.resource, this.namespace, err)
-        : isRolloutTraceError(err)
-          ? err
-          : permanentFailureError(this.kc, err);
+    const fatal = fatalListOrWatchError(this.kc, verb, this.api.resource, this.namespace, err);
     if (!fatal) return true;
     this.stop();
     this.handlers.fatal(fatal);

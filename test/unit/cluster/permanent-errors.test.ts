@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
-import { permanentFailureError, permanentKind } from '../../../src/cluster/api-errors.js';
+import { fatalListOrWatchError, permanentFailureError, permanentKind } from '../../../src/cluster/api-errors.js';
 import { envProxyFor, settleConnections } from '../../../src/cluster/connection.js';
 import { runExecPlugin } from '../../../src/cluster/exec-plugin.js';
 import { loadKubeConfig } from '../../../src/cluster/kubeconfig.js';
-import type { RolloutTraceError } from '../../../src/errors.js';
+import { RolloutTraceError } from '../../../src/errors.js';
 
 function kc(server = 'https://10.0.0.1:6443', user: Record<string, unknown> = { token: 't' }): KubeConfig {
   const k = new KubeConfig();
@@ -80,6 +80,20 @@ describe('first-contact failures: permanent or transient, by what they are', () 
     );
     assert.match(permanentFailureError(host, sys('EPROTO'))!.message, /addressed as http:\/\//);
     assert.match(permanentFailureError(host, new Error('Bad response: 407'))!.message, /proxy-url, or HTTPS_PROXY and NO_PROXY/);
+  });
+});
+
+describe('a list or watch failing during the trace', () => {
+  it('ends it for refused credentials, a plugin failing now, or a permanent failure; retries the rest', () => {
+    const fatal = (err: unknown) => fatalListOrWatchError(kc(), 'watch', 'pods', 'apps', err);
+    assert.match(fatal(http(401))?.message ?? '', /pods/);
+    assert.match(fatal(http(403))?.message ?? '', /pods/);
+    const expired = new RolloutTraceError('kubeconfig', 'The credential plugin "aws" of user "u" exited with code 1.');
+    assert.equal(fatal(expired), expired, 'the plugin error itself, as at the first contact');
+    assert.ok(fatal(sys('ERR_TLS_CERT_ALTNAME_INVALID')), 'a certificate for another host');
+    for (const transient of [sys('ECONNREFUSED'), sys('ECONNRESET'), timeout(), http(503), http(429)]) {
+      assert.equal(fatal(transient), undefined, String(transient));
+    }
   });
 });
 
