@@ -224,14 +224,24 @@ describe('a verdict before the Event backlog is listed', { concurrency: true }, 
     assert.ok(holed >= 4, 'the replay and the kind watchers were cut');
     assert.equal(v.outcome, 'succeeded', v.summary);
     assert.equal(v.replicas.ready, 2, v.summary);
-    assert.ok(after >= 20, 'no verdict until the silence was noticed: the rollout finished behind the hole');
+    const verdictAt = holeAt + after * 1000;
+    // The rollout finished behind the hole: the verdict came once the trace saw past it (a watch
+    // found silent after 30 s, or sooner when a probe found the outage), never before the pods
+    // were Ready (the apiserver's Ready times are whole seconds).
+    const pods = await clients().core.listNamespacedPod({ namespace: ns });
+    const readyAt = Math.max(
+      ...pods.items.map((p) =>
+        Date.parse(String(p.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True')?.lastTransitionTime ?? '')),
+      ),
+    );
+    assert.ok(Number.isFinite(readyAt) && readyAt > holeAt, `every pod became Ready behind the hole: ${new Date(readyAt).toISOString()}`);
+    assert.ok(verdictAt >= readyAt - 1000, `the verdict ${((readyAt - verdictAt) / 1000).toFixed(1)} s before the pods were Ready`);
     // The first watch found silent re-opens the others: the Event replay comes back with the kind
     // watchers (or before them, on its own timeout), not up to its 30 s later.
     const firstSince = (match: (r: string) => boolean) => {
       const i = holding.seen.findIndex((r, at) => at >= seenAtHole && match(r));
       return i < 0 ? undefined : (holding.seenAt[i] as number);
     };
-    const verdictAt = holeAt + after * 1000;
     const replayOpened = () => firstSince((r) => r.includes('/events?') && r.includes('timeoutSeconds=60'));
     // The proxy notes a request as it forwards it: give the last ones a moment to be noted.
     const replayAt = await waitUntil(replayOpened, { what: 'the Event replay re-opened', timeoutMs: 2000 }).catch(() => undefined);
