@@ -50,7 +50,7 @@ describe('fault: etcd, 410 Gone, kubelet', { timeout: 20 * 60_000 }, () => {
 
   it('the kubelet killed mid-rollout: its Nodes go NotReady and the verdict says so (node-not-ready), or names every pod', async (t) => {
     const ns = await withNamespace(t, 'fault-kubelet');
-    const run = await traceCli(deployArgs(ns, 'web', '--timeout', '100s', '--wait-for-creation', '60s'), [
+    const run = await traceCli(deployArgs(ns, 'web', '--timeout', '60s', '--wait-for-creation', '60s'), [
       createWhenTracing(ns, 'web', { replicas: 3, behaviour: { app: 'slow-start;seconds=30' } }),
       { when: REVISION_1_CREATING, run: () => cluster().kill('kubelet') },
     ]).finally(() => cluster().restart('kubelet'));

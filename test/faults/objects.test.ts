@@ -81,7 +81,7 @@ describe('fault: the Deployment changes under the trace', { concurrency: true },
     const ns = await withNamespace(t, 'fault-scaled');
     await createDeployment(ns, 'web', V1);
     await waitRolledOut(ns, 'web');
-    await updateDeployment(ns, 'web', { ...SLOW_V2, behaviour: { app: 'slow-start;seconds=30' } });
+    await updateDeployment(ns, 'web', { ...SLOW_V2, behaviour: { app: 'slow-start;seconds=10' } });
     // Retried on 409: the controller writes the status meanwhile.
     const scale = () =>
       editDeployment(ns, 'web', (d) => {

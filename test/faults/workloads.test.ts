@@ -3,7 +3,7 @@
  * killed and restarted mid-rollout, and a forced 410 Gone (the apiserver restarted after the world
  * moved on, so the kind's and the pods' watches must re-list). The rollout is an update of a
  * rolled-out StatefulSet or DaemonSet, or a Job that completes; the real CLI must succeed only
- * once the new pods are ready (never before their 20 s start), with one verdict line, and exit
+ * once the new pods are ready (never before their 15 s start), with one verdict line, and exit
  * within 1 s of it.
  */
 import assert from 'node:assert/strict';

@@ -127,7 +127,7 @@ export function createWhenTracing(ns: string, name: string, shape: DeploymentSha
 }
 
 /**
- * The common shape of an outage case: `web` (2 pods that start 30 s after they are created, well
+ * The common shape of an outage case: `web` (2 pods that start 20 s after they are created, well
  * after the outage ends) is traced by the CLI; once a pod is ContainerCreating, `fault` runs (it
  * returns a figure to print, e.g. how long the outage lasted). The rollout must still succeed.
  */
@@ -135,7 +135,7 @@ export async function survivesMidRollout(t: TestContext, label: string, fault: (
   const ns = await withNamespace(t, `fault-${label.replace(/\W+/g, '-')}`);
   let said = '';
   const run = await traceCli(deployArgs(ns, 'web', '--timeout', '150s', '--wait-for-creation', '60s'), [
-    createWhenTracing(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=30' } }),
+    createWhenTracing(ns, 'web', { replicas: 2, behaviour: { app: 'slow-start;seconds=20' } }),
     { when: REVISION_1_CREATING, run: async () => (said = await fault(ns)) },
   ]);
   figure(t, label, run, said);

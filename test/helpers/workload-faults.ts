@@ -1,6 +1,6 @@
 /**
  * The fault suite's table of StatefulSets, DaemonSets and Jobs: for each kind, how the CLI names
- * it, how a case starts a healthy rollout of it whose new pods start 20 s after they are created
+ * it, how a case starts a healthy rollout of it whose new pods start 15 s after they are created
  * (an update of a rolled-out StatefulSet or DaemonSet; a Job that completes), the pod line that
  * says the rollout is under way, and the verdict line it must end with.
  */
@@ -10,7 +10,7 @@ import { expectVerdict, traceCli } from './faults.js';
 import { createDaemonSet, createJob, createStatefulSet, editDaemonSet, editStatefulSet } from './workloads.js';
 
 /** How long a new pod of the rollout stays ContainerCreating: the faults end well before. */
-export const SLOW_START_SECONDS = 20;
+export const SLOW_START_SECONDS = 15;
 const SLOW = { app: `slow-start;seconds=${SLOW_START_SECONDS}` };
 
 /** A traced kind of the fault suite. */
