@@ -57,7 +57,9 @@ const rows: Row[] = [
     shape: CRASH_ONE,
     start: 'restarted-and-ready',
   },
-  { name: 'crash 1 s after start, traced from the change', shape: CRASH, start: 'at-change' },
+  // minReadySeconds 2: a rollout whose pods crash 1 s after they start cannot complete before the
+  // first crash (without it, a rollout done within that second is a success by any rule).
+  { name: 'crash 1 s after start, traced from the change', shape: { ...CRASH, minReadySeconds: 2 }, start: 'at-change' },
   { name: 'crash 1 s after start, traced once a new pod is Ready again after a crash', shape: CRASH, start: 'restarted-and-ready' },
   {
     name: 'flapping readiness (liveness kills, Ready in between), traced once a new pod is Ready again after a kill',

@@ -184,7 +184,11 @@ describe('pods that ended', { concurrency: true }, () => {
     const p = r.verdict.problems[0];
     assert.equal(p?.class, 'pods-ended');
     assert.equal(p?.reason, 'OutOfcpu');
-    assert.match(p?.explanation ?? '', /2 of them replacements of pods that had ended: the pod does not fit where it is scheduled/);
+    // How many the trace saw depends on when its first lists came: at least the pod and 2 replacements.
+    const replacements = Number(
+      /(\d+) of them replacements of pods that had ended: the pod does not fit where it is scheduled/.exec(p?.explanation ?? '')?.[1],
+    );
+    assert.ok(replacements >= 2, p?.explanation);
     assert.match(
       p?.explanation ?? '',
       /rejected by the kubelet of node t-\w+-1 \(OutOfcpu\): Pod Node didn't have enough resource: cpu, requested: 100000/,
