@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { startLocalCluster } from '../local-cluster/index.js';
 import { isAlive } from '../local-cluster/processes.js';
-import { FAULT_GLOB, fileArgs, type RunResult, runNodeTest, slowestFiles } from './test-runner.js';
+import { faultFiles, fileArgs, type RunResult, runNodeTest, slowestFiles } from './test-runner.js';
 
 /** Whether the selected files need the control plane: anything but unit tests (or no file: all) does. */
 function needsCluster(args: string[]): boolean {
@@ -50,7 +50,7 @@ async function main(): Promise<number> {
   process.stderr.write(`[test] control plane ready in ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
   const env = { ...process.env, ROLLOUT_TRACE_KUBECONFIG: cluster.kubeconfigPath, KUBECONFIG: cluster.kubeconfigPath };
   const runs = [await runNodeTest(args, { env })];
-  if (fileArgs(args).length === 0) runs.push(await runNodeTest([...args, FAULT_GLOB], { env, concurrency: '2' }));
+  if (fileArgs(args).length === 0) runs.push(await runNodeTest([...args, ...faultFiles()], { env, concurrency: '2' }));
   let code = runs.find((r) => r.code !== 0)?.code ?? 0;
   await cluster.stop();
   recap(runs);

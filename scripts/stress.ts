@@ -19,7 +19,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { DEFAULT_SLOW, type SlowControlPlane, startLocalCluster } from '../local-cluster/index.js';
-import { FAULT_GLOB, type RunResult, runNodeTest, slowestFiles } from './test-runner.js';
+import { faultFiles, type RunResult, runNodeTest, slowestFiles } from './test-runner.js';
 import type { TestRecord } from './test-timings.js';
 
 const OUT = 'stress-out';
@@ -135,7 +135,7 @@ async function main(): Promise<number> {
       process.stderr.write(`[stress] run ${run}/${args.runs}\n`);
       const parts = args.files.length
         ? [await runNodeTest(args.files, { env, write })]
-        : [await runNodeTest(SUITE, { env, write }), await runNodeTest([FAULT_GLOB], { env, write, concurrency: '2' })];
+        : [await runNodeTest(SUITE, { env, write }), await runNodeTest(faultFiles(), { env, write, concurrency: '2' })];
       wallMs.push(Date.now() - t0);
       results.push(parts);
       const failed = parts.flatMap((p) => p.tests).filter((t) => t.outcome === 'fail').length;
